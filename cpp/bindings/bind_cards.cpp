@@ -1,0 +1,158 @@
+// Hand (Cards), card text, counts arrays, CardError.
+#include <pybind11/stl.h>
+
+#include <functional>
+
+#include "convert.hpp"
+
+namespace daguai::bind {
+
+Cards to_cards(py::handle obj, const char* what) {
+  if (py::isinstance<Cards>(obj)) return obj.cast<Cards>();
+  if (py::isinstance<py::str>(obj)) return parse_cards(obj.cast<std::string>());
+  if (py::isinstance<py::bytes>(obj) || obj.is_none() || !py::hasattr(obj, "__iter__"))
+    throw CardError(std::string(what) + " must be a Hand, card text like 'As Th SJ', or a list of "
+                    "card strings; got " + std::string(py::str(py::type::of(obj).attr("__name__"))));
+  Cards c;
+  for (py::handle item : obj) {
+    if (!py::isinstance<py::str>(item))
+      throw CardError(std::string(what) + ": every card must be a string like 'As', got " +
+                      std::string(py::str(py::repr(item))));
+    const int f = parse_face(item.cast<std::string>());
+    if (c.count(f) == kMaxCopies)
+      throw CardError("too many copies of " + face_text(f) + " (at most 3: three decks, R2)");
+    c.add(f);
+  }
+  return c;
+}
+
+int to_level(py::handle obj) {
+  if (py::isinstance<py::str>(obj)) return parse_level(obj.cast<std::string>());
+  throw CardError("level must be a string: one of 2 3 4 5 6 7 8 9 T (or 10) J Q K A; got " +
+                  std::string(py::str(py::repr(obj))));
+}
+
+namespace {
+
+std::size_t hash_cards(const Cards& c) {
+  return std::hash<std::uint64_t>{}(c.lo * 0x9E3779B97F4A7C15ULL ^ (c.hi + 0x632BE59BD9B4E019ULL));
+}
+
+Cards from_state(std::uint64_t lo, std::uint64_t hi) {
+  if (hi & ~Cards::kHiValid) throw CardError("corrupt Hand state: unused bits set");
+  return Cards{lo, hi};
+}
+
+}  // namespace
+
+void bind_cards(py::module_& m) {
+  py::register_exception<CardError>(m, "CardError", PyExc_ValueError);
+
+  m.attr("NUM_FACES") = kNumFaces;
+  m.attr("SJ") = kSJ;
+  m.attr("BJ") = kBJ;
+
+  m.def("face_text", &face_text, py::arg("face"), "Text of a face id (0..53), e.g. 'As', 'SJ'.");
+  m.def("parse_face", [](const std::string& t) { return parse_face(t); }, py::arg("text"),
+        "Face id of one card token.");
+  m.def("parse_level", [](py::handle l) { return to_level(l); }, py::arg("level"),
+        "Rank index 0..12 of a level text.");
+  m.def("level_text", &level_text, py::arg("rank"), "Level text of a rank index 0..12.");
+  m.def("face_power", [](int f, py::handle level) {
+        if (f < 0 || f >= kNumFaces) throw CardError("face id " + std::to_string(f) + " out of range 0..53");
+        return face_power(f, to_level(level));
+      }, py::arg("face"), py::arg("level"), "Single power (R4) of a face at a level: 0..14.");
+
+  py::class_<Cards>(m, "Hand", R"doc(A multiset of cards (R2): 54 faces, 0..3 copies each. Immutable.
+
+Build from card text (``Hand("As Ah SJ 3c")``), a list of card strings, another Hand,
+or ``Hand.from_counts(counts54)``. ``str(h)`` is the canonical text (faces in id order).)doc")
+      .def(py::init<>())
+      .def(py::init([](py::handle src) { return to_cards(src, "Hand"); }), py::arg("cards"))
+      .def_static("parse", [](const std::string& t) { return parse_cards(t); }, py::arg("text"),
+                  "Parse card text (R2 notation; also 10, ♠♥♦♣, any case).")
+      .def_static("from_counts", [](py::array_t<std::int64_t, py::array::c_style | py::array::forcecast> a) {
+            if (a.ndim() != 1 || a.shape(0) != kNumFaces)
+              throw CardError("from_counts needs a 1-d array of 54 counts (one per face)");
+            std::uint8_t buf[kNumFaces];
+            for (int f = 0; f < kNumFaces; ++f) {
+              const std::int64_t v = a.at(f);
+              if (v < 0 || v > kMaxCopies)
+                throw CardError("count " + std::to_string(v) + " for " + face_text(f) + " is outside 0..3 (R2)");
+              buf[f] = std::uint8_t(v);
+            }
+            return cards_from_counts(buf);
+          }, py::arg("counts"), "Hand from 54 face counts (face id order).")
+      .def_static("from_faces", [](const std::vector<int>& faces) {
+            Cards c;
+            for (int f : faces) {
+              if (f < 0 || f >= kNumFaces) throw CardError("face id " + std::to_string(f) + " out of range 0..53");
+              if (c.count(f) == kMaxCopies) throw CardError("too many copies of " + face_text(f) + " (at most 3: three decks, R2)");
+              c.add(f);
+            }
+            return c;
+          }, py::arg("faces"), "Hand from face ids (0..53).")
+      .def("counts", [](const Cards& c) {
+            py::array_t<std::uint8_t> out(kNumFaces);
+            cards_to_counts(c, out.mutable_data());
+            return out;
+          }, "The 54 face counts as a uint8 array (face id order).")
+      .def("cards", [](const Cards& c) {
+            std::vector<std::string> out;
+            for (int f : cards_faces(c)) out.push_back(face_text(f));
+            return out;
+          }, "Card strings in canonical order, one per card.")
+      .def("faces", &cards_faces, "Face ids in ascending order, one per card.")
+      .def("count", [](const Cards& c, py::handle face) {
+            if (py::isinstance<py::int_>(face)) {
+              const int f = face.cast<int>();
+              if (f < 0 || f >= kNumFaces) throw CardError("face id " + std::to_string(f) + " out of range 0..53");
+              return c.count(f);
+            }
+            return c.count(parse_face(face.cast<std::string>()));
+          }, py::arg("face"), "Copies of one face (text or id).")
+      .def_property_readonly("jokers", &Cards::jokers, "Number of jokers (SJ + BJ).")
+      .def("__len__", &Cards::size)
+      .def("__bool__", [](const Cards& c) { return !c.empty(); })
+      .def("__str__", &cards_text)
+      .def("__repr__", [](const Cards& c) { return "Hand('" + cards_text(c) + "')"; })
+      .def("__eq__", [](const Cards& a, py::handle b) {
+            return py::isinstance<Cards>(b) && a == b.cast<Cards>();
+          }, py::is_operator())
+      .def("__ne__", [](const Cards& a, py::handle b) {
+            return !(py::isinstance<Cards>(b) && a == b.cast<Cards>());
+          }, py::is_operator())
+      .def("__hash__", &hash_cards)
+      .def("__contains__", [](const Cards& a, py::handle b) { return a.contains(to_cards(b)); })
+      .def("__le__", [](const Cards& a, const Cards& b) { return b.contains(a); }, py::is_operator())
+      .def("__ge__", [](const Cards& a, const Cards& b) { return a.contains(b); }, py::is_operator())
+      .def("__add__", [](const Cards& a, py::handle bo) {
+            const Cards b = to_cards(bo);
+            if (Cards::sum_overflows(a, b))
+              throw CardError("cannot add '" + cards_text(b) + "': a face would exceed 3 copies (R2)");
+            return a + b;
+          }, py::is_operator())
+      .def("__sub__", [](const Cards& a, py::handle bo) {
+            const Cards b = to_cards(bo);
+            if (!a.contains(b))
+              throw CardError("cannot remove '" + cards_text(b) + "': not all in hand '" + cards_text(a) + "'");
+            return a - b;
+          }, py::is_operator())
+      .def("__iter__", [](const Cards& c) {
+            py::list l;
+            for (int f : cards_faces(c)) l.append(face_text(f));
+            return l.attr("__iter__")();
+          })
+      .def_property_readonly("bits", [](const Cards& c) { return py::make_tuple(c.lo, c.hi); },
+                             "The packed (lo, hi) 64-bit words (docs/rules.md, Cards layout).")
+      .def_static("from_bits", &from_state, py::arg("lo"), py::arg("hi"),
+                  "Hand from the packed (lo, hi) words.")
+      .def(py::pickle([](const Cards& c) { return py::make_tuple(c.lo, c.hi); },
+                      [](py::tuple t) {
+                        if (t.size() != 2) throw CardError("corrupt Hand state");
+                        return from_state(t[0].cast<std::uint64_t>(), t[1].cast<std::uint64_t>());
+                      }));
+  py::implicitly_convertible<py::str, Cards>();
+}
+
+}  // namespace daguai::bind

@@ -1,0 +1,406 @@
+// Kind, CoreRules, Play; classify / interpretations / beats; legal plays as objects or numpy.
+#include <pybind11/native_enum.h>
+#include <pybind11/stl.h>
+
+#include <bit>
+#include <cstddef>
+#include <cstring>
+#include <functional>
+
+#include "convert.hpp"
+#include "moves.hpp"
+
+namespace daguai::bind {
+
+// numpy mirror of Play (pattern.hpp "Play layout").
+struct PlayRow {
+  std::uint64_t lo, hi;
+  std::uint32_t key;
+  std::uint8_t kind, size, jokers, level;
+};
+static_assert(sizeof(PlayRow) == sizeof(Play) && offsetof(PlayRow, key) == offsetof(Play, key) &&
+                  offsetof(PlayRow, kind) == offsetof(Play, info),
+              "PlayRow must mirror Play");
+static_assert(std::endian::native == std::endian::little, "Play.info byte order assumes little-endian");
+
+
+namespace {
+
+std::string rank_char(int r) { return std::string(1, "23456789TJQKA"[r]); }
+
+// Ranks of the interpreted play in reading order, e.g. "23456", "55599", "KJ742".
+std::string describe(const Play& p) {
+  const int level = p.level();
+  std::string kind = kind_name(p.kind());
+  for (char& ch : kind)
+    if (ch == '_') ch = ' ';
+  if (p.jokers() == p.size() && p.size() > 1) {
+    std::string s = kind + " of jokers (";
+    s += (p.key >> (p.size() == 5 ? 0 : 1) & 0xF) == kBJPower ? "BJ" : "SJ";
+    return s + " power)";
+  }
+  if (p.size() == 1) {
+    const int f = p.jokers() ? (p.cards.sj() ? kSJ : kBJ) : cards_faces(p.cards)[0];
+    return kind + " " + face_text(f);
+  }
+  Cards all = p.cards.naturals();
+  for (int f : joker_faces(p, level)) all.add(f);
+  int n[13] = {};
+  for (int f : cards_faces(all)) ++n[face_rank(f)];
+  std::string ranks;
+  const std::uint32_t sub = p.key & 0xFFFFF;
+  switch (p.kind()) {
+    case Kind::kStraight: case Kind::kStraightFlush:
+      for (int i = 4; i >= 0; --i) ranks += rank_char((int(sub) - i + kNumRanks) % kNumRanks);
+      break;
+    case Kind::kFlush:
+      for (int i = 4; i >= 0; --i) ranks += rank_char(power_rank(int((sub >> (4 * i)) & 15), level));
+      break;
+    default: {  // groups: the group's rank first, then the rest
+      const int g = power_rank(int(p.size() == 5 ? sub : (p.key >> 1)) & 15, level);
+      ranks.append(std::size_t(n[g]), "23456789TJQKA"[g]);
+      for (int r = 0; r < kNumRanks; ++r)
+        if (r != g) ranks.append(std::size_t(n[r]), "23456789TJQKA"[r]);
+    }
+  }
+  return kind + " " + ranks;
+}
+
+std::string play_repr(const Play& p) {
+  std::string s = "Play('" + cards_text(p.cards) + "', " + describe(p);
+  const std::vector<int> jf = joker_faces(p, p.level());
+  if (!jf.empty()) {
+    s += ", jokers as";
+    for (int f : jf) s += " " + face_text(f);
+  }
+  return s + ", level " + level_text(p.level()) + ")";
+}
+
+thread_local PlayList tl_plays;
+
+const Play* optional_top(py::handle top, int level, const Rules& rules, Play* storage) {
+  if (top.is_none()) return nullptr;
+  *storage = to_play(top, level, rules, "top");
+  return storage;
+}
+
+void check_level(const Play& p, int level, const char* what) {
+  if (p.level() != level)
+    throw CardError(std::string(what) + " was classified at level " + level_text(p.level()) +
+                    " but is used at level " + level_text(level));
+}
+
+py::array_t<PlayRow> rows_from(const Play* plays, std::size_t n) {
+  py::array_t<PlayRow> out(static_cast<py::ssize_t>(n));
+  if (n) std::memcpy(out.mutable_data(), plays, n * sizeof(Play));
+  return out;
+}
+
+Play play_from_row(const PlayRow& r) {
+  Play p;
+  std::memcpy(&p, &r, sizeof(Play));
+  return p;
+}
+
+void validate_play(const Play& p) {
+  if (p.cards.hi & ~Cards::kHiValid) throw CardError("corrupt play: unused bits set");
+  if (int(p.kind()) >= kNumKinds || p.size() != p.cards.size() || p.jokers() != p.cards.jokers() ||
+      p.level() >= kNumRanks)
+    throw CardError("corrupt play: kind, size, jokers or level inconsistent with its cards");
+}
+
+}  // namespace
+
+Play to_play(py::handle obj, int level, const Rules& rules, const char* what) {
+  if (py::isinstance<Play>(obj)) {
+    const Play p = obj.cast<Play>();
+    check_level(p, level, what);
+    return p;
+  }
+  const Cards c = to_cards(obj, what);
+  Play p;
+  if (!classify(c, level, rules, &p))
+    throw IllegalPlay(std::string(what) + " '" + cards_text(c) + "' is not a play (R5: a single, pair, "
+                    "triple, or a five-card straight, flush, full house, four-plus-one, straight "
+                    "flush or five of a kind)");
+  return p;
+}
+
+void bind_plays(py::module_& m) {
+  PYBIND11_NUMPY_DTYPE(PlayRow, lo, hi, key, kind, size, jokers, level);
+  py::register_exception<IllegalPlay>(m, "IllegalPlayError", PyExc_ValueError);
+
+  py::native_enum<Kind>(m, "Kind", "enum.IntEnum", "Combination type (R5), in order of 5-card strength.")
+      .value("SINGLE", Kind::kSingle)
+      .value("PAIR", Kind::kPair)
+      .value("TRIPLE", Kind::kTriple)
+      .value("STRAIGHT", Kind::kStraight)
+      .value("FLUSH", Kind::kFlush)
+      .value("FULL_HOUSE", Kind::kFullHouse)
+      .value("FOUR_PLUS_ONE", Kind::kFourPlusOne)
+      .value("STRAIGHT_FLUSH", Kind::kStraightFlush)
+      .value("FIVE_OF_A_KIND", Kind::kFiveOfAKind)
+      .finalize();
+
+  py::class_<Rules>(m, "CoreRules", "The engine's copy of a daguai.Rules (use daguai.Rules).")
+      .def(py::init([](int wild, bool wrap_straights, int joker_pair, int lead_after_out, int dealer,
+                       int tribute_pairing, bool anti_tribute, bool joker_tribute_choice,
+                       int final_level, int max_rounds, int max_final_failures, int scoring,
+                       int base, bool losers_pay, int min_rounds) {
+             auto in = [](int v, int hi, const char* name) {
+               if (v < 0 || v > hi) throw CardError(std::string("CoreRules: ") + name + " out of range");
+               return v;
+             };
+             Rules r;
+             r.wild = Wild(in(wild, 2, "wild"));
+             r.wrap_straights = wrap_straights;
+             r.joker_pair = JokerPair(in(joker_pair, 1, "joker_pair"));
+             r.lead_after_out = LeadAfterOut(in(lead_after_out, 1, "lead_after_out"));
+             r.dealer = DealerRule(in(dealer, 1, "dealer"));
+             r.tribute_pairing = TributePairing(in(tribute_pairing, 2, "tribute_pairing"));
+             r.anti_tribute = anti_tribute;
+             r.joker_tribute_choice = joker_tribute_choice;
+             r.final_level = std::uint8_t(in(final_level, 12, "final_level"));
+             r.max_rounds = in(max_rounds, 1 << 30, "max_rounds");
+             r.max_final_failures = in(max_final_failures, 1 << 30, "max_final_failures");
+             r.scoring = Scoring(in(scoring, 2, "scoring"));
+             r.base = in(base, 1 << 20, "base");
+             r.losers_pay = losers_pay;
+             r.min_rounds = in(min_rounds, 1 << 30, "min_rounds");
+             return r;
+           }),
+           py::kw_only(), py::arg("wild") = 0, py::arg("wrap_straights") = false, py::arg("joker_pair") = 0,
+           py::arg("lead_after_out") = 0, py::arg("dealer") = 0, py::arg("tribute_pairing") = 0,
+           py::arg("anti_tribute") = false, py::arg("joker_tribute_choice") = false,
+           py::arg("final_level") = 12, py::arg("max_rounds") = 0, py::arg("max_final_failures") = 0,
+           py::arg("scoring") = 0, py::arg("base") = 1, py::arg("losers_pay") = true,
+           py::arg("min_rounds") = 3)
+      .def_property_readonly("wild", [](const Rules& r) { return int(r.wild); })
+      .def_property_readonly("wrap_straights", [](const Rules& r) { return r.wrap_straights; })
+      .def_property_readonly("joker_pair", [](const Rules& r) { return int(r.joker_pair); });
+
+  py::class_<Play>(m, "Play", R"doc(A classified play (R5-R7): its cards, kind, comparison key and level.
+
+Two plays of the same size compare by ``key`` (higher beats). ``jokers_as`` lists the faces
+the jokers stand for (R6), ``interpreted`` the play as natural cards.)doc")
+      .def_property_readonly("cards", [](const Play& p) { return p.cards; }, "The cards played (a Hand).")
+      .def_property_readonly("kind", [](const Play& p) { return p.kind(); }, "The Kind.")
+      .def_property_readonly("key", [](const Play& p) { return p.key; },
+                             "Comparison key (docs/rules.md); same size: higher beats.")
+      .def_property_readonly("size", [](const Play& p) { return int(p.size()); }, "Number of cards.")
+      .def_property_readonly("jokers", [](const Play& p) { return int(p.jokers()); }, "Number of jokers.")
+      .def_property_readonly("level", [](const Play& p) { return level_text(p.level()); },
+                             "The level the key was computed for.")
+      .def_property_readonly("jokers_as", [](const Play& p) {
+            std::vector<std::string> out;
+            for (int f : joker_faces(p, p.level())) out.push_back(face_text(f));
+            return out;
+          }, "Faces the jokers stand for (SJs first, then BJs); empty for singles and joker-only plays.")
+      .def_property_readonly("interpreted", [](const Play& p) {
+            if (p.jokers() == 0 || p.jokers() == p.size() || p.size() == 1) return p.cards;
+            Cards all = p.cards.naturals();
+            for (int f : joker_faces(p, p.level())) all.add(f);
+            return all;
+          }, "The play as natural cards (jokers replaced by what they stand for).")
+      .def("describe", &describe, "Kind and ranks in reading order, e.g. 'straight 23456'.")
+      .def("beats", [](const Play& a, const Play& b) { return beats(a, b); }, py::arg("other"),
+           "R7: same size and strictly higher key.")
+      .def("__len__", [](const Play& p) { return int(p.size()); })
+      .def("__str__", [](const Play& p) { return cards_text(p.cards); })
+      .def("__repr__", &play_repr)
+      .def("__eq__", [](const Play& a, py::handle b) {
+            return py::isinstance<Play>(b) && a == b.cast<Play>() && a.level() == b.cast<Play>().level();
+          }, py::is_operator())
+      .def("__ne__", [](const Play& a, py::handle b) {
+            return !(py::isinstance<Play>(b) && a == b.cast<Play>() && a.level() == b.cast<Play>().level());
+          }, py::is_operator())
+      .def("__hash__", [](const Play& p) {
+            return std::hash<std::uint64_t>{}((p.cards.lo * 0x9E3779B97F4A7C15ULL) ^ p.cards.hi ^
+                                              (std::uint64_t(p.key) << 20) ^ (std::uint64_t(p.level()) << 60));
+          })
+      .def(py::pickle(
+          [](const Play& p) {
+            return py::make_tuple(p.cards.lo, p.cards.hi, p.key, int(p.kind()), int(p.size()), int(p.jokers()), int(p.level()));
+          },
+          [](py::tuple t) {
+            if (t.size() != 7) throw CardError("corrupt Play state");
+            Play p;
+            p.cards = Cards{t[0].cast<std::uint64_t>(), t[1].cast<std::uint64_t>()};
+            p.key = t[2].cast<std::uint32_t>();
+            const int kind = t[3].cast<int>(), size = t[4].cast<int>(), jokers = t[5].cast<int>(),
+                      level = t[6].cast<int>();
+            if (kind < 0 || kind >= kNumKinds || size < 0 || size > 5 || jokers < 0 || jokers > 5 ||
+                level < 0 || level >= kNumRanks)
+              throw CardError("corrupt Play state");
+            p.info = play_info(Kind(kind), size, jokers, level);
+            validate_play(p);
+            return p;
+          }));
+
+  m.def("classify", [](py::handle cards, py::handle level, const Rules& rules, py::handle jokers_as) -> py::object {
+        const int lv = to_level(level);
+        const Cards c = to_cards(cards);
+        if (!jokers_as.is_none()) {
+          if (rules.wild != Wild::kDeclare)
+            throw CardError("jokers_as needs rules with wild='declare' (R6); under '" +
+                            std::string(rules.wild == Wild::kAuto ? "auto" : "high") +
+                            "' the interpretation is fixed");
+          return py::cast(declare(c, c.naturals() + to_cards(jokers_as, "jokers_as"), lv, rules));
+        }
+        Play p;
+        if (!classify(c, lv, rules, &p)) return py::none();
+        return py::cast(p);
+      }, py::arg("cards"), py::arg("level"), py::arg("rules"), py::arg("jokers_as") = py::none(),
+      "Classify cards (R5-R7); None if they form no play.");
+
+  m.def("interpretations", [](py::handle cards, py::handle level, const Rules& rules) {
+        return interpretations(to_cards(cards), to_level(level), rules);
+      }, py::arg("cards"), py::arg("level"), py::arg("rules"),
+      "Every interpretation the cards can form (R6), increasing key order.");
+
+  m.def("beats", [](py::handle a, py::handle b, py::handle level, const Rules& rules) {
+        const int lv = to_level(level);
+        return beats(to_play(a, lv, rules, "play"), to_play(b, lv, rules, "top"));
+      }, py::arg("a"), py::arg("b"), py::arg("level"), py::arg("rules"),
+      "R7: whether a beats b (False when the sizes differ).");
+
+  m.def("compare", [](py::handle a, py::handle b, py::handle level, const Rules& rules) {
+        const int lv = to_level(level);
+        const Play pa = to_play(a, lv, rules, "play"), pb = to_play(b, lv, rules, "top");
+        if (pa.size() != pb.size())
+          throw CardError("cannot compare a " + std::to_string(pa.size()) + "-card play with a " +
+                          std::to_string(pb.size()) + "-card play (R7: only plays of equal size compare)");
+        return pa.key > pb.key ? 1 : (pa.key < pb.key ? -1 : 0);
+      }, py::arg("a"), py::arg("b"), py::arg("level"), py::arg("rules"),
+      "Three-way comparison of plays of equal size: 1, 0 (tie) or -1.");
+
+  m.def("legal_plays", [](py::handle hand, py::handle level, py::handle top, const Rules& rules) {
+        const int lv = to_level(level);
+        const Cards h = to_cards(hand, "hand");
+        Play tp;
+        const Play* t = optional_top(top, lv, rules, &tp);
+        PlayList& buf = tl_plays;
+        buf.clear();
+        {
+          py::gil_scoped_release nogil;  // pure C++ on local data
+          legal_plays(h, lv, rules, t, &buf);
+        }
+        py::list out(buf.size());
+        for (std::size_t i = 0; i < buf.size(); ++i) out[i] = py::cast(buf[i]);
+        return out;
+      }, py::arg("hand"), py::arg("level"), py::arg("top"), py::arg("rules"),
+      "Every distinct legal play (as Play objects).");
+
+  m.def("legal_plays_array", [](py::handle hand, py::handle level, py::handle top, const Rules& rules) {
+        const int lv = to_level(level);
+        const Cards h = to_cards(hand, "hand");
+        Play tp;
+        const Play* t = optional_top(top, lv, rules, &tp);
+        PlayList& buf = tl_plays;
+        buf.clear();
+        {
+          py::gil_scoped_release nogil;  // pure C++ on local data
+          legal_plays(h, lv, rules, t, &buf);
+        }
+        return rows_from(buf.data(), buf.size());
+      }, py::arg("hand"), py::arg("level"), py::arg("top"), py::arg("rules"),
+      "Every distinct legal play as a numpy structured array (PLAY_DTYPE).");
+
+  m.def("count_legal_plays", [](py::handle hand, py::handle level, py::handle top, const Rules& rules) {
+        const int lv = to_level(level);
+        const Cards h = to_cards(hand, "hand");
+        Play tp;
+        const Play* t = optional_top(top, lv, rules, &tp);
+        PlayList& buf = tl_plays;
+        buf.clear();
+        py::gil_scoped_release nogil;  // pure C++ on local data
+        legal_plays(h, lv, rules, t, &buf);
+        return buf.size();
+      }, py::arg("hand"), py::arg("level"), py::arg("top"), py::arg("rules"),
+      "Number of distinct legal plays (perft-style).");
+
+  m.def("check_play", [](py::handle hand, py::handle play, py::handle level, py::handle top, const Rules& rules) {
+        const int lv = to_level(level);
+        const Cards h = to_cards(hand, "hand");
+        const Play p = to_play(play, lv, rules, "play");
+        Play tp;
+        const Play* t = optional_top(top, lv, rules, &tp);
+        check_play(h, p, lv, rules, t);
+        return p;
+      }, py::arg("hand"), py::arg("play"), py::arg("level"), py::arg("top"), py::arg("rules"),
+      "Validate a play from a hand (in hand, allowed interpretation, beats top); returns the Play.");
+
+  m.attr("PLAY_DTYPE") = py::dtype::of<PlayRow>();
+
+  m.def("plays_from_array", [](py::array_t<PlayRow, py::array::c_style> rows) {
+        if (rows.ndim() != 1) throw CardError("plays_from_array needs a 1-d PLAY_DTYPE array");
+        std::vector<Play> out;
+        out.reserve(std::size_t(rows.shape(0)));
+        const PlayRow* d = rows.data();
+        for (py::ssize_t i = 0; i < rows.shape(0); ++i) {
+          out.push_back(play_from_row(d[i]));
+          validate_play(out.back());
+        }
+        return out;
+      }, py::arg("rows"), "Play objects from PLAY_DTYPE rows.");
+
+  m.def("plays_to_array", [](const std::vector<Play>& plays) { return rows_from(plays.data(), plays.size()); },
+        py::arg("plays"), "PLAY_DTYPE rows from Play objects.");
+
+  m.def("counts_from_array", [](py::array_t<PlayRow, py::array::c_style> rows) {
+        if (rows.ndim() != 1) throw CardError("counts_from_array needs a 1-d PLAY_DTYPE array");
+        const py::ssize_t n = rows.shape(0);
+        py::array_t<std::uint8_t> out({n, py::ssize_t(kNumFaces)});
+        std::uint8_t* o = out.mutable_data();
+        const PlayRow* d = rows.data();
+        {
+          py::gil_scoped_release nogil;  // reads rows, writes out; both owned by this call
+          for (py::ssize_t i = 0; i < n; ++i)
+            cards_to_counts(Cards{d[i].lo, d[i].hi}, o + i * kNumFaces);
+        }
+        return out;
+      }, py::arg("rows"), "An (n, 54) uint8 array of face counts from PLAY_DTYPE rows.");
+
+  m.def("classify_many", [](py::array_t<std::uint8_t, py::array::c_style> faces, py::handle level,
+                            const Rules& rules) {
+        if (faces.ndim() != 2 || faces.shape(1) < 1 || faces.shape(1) > 5)
+          throw CardError("classify_many needs an (n, k) uint8 array of face ids with k in 1..5");
+        const int lv = to_level(level);
+        const py::ssize_t n = faces.shape(0);
+        const int k = int(faces.shape(1));
+        py::array_t<std::uint8_t> kinds(n);
+        py::array_t<std::uint32_t> keys(n);
+        const std::uint8_t* f = faces.data();
+        std::uint8_t* ko = kinds.mutable_data();
+        std::uint32_t* kk = keys.mutable_data();
+        {
+          py::gil_scoped_release nogil;  // inputs converted; outputs owned by this call
+          classify_batch(f, std::size_t(n), k, nullptr, k, lv, rules, ko, kk);
+        }
+        return py::make_tuple(kinds, keys);
+      }, py::arg("faces"), py::arg("level"), py::arg("rules"),
+      "Classify n plays of k face ids: (kinds uint8 (255 = no play), keys uint32).");
+
+  m.def("beats_many", [](py::array_t<std::uint8_t, py::array::c_style> a,
+                         py::array_t<std::uint8_t, py::array::c_style> b, py::handle level,
+                         const Rules& rules) {
+        if (a.ndim() != 2 || b.ndim() != 2 || a.shape(0) != b.shape(0) || a.shape(1) < 1 ||
+            a.shape(1) > 5 || b.shape(1) < 1 || b.shape(1) > 5)
+          throw CardError("beats_many needs two (n, k) uint8 face-id arrays with the same n, k in 1..5");
+        const int lv = to_level(level);
+        const py::ssize_t n = a.shape(0);
+        const int ka = int(a.shape(1)), kb = int(b.shape(1));
+        py::array_t<bool> out(n);
+        bool* o = out.mutable_data();
+        const std::uint8_t* pa = a.data();
+        const std::uint8_t* pb = b.data();
+        {
+          py::gil_scoped_release nogil;  // inputs converted; output owned by this call
+          beats_batch(pa, pb, std::size_t(n), ka, kb, lv, rules, o);
+        }
+        return out;
+      }, py::arg("a"), py::arg("b"), py::arg("level"), py::arg("rules"),
+      "Row-wise R7 comparison of two face-id arrays (classifies both). Raises if a row is not a play.");
+}
+
+}  // namespace daguai::bind

@@ -1,0 +1,13 @@
+// The extension module: only delegates to one bind_<area>() per engine area.
+#include "convert.hpp"
+
+#ifndef DAGUAI_VERSION
+#define DAGUAI_VERSION "dev"
+#endif
+
+PYBIND11_MODULE(_core, m) {
+  m.doc() = "daguai C++ engine (bindings); use the `daguai` package.";
+  m.attr("__version__") = DAGUAI_VERSION;
+  daguai::bind::bind_cards(m);
+  daguai::bind::bind_plays(m);
+}

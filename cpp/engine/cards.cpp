@@ -1,0 +1,187 @@
+#include "cards.hpp"
+
+#include <cctype>
+
+namespace daguai {
+
+// gather_byte_lsbs: bit 8i of x times bit (56 - 7k) of the constant lands at 56 + i + 7(i - k);
+// only k == i falls in bits 56..63, and all 64 partial products land on distinct bits, so no
+// carry can disturb the top byte.
+
+namespace {
+
+constexpr char kRankChars[] = "23456789TJQKA";
+constexpr char kSuitChars[] = "shdc";
+
+// Decode a UTF-8 suit symbol at the start of s (♠♥♦♣ and the outline forms ♤♡♢♧).
+// Returns the suit and sets len, or -1.
+int utf8_suit(std::string_view s, std::size_t& len) {
+  // U+2660..U+2667 = E2 99 A0..A7: ♠ ♡ ♢ ♣ ♤ ♥ ♦ ♧
+  if (s.size() >= 3 && std::uint8_t(s[0]) == 0xE2 && std::uint8_t(s[1]) == 0x99) {
+    len = 3;
+    switch (std::uint8_t(s[2])) {
+      case 0xA0: case 0xA4: return 0;  // ♠ ♤
+      case 0xA5: case 0xA1: return 1;  // ♥ ♡
+      case 0xA6: case 0xA2: return 2;  // ♦ ♢
+      case 0xA3: case 0xA7: return 3;  // ♣ ♧
+      default: break;
+    }
+  }
+  return -1;
+}
+
+int rank_of_char(char c) {
+  c = char(std::toupper(static_cast<unsigned char>(c)));
+  for (int r = 0; r < kNumRanks; ++r)
+    if (kRankChars[r] == c) return r;
+  return -1;
+}
+
+int suit_of_char(char c) {
+  c = char(std::tolower(static_cast<unsigned char>(c)));
+  for (int s = 0; s < kNumSuits; ++s)
+    if (kSuitChars[s] == c) return s;
+  return -1;
+}
+
+[[noreturn]] void bad_token(std::string_view token, const char* why) {
+  throw CardError("bad card '" + std::string(token) + "': " + why);
+}
+
+// Parse a rank at the start of s ("10" or one rank character); sets len or returns -1.
+int parse_rank_prefix(std::string_view s, std::size_t& len) {
+  if (s.size() >= 2 && s[0] == '1' && s[1] == '0') { len = 2; return 8; }
+  if (!s.empty()) {
+    const int r = rank_of_char(s[0]);
+    if (r >= 0) { len = 1; return r; }
+  }
+  return -1;
+}
+
+int parse_suit_prefix(std::string_view s, std::size_t& len) {
+  if (!s.empty()) {
+    const int st = suit_of_char(s[0]);
+    if (st >= 0) { len = 1; return st; }
+  }
+  return utf8_suit(s, len);
+}
+
+bool is_separator(char c) { return c == ',' || std::isspace(static_cast<unsigned char>(c)); }
+
+}  // namespace
+
+int parse_face(std::string_view t) {
+  if (t.empty()) bad_token(t, "empty");
+  if (t.size() == 2) {
+    const char a = char(std::toupper(static_cast<unsigned char>(t[0])));
+    const char b = char(std::toupper(static_cast<unsigned char>(t[1])));
+    if (b == 'J' && a == 'S') return kSJ;
+    if (b == 'J' && a == 'B') return kBJ;
+  }
+  // <rank><suit> (R2) or, as a courtesy, <suit symbol><rank> ("♠A"; not "sA", which would
+  // make "sj" ambiguous with the small joker).
+  std::size_t n1 = 0, n2 = 0;
+  int r = parse_rank_prefix(t, n1);
+  if (r >= 0) {
+    const int s = parse_suit_prefix(t.substr(n1), n2);
+    if (s < 0) bad_token(t, "expected a suit (s h d c or ♠ ♥ ♦ ♣) after the rank");
+    if (n1 + n2 != t.size()) bad_token(t, "unexpected characters after the suit");
+    return make_face(r, s);
+  }
+  const int s = utf8_suit(t, n1);
+  if (s >= 0) {
+    r = parse_rank_prefix(t.substr(n1), n2);
+    if (r >= 0 && n1 + n2 == t.size()) return make_face(r, s);
+  }
+  bad_token(t, "expected <rank><suit> with rank 2-9, T/10, J, Q, K, A and suit s h d c, or SJ / BJ");
+}
+
+Cards parse_cards(std::string_view text) {
+  Cards c;
+  std::size_t i = 0;
+  while (i < text.size()) {
+    while (i < text.size() && is_separator(text[i])) ++i;
+    std::size_t j = i;
+    while (j < text.size() && !is_separator(text[j])) ++j;
+    if (j > i) {
+      const std::string_view tok = text.substr(i, j - i);
+      const int f = parse_face(tok);
+      if (c.count(f) == kMaxCopies)
+        throw CardError("too many copies of " + face_text(f) + " (at most 3: three decks, R2)");
+      c.add(f);
+    }
+    i = j;
+  }
+  return c;
+}
+
+int parse_level(std::string_view text) {
+  std::size_t n = 0;
+  const int r = parse_rank_prefix(text, n);
+  if (r < 0 || n != text.size())
+    throw CardError("unknown level '" + std::string(text) +
+                    "': expected one of 2 3 4 5 6 7 8 9 T (or 10) J Q K A");
+  return r;
+}
+
+std::string face_text(int f) {
+  if (f == kSJ) return "SJ";
+  if (f == kBJ) return "BJ";
+  if (f < 0 || f > kBJ) throw CardError("face id " + std::to_string(f) + " out of range 0..53");
+  return std::string{kRankChars[face_rank(f)], kSuitChars[face_suit(f)]};
+}
+
+std::string level_text(int level) {
+  if (level < 0 || level >= kNumRanks)
+    throw CardError("level index " + std::to_string(level) + " out of range 0..12");
+  return std::string(1, kRankChars[level]);
+}
+
+std::vector<int> cards_faces(const Cards& c) {
+  std::vector<int> out;
+  out.reserve(c.size());
+  for (int f = 0; f < kNumFaces; ++f)
+    for (int k = c.count(f); k > 0; --k) out.push_back(f);
+  return out;
+}
+
+std::string cards_text(const Cards& c) {
+  std::string out;
+  for (int f = 0; f < kNumFaces; ++f)
+    for (int k = c.count(f); k > 0; --k) {
+      if (!out.empty()) out += ' ';
+      out += face_text(f);
+    }
+  return out;
+}
+
+Cards cards_from_counts(const std::uint8_t* counts, int n) {
+  if (n != kNumFaces)
+    throw CardError("a count array needs 54 entries (one per face), got " + std::to_string(n));
+  Cards c;
+  for (int f = 0; f < kNumFaces; ++f) {
+    if (counts[f] > kMaxCopies)
+      throw CardError("count " + std::to_string(counts[f]) + " for " + face_text(f) +
+                      " is outside 0..3 (R2)");
+    c.add(f, counts[f]);
+  }
+  return c;
+}
+
+void cards_to_counts(const Cards& c, std::uint8_t* counts) {
+  for (int f = 0; f < kNumFaces; ++f) counts[f] = std::uint8_t(c.count(f));
+}
+
+Cards cards_from_faces(const std::uint8_t* faces, int n) {
+  Cards c;
+  for (int i = 0; i < n; ++i) {
+    const int f = faces[i];
+    if (f >= kNumFaces) throw CardError("face id " + std::to_string(f) + " out of range 0..53");
+    if (c.count(f) == kMaxCopies)
+      throw CardError("too many copies of " + face_text(f) + " (at most 3: three decks, R2)");
+    c.add(f);
+  }
+  return c;
+}
+
+}  // namespace daguai

@@ -1,0 +1,385 @@
+#include "pattern.hpp"
+
+#include <algorithm>
+#include <array>
+
+namespace daguai {
+
+const char* kind_name(Kind k) {
+  static const char* const kNames[kNumKinds] = {
+      "single", "pair", "triple", "straight", "flush", "full_house",
+      "four_plus_one", "straight_flush", "five_of_a_kind"};
+  const int i = int(k);
+  return i >= 0 && i < kNumKinds ? kNames[i] : "?";
+}
+
+namespace {
+
+// For every 13-bit rank mask, the set of sequence keys whose five ranks contain it
+// (2 x 8192 x 2 bytes = 32 KiB). Built at compile time, so other translation units' static
+// initializers may use it.
+struct WindowTable {
+  std::array<std::array<std::uint16_t, 8192>, 2> sets{};
+  constexpr WindowTable() {
+    for (int wrap = 0; wrap < 2; ++wrap)
+      for (unsigned mask = 0; mask < 8192; ++mask) {
+        unsigned s = 0;
+        for (int t = wrap ? 0 : 3; t < kNumRanks; ++t)
+          if ((mask & ~straight_ranks(t)) == 0) s |= 1u << t;
+        sets[wrap][mask] = std::uint16_t(s);
+      }
+  }
+};
+constexpr WindowTable kWindows{};
+
+inline int low_bit(unsigned x) { return __builtin_ctz(x); }
+inline int high_bit(unsigned x) { return 31 - __builtin_clz(x); }
+
+// Lowest-power rank other than `avoid`.
+inline int lowest_rank_except(int avoid, int level) {
+  const int r = power_rank(0, level);
+  return r != avoid ? r : power_rank(1, level);
+}
+
+// Flush sub-key from counts per power (sum 5): powers high to low, 4 bits each.
+inline std::uint32_t flush_sub(const std::uint8_t* cp) {
+  std::uint32_t sub = 0;
+  for (int p = kLevelPower; p >= 0; --p)
+    for (int k = cp[p]; k > 0; --k) sub = (sub << 4) | std::uint32_t(p);
+  return sub;
+}
+
+}  // namespace
+
+unsigned straight_windows(unsigned mask, bool wrap) { return kWindows.sets[wrap ? 1 : 0][mask & 8191]; }
+
+namespace detail {
+
+FiveInfo five_info(const Cards& nat, int jokers) {
+  FiveInfo x;
+  x.j = jokers;
+  unsigned suits = 0;
+  for (int r = 0; r < kNumRanks; ++r) {
+    const int b = nat.rank_byte(r);
+    if (!b) continue;
+    const int c = (b & 3) + ((b >> 2) & 3) + ((b >> 4) & 3) + ((b >> 6) & 3);
+    x.n[r] = std::uint8_t(c);
+    x.m += c;
+    x.mask |= 1u << r;
+    for (int s = 0; s < kNumSuits; ++s)
+      if ((b >> (2 * s)) & 3) suits |= 1u << s;
+  }
+  x.d = __builtin_popcount(x.mask);
+  x.suit = __builtin_popcount(suits) == 1 ? low_bit(suits) : -1;
+  return x;
+}
+
+std::uint32_t joker_only_key(int size, int sj, int bj, const Rules& rules) {
+  const int power = (bj == size) ? kBJPower : kSJPower;
+  if (size == 5) return five_key(Kind::kFiveOfAKind, std::uint32_t(power));
+  std::uint32_t key = small_key(power);
+  if (size == 2 && sj == 2 && rules.joker_pair == JokerPair::kPureWins) key |= 1;
+  return key;
+}
+
+bool classify_five(const FiveInfo& x, int level, const Rules& rules, bool high, std::uint32_t* key,
+                   Kind* kind) {
+  // R5: the highest type the set can form (five > straight flush > four-plus-one > full
+  // house > flush > straight); R6: then the lowest key (auto) or the highest (high).
+  if (x.d <= 1) {  // all naturals one rank: the jokers complete a five of a kind
+    *kind = Kind::kFiveOfAKind;
+    *key = five_key(*kind, std::uint32_t(rank_power(low_bit(x.mask), level)));
+    return true;
+  }
+  const bool distinct = x.d == x.m;
+  const unsigned ws = distinct ? straight_windows(x.mask, rules.wrap_straights) : 0;
+  if (ws && x.suit >= 0) {
+    *kind = Kind::kStraightFlush;
+    *key = five_key(*kind, std::uint32_t(high ? high_bit(ws) : low_bit(ws)));
+    return true;
+  }
+  if (x.d == 2) {
+    const int r1 = low_bit(x.mask), r2 = high_bit(x.mask);
+    const int a = x.n[r1], b = x.n[r2];
+    const int p1 = rank_power(r1, level), p2 = rank_power(r2, level);
+    // Four-plus-one: the four's rank is one whose partner rank has a single card.
+    const bool four1 = b == 1, four2 = a == 1;
+    bool c1, c2;
+    if (four1 || four2) {
+      *kind = Kind::kFourPlusOne;
+      c1 = four1;
+      c2 = four2;
+    } else {  // full house: triple rank t needs n_t <= 3 and the other <= 2
+      *kind = Kind::kFullHouse;
+      c1 = a <= 3 && b <= 2;
+      c2 = b <= 3 && a <= 2;
+    }
+    int p;
+    if (c1 && c2) p = high ? std::max(p1, p2) : std::min(p1, p2);
+    else p = c1 ? p1 : p2;
+    *key = five_key(*kind, std::uint32_t(p));
+    return true;
+  }
+  if (x.suit >= 0) {
+    // Flush (no higher type is possible here, so every completion is a flush): the jokers
+    // take the lowest (auto) or highest (high) powers that still have a copy left.
+    std::uint8_t cp[13] = {};
+    for (int r = 0; r < kNumRanks; ++r) cp[rank_power(r, level)] = x.n[r];
+    int need = x.j;
+    for (int i = 0; i < kNumRanks && need > 0; ++i) {
+      const int p = high ? kLevelPower - i : i;
+      const int take = std::min(kMaxCopies - int(x.n[power_rank(p, level)]), need);
+      cp[p] = std::uint8_t(cp[p] + take);
+      need -= take;
+    }
+    *kind = Kind::kFlush;
+    *key = five_key(*kind, flush_sub(cp));
+    return true;
+  }
+  if (ws) {
+    *kind = Kind::kStraight;
+    *key = five_key(*kind, std::uint32_t(high ? high_bit(ws) : low_bit(ws)));
+    return true;
+  }
+  return false;
+}
+
+namespace {
+
+// Flush completions for declare: the jokers take a rank multiset X (added counts `add`,
+// n + add <= 3 per rank, all in the naturals' suit). N + X is a flush unless it is a 3+2
+// (a full house) or five distinct ranks in sequence (a straight flush).
+void flush_completions(const FiveInfo& x, int level, bool wrap, int r, int left, std::uint8_t* add,
+                       std::vector<std::uint32_t>* keys) {
+  if (left == 0) {
+    unsigned mask = 0;
+    int maxc = 0;
+    std::uint8_t cp[13] = {};
+    for (int q = 0; q < kNumRanks; ++q) {
+      const int c = x.n[q] + add[q];
+      if (!c) continue;
+      mask |= 1u << q;
+      maxc = std::max(maxc, c);
+      cp[rank_power(q, level)] = std::uint8_t(c);
+    }
+    const int d = __builtin_popcount(mask);
+    if (d == 2) return;                                               // 3+2: full house
+    if (d == 5 && maxc == 1 && straight_windows(mask, wrap)) return;  // straight flush
+    keys->push_back(five_key(Kind::kFlush, flush_sub(cp)));
+    return;
+  }
+  if (r == kNumRanks) return;
+  const int cap = kMaxCopies - x.n[r];
+  for (int k = std::min(cap, left); k >= 0; --k) {
+    add[r] = std::uint8_t(k);
+    flush_completions(x, level, wrap, r + 1, left - k, add, keys);
+  }
+  add[r] = 0;
+}
+
+}  // namespace
+
+void five_interpretations(const FiveInfo& x, int level, const Rules& rules,
+                          std::vector<std::uint32_t>* keys) {
+  const std::size_t start = keys->size();
+  auto add = [&](Kind k, int sub) { keys->push_back(five_key(k, std::uint32_t(sub))); };
+  if (x.d <= 1) add(Kind::kFiveOfAKind, rank_power(low_bit(x.mask), level));
+  const bool distinct = x.d == x.m;
+  if (distinct) {
+    for (unsigned ws = straight_windows(x.mask, rules.wrap_straights); ws; ws &= ws - 1) {
+      const int t = low_bit(ws);
+      add(Kind::kStraight, t);  // j >= 1: a joker can always break the suit
+      if (x.suit >= 0) add(Kind::kStraightFlush, t);
+    }
+  }
+  if (x.d == 2) {
+    const int r1 = low_bit(x.mask), r2 = high_bit(x.mask);
+    const int a = x.n[r1], b = x.n[r2];
+    if (b == 1) add(Kind::kFourPlusOne, rank_power(r1, level));
+    if (a == 1) add(Kind::kFourPlusOne, rank_power(r2, level));
+    if (a <= 3 && b <= 2) add(Kind::kFullHouse, rank_power(r1, level));
+    if (b <= 3 && a <= 2) add(Kind::kFullHouse, rank_power(r2, level));
+  } else if (x.d == 1) {
+    const int r = low_bit(x.mask);
+    // four of r + any kicker; or (one natural) the natural is the kicker of four jokers
+    add(Kind::kFourPlusOne, rank_power(r, level));
+    if (x.m <= 3) add(Kind::kFullHouse, rank_power(r, level));
+    for (int q = 0; q < kNumRanks; ++q) {
+      if (q == r) continue;
+      if (x.m == 1) add(Kind::kFourPlusOne, rank_power(q, level));
+      if (x.m <= 2) add(Kind::kFullHouse, rank_power(q, level));
+    }
+  }
+  if (x.suit >= 0) {
+    std::uint8_t extra[13] = {};
+    flush_completions(x, level, rules.wrap_straights, 0, x.j, extra, keys);
+  }
+  std::sort(keys->begin() + std::ptrdiff_t(start), keys->end());
+  keys->erase(std::unique(keys->begin() + std::ptrdiff_t(start), keys->end()), keys->end());
+}
+
+}  // namespace detail
+
+namespace {
+
+Play make_play(const Cards& c, int size, int jokers, Kind kind, std::uint32_t key, int level) {
+  Play p;
+  p.cards = c;
+  p.key = key;
+  p.info = play_info(kind, size, jokers, level);
+  return p;
+}
+
+}  // namespace
+
+bool classify(const Cards& c, int level, const Rules& rules, Play* out) {
+  const int size = c.size();
+  const int sj = c.sj(), bj = c.bj(), j = sj + bj;
+  const Cards nat = c.naturals();
+  if (size == 1) {
+    const int f = j ? (sj ? kSJ : kBJ) : (__builtin_ctzll(nat.lo ? nat.lo : nat.hi) / 2 + (nat.lo ? 0 : 32));
+    *out = make_play(c, 1, j, Kind::kSingle, small_key(face_power(f, level)), level);
+    return true;
+  }
+  if (size == 2 || size == 3) {
+    const Kind kind = size == 2 ? Kind::kPair : Kind::kTriple;
+    if (j == size) {  // R6: a joker-only combination stands for itself
+      *out = make_play(c, size, j, kind, detail::joker_only_key(size, sj, bj, rules), level);
+      return true;
+    }
+    const unsigned mask = rank_mask(nat);
+    if (__builtin_popcount(mask) != 1) return false;
+    *out = make_play(c, size, j, kind, small_key(rank_power(low_bit(mask), level)), level);
+    return true;
+  }
+  if (size != 5) return false;
+  if (j == 5) {
+    *out = make_play(c, 5, 5, Kind::kFiveOfAKind, detail::joker_only_key(5, sj, bj, rules), level);
+    return true;
+  }
+  const detail::FiveInfo x = detail::five_info(nat, j);
+  std::uint32_t key;
+  Kind kind;
+  if (!detail::classify_five(x, level, rules, rules.wild != Wild::kAuto, &key, &kind)) return false;
+  *out = make_play(c, 5, j, kind, key, level);
+  return true;
+}
+
+std::vector<Play> interpretations(const Cards& c, int level, const Rules& rules) {
+  std::vector<Play> out;
+  const int size = c.size(), j = c.jokers();
+  if (size == 5 && j >= 1 && j < 5) {
+    std::vector<std::uint32_t> keys;
+    detail::five_interpretations(detail::five_info(c.naturals(), j), level, rules, &keys);
+    out.reserve(keys.size());
+    for (std::uint32_t k : keys) out.push_back(make_play(c, 5, j, five_kind_of_key(k), k, level));
+    return out;
+  }
+  Play p;
+  if (classify(c, level, rules, &p)) out.push_back(p);
+  return out;
+}
+
+Play declare(const Cards& c, const Cards& declared, int level, const Rules& rules) {
+  const int size = c.size(), j = c.jokers();
+  const Cards nat = c.naturals();
+  if (declared.jokers())
+    throw CardError("a declaration names natural faces only (what each joker stands for)");
+  if (!declared.contains(nat) || declared.size() != size)
+    throw CardError("declared cards '" + cards_text(declared) + "' must be the natural cards '" +
+                    cards_text(nat) + "' plus one face per joker (" + std::to_string(j) + ")");
+  if (j == 0 || j == size)
+    throw CardError(size == 1 || j == 0 ? "only jokers in a 2-, 3- or 5-card play can be declared"
+                                        : "a joker-only play stands for itself (R6)");
+  Play natural;
+  if (!classify(declared, level, rules, &natural))
+    throw CardError("declared cards '" + cards_text(declared) + "' form no play");
+  for (const Play& p : interpretations(c, level, rules))
+    if (p.key == natural.key) return p;
+  // Unreachable for a valid declaration (every assignment is an interpretation).
+  throw CardError("declared cards '" + cards_text(declared) + "' are not an interpretation");
+}
+
+std::vector<int> joker_faces(const Play& p, int level) {
+  const int j = p.jokers();
+  const Cards nat = p.cards.naturals();
+  if (j == 0 || j == p.size() || p.size() == 1) return {};
+  const detail::FiveInfo x = detail::five_info(nat, j);
+  std::vector<int> ranks;
+  auto push = [&](int r, int k) { for (; k > 0; --k) ranks.push_back(r); };
+  int suit = -1;  // -1: first suit that keeps every face at <= 3 copies
+  const std::uint32_t sub = p.key & 0xFFFFF;
+  switch (p.kind()) {
+    case Kind::kPair: case Kind::kTriple: case Kind::kFiveOfAKind:
+      push(low_bit(x.mask), j);
+      break;
+    case Kind::kStraight: case Kind::kStraightFlush: {
+      const unsigned miss = straight_ranks(int(sub)) & ~x.mask;
+      for (unsigned m = miss; m; m &= m - 1) push(low_bit(m), 1);
+      suit = p.kind() == Kind::kStraightFlush ? x.suit : (x.suit == 0 ? 1 : 0);
+      break;
+    }
+    case Kind::kFlush: {
+      int need[13] = {};
+      for (int i = 0; i < 5; ++i) ++need[power_rank(int((sub >> (4 * i)) & 15), level)];
+      for (int r = 0; r < kNumRanks; ++r) push(r, need[r] - x.n[r]);
+      suit = x.suit;
+      break;
+    }
+    case Kind::kFourPlusOne: case Kind::kFullHouse: {
+      const int big = p.kind() == Kind::kFourPlusOne ? 4 : 3, small = 5 - big;
+      const int g = power_rank(int(sub), level);
+      push(g, big - x.n[g]);
+      const unsigned rest = x.mask & ~(1u << g);
+      if (rest) push(low_bit(rest), small - x.n[low_bit(rest)]);
+      else push(lowest_rank_except(g, level), small);
+      break;
+    }
+    default:
+      break;
+  }
+  std::vector<int> faces;
+  Cards seen = nat;
+  for (int r : ranks) {
+    int s = suit;
+    if (s < 0)
+      for (s = 0; s < kNumSuits - 1 && seen.count(make_face(r, s)) >= kMaxCopies; ++s) {}
+    seen.add(make_face(r, s));
+    faces.push_back(make_face(r, s));
+  }
+  std::sort(faces.begin(), faces.end());
+  return faces;
+}
+
+void classify_batch(const std::uint8_t* faces, std::size_t n, int stride, const std::uint8_t* sizes,
+                    int fixed_size, int level, const Rules& rules, std::uint8_t* kinds,
+                    std::uint32_t* keys) {
+  for (std::size_t i = 0; i < n; ++i) {
+    const int size = sizes ? sizes[i] : fixed_size;
+    const Cards c = cards_from_faces(faces + i * std::size_t(stride), size);
+    Play p;
+    if (classify(c, level, rules, &p)) {
+      kinds[i] = std::uint8_t(p.kind());
+      keys[i] = p.key;
+    } else {
+      kinds[i] = 255;
+      keys[i] = 0;
+    }
+  }
+}
+
+void beats_batch(const std::uint8_t* a, const std::uint8_t* b, std::size_t n, int ka, int kb, int level,
+                 const Rules& rules, bool* out) {
+  for (std::size_t i = 0; i < n; ++i) {
+    Play pa, pb;
+    const Cards ca = cards_from_faces(a + i * std::size_t(ka), ka);
+    const Cards cb = cards_from_faces(b + i * std::size_t(kb), kb);
+    if (!classify(ca, level, rules, &pa))
+      throw CardError("row " + std::to_string(i) + " of a: '" + cards_text(ca) + "' is not a play");
+    if (!classify(cb, level, rules, &pb))
+      throw CardError("row " + std::to_string(i) + " of b: '" + cards_text(cb) + "' is not a play");
+    out[i] = beats(pa, pb);
+  }
+}
+
+}  // namespace daguai

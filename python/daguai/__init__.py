@@ -1,0 +1,60 @@
+"""daguai: a fast, exact engine for 大怪路子 (Da Guai Lu Zi).
+
+The rules are ``RULES.md`` (ids R1-R17); the project's decisions and encodings are in
+``docs/rules.md``. Hands are :class:`Hand` (multisets of faces), plays are :class:`Play`
+(cards + kind + comparison key), and the C++ core enumerates every legal play.
+"""
+
+from __future__ import annotations
+
+try:
+    from . import _core
+except ImportError as exc:  # pragma: no cover - only without a built extension
+    raise ImportError(
+        "daguai's C++ extension (daguai._core) is missing: did you build it? "
+        "Install with `pip install .` from the source tree."
+    ) from exc
+
+from ._core import PLAY_DTYPE, CardError, Hand, IllegalPlayError, Kind, Play
+from .plays import (
+    beats,
+    beats_many,
+    check_play,
+    classify,
+    classify_many,
+    compare,
+    count_legal_plays,
+    interpretations,
+    legal_plays,
+    legal_plays_array,
+    play_counts,
+    plays_from_array,
+    plays_to_array,
+)
+from .rules import LEVELS, Rules
+
+__version__: str = _core.__version__
+
+__all__ = [
+    "CardError",
+    "Hand",
+    "IllegalPlayError",
+    "Kind",
+    "LEVELS",
+    "PLAY_DTYPE",
+    "Play",
+    "Rules",
+    "beats",
+    "beats_many",
+    "check_play",
+    "classify",
+    "classify_many",
+    "compare",
+    "count_legal_plays",
+    "interpretations",
+    "legal_plays",
+    "legal_plays_array",
+    "play_counts",
+    "plays_from_array",
+    "plays_to_array",
+]

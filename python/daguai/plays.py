@@ -1,0 +1,155 @@
+"""Classification, comparison and legal plays (R5-R8): thin wrappers over the C++ core."""
+
+from __future__ import annotations
+
+from typing import Iterable, Optional, Union
+
+import numpy as np
+
+from . import _core
+from ._core import Hand, Play
+from .rules import Rules
+
+__all__ = [
+    "beats", "beats_many", "check_play", "classify", "classify_many", "compare", "count_legal_plays",
+    "interpretations", "legal_plays", "legal_plays_array", "play_counts", "plays_from_array",
+    "plays_to_array",
+]
+
+CardsLike = Union[Hand, str, Iterable[str]]
+PlayLike = Union[Play, Hand, str, Iterable[str]]
+
+_DEFAULT = Rules()
+
+
+def _rules(rules: Optional[Rules]) -> object:
+    if rules is None:
+        return _DEFAULT._core
+    if not isinstance(rules, Rules):
+        raise ValueError(f"rules must be a daguai.Rules, got {type(rules).__name__}")
+    return rules._core
+
+
+def _level(level: Optional[str], *plays: object) -> str:
+    """The level to use: the given one, else the level of the first Play argument, else '2'."""
+    if level is not None:
+        return level
+    for p in plays:
+        if isinstance(p, Play):
+            return p.level
+    return "2"
+
+
+def classify(cards: CardsLike, level: str = "2", rules: Optional[Rules] = None,
+             jokers_as: Optional[CardsLike] = None) -> Optional[Play]:
+    """Classify cards as a play (R5-R7), or return None if they form no play.
+
+    Parameters
+    ----------
+    cards : Hand, str or iterable of str
+        The cards, e.g. ``"3h 4s 5d 6c SJ"``.
+    level : str
+        The level rank L (``"2"`` … ``"A"``; ``"10"`` = ``"T"``).
+    rules : Rules, optional
+        Under ``wild="declare"`` the result is the interpretation ``"high"`` picks, unless
+        ``jokers_as`` names the faces the jokers stand for.
+    jokers_as : cards, optional
+        ``wild="declare"`` only: one natural face per joker, e.g. ``"7c"``.
+    """
+    return _core.classify(cards, level, _rules(rules), jokers_as)
+
+
+def interpretations(cards: CardsLike, level: str = "2",
+                    rules: Optional[Rules] = None) -> list[Play]:
+    """Every interpretation (R6) the cards can form, in increasing key order."""
+    return _core.interpretations(cards, level, _rules(rules))
+
+
+def beats(a: PlayLike, b: PlayLike, level: Optional[str] = None,
+          rules: Optional[Rules] = None) -> bool:
+    """R7: whether ``a`` beats ``b``.
+
+    ``a`` and ``b`` are Plays or card text (classified at ``level`` under ``rules``). Plays of
+    different sizes never beat each other, so the answer is then ``False``; use
+    :func:`compare` for an ordering, which raises there. Text that is no play raises
+    ``ValueError``. ``level`` defaults to the Plays' own level (else ``"2"``); a Play
+    classified at another level raises ``ValueError``.
+    """
+    return _core.beats(a, b, _level(level, a, b), _rules(rules))
+
+
+def compare(a: PlayLike, b: PlayLike, level: Optional[str] = None,
+            rules: Optional[Rules] = None) -> int:
+    """Three-way R7 comparison of plays of equal size: 1 (a higher), 0 (tie), -1.
+
+    Raises ``ValueError`` for plays of different sizes (no order exists between them).
+    """
+    return _core.compare(a, b, _level(level, a, b), _rules(rules))
+
+
+def check_play(hand: CardsLike, play: PlayLike, level: Optional[str] = None,
+               top: Optional[PlayLike] = None, rules: Optional[Rules] = None) -> Play:
+    """Validate a play a player wants to make from ``hand`` and return it as a Play.
+
+    Raises :class:`CardError` (a ``ValueError``) naming the cards that are not in the hand,
+    and :class:`IllegalPlayError` (a ``ValueError``) if the play's interpretation is not
+    allowed under ``rules`` or it does not beat ``top`` (R7). ``play`` may be card text,
+    classified at ``level`` (default: the Play's own level, else ``"2"``).
+    """
+    return _core.check_play(hand, play, _level(level, play, top), top, _rules(rules))
+
+
+def legal_plays(hand: CardsLike, level: str = "2", top: Optional[PlayLike] = None,
+                rules: Optional[Rules] = None) -> list[Play]:
+    """Every distinct legal play of ``hand``: any play if ``top`` is None (leading, R8),
+    else the plays of top's size that beat it (R7).
+
+    Distinct = distinct multiset of faces and, under ``wild="declare"``, distinct
+    interpretation. The order is deterministic (docs/rules.md "Order of legal plays").
+    """
+    return _core.legal_plays(hand, level, top, _rules(rules))
+
+
+def legal_plays_array(hand: CardsLike, level: str = "2", top: Optional[PlayLike] = None,
+                      rules: Optional[Rules] = None) -> np.ndarray:
+    """:func:`legal_plays` as a numpy structured array of dtype :data:`PLAY_DTYPE`
+    (fields ``lo, hi`` packed cards, ``key``, ``kind``, ``size``, ``jokers``, ``level``),
+    filled by C++ without per-play Python objects. Same order as :func:`legal_plays`."""
+    return _core.legal_plays_array(hand, level, top, _rules(rules))
+
+
+def count_legal_plays(hand: CardsLike, level: str = "2", top: Optional[PlayLike] = None,
+                      rules: Optional[Rules] = None) -> int:
+    """Number of distinct legal plays (the perft count)."""
+    return _core.count_legal_plays(hand, level, top, _rules(rules))
+
+
+def play_counts(rows: np.ndarray) -> np.ndarray:
+    """(n, 54) uint8 face counts of PLAY_DTYPE rows."""
+    return _core.counts_from_array(rows)
+
+
+def plays_from_array(rows: np.ndarray) -> list[Play]:
+    """Play objects from PLAY_DTYPE rows."""
+    return _core.plays_from_array(rows)
+
+
+def plays_to_array(plays: Iterable[Play]) -> np.ndarray:
+    """PLAY_DTYPE rows from Play objects."""
+    return _core.plays_to_array(list(plays))
+
+
+def classify_many(faces: np.ndarray, level: str = "2",
+                  rules: Optional[Rules] = None) -> tuple[np.ndarray, np.ndarray]:
+    """Classify n plays given as an (n, k) uint8 array of face ids (k = play size).
+
+    Returns ``(kinds, keys)``: uint8 kinds (255 where the row is no play) and uint32 keys.
+    """
+    return _core.classify_many(np.ascontiguousarray(faces, dtype=np.uint8), level, _rules(rules))
+
+
+def beats_many(a: np.ndarray, b: np.ndarray, level: str = "2",
+               rules: Optional[Rules] = None) -> np.ndarray:
+    """Row-wise R7: whether play ``a[i]`` beats play ``b[i]`` (face-id arrays)."""
+    return _core.beats_many(np.ascontiguousarray(a, dtype=np.uint8),
+                            np.ascontiguousarray(b, dtype=np.uint8), level, _rules(rules))
