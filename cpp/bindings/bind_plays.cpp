@@ -8,6 +8,7 @@
 #include <functional>
 
 #include "convert.hpp"
+#include "bench.hpp"
 #include "moves.hpp"
 
 namespace daguai::bind {
@@ -329,6 +330,32 @@ the jokers stand for (R6), ``interpreted`` the play as natural cards.)doc")
         return p;
       }, py::arg("hand"), py::arg("play"), py::arg("level"), py::arg("top"), py::arg("rules"),
       "Validate a play from a hand (in hand, allowed interpretation, beats top); returns the Play.");
+
+  m.def("_time_legal_plays", [](const std::vector<Cards>& hands, py::object tops, py::handle level,
+                                const Rules& rules, int reps) {
+        const int lv = to_level(level);
+        std::vector<Play> tp(hands.size());
+        std::vector<std::uint8_t> set(hands.size(), 0);
+        if (!tops.is_none()) {
+          const py::list tl = tops.cast<py::list>();
+          if (tl.size() != hands.size()) throw CardError("_time_legal_plays: one top per hand");
+          for (std::size_t i = 0; i < hands.size(); ++i)
+            if (!tl[i].is_none()) {
+              tp[i] = to_play(tl[i], lv, rules, "top");
+              set[i] = 1;
+            }
+        }
+        py::array_t<double> ns(static_cast<py::ssize_t>(hands.size()));
+        py::array_t<std::int64_t> counts(static_cast<py::ssize_t>(hands.size()));
+        double* o = ns.mutable_data();
+        std::int64_t* c = counts.mutable_data();
+        {
+          py::gil_scoped_release nogil;  // arguments converted; outputs owned by this call
+          time_legal_plays(hands.data(), tp.data(), set.data(), hands.size(), lv, rules, std::max(1, reps), o, c);
+        }
+        return py::make_tuple(ns, counts);
+      }, py::arg("hands"), py::arg("tops"), py::arg("level"), py::arg("rules"), py::arg("reps") = 20,
+      "Benchmark hook: fastest-of-reps ns per legal_plays call, timed in C++; and play counts.");
 
   m.attr("PLAY_DTYPE") = py::dtype::of<PlayRow>();
 

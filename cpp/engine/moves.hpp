@@ -72,11 +72,6 @@ void legal_plays(const Cards& hand, int level, const Rules& rules, const Play* t
 // The same, as a fresh vector (convenience; not for hot loops).
 std::vector<Play> legal_plays(const Cards& hand, int level, const Rules& rules, const Play* top);
 
-// R7/R8 violation (a well-formed play that is not allowed here) -> Python IllegalPlayError.
-struct IllegalPlay : std::invalid_argument {
-  using std::invalid_argument::invalid_argument;
-};
-
 // Validate a play a player wants to make from `hand` (leading if top is null):
 // its cards must be in the hand (CardError naming the missing cards), its (kind, key) must be
 // an interpretation the rules allow at this level (IllegalPlay), and it must beat `top`

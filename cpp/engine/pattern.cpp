@@ -351,34 +351,138 @@ std::vector<int> joker_faces(const Play& p, int level) {
   return faces;
 }
 
+namespace {
+
+// Classify Size (1..5) face ids without building Cards (the batch path). Returns false if
+// the faces form no play; throws CardError on a bad id or a 4th copy.
+template <int Size>
+inline bool classify_faces(const std::uint8_t* f, const Rules& rules, const std::uint8_t* power,
+                           int level, std::uint32_t* key, Kind* kind) {
+  // R2: at most 3 copies of a face. Among <= 5 cards some face has >= 4 copies iff at least
+  // 6 of the unordered pairs are equal (4+1 gives 6, 5 gives 10; 3+2 gives 4).
+  int equal_pairs = 0;
+  std::uint8_t bad = 0;
+  for (int i = 0; i < Size; ++i) {
+    bad |= std::uint8_t(f[i] >= kNumFaces);
+    for (int k = i + 1; k < Size; ++k) equal_pairs += f[i] == f[k];
+  }
+  if (bad || equal_pairs >= 6) {
+    cards_from_faces(f, Size);  // throws the CardError naming the face
+    throw CardError("invalid faces");
+  }
+  detail::FiveInfo x;
+  int sj = 0, bj = 0;
+  unsigned suits = 0;
+  for (int i = 0; i < Size; ++i) {
+    const int face = f[i];
+    if (face >= kNumNatural) {
+      sj += face == kSJ;
+      bj += face == kBJ;
+      continue;
+    }
+    const int r = face >> 2;
+    ++x.n[r];
+    x.mask |= 1u << r;
+    suits |= 1u << (face & 3);
+  }
+  const int j = sj + bj;
+  if constexpr (Size == 1) {
+    *kind = Kind::kSingle;
+    *key = small_key(j ? (sj ? kSJPower : kBJPower) : power[low_bit(x.mask)]);
+    return true;
+  } else if constexpr (Size == 2 || Size == 3) {
+    *kind = Size == 2 ? Kind::kPair : Kind::kTriple;
+    if (j == Size) {
+      *key = detail::joker_only_key(Size, sj, bj, rules);
+      return true;
+    }
+    if (__builtin_popcount(x.mask) != 1) return false;
+    *key = small_key(power[low_bit(x.mask)]);
+    return true;
+  } else if constexpr (Size == 5) {
+    if (j == 5) {
+      *kind = Kind::kFiveOfAKind;
+      *key = detail::joker_only_key(5, sj, bj, rules);
+      return true;
+    }
+    x.j = j;
+    x.m = 5 - j;
+    x.d = __builtin_popcount(x.mask);
+    x.suit = __builtin_popcount(suits) == 1 ? low_bit(suits) : -1;
+    return detail::classify_five(x, level, rules, rules.wild != Wild::kAuto, key, kind);
+  } else {
+    return false;
+  }
+}
+
+using ClassifyFn = bool (*)(const std::uint8_t*, const Rules&, const std::uint8_t*, int, std::uint32_t*, Kind*);
+ClassifyFn classifier(int size) {
+  switch (size) {
+    case 1: return &classify_faces<1>;
+    case 2: return &classify_faces<2>;
+    case 3: return &classify_faces<3>;
+    case 4: return &classify_faces<4>;
+    case 5: return &classify_faces<5>;
+    default: throw CardError("a play has 1, 2, 3 or 5 cards; rows of " + std::to_string(size) + " faces");
+  }
+}
+
+template <int Size>
+void classify_rows(const std::uint8_t* faces, std::size_t n, const Rules& rules, const std::uint8_t* power,
+                   int level, std::uint8_t* kinds, std::uint32_t* keys) {
+  for (std::size_t i = 0; i < n; ++i) {
+    Kind kind;
+    std::uint32_t key;
+    const bool ok = classify_faces<Size>(faces + i * Size, rules, power, level, &key, &kind);
+    kinds[i] = ok ? std::uint8_t(kind) : 255;
+    keys[i] = ok ? key : 0;
+  }
+}
+
+}  // namespace
+
 void classify_batch(const std::uint8_t* faces, std::size_t n, int stride, const std::uint8_t* sizes,
                     int fixed_size, int level, const Rules& rules, std::uint8_t* kinds,
                     std::uint32_t* keys) {
+  std::uint8_t power[kNumRanks];
+  for (int r = 0; r < kNumRanks; ++r) power[r] = std::uint8_t(rank_power(r, level));
+  if (!sizes && stride == fixed_size) {  // dense rows: one specialised loop
+    switch (fixed_size) {
+      case 1: return classify_rows<1>(faces, n, rules, power, level, kinds, keys);
+      case 2: return classify_rows<2>(faces, n, rules, power, level, kinds, keys);
+      case 3: return classify_rows<3>(faces, n, rules, power, level, kinds, keys);
+      case 5: return classify_rows<5>(faces, n, rules, power, level, kinds, keys);
+      default: break;
+    }
+  }
   for (std::size_t i = 0; i < n; ++i) {
     const int size = sizes ? sizes[i] : fixed_size;
-    const Cards c = cards_from_faces(faces + i * std::size_t(stride), size);
-    Play p;
-    if (classify(c, level, rules, &p)) {
-      kinds[i] = std::uint8_t(p.kind());
-      keys[i] = p.key;
-    } else {
-      kinds[i] = 255;
-      keys[i] = 0;
-    }
+    Kind kind;
+    std::uint32_t key;
+    const bool ok = classifier(size)(faces + i * std::size_t(stride), rules, power, level, &key, &kind);
+    kinds[i] = ok ? std::uint8_t(kind) : 255;
+    keys[i] = ok ? key : 0;
   }
 }
 
 void beats_batch(const std::uint8_t* a, const std::uint8_t* b, std::size_t n, int ka, int kb, int level,
                  const Rules& rules, bool* out) {
+  std::uint8_t power[kNumRanks];
+  for (int r = 0; r < kNumRanks; ++r) power[r] = std::uint8_t(rank_power(r, level));
+  const ClassifyFn fa = classifier(ka), fb = classifier(kb);
   for (std::size_t i = 0; i < n; ++i) {
-    Play pa, pb;
-    const Cards ca = cards_from_faces(a + i * std::size_t(ka), ka);
-    const Cards cb = cards_from_faces(b + i * std::size_t(kb), kb);
-    if (!classify(ca, level, rules, &pa))
-      throw CardError("row " + std::to_string(i) + " of a: '" + cards_text(ca) + "' is not a play");
-    if (!classify(cb, level, rules, &pb))
-      throw CardError("row " + std::to_string(i) + " of b: '" + cards_text(cb) + "' is not a play");
-    out[i] = beats(pa, pb);
+    Kind kind_a, kind_b;
+    std::uint32_t key_a, key_b;
+    const std::uint8_t* ra = a + i * std::size_t(ka);
+    const std::uint8_t* rb = b + i * std::size_t(kb);
+    const bool ok_a = ka == 5 ? classify_faces<5>(ra, rules, power, level, &key_a, &kind_a)
+                              : fa(ra, rules, power, level, &key_a, &kind_a);
+    const bool ok_b = kb == 5 ? classify_faces<5>(rb, rules, power, level, &key_b, &kind_b)
+                              : fb(rb, rules, power, level, &key_b, &kind_b);
+    if (!ok_a || !ok_b)
+      throw IllegalPlay("row " + std::to_string(i) + " of " + (ok_a ? "b" : "a") + ": '" +
+                        cards_text(cards_from_faces(ok_a ? rb : ra, ok_a ? kb : ka)) + "' is not a play");
+    out[i] = ka == kb && key_a > key_b;  // R7
   }
 }
 

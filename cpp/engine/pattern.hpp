@@ -19,6 +19,12 @@
 
 namespace daguai {
 
+// R5-R8 violation (well-formed cards that are not an allowed play here) -> Python
+// IllegalPlayError, a ValueError.
+struct IllegalPlay : std::invalid_argument {
+  using std::invalid_argument::invalid_argument;
+};
+
 enum class Kind : std::uint8_t {
   kSingle = 0,
   kPair = 1,

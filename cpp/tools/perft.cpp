@@ -41,6 +41,29 @@ int main(int argc, char** argv) {
     ns.push_back(std::chrono::duration<double, std::nano>(t1 - t0).count() / reps);
     total += long(buf.size());
   }
+  // batch classification of random legal 5-card plays
+  {
+    std::vector<std::uint8_t> faces;
+    for (const Cards& h : hands) {
+      buf.clear();
+      legal_plays(h, level, rules, nullptr, &buf);
+      for (std::size_t i = 0; i < buf.size(); i += 7) {
+        if (buf[i].size() != 5) continue;
+        for (int f : cards_faces(buf[i].cards)) faces.push_back(std::uint8_t(f));
+      }
+    }
+    const std::size_t n = faces.size() / 5;
+    std::vector<std::uint8_t> kinds(n);
+    std::vector<std::uint32_t> keys(n);
+    double best = 1e30;
+    for (int r = 0; r < 5; ++r) {
+      auto t0 = std::chrono::steady_clock::now();
+      classify_batch(faces.data(), n, 5, nullptr, 5, level, rules, kinds.data(), keys.data());
+      auto t1 = std::chrono::steady_clock::now();
+      best = std::min(best, std::chrono::duration<double, std::nano>(t1 - t0).count() / double(n));
+    }
+    std::printf("classify_batch: %zu plays, %.2f ns/play\n", n, best);
+  }
   std::sort(ns.begin(), ns.end());
   std::printf("leads: %d hands, mean plays %.0f, median %.2f us, p90 %.2f us, ns/play %.2f\n", n_hands,
               double(total) / n_hands, ns[ns.size() / 2] / 1000, ns[ns.size() * 9 / 10] / 1000,
