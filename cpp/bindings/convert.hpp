@@ -24,5 +24,6 @@ Play to_play(py::handle obj, int level, const Rules& rules, const char* what = "
 
 void bind_cards(py::module_& m);
 void bind_plays(py::module_& m);
+void bind_game(py::module_& m);
 
 }  // namespace daguai::bind

@@ -10,4 +10,5 @@ PYBIND11_MODULE(_core, m) {
   m.attr("__version__") = DAGUAI_VERSION;
   daguai::bind::bind_cards(m);
   daguai::bind::bind_plays(m);
+  daguai::bind::bind_game(m);
 }

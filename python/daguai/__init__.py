@@ -15,7 +15,17 @@ except ImportError as exc:  # pragma: no cover - only without a built extension
         "Install with `pip install .` from the source tree."
     ) from exc
 
-from ._core import PLAY_DTYPE, CardError, Hand, IllegalPlayError, Kind, Play
+from ._core import (
+    PLAY_DTYPE,
+    Action,
+    ActionList,
+    CardError,
+    Hand,
+    IllegalActionError,
+    IllegalPlayError,
+    Kind,
+    Play,
+)
 from .plays import (
     beats,
     beats_many,
@@ -31,12 +41,21 @@ from .plays import (
     plays_from_array,
     plays_to_array,
 )
+from .game import RECORD_FORMAT, Game, ReplayError, read_record, replay
 from .rules import LEVELS, Rules
 
 __version__: str = _core.__version__
 
 __all__ = [
+    "Action",
+    "ActionList",
     "CardError",
+    "Game",
+    "IllegalActionError",
+    "RECORD_FORMAT",
+    "ReplayError",
+    "read_record",
+    "replay",
     "Hand",
     "IllegalPlayError",
     "Kind",

@@ -1,0 +1,281 @@
+// GameState, Action, ActionList: the match state machine (engine/state.hpp) for Python.
+#include <pybind11/stl.h>
+
+#include "convert.hpp"
+#include "state.hpp"
+
+namespace daguai::bind {
+
+namespace {
+
+// Legal actions as one C++ vector behind a Python sequence: no per-action objects until
+// an element is read.
+struct ActionList {
+  std::vector<Action> actions;
+};
+
+py::object play_or_none(const Play& p, bool present) { return present ? py::cast(p) : py::none(); }
+
+// A Python action for the current decision: an Action, a Play, "pass", "anti_tribute",
+// or cards (text / Hand) read according to the phase.
+Action to_action(const GameState& g, py::handle obj) {
+  if (py::isinstance<Action>(obj)) return obj.cast<Action>();
+  if (g.match_over()) throw GameError("the match is over: no action is possible");
+  Action a;
+  a.seat = std::int8_t(g.current_player());
+  if (py::isinstance<Play>(obj)) {
+    a.type = ActionType::kPlay;
+    a.play = obj.cast<Play>();
+    return a;
+  }
+  if (py::isinstance<py::str>(obj)) {
+    const std::string s = obj.cast<std::string>();
+    if (s == "pass") { a.type = ActionType::kPass; return a; }
+    if (s == "anti_tribute") { a.type = ActionType::kAntiTribute; return a; }
+  }
+  const Cards c = to_cards(obj, "action");
+  switch (g.phase()) {
+    case Phase::kPlay: {
+      a.type = ActionType::kPlay;
+      a.play = to_play(py::cast(c), g.level_rank(), g.rules(), "play");
+      return a;
+    }
+    case Phase::kTribute: a.type = ActionType::kTribute; break;
+    case Phase::kReturn: a.type = g.expects_offer() ? ActionType::kOffer : ActionType::kReturn; break;
+    case Phase::kTake: a.type = ActionType::kTake; break;
+    default: break;
+  }
+  a.play.cards = c;
+  a.play.info = play_info(Kind::kSingle, c.size(), c.jokers(), 0);
+  return a;
+}
+
+py::dict result_dict(const RoundResult& r) {
+  py::dict d;
+  d["round"] = r.round;
+  py::list order;
+  for (auto s : r.order) order.append(int(s));
+  d["order"] = order;
+  d["players_out"] = int(r.players_out);
+  d["winner"] = r.winner >= 0 ? py::object(py::int_(int(r.winner))) : py::none();
+  d["dealer"] = int(r.dealer);
+  d["next_dealer"] = int(r.next_dealer);
+  d["level"] = level_text(r.level_rank);
+  d["levels_before"] = py::list(py::make_tuple(level_text(r.levels_before[0]), level_text(r.levels_before[1])));
+  d["levels_after"] = py::list(py::make_tuple(level_text(r.levels_after[0]), level_text(r.levels_after[1])));
+  py::list t, rc;
+  for (int i = 0; i < r.n_tributers; ++i) {
+    t.append(int(r.tributers[std::size_t(i)]));
+    rc.append(int(r.receivers[std::size_t(i)]));
+  }
+  d["tributers"] = t;
+  d["receivers"] = rc;
+  py::list sc;
+  for (auto v : r.scores) sc.append(int(v));
+  d["scores"] = sc;
+  d["match_over"] = r.match_over;
+  d["match_winner"] = (r.match_over && r.match_winner >= 0) ? py::object(py::int_(int(r.match_winner))) : py::none();
+  d["forfeit"] = r.forfeit_seat >= 0 ? py::object(py::int_(int(r.forfeit_seat))) : py::none();
+  return d;
+}
+
+const char* event_name(EventType t) {
+  switch (t) {
+    case EventType::kDeal: return "deal";
+    case EventType::kTribute: return "tribute";
+    case EventType::kAntiTribute: return "anti_tribute";
+    case EventType::kReturn: return "return";
+    case EventType::kOffer: return "offer";
+    case EventType::kTake: return "take";
+    case EventType::kPlay: return "play";
+    case EventType::kPass: return "pass";
+    case EventType::kRoundEnd: return "round_end";
+    case EventType::kForfeit: return "forfeit";
+  }
+  return "?";
+}
+
+}  // namespace
+
+void bind_game(py::module_& m) {
+  py::register_exception<GameError>(m, "IllegalActionError", PyExc_ValueError);
+
+  py::class_<Action>(m, "Action", "One decision: play, pass, tribute, anti_tribute, return, offer or take.")
+      .def_property_readonly("type", [](const Action& a) { return std::string(action_name(a.type)); })
+      .def_property_readonly("seat", [](const Action& a) { return int(a.seat); })
+      .def_property_readonly("play", [](const Action& a) {
+            return play_or_none(a.play, a.type == ActionType::kPlay);
+          }, "The Play for a play action, else None.")
+      .def_property_readonly("cards", [](const Action& a) { return a.play.cards; }, "The cards involved (a Hand).")
+      .def("__eq__", [](const Action& a, py::handle b) {
+            return py::isinstance<Action>(b) && a == b.cast<Action>() && a.seat == b.cast<Action>().seat;
+          }, py::is_operator())
+      .def("__hash__", [](const Action& a) {
+            return std::hash<std::uint64_t>{}(a.play.cards.lo * 31 + a.play.cards.hi * 7 + a.play.key +
+                                              (std::uint64_t(a.type) << 56) + (std::uint64_t(std::uint8_t(a.seat)) << 48));
+          })
+      .def("__str__", [](const Action& a) {
+            std::string s = action_name(a.type);
+            if (a.type != ActionType::kPass && a.type != ActionType::kAntiTribute) s += " " + cards_text(a.play.cards);
+            return s;
+          })
+      .def("__repr__", [](const Action& a) {
+            std::string s = "Action(" + std::string(action_name(a.type));
+            if (a.type != ActionType::kPass && a.type != ActionType::kAntiTribute) s += " '" + cards_text(a.play.cards) + "'";
+            if (a.type == ActionType::kPlay) {
+              const auto jf = joker_faces(a.play, a.play.level());
+              if (!jf.empty()) {
+                s += " as";
+                for (int f : jf) s += " " + face_text(f);
+              }
+            }
+            return s + ", seat " + std::to_string(a.seat) + ")";
+          });
+
+  py::class_<ActionList>(m, "ActionList", "The legal actions of the current player (a read-only sequence).")
+      .def("__len__", [](const ActionList& l) { return l.actions.size(); })
+      .def("__getitem__", [](const ActionList& l, py::ssize_t i) {
+            const py::ssize_t n = py::ssize_t(l.actions.size());
+            if (i < 0) i += n;
+            if (i < 0 || i >= n) throw py::index_error("action index out of range");
+            return l.actions[std::size_t(i)];
+          })
+      .def("__iter__", [](const ActionList& l) {
+            return py::make_iterator(l.actions.begin(), l.actions.end());
+          }, py::keep_alive<0, 1>())
+      .def("__contains__", [](const ActionList& l, py::handle a) {
+            if (!py::isinstance<Action>(a)) return false;
+            const Action x = a.cast<Action>();
+            return std::find(l.actions.begin(), l.actions.end(), x) != l.actions.end();
+          })
+      .def("__repr__", [](const ActionList& l) { return "<ActionList of " + std::to_string(l.actions.size()) + " actions>"; });
+
+  py::class_<GameState>(m, "GameState", "The C++ match state (use daguai.Game).")
+      .def(py::init<const Rules&, std::uint64_t, std::uint64_t, bool, bool>(), py::arg("rules"), py::arg("seed"),
+           py::arg("game") = 0, py::arg("auto_pass") = false, py::arg("record") = true)
+      .def(py::init<const GameState&>(), py::arg("other"), "A copy (independent of the original).")
+      .def_property_readonly("seed", &GameState::seed)
+      .def_property_readonly("game_index", &GameState::game_index)
+      .def_property_readonly("phase", [](const GameState& g) { return std::string(phase_name(g.phase())); })
+      .def_property_readonly("match_over", &GameState::match_over)
+      .def_property_readonly("current_player", [](const GameState& g) -> py::object {
+            return g.current_player() >= 0 ? py::object(py::int_(g.current_player())) : py::none();
+          })
+      .def_property_readonly("round", &GameState::round)
+      .def_property_readonly("dealer", &GameState::dealer)
+      .def_property_readonly("level", [](const GameState& g) { return level_text(g.level_rank()); },
+                             "The round's level rank L (the dealer's team's level).")
+      .def_property_readonly("levels", [](const GameState& g) {
+            return py::make_tuple(level_text(g.level(0)), level_text(g.level(1)));
+          }, "Levels of team A (even seats) and team B (odd seats).")
+      .def_property("auto_pass", &GameState::auto_pass, &GameState::set_auto_pass)
+      .def("hand", [](const GameState& g, int seat) {
+            if (seat < 0 || seat >= kSeats) throw GameError("no seat " + std::to_string(seat) + ": seats are 0..5");
+            return g.hand(seat);
+          }, py::arg("seat"))
+      .def_property_readonly("cards_left", [](const GameState& g) {
+            py::list l;
+            for (int s = 0; s < kSeats; ++s) l.append(g.cards_left(s));
+            return l;
+          })
+      .def_property_readonly("finish_order", [](const GameState& g) {
+            py::list l;
+            for (int i = 0; i < g.players_out(); ++i) l.append(int(g.finish_order()[std::size_t(i)]));
+            return l;
+          }, "Seats out so far this round, in order.")
+      .def_property_readonly("top", [](const GameState& g) { return play_or_none(g.top(), g.has_top()); })
+      .def_property_readonly("top_seat", [](const GameState& g) -> py::object {
+            return g.has_top() ? py::object(py::int_(g.top_seat())) : py::none();
+          })
+      .def_property_readonly("passed", [](const GameState& g) {
+            py::list l;
+            for (int s = 0; s < kSeats; ++s)
+              if ((g.passed_mask() >> s) & 1) l.append(s);
+            return l;
+          }, "Seats that passed since the top play.")
+      .def_property_readonly("scores", [](const GameState& g) {
+            py::list l;
+            for (int s = 0; s < kSeats; ++s) l.append(g.score(s));
+            return l;
+          })
+      .def_property_readonly("tribute_state", [](const GameState& g) {
+            py::list l;
+            for (int i = 0; i < g.tribute_pairs(); ++i) {
+              py::dict d;
+              d["from"] = g.tributer(i);
+              d["to"] = g.receiver(i);
+              const int tf = g.tribute_face(i), rf = g.return_face(i);
+              d["card"] = tf >= 0 ? py::object(py::str(face_text(tf))) : py::none();
+              d["refused"] = tf == -2;
+              d["returned"] = rf >= 0 ? py::object(py::str(face_text(rf))) : py::none();
+              d["offer"] = g.offer(i).empty() ? py::object(py::none()) : py::object(py::str(cards_text(g.offer(i))));
+              l.append(d);
+            }
+            return l;
+          }, "This round's tribute pairs (R11) and what has been paid / returned so far.")
+      .def("legal_actions", [](const GameState& g) {
+            ActionList l;
+            g.legal_actions(&l.actions);
+            return l;
+          }, "The current player's legal actions (ActionList; empty when the match is over).")
+      .def("legal_plays_array", [](const GameState& g) {
+            PlayList buf;
+            g.legal_plays(&buf);
+            return py::module_::import("daguai._core").attr("plays_to_array")(std::vector<Play>(buf.begin(), buf.end()));
+          }, "The current player's legal plays as PLAY_DTYPE rows (play phase).")
+      .def("to_action", &to_action, py::arg("action"),
+           "Read an action (Action, Play, 'pass', 'anti_tribute' or cards) for the current decision.")
+      .def("apply", [](GameState& g, py::handle action) { g.apply(to_action(g, action)); }, py::arg("action"),
+           "Apply a decision of the current player; invalid ones raise and change nothing.")
+      .def("check", [](const GameState& g, py::handle action) { g.check(to_action(g, action)); }, py::arg("action"),
+           "Raise what apply would raise, without applying.")
+      .def("forfeit", &GameState::forfeit, py::arg("seat"), "R14: the seat leaves the match now.")
+      .def_property_readonly("results", [](const GameState& g) {
+            py::list l;
+            for (const RoundResult& r : g.results()) l.append(result_dict(r));
+            return l;
+          }, "Results of the finished rounds (dicts).")
+      .def_property_readonly("n_results", [](const GameState& g) { return g.results().size(); })
+      .def("result", [](const GameState& g, py::ssize_t i) {
+            const py::ssize_t n = py::ssize_t(g.results().size());
+            if (i < 0) i += n;
+            if (i < 0 || i >= n) throw py::index_error("no such round result");
+            return result_dict(g.results()[std::size_t(i)]);
+          }, py::arg("index"))
+      .def("events", [](const GameState& g, py::ssize_t start) {
+            // (name, seat, other, flags, payload): payload = Play (play), Hand (cards), deal
+            // dict, or result dict.
+            py::list l;
+            const auto& log = g.log();
+            for (std::size_t i = std::size_t(std::max<py::ssize_t>(0, start)); i < log.size(); ++i) {
+              const Event& e = log[i];
+              py::object payload = py::none();
+              switch (e.type) {
+                case EventType::kPlay: payload = py::cast(e.play); break;
+                case EventType::kDeal: {
+                  const Deal& d = g.deals()[std::size_t(e.index)];
+                  py::dict dd;
+                  dd["round"] = d.round;
+                  dd["dealer"] = int(d.dealer);
+                  dd["levels"] = py::list(py::make_tuple(level_text(d.levels[0]), level_text(d.levels[1])));
+                  py::list hands;
+                  for (const Cards& h : d.hands) hands.append(py::cast(h));
+                  dd["hands"] = hands;
+                  payload = dd;
+                  break;
+                }
+                case EventType::kRoundEnd: case EventType::kForfeit:
+                  payload = result_dict(g.results()[std::size_t(e.index)]);
+                  break;
+                case EventType::kPass: break;
+                default: payload = py::cast(e.play.cards); break;
+              }
+              l.append(py::make_tuple(event_name(e.type), int(e.seat), int(e.other), int(e.flags), payload));
+            }
+            return l;
+          }, py::arg("start") = 0, "The game log from index `start` (empty if recording is off).")
+      .def_property_readonly("n_events", [](const GameState& g) { return g.log().size(); })
+      .def_property_readonly("recording", &GameState::recording);
+}
+
+}  // namespace daguai::bind

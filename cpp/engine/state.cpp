@@ -1,0 +1,624 @@
+#include "state.hpp"
+
+#include <algorithm>
+
+namespace daguai {
+
+const char* phase_name(Phase p) {
+  switch (p) {
+    case Phase::kTribute: return "tribute";
+    case Phase::kReturn: return "return";
+    case Phase::kTake: return "take";
+    case Phase::kPlay: return "play";
+    case Phase::kMatchOver: return "match_over";
+  }
+  return "?";
+}
+
+const char* action_name(ActionType t) {
+  switch (t) {
+    case ActionType::kPlay: return "play";
+    case ActionType::kPass: return "pass";
+    case ActionType::kTribute: return "tribute";
+    case ActionType::kAntiTribute: return "anti_tribute";
+    case ActionType::kReturn: return "return";
+    case ActionType::kOffer: return "offer";
+    case ActionType::kTake: return "take";
+  }
+  return "?";
+}
+
+namespace {
+
+std::string seat_text(int s) { return "seat " + std::to_string(s); }
+
+Play card_play(const Cards& c) {
+  Play p;
+  p.cards = c;
+  p.info = play_info(Kind::kSingle, c.size(), c.jokers(), 0);
+  return p;
+}
+
+int single_face(const Cards& c) {
+  for (int f = 0; f < kNumFaces; ++f)
+    if (c.count(f)) return f;
+  return -1;
+}
+
+}  // namespace
+
+GameState::GameState(const Rules& rules, std::uint64_t seed, std::uint64_t game, bool auto_pass, bool record)
+    : rules_(rules), seed_(seed), game_(game), auto_pass_(auto_pass), record_(record) {
+  if (rules_.final_level > 12) throw GameError("final_level out of range");
+  // R10: the first dealer is chosen at random (seeded).
+  Rng r = Rng::stream(seed_, game_, Stream::kFirstDealer, 0);
+  dealer_ = int(r.bounded(kSeats));
+  deal_round();
+}
+
+void GameState::set_auto_pass(bool on) {
+  auto_pass_ = on;
+  run_auto_passes();
+}
+
+int GameState::next_active(int seat) const {
+  for (int k = 1; k <= kSeats; ++k) {
+    const int s = (seat + k) % kSeats;
+    if (!((out_mask_ >> s) & 1)) return s;
+  }
+  return -1;
+}
+
+void GameState::log_event(EventType t, int seat, int other, const Play* play, std::int32_t index,
+                          std::uint8_t flags) {
+  if (!record_) return;
+  Event e;
+  e.type = t;
+  e.seat = std::int8_t(seat);
+  e.other = std::int8_t(other);
+  e.flags = flags;
+  e.index = index;
+  if (play) e.play = *play;
+  log_.push_back(e);
+}
+
+// R2, R17: shuffle the 162 cards (face-major: 3 x face 0, 3 x face 1, ...) with the round's
+// stream; seat s receives shuffled positions [27 s, 27 s + 27).
+void GameState::deal_round() {
+  std::uint8_t deck[kDeckSize];
+  for (int i = 0; i < kDeckSize; ++i) deck[i] = std::uint8_t(i / kMaxCopies);
+  Rng r = Rng::stream(seed_, game_, Stream::kDeal, std::uint64_t(round_));
+  r.shuffle(deck, kDeckSize);
+  for (int s = 0; s < kSeats; ++s) {
+    Cards c;
+    for (int k = 0; k < kHandSize; ++k) c.add(deck[s * kHandSize + k]);
+    hands_[s] = c;
+  }
+  top_seat_ = -1;
+  passed_ = 0;
+  order_.fill(-1);
+  n_out_ = 0;
+  out_mask_ = 0;
+  n_pairs_ = 0;
+  pair_step_ = 0;
+  tribute_face_.fill(-1);
+  return_face_.fill(-1);
+  offer_.fill(Cards{});
+  if (record_) {
+    Deal d;
+    d.round = round_;
+    d.dealer = std::int8_t(dealer_);
+    d.levels = {std::int8_t(level_[0]), std::int8_t(level_[1])};
+    d.hands = hands_;
+    deals_.push_back(d);
+  }
+  log_event(EventType::kDeal, dealer_, -1, nullptr, std::int32_t(deals_.size()) - 1);
+  // R11: tribute from the previous round's result, after this deal.
+  if (!results_.empty() && results_.back().n_tributers > 0) {
+    const RoundResult& last = results_.back();
+    n_pairs_ = last.n_tributers;
+    for (int i = 0; i < n_pairs_; ++i) {
+      trib_[i] = last.tributers[i];
+      recv_[i] = last.receivers[i];
+    }
+    phase_ = Phase::kTribute;
+    pair_step_ = 0;
+    current_ = trib_[0];
+    return;
+  }
+  start_play();
+}
+
+void GameState::start_play() {
+  phase_ = Phase::kPlay;
+  current_ = dealer_;  // R8: the dealer leads the first trick
+  top_seat_ = -1;
+  passed_ = 0;
+}
+
+// After a tribute / return / take: move to the next pending step of the tribute exchange.
+// Order: every tributer pays (pairs in order), then every receiver returns (same order).
+void GameState::next_tribute_step() {
+  if (phase_ == Phase::kTribute) {
+    if (++pair_step_ < n_pairs_) {
+      current_ = trib_[pair_step_];
+      return;
+    }
+    pair_step_ = -1;
+    phase_ = Phase::kReturn;
+  } else {
+    phase_ = Phase::kReturn;
+  }
+  for (int i = pair_step_ + 1; i < n_pairs_; ++i) {
+    if (tribute_face_[i] < 0) continue;  // refused (anti_tribute): nothing to return
+    pair_step_ = i;
+    current_ = recv_[i];
+    return;
+  }
+  start_play();
+}
+
+int GameState::highest_power_in(const Cards& hand) const {
+  const int level = level_rank();
+  int best = -1;
+  for (int f = 0; f < kNumFaces; ++f)
+    if (hand.count(f)) best = std::max(best, face_power(f, level));
+  return best;
+}
+
+void GameState::legal_plays(PlayList* out) const {
+  if (phase_ != Phase::kPlay) return;
+  daguai::legal_plays(hands_[current_], level_rank(), rules_, top_seat_ >= 0 ? &top_ : nullptr, out);
+}
+
+namespace {
+
+// Every sub-multiset of `hand` with k cards, in ascending face order (offers).
+void sub_multisets(const Cards& hand, int k, int face, Cards acc, std::vector<Action>* out, int seat) {
+  if (k == 0) {
+    Action a;
+    a.type = ActionType::kOffer;
+    a.seat = std::int8_t(seat);
+    a.play = card_play(acc);
+    out->push_back(a);
+    return;
+  }
+  for (int f = face; f < kNumFaces; ++f) {
+    const int c = hand.count(f);
+    if (!c) continue;
+    Cards next = acc;
+    for (int t = 1; t <= std::min(c, k); ++t) {
+      next.add(f);
+      sub_multisets(hand, k - t, f + 1, next, out, seat);
+    }
+  }
+}
+
+}  // namespace
+
+void GameState::legal_actions(std::vector<Action>* out) const {
+  const int seat = current_;
+  auto single = [&](ActionType t, int f) {
+    Action a;
+    a.type = t;
+    a.seat = std::int8_t(seat);
+    Cards c;
+    c.add(f);
+    a.play = card_play(c);
+    out->push_back(a);
+  };
+  switch (phase_) {
+    case Phase::kMatchOver:
+      return;
+    case Phase::kPlay: {
+      thread_local PlayList plays;
+      plays.clear();
+      legal_plays(&plays);
+      out->reserve(out->size() + plays.size() + 1);
+      for (const Play& p : plays) {
+        Action a;
+        a.type = ActionType::kPlay;
+        a.seat = std::int8_t(seat);
+        a.play = p;
+        out->push_back(a);
+      }
+      if (can_pass()) {
+        Action a;
+        a.type = ActionType::kPass;
+        a.seat = std::int8_t(seat);
+        out->push_back(a);
+      }
+      return;
+    }
+    case Phase::kTribute: {
+      const Cards& h = hands_[seat];
+      const int best = highest_power_in(h);
+      for (int f = 0; f < kNumFaces; ++f)
+        if (h.count(f) && face_power(f, level_rank()) == best) single(ActionType::kTribute, f);
+      if (rules_.anti_tribute && h.jokers() >= 3) {
+        Action a;
+        a.type = ActionType::kAntiTribute;
+        a.seat = std::int8_t(seat);
+        out->push_back(a);
+      }
+      return;
+    }
+    case Phase::kReturn: {
+      const int paid = tribute_face_[pair_step_];
+      if (rules_.joker_tribute_choice && is_joker(paid)) {
+        sub_multisets(hands_[seat], paid == kSJ ? 2 : 3, 0, Cards{}, out, seat);
+        return;
+      }
+      for (int f = 0; f < kNumFaces; ++f)
+        if (hands_[seat].count(f)) single(ActionType::kReturn, f);
+      return;
+    }
+    case Phase::kTake: {
+      const Cards& o = offer_[pair_step_];
+      for (int f = 0; f < kNumFaces; ++f)
+        if (o.count(f)) single(ActionType::kTake, f);
+      return;
+    }
+  }
+}
+
+void GameState::check_turn(ActionType t) const {
+  if (phase_ == Phase::kMatchOver)
+    throw GameError(std::string("the match is over: no ") + action_name(t) + " is possible");
+  bool ok = false;
+  const char* expected = "";
+  switch (phase_) {
+    case Phase::kPlay: ok = t == ActionType::kPlay || t == ActionType::kPass; expected = "play or pass"; break;
+    case Phase::kTribute: ok = t == ActionType::kTribute || t == ActionType::kAntiTribute; expected = "tribute"; break;
+    case Phase::kReturn: {
+      const bool offer = rules_.joker_tribute_choice && is_joker(tribute_face_[pair_step_]);
+      ok = t == (offer ? ActionType::kOffer : ActionType::kReturn);
+      expected = offer ? "offer (joker tribute: 2 or 3 candidate cards)" : "return";
+      break;
+    }
+    case Phase::kTake: ok = t == ActionType::kTake; expected = "take"; break;
+    default: break;
+  }
+  if (!ok)
+    throw GameError(std::string("wrong phase: a ") + action_name(t) + " was given but " + seat_text(current_) +
+                    " must " + expected + " (phase " + phase_name(phase_) + ")");
+}
+
+void GameState::check(const Action& a) const {
+  check_turn(a.type);
+  if (a.seat >= 0 && a.seat != current_)
+    throw GameError("out of turn: the action is " + seat_text(a.seat) + "'s but it is " + seat_text(current_) +
+                    "'s turn");
+  const Cards& hand = hands_[current_];
+  auto one_card_in = [&](const Cards& from, const char* what) {
+    if (a.play.cards.size() != 1)
+      throw GameError(std::string(what) + " is exactly one card, got '" + cards_text(a.play.cards) + "'");
+    if (!from.contains(a.play.cards))
+      throw CardError(std::string(what) + ": " + cards_text(a.play.cards) + " is not in " +
+                      (&from == &hand ? "the hand of " + seat_text(current_) : std::string("the offer")));
+  };
+  switch (a.type) {
+    case ActionType::kPlay:
+      check_play(hand, a.play, level_rank(), rules_, top_seat_ >= 0 ? &top_ : nullptr);
+      return;
+    case ActionType::kPass:
+      if (top_seat_ < 0) throw GameError(seat_text(current_) + " leads the trick and cannot pass (R8)");
+      return;
+    case ActionType::kTribute: {
+      one_card_in(hand, "a tribute");
+      const int f = single_face(a.play.cards);
+      if (face_power(f, level_rank()) != highest_power_in(hand))
+        throw GameError("a tribute must be a card of the highest power in the hand (R11); " + face_text(f) +
+                        " is not");
+      return;
+    }
+    case ActionType::kAntiTribute:
+      if (!rules_.anti_tribute) throw GameError("anti_tribute (抗贡) is not enabled in these rules");
+      if (hand.jokers() < 3)
+        throw GameError("anti_tribute (抗贡) needs 3 or more jokers; " + seat_text(current_) + " has " +
+                        std::to_string(hand.jokers()));
+      return;
+    case ActionType::kReturn:
+      one_card_in(hand, "a return");
+      return;
+    case ActionType::kOffer: {
+      const int need = tribute_face_[pair_step_] == kSJ ? 2 : 3;
+      if (a.play.cards.size() != need)
+        throw GameError("the offer for a " + face_text(tribute_face_[pair_step_]) + " tribute is " +
+                        std::to_string(need) + " cards, got '" + cards_text(a.play.cards) + "'");
+      if (!hand.contains(a.play.cards))
+        throw CardError("offer: '" + cards_text(a.play.cards) + "' is not in the hand of " + seat_text(current_));
+      return;
+    }
+    case ActionType::kTake:
+      one_card_in(offer_[pair_step_], "a take");
+      return;
+  }
+  throw GameError("unknown action type");
+}
+
+void GameState::apply(const Action& a) {
+  check(a);
+  const int seat = current_;
+  switch (a.type) {
+    case ActionType::kPlay: apply_play(a.play); return;
+    case ActionType::kPass: apply_pass(false); return;
+    case ActionType::kTribute: {
+      const int i = pair_step_;
+      const int f = single_face(a.play.cards);
+      hands_[seat].remove(f);
+      hands_[recv_[i]].add(f);
+      tribute_face_[i] = f;
+      log_event(EventType::kTribute, seat, recv_[i], &a.play);
+      next_tribute_step();
+      return;
+    }
+    case ActionType::kAntiTribute: {
+      const int i = pair_step_;
+      tribute_face_[i] = -2;
+      Play shown = card_play(Cards{0, hands_[seat].hi & ~Cards::kHiNatural});  // the jokers shown
+      log_event(EventType::kAntiTribute, seat, recv_[i], &shown);
+      next_tribute_step();
+      return;
+    }
+    case ActionType::kReturn: {
+      const int i = pair_step_;
+      const int f = single_face(a.play.cards);
+      hands_[seat].remove(f);
+      hands_[trib_[i]].add(f);
+      return_face_[i] = f;
+      log_event(EventType::kReturn, seat, trib_[i], &a.play);
+      next_tribute_step();
+      return;
+    }
+    case ActionType::kOffer: {
+      const int i = pair_step_;
+      offer_[i] = a.play.cards;
+      log_event(EventType::kOffer, seat, trib_[i], &a.play);
+      phase_ = Phase::kTake;
+      current_ = trib_[i];
+      return;
+    }
+    case ActionType::kTake: {
+      const int i = pair_step_;
+      const int f = single_face(a.play.cards);
+      hands_[recv_[i]].remove(f);
+      hands_[seat].add(f);
+      return_face_[i] = f;
+      log_event(EventType::kTake, seat, recv_[i], &a.play);
+      next_tribute_step();
+      return;
+    }
+  }
+}
+
+void GameState::apply_play(const Play& p) {
+  const int seat = current_;
+  hands_[seat] -= p.cards;
+  log_event(EventType::kPlay, seat, -1, &p);
+  top_ = p;
+  top_seat_ = seat;
+  passed_ = 0;
+  if (hands_[seat].empty()) {  // R8: out, in finishing order
+    order_[std::size_t(n_out_++)] = std::int8_t(seat);
+    out_mask_ |= 1u << seat;
+    const unsigned team_mask = team_of(seat) ? 0x2Au : 0x15u;
+    if ((out_mask_ & team_mask) == team_mask) {  // R8: the round ends when one team is out
+      finish_round();
+      return;
+    }
+  }
+  current_ = next_active(seat);
+  run_auto_passes();
+}
+
+void GameState::apply_pass(bool automatic) {
+  const int seat = current_;
+  passed_ |= 1u << seat;
+  log_event(EventType::kPass, seat, -1, nullptr, 0, automatic ? 1 : 0);
+  end_trick_or_continue(seat);
+}
+
+// R8: the trick ends when every player still holding cards, other than the one who made
+// the last play, has passed since that play.
+void GameState::end_trick_or_continue(int from) {
+  const unsigned active = ~out_mask_ & 0x3Fu;
+  const unsigned others = active & ~(1u << top_seat_);
+  if ((others & ~passed_) != 0) {
+    current_ = next_active(from);
+    run_auto_passes();
+    return;
+  }
+  int leader = top_seat_;
+  if ((out_mask_ >> top_seat_) & 1) {
+    leader = -1;
+    if (rules_.lead_after_out == LeadAfterOut::kPartner) {  // 接风: the next partner with cards
+      for (int k = 2; k < kSeats && leader < 0; k += 2)
+        if (!((out_mask_ >> ((top_seat_ + k) % kSeats)) & 1)) leader = (top_seat_ + k) % kSeats;
+    }
+    if (leader < 0) leader = next_active(top_seat_);
+  }
+  top_seat_ = -1;
+  passed_ = 0;
+  current_ = leader;
+}
+
+void GameState::run_auto_passes() {
+  if (!auto_pass_) return;
+  while (phase_ == Phase::kPlay && top_seat_ >= 0 &&
+         !has_legal_follow(hands_[current_], level_rank(), rules_, top_))
+    apply_pass(true);
+}
+
+namespace {
+
+// R11 matching of tributers (worst finisher last in `trib`) with receivers (best first).
+void pair_tributes(TributePairing how, int n, const std::int8_t* trib, const std::int8_t* recv,
+                   std::array<std::int8_t, 3>* out_t, std::array<std::int8_t, 3>* out_r) {
+  // trib: tributers by finishing position (better first); recv: receivers, better first.
+  std::array<std::int8_t, 3> match{{-1, -1, -1}};  // receiver index -> tributer seat
+  if (how == TributePairing::kFinishOrder) {
+    for (int i = 0; i < n; ++i) match[i] = trib[n - 1 - i];  // last-placed pays the first
+  } else {
+    bool t_used[3] = {}, r_used[3] = {};
+    for (int step = 0; step < n; ++step) {
+      int bi = -1, bj = -1, bd = 99;
+      // ties: the tributer who finished worse is matched first, then the better receiver
+      for (int ti = n - 1; ti >= 0; --ti) {
+        if (t_used[ti]) continue;
+        for (int rj = 0; rj < n; ++rj) {
+          if (r_used[rj]) continue;
+          const int d = how == TributePairing::kNext ? (recv[rj] - trib[ti] + kSeats) % kSeats
+                                                     : (trib[ti] - recv[rj] + kSeats) % kSeats;
+          if (d < bd) { bd = d; bi = ti; bj = rj; }
+        }
+      }
+      t_used[bi] = r_used[bj] = true;
+      match[bj] = trib[bi];
+    }
+  }
+  for (int i = 0; i < n; ++i) {  // pairs listed in the receivers' finishing order
+    (*out_r)[i] = recv[i];
+    (*out_t)[i] = match[i];
+  }
+}
+
+}  // namespace
+
+void GameState::finish_round() {
+  RoundResult r;
+  r.round = round_;
+  r.dealer = std::int8_t(dealer_);
+  r.level_rank = std::int8_t(level_rank());
+  r.levels_before = {std::int8_t(level_[0]), std::int8_t(level_[1])};
+  r.players_out = std::int8_t(n_out_);
+  // Players still holding cards stop and take the remaining positions: fewer cards first,
+  // ties in play order after the last player out (docs/game.md).
+  const int last = order_[std::size_t(n_out_ - 1)];
+  std::vector<int> rest;
+  for (int k = 1; k <= kSeats; ++k) {
+    const int s = (last + k) % kSeats;
+    if (!((out_mask_ >> s) & 1)) rest.push_back(s);
+  }
+  std::stable_sort(rest.begin(), rest.end(), [&](int a, int b) { return hands_[a].size() < hands_[b].size(); });
+  for (std::size_t i = 0; i < rest.size(); ++i) order_[std::size_t(n_out_) + i] = std::int8_t(rest[i]);
+  r.order = order_;
+
+  // R9: F = team of the first out. F wins if its three are out first; else a draw.
+  const int f_team = team_of(order_[0]);
+  const int done_team = team_of(last);
+  r.winner = std::int8_t(done_team == f_team ? f_team : -1);
+  if (r.winner >= 0) {
+    std::int8_t trib[3], recv[3];
+    int nt = 0, nr = 0;
+    for (int i = 0; i < kSeats; ++i) {
+      const int s = order_[std::size_t(i)];
+      if (team_of(s) == r.winner) {
+        if (nr < 3) recv[nr++] = std::int8_t(s);
+      } else if (!((out_mask_ >> s) & 1)) {
+        trib[nt++] = std::int8_t(s);  // still holding cards: pays tribute
+      }
+    }
+    r.n_tributers = std::int8_t(nt);
+    pair_tributes(rules_.tribute_pairing, nt, trib, recv, &r.tributers, &r.receivers);
+  }
+
+  // Levels (R9, R12).
+  const int dteam = team_of(dealer_);
+  bool match_over = false;
+  int match_winner = -1;
+  const bool dealer_won = r.winner == dteam;
+  if (dealer_won) {
+    if (level_[dteam] >= rules_.final_level) {
+      match_over = true;  // R12: the dealer's team won at the final level
+      match_winner = dteam;
+    } else {
+      level_[dteam] += 1;
+    }
+  } else if (level_[dteam] >= rules_.final_level) {
+    final_failures_[dteam] += 1;
+    if (rules_.max_final_failures > 0 && final_failures_[dteam] >= rules_.max_final_failures) match_over = true;
+  }
+  r.levels_after = {std::int8_t(level_[0]), std::int8_t(level_[1])};
+
+  // Next dealer (R9, R10).
+  if (rules_.dealer == DealerRule::kStay) r.next_dealer = std::int8_t(dealer_won ? dealer_ : (dealer_ + 1) % kSeats);
+  else r.next_dealer = order_[0];
+
+  // Scores (R13), base b.
+  const std::int32_t b = rules_.base;
+  for (int s = 0; s < kSeats; ++s) {
+    std::int32_t d = 0;
+    switch (rules_.scoring) {
+      case Scoring::kStake:
+        if (r.winner >= 0) {
+          const std::int32_t w = (r.n_tributers == 3 ? 6 : r.n_tributers == 2 ? 3 : 1) * b;
+          d = team_of(s) == r.winner ? w : (rules_.losers_pay ? -w : 0);
+        }
+        break;
+      case Scoring::kLevels:
+        d = dealer_won ? (team_of(s) == dteam ? 3 * b : -b) : b;
+        break;
+      case Scoring::kSimple:
+        d = r.winner < 0 ? b : (team_of(s) == r.winner ? 3 * b : -3 * b);
+        break;
+    }
+    r.scores[std::size_t(s)] = d;
+    score_[std::size_t(s)] += d;
+  }
+
+  round_ += 1;
+  if (rules_.max_rounds > 0 && round_ >= rules_.max_rounds) match_over = true;
+  // R12: a match ended by a limit goes to the team with the higher level (equal: a draw).
+  if (match_over && match_winner < 0) match_winner = level_[0] > level_[1] ? 0 : (level_[1] > level_[0] ? 1 : -1);
+  r.match_over = match_over;
+  r.match_winner = std::int8_t(match_over ? match_winner : -1);
+  results_.push_back(r);
+  log_event(EventType::kRoundEnd, -1, -1, nullptr, std::int32_t(results_.size()) - 1);
+  if (match_over) {
+    phase_ = Phase::kMatchOver;
+    current_ = -1;
+    return;
+  }
+  dealer_ = r.next_dealer;
+  deal_round();
+}
+
+void GameState::forfeit(int seat) {
+  if (seat < 0 || seat >= kSeats) throw GameError("no " + seat_text(seat) + ": seats are 0..5");
+  if (phase_ == Phase::kMatchOver) throw GameError("the match is over: " + seat_text(seat) + " cannot leave it");
+  RoundResult r;
+  r.round = round_;
+  r.dealer = std::int8_t(dealer_);
+  r.next_dealer = std::int8_t(dealer_);
+  r.level_rank = std::int8_t(level_rank());
+  r.levels_before = r.levels_after = {std::int8_t(level_[0]), std::int8_t(level_[1])};
+  r.order = order_;
+  r.players_out = std::int8_t(n_out_);
+  r.forfeit_seat = std::int8_t(seat);
+  const int opp = 1 - team_of(seat);
+  const std::int32_t b = rules_.base;
+  std::int32_t leaver, bonus;
+  if (round_ < rules_.min_rounds) {  // R14: before the minimum rounds
+    leaver = -3 * b;
+    bonus = b;
+  } else {
+    leaver = -18 * b;
+    const bool first = n_out_ >= 1 && team_of(order_[0]) == opp;
+    const bool second = n_out_ >= 2 && team_of(order_[1]) == opp;
+    bonus = (first && second ? 3 : first ? 2 : 1) * b;
+  }
+  for (int s = 0; s < kSeats; ++s) {
+    const std::int32_t d = s == seat ? leaver : (team_of(s) == opp ? bonus : 0);
+    r.scores[std::size_t(s)] = d;
+    score_[std::size_t(s)] += d;
+  }
+  r.match_over = true;
+  r.match_winner = std::int8_t(opp);
+  results_.push_back(r);
+  log_event(EventType::kForfeit, seat, -1, nullptr, std::int32_t(results_.size()) - 1);
+  phase_ = Phase::kMatchOver;
+  current_ = -1;
+}
+
+}  // namespace daguai

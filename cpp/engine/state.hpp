@@ -1,0 +1,223 @@
+// A match of 大怪路子: deal, tribute and return, tricks, going out, results, levels, dealer,
+// scores, forfeits. RULES.md R1, R3, R8-R14, R16, R17; decisions in docs/game.md.
+//
+// R1  seats 0..5 play in increasing order; even seats are team 0 (A), odd seats team 1 (B).
+// R8  the dealer leads; a leader cannot pass; a follower plays a beating play or passes; a
+//     player who passed may play again in the same trick; the trick ends when every other
+//     player still holding cards has passed since the last play; the last player to play
+//     leads next, or (if out) the next player holding cards (lead_after_out = next) or
+//     the next partner holding cards (= partner, 接风); the round ends when one team is out.
+// R9  the first player out's team F wins if all of F is out while the other team still
+//     holds cards (those players pay tribute); otherwise a draw. The dealer's team levels up
+//     when it wins. The first player out deals next (or dealer = stay).
+// R11 tribute after the next deal: each tributer pays a card of the highest power in the new
+//     hand (choosing among equal faces), each receiver returns any card.
+// R12 the match ends when the dealer's team wins at the final level (or limits are hit).
+// R13 scores (stake / levels / simple, base b); R14 forfeits.
+//
+// The state changes only through decisions (apply); every decision is validated first and
+// an invalid one throws (CardError / IllegalPlay / GameError) leaving the state unchanged.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "cards.hpp"
+#include "moves.hpp"
+#include "pattern.hpp"
+#include "rng.hpp"
+#include "rules.hpp"
+
+namespace daguai {
+
+constexpr int kSeats = 6;
+constexpr int kHandSize = 27;
+constexpr int team_of(int seat) { return seat & 1; }
+
+// A decision out of turn, in the wrong phase, or not allowed by the rules -> Python
+// IllegalActionError (a ValueError).
+struct GameError : std::invalid_argument {
+  using std::invalid_argument::invalid_argument;
+};
+
+enum class Phase : std::uint8_t {
+  kTribute = 0,  // a tributer pays (or, with anti_tribute, refuses)
+  kReturn = 1,   // a receiver returns a card (or, joker_tribute_choice, offers candidates)
+  kTake = 2,     // joker_tribute_choice: the tributer takes one offered card
+  kPlay = 3,     // tricks
+  kMatchOver = 4,
+};
+const char* phase_name(Phase p);
+
+enum class ActionType : std::uint8_t {
+  kPlay = 0,         // play.cards/kind/key: the play
+  kPass = 1,
+  kTribute = 2,      // play.cards: the one card paid
+  kAntiTribute = 3,  // 抗贡 (anti_tribute): show >= 3 jokers, pay nothing
+  kReturn = 4,       // play.cards: the one card returned
+  kOffer = 5,        // play.cards: 2 (SJ paid) or 3 (BJ paid) candidate cards
+  kTake = 6,         // play.cards: the one offered card taken
+};
+const char* action_name(ActionType t);
+
+// An action: its type, the seat it belongs to (-1: whoever's turn it is) and a Play
+// (the cards, and for kPlay the kind/key).
+struct Action {
+  ActionType type = ActionType::kPass;
+  std::int8_t seat = -1;
+  Play play;
+  bool operator==(const Action& o) const { return type == o.type && play == o.play; }
+};
+
+// Result of a round (R9, R13). Seats in finishing order; tributers[i] pays receivers[i].
+struct RoundResult {
+  int round = 0;
+  std::array<std::int8_t, kSeats> order{};  // seats by finishing position 1..6
+  std::int8_t players_out = 0;              // how many went out by playing (the rest stopped)
+  std::int8_t winner = -1;                  // team 0/1, or -1 for a draw
+  std::int8_t dealer = 0, next_dealer = 0;
+  std::int8_t level_rank = 0;               // the round's level rank L
+  std::array<std::int8_t, 2> levels_before{}, levels_after{};
+  std::int8_t n_tributers = 0;
+  std::array<std::int8_t, 3> tributers{}, receivers{};
+  std::array<std::int32_t, kSeats> scores{};  // score change of each seat
+  bool match_over = false;
+  std::int8_t match_winner = -1;              // when match_over: team, or -1 for a draw
+  std::int8_t forfeit_seat = -1;              // R14: the seat that left, if any
+};
+
+enum class EventType : std::uint8_t {
+  kDeal = 0, kTribute = 1, kAntiTribute = 2, kReturn = 3, kOffer = 4, kTake = 5, kPlay = 6,
+  kPass = 7, kRoundEnd = 8, kForfeit = 9,
+};
+
+// One entry of the game log. kDeal / kRoundEnd refer to deals_ / results_ by `index`.
+struct Event {
+  EventType type = EventType::kPass;
+  std::int8_t seat = -1;
+  std::int8_t other = -1;  // tribute/return/offer/take: the other seat of the pair
+  std::uint8_t flags = 0;  // kPass: 1 = applied automatically (forced pass)
+  std::int32_t index = 0;
+  Play play;               // kPlay: the play; tribute/return/offer/take: play.cards
+};
+
+struct Deal {
+  int round = 0;
+  std::int8_t dealer = 0;
+  std::array<std::int8_t, 2> levels{};
+  std::array<Cards, kSeats> hands{};
+};
+
+class GameState {
+ public:
+  // A new match: first dealer and every deal drawn from Rng::stream(seed, game, ...).
+  GameState(const Rules& rules, std::uint64_t seed, std::uint64_t game = 0, bool auto_pass = false,
+            bool record = true);
+
+  // ---- queries -------------------------------------------------------------------------
+  const Rules& rules() const { return rules_; }
+  std::uint64_t seed() const { return seed_; }
+  std::uint64_t game_index() const { return game_; }
+  Phase phase() const { return phase_; }
+  bool match_over() const { return phase_ == Phase::kMatchOver; }
+  int current_player() const { return current_; }  // -1 when the match is over
+  int round() const { return round_; }
+  int dealer() const { return dealer_; }
+  int level_rank() const { return level_[team_of(dealer_)]; }
+  int level(int team) const { return level_[team]; }
+  const Cards& hand(int seat) const { return hands_[seat]; }
+  int cards_left(int seat) const { return hands_[seat].size(); }
+  bool is_out(int seat) const { return (out_mask_ >> seat) & 1; }
+  const std::array<std::int8_t, kSeats>& finish_order() const { return order_; }
+  int players_out() const { return n_out_; }
+  bool has_top() const { return top_seat_ >= 0; }
+  const Play& top() const { return top_; }
+  int top_seat() const { return top_seat_; }
+  unsigned passed_mask() const { return passed_; }
+  std::int64_t score(int seat) const { return score_[seat]; }
+  int final_failures(int team) const { return final_failures_[team]; }
+  bool auto_pass() const { return auto_pass_; }
+  void set_auto_pass(bool on);
+
+  // Tribute pairs of the current round (R11): tributer i pays receiver i.
+  int tribute_pairs() const { return n_pairs_; }
+  int tributer(int i) const { return trib_[i]; }
+  int receiver(int i) const { return recv_[i]; }
+  // Per pair: the card paid (-1 before, -2 refused by anti_tribute), returned / taken.
+  int tribute_face(int i) const { return tribute_face_[i]; }
+  int return_face(int i) const { return return_face_[i]; }
+  const Cards& offer(int i) const { return offer_[i]; }
+
+  const std::vector<RoundResult>& results() const { return results_; }
+  const std::vector<Event>& log() const { return log_; }
+  const std::vector<Deal>& deals() const { return deals_; }
+  bool recording() const { return record_; }
+
+  // Every legal decision of the current player (empty when the match is over), in a
+  // documented order: play phase = legal plays (moves.hpp order) then pass (if allowed).
+  void legal_actions(std::vector<Action>* out) const;
+  // Play phase only: the legal plays of the current player into `out` (no pass).
+  void legal_plays(PlayList* out) const;
+  bool can_pass() const { return phase_ == Phase::kPlay && top_seat_ >= 0; }
+  // Return phase with joker_tribute_choice after a joker tribute: the receiver offers.
+  bool expects_offer() const {
+    return phase_ == Phase::kReturn && rules_.joker_tribute_choice && is_joker(tribute_face_[std::size_t(pair_step_)]);
+  }
+
+  // Validate (throws, state unchanged) then apply a decision of the current player.
+  void apply(const Action& a);
+  // Validate only: throws what apply would throw.
+  void check(const Action& a) const;
+  // R14: `seat` leaves the match now (any time before the match is over).
+  void forfeit(int seat);
+
+ private:
+  void deal_round();
+  void start_play();
+  void next_tribute_step();
+  void end_trick_or_continue(int from);
+  void finish_round();
+  int next_active(int seat) const;
+  void apply_pass(bool automatic);
+  void apply_play(const Play& p);
+  void run_auto_passes();
+  void log_event(EventType t, int seat, int other, const Play* play, std::int32_t index = 0,
+                 std::uint8_t flags = 0);
+  void check_turn(ActionType t) const;
+  int highest_power_in(const Cards& hand) const;
+
+  Rules rules_;
+  std::uint64_t seed_ = 0, game_ = 0;
+  bool auto_pass_ = false, record_ = true;
+
+  int round_ = 0;
+  int dealer_ = 0;
+  std::array<int, 2> level_{{0, 0}};
+  std::array<std::int64_t, kSeats> score_{};
+  std::array<int, 2> final_failures_{{0, 0}};
+  Phase phase_ = Phase::kPlay;
+  int current_ = 0;
+
+  std::array<Cards, kSeats> hands_{};
+  Play top_;
+  int top_seat_ = -1;
+  unsigned passed_ = 0;  // seats that passed since the last play
+  std::array<std::int8_t, kSeats> order_{{-1, -1, -1, -1, -1, -1}};
+  int n_out_ = 0;
+  unsigned out_mask_ = 0;
+
+  int n_pairs_ = 0, pair_step_ = 0;
+  std::array<std::int8_t, 3> trib_{}, recv_{};
+  std::array<int, 3> tribute_face_{{-1, -1, -1}}, return_face_{{-1, -1, -1}};
+  std::array<Cards, 3> offer_{};
+  RoundResult pending_tribute_;  // the result that set up this round's tribute
+
+  std::vector<RoundResult> results_;
+  std::vector<Event> log_;
+  std::vector<Deal> deals_;
+};
+
+}  // namespace daguai

@@ -1,0 +1,445 @@
+"""A match of 大怪路子, step by step (R8-R17): a thin layer over the C++ state machine.
+
+Decisions are the only inputs: play or pass, which highest card to pay as tribute, which
+card to return, and (optional variants) 抗贡 / joker-tribute offers and takes. Randomness
+(the first dealer, every deal) comes from the seed alone (R17, docs/game.md).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Iterable, Iterator, Optional, Union
+
+from . import _core
+from ._core import Action, ActionList, Hand, Play
+from .rules import Rules
+
+__all__ = ["Game", "RECORD_FORMAT", "ReplayError", "replay", "read_record"]
+
+#: Version of the JSON game format and the JSON Lines record format (docs/records.md).
+RECORD_FORMAT = 1
+
+ActionLike = Union[Action, Play, str, Hand, Iterable[str]]
+
+
+class ReplayError(ValueError):
+    """A record or game JSON that is corrupt, tampered with, or not legal."""
+
+
+def _play_fields(p: Play) -> dict[str, Any]:
+    d: dict[str, Any] = {"cards": str(p.cards), "kind": p.kind.name.lower(), "key": p.key}
+    if p.jokers_as:
+        d["as"] = " ".join(p.jokers_as)
+    return d
+
+
+class Game(_core.GameState):
+    """One match (R12) from a seed.
+
+    Parameters
+    ----------
+    seed : int
+        Every random choice (first dealer R10, every deal R2) derives from it (R17).
+    rules : Rules, optional
+        All rule variants (default ``Rules()``).
+    auto_pass : bool
+        Apply forced passes (a follower with no legal play) automatically.
+    game : int
+        Game index within a batch: the streams depend on ``(seed, game)`` only.
+    record : bool
+        Keep the event log (needed for ``to_json``, records and observations' history).
+
+    Examples
+    --------
+    >>> g = Game(seed=7)
+    >>> while not g.match_over:
+    ...     g.step(g.legal_actions()[0])
+    """
+
+    def __init__(self, seed: int = 0, rules: Optional[Rules] = None, *, auto_pass: bool = False,
+                 game: int = 0, record: bool = True) -> None:
+        if rules is None:
+            rules = Rules()
+        if not isinstance(rules, Rules):
+            raise ValueError(f"rules must be a daguai.Rules, got {type(rules).__name__}")
+        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64:
+            raise ValueError(f"seed must be an integer in [0, 2**64), got {seed!r}")
+        if isinstance(game, bool) or not isinstance(game, int) or not 0 <= game < 2**64:
+            raise ValueError(f"game must be an integer in [0, 2**64), got {game!r}")
+        super().__init__(rules._core, seed, game, bool(auto_pass), bool(record))
+        self._rules = rules
+
+    # ---- the basic loop -------------------------------------------------------------
+    @property
+    def rules(self) -> Rules:
+        return self._rules
+
+    def step(self, action: ActionLike) -> None:
+        """Apply the current player's decision (R8, R11).
+
+        ``action``: an Action from :meth:`legal_actions`, a Play, ``"pass"``,
+        ``"anti_tribute"``, or card text read for the phase (a play, the tribute card, the
+        returned card, the offered cards, the card taken). Invalid input raises
+        ``ValueError`` (``IllegalActionError``, ``IllegalPlayError`` or ``CardError``)
+        naming the problem, and leaves the game unchanged.
+        """
+        self.apply(action)
+
+    @property
+    def round_result(self) -> Optional[dict[str, Any]]:
+        """The last finished round's result (R9, R13, R14), or None before the first."""
+        return self.result(-1) if self.n_results else None
+
+    # ---- information (R16) ------------------------------------------------------------
+    def observation(self, seat: int) -> dict[str, Any]:
+        """Exactly what ``seat`` may know (R16), as plain values.
+
+        Public: plays and passes (with what jokers stood for), who is out and in what order,
+        card counts, levels, dealer, scores, tribute cards and refusals. Private to the seat:
+        its own hand, and the cards returned / offered / taken in its own tribute pair.
+        """
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < 6:
+            raise ValueError(f"seat must be 0..5, got {seat!r}")
+        history = []
+        if self.recording:
+            for name, s, other, flags, payload in self._round_events():
+                if name in ("deal", "round_end", "forfeit"):
+                    continue
+                ev: dict[str, Any] = {"event": name, "seat": s}
+                if name == "play":
+                    ev.update(_play_fields(payload))
+                elif name == "pass":
+                    ev["auto"] = bool(flags)
+                elif name == "tribute":
+                    ev.update({"to": other, "card": str(payload)})
+                elif name == "anti_tribute":
+                    ev.update({"to": other, "jokers": str(payload)})
+                elif name in ("return", "offer", "take"):
+                    if seat not in (s, other):
+                        ev.update({"to": other})  # that it happened is public, not the cards
+                    else:
+                        ev.update({"to": other, "cards": str(payload)})
+                history.append(ev)
+        tributes = []
+        for t in self.tribute_state:
+            mine = seat in (t["from"], t["to"])
+            tributes.append({
+                "from": t["from"], "to": t["to"], "card": t["card"], "refused": t["refused"],
+                "returned": t["returned"] if mine else None,
+                "offer": t["offer"] if mine else None,
+            })
+        top = self.top
+        return {
+            "seat": seat,
+            "team": seat % 2,
+            "phase": self.phase,
+            "current_player": self.current_player,
+            "round": self.round,
+            "dealer": self.dealer,
+            "level": self.level,
+            "levels": list(self.levels),
+            "hand": self.hand(seat).cards(),
+            "cards_left": self.cards_left,
+            "finish_order": self.finish_order,
+            "top": None if top is None else {"seat": self.top_seat, **_play_fields(top)},
+            "passed": self.passed,
+            "scores": self.scores,
+            "tributes": tributes,
+            "history": history,
+            "last_result": self.round_result,
+        }
+
+    def _round_events(self) -> list[tuple]:
+        """Events of the current round (from its deal)."""
+        events = self.events()
+        for i in range(len(events) - 1, -1, -1):
+            if events[i][0] == "deal":
+                return events[i:]
+        return []
+
+    # ---- copies and serialization -----------------------------------------------------
+    def clone(self) -> "Game":
+        """An independent copy (the C++ state is copied; nothing is shared)."""
+        g = Game.__new__(Game)
+        _core.GameState.__init__(g, self)
+        g._rules = self._rules
+        return g
+
+    def __copy__(self) -> "Game":
+        return self.clone()
+
+    def __deepcopy__(self, memo: dict) -> "Game":
+        return self.clone()
+
+    def _actions_json(self) -> list[list[Any]]:
+        out: list[list[Any]] = []
+        for name, s, other, flags, payload in self.events():
+            if name == "play":
+                a = [s, "play", str(payload.cards)]
+                if payload.jokers_as:
+                    a.append(" ".join(payload.jokers_as))
+                out.append(a)
+            elif name == "pass":
+                if not flags:  # forced passes are re-applied by auto_pass
+                    out.append([s, "pass"])
+            elif name == "anti_tribute":
+                out.append([s, "anti_tribute"])
+            elif name == "forfeit":
+                out.append([s, "forfeit"])
+            elif name in ("tribute", "return", "offer", "take"):
+                out.append([s, name, str(payload)])
+        return out
+
+    def to_json(self) -> str:
+        """The game as JSON: format, engine version, rules, seed and every decision.
+
+        ``Game.from_json(g.to_json())`` rebuilds an equal game (decisions replayed)."""
+        if not self.recording:
+            raise ValueError("to_json needs a game created with record=True")
+        return json.dumps({
+            "format": "daguai-game", "version": RECORD_FORMAT, "engine": _core.__version__,
+            "rules": self._rules.to_dict(), "seed": self.seed, "game": self.game_index,
+            "auto_pass": self.auto_pass, "actions": self._actions_json(),
+        }, ensure_ascii=False, separators=(",", ":"))
+
+    @classmethod
+    def from_json(cls, text: Union[str, bytes]) -> "Game":
+        """Inverse of :meth:`to_json`; raises :class:`ReplayError` (a ValueError) on a
+        corrupt document or an illegal decision, naming the first bad entry."""
+        try:
+            doc = json.loads(text)
+        except (TypeError, ValueError) as exc:
+            raise ReplayError(f"not JSON: {exc}") from None
+        if not isinstance(doc, dict) or doc.get("format") != "daguai-game":
+            raise ReplayError("not a daguai game document (format != 'daguai-game')")
+        if doc.get("version") != RECORD_FORMAT:
+            raise ReplayError(f"unsupported game format version {doc.get('version')!r}")
+        g = _new_game(doc)
+        actions = doc.get("actions")
+        if not isinstance(actions, list):
+            raise ReplayError("'actions' must be a list")
+        for i, a in enumerate(actions):
+            _apply_json_action(g, a, f"action {i}")
+        return g
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Game.from_json, (self.to_json(),))
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Game):
+            return NotImplemented
+        return (self._rules == other._rules and self.seed == other.seed
+                and self.game_index == other.game_index and self.auto_pass == other.auto_pass
+                and self._actions_json() == other._actions_json()
+                and self.phase == other.phase and self.current_player == other.current_player
+                and all(self.hand(s) == other.hand(s) for s in range(6)))
+
+    __hash__ = None  # type: ignore[assignment]  # mutable
+
+    # ---- records (JSON Lines) ---------------------------------------------------------
+    def record_lines(self) -> Iterator[dict[str, Any]]:
+        """The game as record entries (docs/records.md): a header, then every event."""
+        if not self.recording:
+            raise ValueError("records need a game created with record=True")
+        yield {"record": "daguai", "format": RECORD_FORMAT, "engine": _core.__version__,
+               "rules": self._rules.to_dict(), "seed": self.seed, "game": self.game_index,
+               "auto_pass": self.auto_pass}
+        for name, s, other, flags, payload in self.events():
+            if name == "deal":
+                yield {"event": "deal", "round": payload["round"], "dealer": payload["dealer"],
+                       "levels": list(payload["levels"]),
+                       "hands": [str(h) for h in payload["hands"]]}
+            elif name == "play":
+                yield {"event": "play", "seat": s, **_play_fields(payload)}
+            elif name == "pass":
+                yield {"event": "pass", "seat": s, "auto": bool(flags)}
+            elif name == "anti_tribute":
+                yield {"event": "anti_tribute", "seat": s, "to": other, "jokers": str(payload)}
+            elif name in ("tribute", "return", "take"):
+                yield {"event": name, "seat": s, "to": other, "card": str(payload)}
+            elif name == "offer":
+                yield {"event": "offer", "seat": s, "to": other, "cards": str(payload)}
+            elif name in ("round_end", "forfeit"):
+                yield {"event": name, **({"seat": s} if name == "forfeit" else {}), **payload}
+
+    def to_record(self) -> str:
+        """The JSON Lines record (one JSON object per line, header first)."""
+        return "\n".join(json.dumps(e, ensure_ascii=False, separators=(",", ":"))
+                         for e in self.record_lines()) + "\n"
+
+    # ---- display ----------------------------------------------------------------------
+    def __repr__(self) -> str:
+        if self.match_over:
+            return f"<Game seed={self.seed} match over after {self.n_results} rounds, levels {self.levels}>"
+        return (f"<Game seed={self.seed} round {self.round} phase {self.phase} level {self.level} "
+                f"dealer {self.dealer} to act {self.current_player} cards {self.cards_left}>")
+
+    def render(self, seat: Optional[int] = None) -> str:
+        """The table as text; with ``seat`` only that seat's hand is shown (R16)."""
+        lines = [f"round {self.round}  level {self.level}  levels A {self.levels[0]} / B {self.levels[1]}"
+                 f"  dealer {self.dealer}  phase {self.phase}"]
+        top, tseat = self.top, self.top_seat
+        passed = set(self.passed)
+        out = self.finish_order
+        for s in range(6):
+            team = "AB"[s % 2]
+            mark = ">" if s == self.current_player else " "
+            hand = str(self.hand(s)) if seat is None or seat == s else "··"
+            state = ""
+            if s in out:
+                state = f"out #{out.index(s) + 1}"
+            elif s == tseat:
+                state = f"top: {top} ({top.describe()})"
+            elif s in passed:
+                state = "pass"
+            lines.append(f"{mark} seat {s} [{team}] {self.cards_left[s]:2d} cards  {state:32s} {hand}")
+        lines.append(f"scores {self.scores}")
+        return "\n".join(lines)
+
+
+def _new_game(header: dict[str, Any]) -> Game:
+    try:
+        rules = Rules.from_dict(header["rules"])
+        seed, game, auto = header["seed"], header.get("game", 0), header.get("auto_pass", False)
+    except KeyError as exc:
+        raise ReplayError(f"header is missing {exc}") from None
+    except ValueError as exc:
+        raise ReplayError(f"bad rules in header: {exc}") from None
+    if not isinstance(auto, bool):
+        raise ReplayError("auto_pass must be true or false")
+    try:
+        return Game(seed, rules, auto_pass=auto, game=game)
+    except ValueError as exc:
+        raise ReplayError(f"bad header: {exc}") from None
+
+
+def _apply_json_action(g: Game, a: Any, where: str) -> None:
+    if not isinstance(a, list) or len(a) < 2 or not isinstance(a[0], int) or not isinstance(a[1], str):
+        raise ReplayError(f"{where}: malformed action {a!r}")
+    seat, kind = a[0], a[1]
+    if kind == "forfeit":
+        try:
+            g.forfeit(seat)
+        except ValueError as exc:
+            raise ReplayError(f"{where}: {exc}") from None
+        return
+    if seat != g.current_player:
+        raise ReplayError(f"{where}: seat {seat} acts but it is seat {g.current_player}'s turn")
+    try:
+        if kind == "pass" or kind == "anti_tribute":
+            g.step(kind)
+        elif kind == "play":
+            cards = a[2]
+            if len(a) > 3:
+                play = _core.classify(cards, g.level, g.rules._core, a[3]) \
+                    if g.rules.wild == "declare" else _core.classify(cards, g.level, g.rules._core, None)
+            else:
+                play = _core.classify(cards, g.level, g.rules._core, None)
+            if play is None:
+                raise ReplayError(f"{where}: '{cards}' is not a play")
+            if len(a) > 3 and " ".join(play.jokers_as) != a[3]:
+                raise ReplayError(f"{where}: jokers stand for {' '.join(play.jokers_as)!r}, "
+                                  f"record says {a[3]!r}")
+            g.step(play)
+        elif kind in ("tribute", "return", "offer", "take"):
+            if g.phase not in (kind, "return" if kind == "offer" else kind):
+                raise ReplayError(f"{where}: a {kind} in phase {g.phase}")
+            g.step(a[2])
+        else:
+            raise ReplayError(f"{where}: unknown action {kind!r}")
+    except ReplayError:
+        raise
+    except (ValueError, IndexError, TypeError) as exc:
+        raise ReplayError(f"{where}: {exc}") from None
+
+
+def read_record(source: Union[str, Iterable[str]]) -> list[dict[str, Any]]:
+    """Parse a JSON Lines record (text or lines) into entries; raises ReplayError."""
+    lines = source.splitlines() if isinstance(source, str) else list(source)
+    out = []
+    for i, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            out.append(json.loads(line))
+        except ValueError as exc:
+            raise ReplayError(f"line {i}: not JSON ({exc})") from None
+    return out
+
+
+def replay(record: Union[str, Iterable[str], list[dict[str, Any]]]) -> Game:
+    """Re-play a record through the engine and return the final game.
+
+    Walks the record and the engine's own log in step: every deal must be the one the seed
+    gives, every decision legal and by the seat to act, every forced pass and every result
+    equal to the engine's. Raises :class:`ReplayError` (a ValueError) at the first entry that
+    is not, naming its line.
+    """
+    if isinstance(record, list) and all(isinstance(x, dict) for x in record):
+        entries = record
+    else:
+        entries = read_record(record)  # type: ignore[arg-type]
+    if not entries:
+        raise ReplayError("empty record")
+    head = entries[0]
+    if not isinstance(head, dict) or head.get("record") != "daguai":
+        raise ReplayError("line 1: not a daguai record header")
+    if head.get("format") != RECORD_FORMAT:
+        raise ReplayError(f"line 1: unsupported record format {head.get('format')!r}")
+    g = _new_game(head)
+    i = 0  # index into the engine's log
+    for lineno, e in enumerate(entries[1:], 2):
+        where = f"line {lineno}"
+        if not isinstance(e, dict) or not isinstance(e.get("event"), str):
+            raise ReplayError(f"{where}: not an event")
+        kind = e["event"]
+        seat = e.get("seat")
+        try:
+            if kind == "play":
+                _apply_json_action(g, [seat, "play", e.get("cards")] + ([e["as"]] if "as" in e else []), where)
+            elif kind == "pass" and not e.get("auto"):
+                _apply_json_action(g, [seat, "pass"], where)
+            elif kind in ("anti_tribute", "forfeit"):
+                _apply_json_action(g, [seat, kind], where)
+            elif kind in ("tribute", "return", "take"):
+                _apply_json_action(g, [seat, kind, e.get("card")], where)
+            elif kind == "offer":
+                _apply_json_action(g, [seat, kind, e.get("cards")], where)
+            elif kind not in ("deal", "pass", "round_end"):
+                raise ReplayError(f"{where}: unknown event {kind!r}")
+        except ReplayError:
+            raise
+        except (ValueError, TypeError) as exc:
+            raise ReplayError(f"{where}: {exc}") from None
+        logged = g.events(i)
+        if not logged:
+            raise ReplayError(f"{where}: a {kind} event the engine did not produce")
+        name, lseat, _other, flags, payload = logged[0]
+        if name != kind:
+            raise ReplayError(f"{where}: the record has a {kind} event where the engine has a {name}")
+        if kind == "deal":
+            if (e.get("round") != payload["round"] or e.get("dealer") != payload["dealer"]
+                    or not isinstance(e.get("hands"), list)
+                    or [str(h) for h in payload["hands"]] != [str(Hand(h)) for h in e["hands"]]):
+                raise ReplayError(f"{where}: the deal differs from the one seed {g.seed} gives "
+                                  "(a tampered record, or another engine)")
+        elif kind == "pass":
+            if lseat != seat or bool(flags) != bool(e.get("auto")):
+                raise ReplayError(f"{where}: the engine's pass here is by seat {lseat}"
+                                  f"{' (forced)' if flags else ''}")
+        elif kind in ("round_end", "forfeit"):
+            _check_result(payload, e, where)
+        i += 1
+    if i != g.n_events:
+        raise ReplayError(f"the record ends early: it has {i} events, the engine logged {g.n_events}")
+    return g
+
+
+def _check_result(mine: dict[str, Any], e: dict[str, Any], where: str) -> None:
+    for key, value in mine.items():
+        theirs = e.get(key)
+        if isinstance(theirs, list) and isinstance(value, tuple):
+            theirs = tuple(theirs)
+        if theirs != value:
+            raise ReplayError(f"{where}: {key} is {e.get(key)!r} in the record but {value!r} "
+                              "in the engine")
