@@ -45,6 +45,19 @@ Cards from_state(std::uint64_t lo, std::uint64_t hi) {
 
 }  // namespace
 
+std::uint64_t state_word(py::handle v, const char* what) {
+  if (!py::isinstance<py::int_>(v) || py::isinstance<py::bool_>(v))
+    throw CardError(std::string("corrupt ") + what + " state: expected an integer, got " +
+                    std::string(py::str(py::repr(v))));
+  const unsigned long long x = PyLong_AsUnsignedLongLong(v.ptr());
+  if (x == static_cast<unsigned long long>(-1) && PyErr_Occurred()) {
+    PyErr_Clear();
+    throw CardError(std::string("corrupt ") + what + " state: " + std::string(py::str(v)) +
+                    " is not a 64-bit word");
+  }
+  return std::uint64_t(x);
+}
+
 void bind_cards(py::module_& m) {
   py::register_exception<CardError>(m, "CardError", PyExc_ValueError);
 
@@ -71,9 +84,23 @@ or ``Hand.from_counts(counts54)``. ``str(h)`` is the canonical text (faces in id
       .def(py::init([](py::handle src) { return to_cards(src, "Hand"); }), py::arg("cards"))
       .def_static("parse", [](const std::string& t) { return parse_cards(t); }, py::arg("text"),
                   "Parse card text (R2 notation; also 10, ♠♥♦♣, any case).")
-      .def_static("from_counts", [](py::array_t<std::int64_t, py::array::c_style | py::array::forcecast> a) {
-            if (a.ndim() != 1 || a.shape(0) != kNumFaces)
+      .def_static("from_counts", [](py::object obj) {
+            py::array raw = py::array::ensure(obj);
+            if (!raw || raw.ndim() != 1 || raw.shape(0) != kNumFaces)
               throw CardError("from_counts needs a 1-d array of 54 counts (one per face)");
+            const char kind = raw.dtype().kind();
+            if (kind == 'f') {  // whole numbers only: name the first that is not
+              auto f = py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(raw);
+              for (int i = 0; i < kNumFaces; ++i) {
+                const double v = f.at(i);
+                if (v != double(static_cast<long long>(v)))
+                  throw CardError("count " + std::string(py::str(py::float_(v))) + " for " + face_text(i) +
+                                  " is not a whole number");
+              }
+            } else if (kind != 'i' && kind != 'u' && kind != 'b') {
+              throw CardError("from_counts needs integer counts, got dtype " + std::string(py::str(raw.dtype())));
+            }
+            auto a = py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>::ensure(raw);
             std::uint8_t buf[kNumFaces];
             for (int f = 0; f < kNumFaces; ++f) {
               const std::int64_t v = a.at(f);
@@ -123,8 +150,17 @@ or ``Hand.from_counts(counts54)``. ``str(h)`` is the canonical text (faces in id
             return !(py::isinstance<Cards>(b) && a == b.cast<Cards>());
           }, py::is_operator())
       .def("__hash__", &hash_cards)
-      .def("__contains__", [](const Cards& a, py::handle b) { return a.contains(to_cards(b)); })
+      .def("__contains__", [](const Cards& a, py::handle b) {
+            if (py::isinstance<py::int_>(b)) {
+              const int f = b.cast<int>();
+              if (f < 0 || f >= kNumFaces) throw CardError("face id " + std::to_string(f) + " out of range 0..53");
+              return a.count(f) > 0;
+            }
+            return a.contains(to_cards(b));
+          })
       .def("__le__", [](const Cards& a, const Cards& b) { return b.contains(a); }, py::is_operator())
+      .def("__lt__", [](const Cards& a, const Cards& b) { return b.contains(a) && !(a == b); }, py::is_operator())
+      .def("__gt__", [](const Cards& a, const Cards& b) { return a.contains(b) && !(a == b); }, py::is_operator())
       .def("__ge__", [](const Cards& a, const Cards& b) { return a.contains(b); }, py::is_operator())
       .def("__add__", [](const Cards& a, py::handle bo) {
             const Cards b = to_cards(bo);
@@ -147,11 +183,15 @@ or ``Hand.from_counts(counts54)``. ``str(h)`` is the canonical text (faces in id
                              "The packed (lo, hi) 64-bit words (docs/rules.md, Cards layout).")
       .def_static("from_bits", &from_state, py::arg("lo"), py::arg("hi"),
                   "Hand from the packed (lo, hi) words.")
-      .def(py::pickle([](const Cards& c) { return py::make_tuple(c.lo, c.hi); },
-                      [](py::tuple t) {
-                        if (t.size() != 2) throw CardError("corrupt Hand state");
-                        return from_state(t[0].cast<std::uint64_t>(), t[1].cast<std::uint64_t>());
-                      }));
+      // Pickling through a module function (works for every protocol, validates the state).
+      .def("__reduce__", [](const Cards& c) {
+            return py::make_tuple(py::module_::import("daguai._core").attr("_hand_from_state"),
+                                  py::make_tuple(c.lo, c.hi));
+          });
+  m.def("_hand_from_state", [](py::args a) {
+        if (a.size() != 2) throw CardError("corrupt Hand state: expected 2 words, got " + std::to_string(a.size()));
+        return from_state(state_word(a[0], "Hand"), state_word(a[1], "Hand"));
+      }, "Unpickling helper: a Hand from its packed words (validated).");
   py::implicitly_convertible<py::str, Cards>();
 }
 

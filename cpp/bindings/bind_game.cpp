@@ -2,6 +2,7 @@
 #include <pybind11/stl.h>
 
 #include "convert.hpp"
+#include "bench.hpp"
 #include "state.hpp"
 
 namespace daguai::bind {
@@ -150,6 +151,22 @@ void bind_game(py::module_& m) {
           })
       .def("__repr__", [](const ActionList& l) { return "<ActionList of " + std::to_string(l.actions.size()) + " actions>"; });
 
+  m.def("_time_game", [](const Rules& rules, std::uint64_t seed, std::int64_t decisions, bool record) {
+        GameTiming t;
+        {
+          py::gil_scoped_release nogil;  // pure C++ on local state
+          t = time_game(rules, seed, decisions, record);
+        }
+        py::dict d;
+        d["decisions"] = t.decisions;
+        d["rounds"] = t.rounds;
+        d["apply_ns"] = t.apply_ns;
+        d["generate_ns"] = t.generate_ns;
+        d["clone_ns"] = t.clone_ns;
+        return d;
+      }, py::arg("rules"), py::arg("seed"), py::arg("decisions"), py::arg("record") = true,
+      "Benchmark hook: random play timed in C++ (apply, legal actions, copies).");
+
   py::class_<GameState>(m, "GameState", "The C++ match state (use daguai.Game).")
       .def(py::init<const Rules&, std::uint64_t, std::uint64_t, bool, bool>(), py::arg("rules"), py::arg("seed"),
            py::arg("game") = 0, py::arg("auto_pass") = false, py::arg("record") = true)
@@ -232,7 +249,7 @@ void bind_game(py::module_& m) {
       .def("forfeit", &GameState::forfeit, py::arg("seat"), "R14: the seat leaves the match now.")
       .def_property_readonly("results", [](const GameState& g) {
             py::list l;
-            for (const RoundResult& r : g.results()) l.append(result_dict(r));
+            g.results().for_each_from(0, [&](const RoundResult& r) { l.append(result_dict(r)); });
             return l;
           }, "Results of the finished rounds (dicts).")
       .def_property_readonly("n_results", [](const GameState& g) { return g.results().size(); })
@@ -246,9 +263,7 @@ void bind_game(py::module_& m) {
             // (name, seat, other, flags, payload): payload = Play (play), Hand (cards), deal
             // dict, or result dict.
             py::list l;
-            const auto& log = g.log();
-            for (std::size_t i = std::size_t(std::max<py::ssize_t>(0, start)); i < log.size(); ++i) {
-              const Event& e = log[i];
+            g.log().for_each_from(std::size_t(std::max<py::ssize_t>(0, start)), [&](const Event& e) {
               py::object payload = py::none();
               switch (e.type) {
                 case EventType::kPlay: payload = py::cast(e.play); break;
@@ -271,7 +286,7 @@ void bind_game(py::module_& m) {
                 default: payload = py::cast(e.play.cards); break;
               }
               l.append(py::make_tuple(event_name(e.type), int(e.seat), int(e.other), int(e.flags), payload));
-            }
+            });
             return l;
           }, py::arg("start") = 0, "The game log from index `start` (empty if recording is off).")
       .def_property_readonly("n_events", [](const GameState& g) { return g.log().size(); })

@@ -103,11 +103,48 @@ Play play_from_row(const PlayRow& r) {
   return p;
 }
 
+// A Play from outside (unpickled, numpy rows): its cards, size, jokers and level must agree,
+// and (kind, key) must be an interpretation of the cards at that level under some variant
+// of R5-R7 (wrap_straights on/off, joker_pair tie/pure_wins).
 void validate_play(const Play& p) {
   if (p.cards.hi & ~Cards::kHiValid) throw CardError("corrupt play: unused bits set");
   if (int(p.kind()) >= kNumKinds || p.size() != p.cards.size() || p.jokers() != p.cards.jokers() ||
       p.level() >= kNumRanks)
     throw CardError("corrupt play: kind, size, jokers or level inconsistent with its cards");
+  for (int wrap = 0; wrap < 2; ++wrap)
+    for (int pure = 0; pure < 2; ++pure) {
+      Rules r;
+      r.wrap_straights = wrap != 0;
+      r.joker_pair = pure ? JokerPair::kPureWins : JokerPair::kTie;
+      for (const Play& q : interpretations(p.cards, p.level(), r))
+        if (q.key == p.key && q.kind() == p.kind()) return;
+    }
+  throw CardError("corrupt play: '" + cards_text(p.cards) + "' cannot be a " + kind_name(p.kind()) + " with key " +
+                  std::to_string(p.key) + " at level " + level_text(p.level()));
+}
+
+Play play_from_state(py::handle lo, py::handle hi, py::handle key, py::handle kind, py::handle size,
+                     py::handle jokers, py::handle level) {
+  Play p;
+  p.cards = Cards{state_word(lo, "Play"), state_word(hi, "Play")};
+  const std::uint64_t k = state_word(key, "Play");
+  if (k >> 32) throw CardError("corrupt Play state: key " + std::to_string(k) + " is not 32-bit");
+  p.key = std::uint32_t(k);
+  const std::uint64_t kd = state_word(kind, "Play"), sz = state_word(size, "Play"),
+                      jk = state_word(jokers, "Play"), lv = state_word(level, "Play");
+  if (kd >= std::uint64_t(kNumKinds) || sz > 5 || jk > 5 || lv >= std::uint64_t(kNumRanks))
+    throw CardError("corrupt Play state");
+  p.info = play_info(Kind(kd), int(sz), int(jk), int(lv));
+  validate_play(p);
+  return p;
+}
+
+// The PLAY_DTYPE rows of an array, or CardError (another dtype, not 1-d).
+py::array_t<PlayRow, py::array::c_style> play_rows(py::object obj, const char* what) {
+  py::array a = py::array::ensure(obj);
+  if (!a || a.ndim() != 1 || !a.dtype().equal(py::dtype::of<PlayRow>()))
+    throw CardError(std::string(what) + " needs a 1-d array of dtype PLAY_DTYPE (from legal_plays_array)");
+  return py::array_t<PlayRow, py::array::c_style>::ensure(a);
 }
 
 }  // namespace
@@ -219,24 +256,16 @@ the jokers stand for (R6), ``interpreted`` the play as natural cards.)doc")
             return std::hash<std::uint64_t>{}((p.cards.lo * 0x9E3779B97F4A7C15ULL) ^ p.cards.hi ^
                                               (std::uint64_t(p.key) << 20) ^ (std::uint64_t(p.level()) << 60));
           })
-      .def(py::pickle(
-          [](const Play& p) {
-            return py::make_tuple(p.cards.lo, p.cards.hi, p.key, int(p.kind()), int(p.size()), int(p.jokers()), int(p.level()));
-          },
-          [](py::tuple t) {
-            if (t.size() != 7) throw CardError("corrupt Play state");
-            Play p;
-            p.cards = Cards{t[0].cast<std::uint64_t>(), t[1].cast<std::uint64_t>()};
-            p.key = t[2].cast<std::uint32_t>();
-            const int kind = t[3].cast<int>(), size = t[4].cast<int>(), jokers = t[5].cast<int>(),
-                      level = t[6].cast<int>();
-            if (kind < 0 || kind >= kNumKinds || size < 0 || size > 5 || jokers < 0 || jokers > 5 ||
-                level < 0 || level >= kNumRanks)
-              throw CardError("corrupt Play state");
-            p.info = play_info(Kind(kind), size, jokers, level);
-            validate_play(p);
-            return p;
-          }));
+      // Pickling through a module function (every protocol; the state is validated).
+      .def("__reduce__", [](const Play& p) {
+        return py::make_tuple(py::module_::import("daguai._core").attr("_play_from_state"),
+                              py::make_tuple(p.cards.lo, p.cards.hi, p.key, int(p.kind()), int(p.size()),
+                                             int(p.jokers()), int(p.level())));
+      });
+  m.def("_play_from_state", [](py::args a) {
+        if (a.size() != 7) throw CardError("corrupt Play state: expected 7 fields, got " + std::to_string(a.size()));
+        return play_from_state(a[0], a[1], a[2], a[3], a[4], a[5], a[6]);
+      }, "Unpickling helper: a validated Play.");
 
   m.def("classify", [](py::handle cards, py::handle level, const Rules& rules, py::handle jokers_as) -> py::object {
         const int lv = to_level(level);
@@ -269,7 +298,7 @@ the jokers stand for (R6), ``interpreted`` the play as natural cards.)doc")
         const int lv = to_level(level);
         const Play pa = to_play(a, lv, rules, "play"), pb = to_play(b, lv, rules, "top");
         if (pa.size() != pb.size())
-          throw CardError("cannot compare a " + std::to_string(pa.size()) + "-card play with a " +
+          throw IllegalPlay("cannot compare a " + std::to_string(pa.size()) + "-card play with a " +
                           std::to_string(pb.size()) + "-card play (R7: only plays of equal size compare)");
         return pa.key > pb.key ? 1 : (pa.key < pb.key ? -1 : 0);
       }, py::arg("a"), py::arg("b"), py::arg("level"), py::arg("rules"),
@@ -359,8 +388,8 @@ the jokers stand for (R6), ``interpreted`` the play as natural cards.)doc")
 
   m.attr("PLAY_DTYPE") = py::dtype::of<PlayRow>();
 
-  m.def("plays_from_array", [](py::array_t<PlayRow, py::array::c_style> rows) {
-        if (rows.ndim() != 1) throw CardError("plays_from_array needs a 1-d PLAY_DTYPE array");
+  m.def("plays_from_array", [](py::object obj) {
+        const auto rows = play_rows(obj, "plays_from_array");
         std::vector<Play> out;
         out.reserve(std::size_t(rows.shape(0)));
         const PlayRow* d = rows.data();
@@ -374,8 +403,10 @@ the jokers stand for (R6), ``interpreted`` the play as natural cards.)doc")
   m.def("plays_to_array", [](const std::vector<Play>& plays) { return rows_from(plays.data(), plays.size()); },
         py::arg("plays"), "PLAY_DTYPE rows from Play objects.");
 
-  m.def("counts_from_array", [](py::array_t<PlayRow, py::array::c_style> rows) {
-        if (rows.ndim() != 1) throw CardError("counts_from_array needs a 1-d PLAY_DTYPE array");
+  m.def("counts_from_array", [](py::object obj) {
+        const auto rows = play_rows(obj, "play_counts");
+        for (py::ssize_t i = 0; i < rows.shape(0); ++i)
+          if (rows.data()[i].hi & ~Cards::kHiValid) throw CardError("play_counts: row " + std::to_string(i) + " is corrupt");
         const py::ssize_t n = rows.shape(0);
         py::array_t<std::uint8_t> out({n, py::ssize_t(kNumFaces)});
         std::uint8_t* o = out.mutable_data();

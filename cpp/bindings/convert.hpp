@@ -17,6 +17,8 @@ namespace py = pybind11;
 
 // Hand-like argument: a Hand, card text, or an iterable of card strings.
 Cards to_cards(py::handle obj, const char* what = "cards");
+// A 64-bit word of a pickled state (CardError if it is not one).
+std::uint64_t state_word(py::handle v, const char* what);
 // Level: "2".."9", "T"/"10", "J", "Q", "K", "A".
 int to_level(py::handle obj);
 // A Play, or card text / Hand classified at (level, rules); raises if not a play.
@@ -25,5 +27,7 @@ Play to_play(py::handle obj, int level, const Rules& rules, const char* what = "
 void bind_cards(py::module_& m);
 void bind_plays(py::module_& m);
 void bind_game(py::module_& m);
+void bind_analysis(py::module_& m);
+void bind_sim(py::module_& m);
 
 }  // namespace daguai::bind

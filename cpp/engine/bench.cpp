@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 
 namespace daguai {
 
@@ -22,6 +23,46 @@ void time_legal_plays(const Cards* hands, const Play* tops, const std::uint8_t* 
     ns_per_call[i] = best;
     counts[i] = std::int64_t(buf.size());
   }
+}
+
+GameTiming time_game(const Rules& rules, std::uint64_t seed, std::int64_t max_decisions, bool record) {
+  using clock = std::chrono::steady_clock;
+  GameTiming t;
+  std::vector<Action> actions;
+  Rng rng(seed ^ 0x5EED);
+  double apply = 0, gen = 0, clone = 0;
+  std::int64_t clones = 0;
+  for (std::uint64_t game = 0; t.decisions < max_decisions; ++game) {
+    GameState g(rules, seed, game, false, record);
+    while (!g.match_over() && t.decisions < max_decisions) {
+      actions.clear();
+      const auto t0 = clock::now();
+      g.legal_actions(&actions);
+      const auto t1 = clock::now();
+      const Action a = actions[rng.bounded(actions.size())];
+      const std::size_t rounds_before = g.results().size();
+      const auto t2 = clock::now();
+      g.apply(a);
+      const auto t3 = clock::now();
+      // a decision that ends a round also deals the next one: not counted as "apply"
+      if (g.results().size() == rounds_before) apply += std::chrono::duration<double, std::nano>(t3 - t2).count();
+      else ++t.rounds;
+      gen += std::chrono::duration<double, std::nano>(t1 - t0).count();
+      if ((t.decisions & 15) == 0) {
+        const auto c0 = clock::now();
+        GameState copy(g);
+        const auto c1 = clock::now();
+        clone += std::chrono::duration<double, std::nano>(c1 - c0).count();
+        ++clones;
+        if (copy.round() < 0) std::abort();  // keep the copy alive
+      }
+      ++t.decisions;
+    }
+  }
+  t.apply_ns = apply / double(std::max<std::int64_t>(1, t.decisions - t.rounds));
+  t.generate_ns = gen / double(std::max<std::int64_t>(1, t.decisions));
+  t.clone_ns = clone / double(std::max<std::int64_t>(1, clones));
+  return t;
 }
 
 }  // namespace daguai

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "moves.hpp"
+#include "state.hpp"
 
 namespace daguai {
 
@@ -13,5 +14,16 @@ namespace daguai {
 // nanoseconds, counts[i] = number of plays.
 void time_legal_plays(const Cards* hands, const Play* tops, const std::uint8_t* tops_set, std::size_t n,
                       int level, const Rules& rules, int reps, double* ns_per_call, std::int64_t* counts);
+
+struct GameTiming {
+  std::int64_t decisions = 0, rounds = 0;
+  double apply_ns = 0;     // mean time of GameState::apply (validation included), per decision
+  double generate_ns = 0;  // mean time of legal_actions, per decision
+  double clone_ns = 0;     // mean time of a GameState copy (taken at every 16th decision)
+};
+
+// Random play (uniform over legal actions, project RNG) of whole matches from `seed`,
+// timing apply, legal-action generation and copies separately.
+GameTiming time_game(const Rules& rules, std::uint64_t seed, std::int64_t max_decisions, bool record);
 
 }  // namespace daguai

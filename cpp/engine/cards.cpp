@@ -68,6 +68,16 @@ int parse_suit_prefix(std::string_view s, std::size_t& len) {
 
 bool is_separator(char c) { return c == ',' || std::isspace(static_cast<unsigned char>(c)); }
 
+// Length of a multi-byte UTF-8 separator at the start of s (no-break space U+00A0,
+// ideographic space U+3000, fullwidth comma U+FF0C), else 0.
+std::size_t utf8_separator(std::string_view s) {
+  auto at = [&](std::size_t i) { return i < s.size() ? std::uint8_t(s[i]) : 0; };
+  if (at(0) == 0xC2 && at(1) == 0xA0) return 2;
+  if (at(0) == 0xE3 && at(1) == 0x80 && at(2) == 0x80) return 3;
+  if (at(0) == 0xEF && at(1) == 0xBC && at(2) == 0x8C) return 3;
+  return 0;
+}
+
 }  // namespace
 
 int parse_face(std::string_view t) {
@@ -84,9 +94,10 @@ int parse_face(std::string_view t) {
   int r = parse_rank_prefix(t, n1);
   if (r >= 0) {
     const int s = parse_suit_prefix(t.substr(n1), n2);
-    if (s < 0) bad_token(t, "expected a suit (s h d c or ♠ ♥ ♦ ♣) after the rank");
-    if (n1 + n2 != t.size()) bad_token(t, "unexpected characters after the suit");
-    return make_face(r, s);
+    if (s >= 0 && n1 + n2 == t.size()) return make_face(r, s);
+    if (t.size() == n1 + 1 || (s >= 0 && t.size() > n1 + n2))
+      bad_token(t, s < 0 ? "expected a suit (s h d c or ♠ ♥ ♦ ♣) after the rank"
+                         : "unexpected characters after the suit");
   }
   const int s = utf8_suit(t, n1);
   if (s >= 0) {
@@ -100,9 +111,14 @@ Cards parse_cards(std::string_view text) {
   Cards c;
   std::size_t i = 0;
   while (i < text.size()) {
-    while (i < text.size() && is_separator(text[i])) ++i;
+    for (;;) {
+      if (i < text.size() && is_separator(text[i])) { ++i; continue; }
+      const std::size_t u = utf8_separator(text.substr(i));
+      if (u) { i += u; continue; }
+      break;
+    }
     std::size_t j = i;
-    while (j < text.size() && !is_separator(text[j])) ++j;
+    while (j < text.size() && !is_separator(text[j]) && !utf8_separator(text.substr(j))) ++j;
     if (j > i) {
       const std::string_view tok = text.substr(i, j - i);
       const int f = parse_face(tok);

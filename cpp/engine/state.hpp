@@ -30,6 +30,7 @@
 #include "pattern.hpp"
 #include "rng.hpp"
 #include "rules.hpp"
+#include "shared_log.hpp"
 
 namespace daguai {
 
@@ -151,9 +152,12 @@ class GameState {
   int return_face(int i) const { return return_face_[i]; }
   const Cards& offer(int i) const { return offer_[i]; }
 
-  const std::vector<RoundResult>& results() const { return results_; }
-  const std::vector<Event>& log() const { return log_; }
-  const std::vector<Deal>& deals() const { return deals_; }
+  using ResultLog = SharedLog<RoundResult, 8>;
+  using EventLog = SharedLog<Event, 64>;
+  using DealLog = SharedLog<Deal, 8>;
+  const ResultLog& results() const { return results_; }
+  const EventLog& log() const { return log_; }
+  const DealLog& deals() const { return deals_; }
   bool recording() const { return record_; }
 
   // Every legal decision of the current player (empty when the match is over), in a
@@ -215,9 +219,9 @@ class GameState {
   std::array<Cards, 3> offer_{};
   RoundResult pending_tribute_;  // the result that set up this round's tribute
 
-  std::vector<RoundResult> results_;
-  std::vector<Event> log_;
-  std::vector<Deal> deals_;
+  ResultLog results_;  // every round's result (also without recording: small)
+  EventLog log_;       // empty unless recording
+  DealLog deals_;      // empty unless recording
 };
 
 }  // namespace daguai

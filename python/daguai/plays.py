@@ -139,17 +139,31 @@ def plays_to_array(plays: Iterable[Play]) -> np.ndarray:
     return _core.plays_to_array(list(plays))
 
 
+def _face_rows(faces: np.ndarray, what: str) -> np.ndarray:
+    """An (n, k) uint8 array of face ids, or CardError naming the first bad entry."""
+    a = np.asarray(faces)
+    if a.ndim != 2:
+        raise _core.CardError(f"{what} needs an (n, k) array of face ids, got shape {a.shape}")
+    if a.dtype.kind not in "iu":
+        raise _core.CardError(f"{what} needs integer face ids, got dtype {a.dtype}")
+    bad = (a < 0) | (a > 53)
+    if bad.any():
+        i, j = np.argwhere(bad)[0]
+        raise _core.CardError(f"{what}: face id {a[i, j]} (row {i}) is out of range 0..53")
+    return np.ascontiguousarray(a, dtype=np.uint8)
+
+
 def classify_many(faces: np.ndarray, level: str = "2",
                   rules: Optional[Rules] = None) -> tuple[np.ndarray, np.ndarray]:
     """Classify n plays given as an (n, k) uint8 array of face ids (k = play size).
 
     Returns ``(kinds, keys)``: uint8 kinds (255 where the row is no play) and uint32 keys.
     """
-    return _core.classify_many(np.ascontiguousarray(faces, dtype=np.uint8), level, _rules(rules))
+    return _core.classify_many(_face_rows(faces, "classify_many"), level, _rules(rules))
 
 
 def beats_many(a: np.ndarray, b: np.ndarray, level: str = "2",
                rules: Optional[Rules] = None) -> np.ndarray:
     """Row-wise R7: whether play ``a[i]`` beats play ``b[i]`` (face-id arrays)."""
-    return _core.beats_many(np.ascontiguousarray(a, dtype=np.uint8),
-                            np.ascontiguousarray(b, dtype=np.uint8), level, _rules(rules))
+    return _core.beats_many(_face_rows(a, "beats_many"), _face_rows(b, "beats_many"), level,
+                            _rules(rules))

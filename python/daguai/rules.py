@@ -26,7 +26,7 @@ _BOOLS = ("wrap_straights", "anti_tribute", "joker_tribute_choice", "losers_pay"
 _INTS = {"max_rounds": 0, "max_final_failures": 0, "base": 1, "min_rounds": 0}
 
 
-@dataclass(frozen=True, repr=False)
+@dataclass(frozen=True, repr=False, init=False)
 class Rules:
     """Every rule variant of ``RULES.md`` (R5-R14), with the documented defaults.
 
@@ -87,7 +87,26 @@ class Rules:
     min_rounds: int = 3
     _core: Any = field(init=False, repr=False, compare=False, hash=False)
 
-    def __post_init__(self) -> None:
+    def __init__(self, *, wild: str = "auto", wrap_straights: bool = False, joker_pair: str = "tie",
+                 lead_after_out: str = "next", dealer: str = "first_out",
+                 tribute_pairing: str = "next", anti_tribute: bool = False,
+                 joker_tribute_choice: bool = False, final_level: str = "A", max_rounds: int = 0,
+                 max_final_failures: int = 0, scoring: str = "stake", base: int = 1,
+                 losers_pay: bool = True, min_rounds: int = 3, **unknown: Any) -> None:
+        if unknown:
+            raise ValueError(f"unknown rule name(s): {', '.join(sorted(unknown))} "
+                             f"(known: {', '.join(self.names())})")
+        values = dict(wild=wild, wrap_straights=wrap_straights, joker_pair=joker_pair,
+                      lead_after_out=lead_after_out, dealer=dealer,
+                      tribute_pairing=tribute_pairing, anti_tribute=anti_tribute,
+                      joker_tribute_choice=joker_tribute_choice, final_level=final_level,
+                      max_rounds=max_rounds, max_final_failures=max_final_failures,
+                      scoring=scoring, base=base, losers_pay=losers_pay, min_rounds=min_rounds)
+        for name, value in values.items():
+            object.__setattr__(self, name, value)
+        self._validate()
+
+    def _validate(self) -> None:
         for name, choices in _CHOICES.items():
             value = getattr(self, name)
             if value not in choices:
@@ -133,10 +152,7 @@ class Rules:
 
     def replace(self, **changes: Any) -> "Rules":
         """A copy with some fields changed (validated like the constructor)."""
-        unknown = set(changes) - set(self.names())
-        if unknown:
-            raise ValueError(f"unknown rule name(s): {', '.join(sorted(unknown))}")
-        return dataclasses.replace(self, **changes)
+        return Rules(**{**self.to_dict(), **changes})
 
     @classmethod
     def names(cls) -> tuple[str, ...]:
@@ -152,9 +168,8 @@ class Rules:
         """Inverse of :meth:`to_dict`; missing names take their defaults."""
         if not isinstance(data, Mapping):
             raise ValueError(f"Rules.from_dict needs a mapping, got {type(data).__name__}")
-        unknown = set(data) - set(cls.names())
-        if unknown:
-            raise ValueError(f"unknown rule name(s): {', '.join(sorted(map(str, unknown)))}")
+        if not all(isinstance(k, str) for k in data):
+            raise ValueError("Rules.from_dict: rule names must be strings")
         return cls(**dict(data))
 
     def __reduce__(self) -> tuple[Any, ...]:
