@@ -10,7 +10,8 @@ namespace daguai::bind {
 Cards to_cards(py::handle obj, const char* what) {
   if (py::isinstance<Cards>(obj)) return obj.cast<Cards>();
   if (py::isinstance<py::str>(obj)) return parse_cards(obj.cast<std::string>());
-  if (py::isinstance<py::bytes>(obj) || obj.is_none() || !py::hasattr(obj, "__iter__"))
+  if (py::isinstance<py::bytes>(obj) || py::isinstance<py::dict>(obj) || obj.is_none() ||
+      !py::hasattr(obj, "__iter__"))
     throw CardError(std::string(what) + " must be a Hand, card text like 'As Th SJ', or a list of "
                     "card strings; got " + std::string(py::str(py::type::of(obj).attr("__name__"))));
   Cards c;

@@ -54,8 +54,8 @@ Action to_action(const GameState& g, py::handle obj) {
 py::dict result_dict(const RoundResult& r) {
   py::dict d;
   d["round"] = r.round;
-  py::list order;
-  for (auto s : r.order) order.append(int(s));
+  py::list order;  // a forfeit can leave positions unknown: None
+  for (auto s : r.order) order.append(s >= 0 ? py::object(py::int_(int(s))) : py::object(py::none()));
   d["order"] = order;
   d["players_out"] = int(r.players_out);
   d["winner"] = r.winner >= 0 ? py::object(py::int_(int(r.winner))) : py::none();
@@ -92,6 +92,7 @@ const char* event_name(EventType t) {
     case EventType::kPass: return "pass";
     case EventType::kRoundEnd: return "round_end";
     case EventType::kForfeit: return "forfeit";
+    case EventType::kAutoPass: return "auto_pass";
   }
   return "?";
 }
@@ -185,7 +186,9 @@ void bind_game(py::module_& m) {
       .def_property_readonly("levels", [](const GameState& g) {
             return py::make_tuple(level_text(g.level(0)), level_text(g.level(1)));
           }, "Levels of team A (even seats) and team B (odd seats).")
-      .def_property("auto_pass", &GameState::auto_pass, &GameState::set_auto_pass)
+      .def_property("auto_pass", &GameState::auto_pass, &GameState::set_auto_pass,
+                    "Apply forced passes automatically (changes are logged and replayed).")
+      .def_property_readonly("initial_auto_pass", &GameState::initial_auto_pass)
       .def("hand", [](const GameState& g, int seat) {
             if (seat < 0 || seat >= kSeats) throw GameError("no seat " + std::to_string(seat) + ": seats are 0..5");
             return g.hand(seat);
@@ -247,6 +250,8 @@ void bind_game(py::module_& m) {
       .def("check", [](const GameState& g, py::handle action) { g.check(to_action(g, action)); }, py::arg("action"),
            "Raise what apply would raise, without applying.")
       .def("forfeit", &GameState::forfeit, py::arg("seat"), "R14: the seat leaves the match now.")
+      .def("_apply_forced_pass", &GameState::apply_forced_pass,
+           "A forced pass, logged as automatic (replaying records of auto_pass games).")
       .def_property_readonly("results", [](const GameState& g) {
             py::list l;
             g.results().for_each_from(0, [&](const RoundResult& r) { l.append(result_dict(r)); });
@@ -282,7 +287,7 @@ void bind_game(py::module_& m) {
                 case EventType::kRoundEnd: case EventType::kForfeit:
                   payload = result_dict(g.results()[std::size_t(e.index)]);
                   break;
-                case EventType::kPass: break;
+                case EventType::kPass: case EventType::kAutoPass: break;
                 default: payload = py::cast(e.play.cards); break;
               }
               l.append(py::make_tuple(event_name(e.type), int(e.seat), int(e.other), int(e.flags), payload));

@@ -48,7 +48,7 @@ int single_face(const Cards& c) {
 }  // namespace
 
 GameState::GameState(const Rules& rules, std::uint64_t seed, std::uint64_t game, bool auto_pass, bool record)
-    : rules_(rules), seed_(seed), game_(game), auto_pass_(auto_pass), record_(record) {
+    : rules_(rules), seed_(seed), game_(game), auto_pass_(auto_pass), initial_auto_pass_(auto_pass), record_(record) {
   if (rules_.final_level > 12) throw GameError("final_level out of range");
   // R10: the first dealer is chosen at random (seeded).
   Rng r = Rng::stream(seed_, game_, Stream::kFirstDealer, 0);
@@ -57,7 +57,9 @@ GameState::GameState(const Rules& rules, std::uint64_t seed, std::uint64_t game,
 }
 
 void GameState::set_auto_pass(bool on) {
+  if (on == auto_pass_) return;
   auto_pass_ = on;
+  log_event(EventType::kAutoPass, -1, -1, nullptr, 0, on ? 1 : 0);
   run_auto_passes();
 }
 
@@ -390,6 +392,14 @@ void GameState::apply(const Action& a) {
       return;
     }
   }
+}
+
+void GameState::apply_forced_pass() {
+  check_turn(ActionType::kPass);
+  if (top_seat_ < 0) throw GameError("seat " + std::to_string(current_) + " leads the trick and cannot pass (R8)");
+  if (has_legal_follow(hands_[current_], level_rank(), rules_, top_))
+    throw GameError("seat " + std::to_string(current_) + " has a play that beats the top: the pass is not forced");
+  apply_pass(true);
 }
 
 void GameState::apply_play(const Play& p) {

@@ -93,6 +93,7 @@ struct RoundResult {
 enum class EventType : std::uint8_t {
   kDeal = 0, kTribute = 1, kAntiTribute = 2, kReturn = 3, kOffer = 4, kTake = 5, kPlay = 6,
   kPass = 7, kRoundEnd = 8, kForfeit = 9,
+  kAutoPass = 10,  // the auto_pass setting changed (flags: 1 on, 0 off)
 };
 
 // One entry of the game log. kDeal / kRoundEnd refer to deals_ / results_ by `index`.
@@ -141,6 +142,8 @@ class GameState {
   std::int64_t score(int seat) const { return score_[seat]; }
   int final_failures(int team) const { return final_failures_[team]; }
   bool auto_pass() const { return auto_pass_; }
+  bool initial_auto_pass() const { return initial_auto_pass_; }
+  // Changes are logged (so records replay them) and apply pending forced passes at once.
   void set_auto_pass(bool on);
 
   // Tribute pairs of the current round (R11): tributer i pays receiver i.
@@ -175,6 +178,9 @@ class GameState {
   void apply(const Action& a);
   // Validate only: throws what apply would throw.
   void check(const Action& a) const;
+  // A forced pass (the player to act has no legal follow), logged as automatic: what
+  // auto_pass applies by itself; replaying records uses it. Throws if a play exists.
+  void apply_forced_pass();
   // R14: `seat` leaves the match now (any time before the match is over).
   void forfeit(int seat);
 
@@ -195,7 +201,7 @@ class GameState {
 
   Rules rules_;
   std::uint64_t seed_ = 0, game_ = 0;
-  bool auto_pass_ = false, record_ = true;
+  bool auto_pass_ = false, initial_auto_pass_ = false, record_ = true;
 
   int round_ = 0;
   int dealer_ = 0;

@@ -41,6 +41,7 @@ from .plays import (
     plays_from_array,
     plays_to_array,
 )
+from .analysis import min_plays
 from .game import RECORD_FORMAT, Game, ReplayError, read_record, replay
 from .rules import LEVELS, Rules
 
@@ -73,6 +74,7 @@ __all__ = [
     "interpretations",
     "legal_plays",
     "legal_plays_array",
+    "min_plays",
     "play_counts",
     "plays_from_array",
     "plays_to_array",

@@ -33,6 +33,37 @@ def _play_fields(p: Play) -> dict[str, Any]:
     return d
 
 
+def _event_entry(name: str, s: int, other: int, flags: int, payload: Any) -> dict[str, Any]:
+    """The record entry (docs/records.md) of one engine log event."""
+    if name == "deal":
+        return {"event": "deal", "round": payload["round"], "dealer": payload["dealer"],
+                "levels": list(payload["levels"]), "hands": [str(h) for h in payload["hands"]]}
+    if name == "play":
+        return {"event": "play", "seat": s, **_play_fields(payload)}
+    if name == "pass":
+        return {"event": "pass", "seat": s, "auto": bool(flags)}
+    if name == "auto_pass":
+        return {"event": "auto_pass", "on": bool(flags)}
+    if name == "anti_tribute":
+        return {"event": "anti_tribute", "seat": s, "to": other, "jokers": str(payload)}
+    if name in ("tribute", "return", "take"):
+        return {"event": name, "seat": s, "to": other, "card": str(payload)}
+    if name == "offer":
+        return {"event": "offer", "seat": s, "to": other, "cards": str(payload)}
+    if name == "forfeit":
+        return {"event": "forfeit", "seat": s, **payload}
+    return {"event": name, **payload}  # round_end
+
+
+def _json_normal(x: Any) -> Any:
+    """JSON's view of a value (tuples become lists), for exact comparisons."""
+    if isinstance(x, (list, tuple)):
+        return [_json_normal(v) for v in x]
+    if isinstance(x, dict):
+        return {k: _json_normal(v) for k, v in x.items()}
+    return x
+
+
 class Game(_core.GameState):
     """One match (R12) from a seed.
 
@@ -180,8 +211,10 @@ class Game(_core.GameState):
                     a.append(" ".join(payload.jokers_as))
                 out.append(a)
             elif name == "pass":
-                if not flags:  # forced passes are re-applied by auto_pass
+                if not flags:  # forced passes are made by the engine again (auto_pass)
                     out.append([s, "pass"])
+            elif name == "auto_pass":
+                out.append([-1, "auto_pass", bool(flags)])
             elif name == "anti_tribute":
                 out.append([s, "anti_tribute"])
             elif name == "forfeit":
@@ -191,7 +224,9 @@ class Game(_core.GameState):
         return out
 
     def to_json(self) -> str:
-        """The game as JSON: format, engine version, rules, seed and every decision.
+        """The game as JSON: format, engine version, rules, seed, the initial ``auto_pass``
+        and every decision (changes of ``auto_pass`` included; forced passes are not listed:
+        the engine makes them again).
 
         ``Game.from_json(g.to_json())`` rebuilds an equal game (decisions replayed)."""
         if not self.recording:
@@ -199,7 +234,7 @@ class Game(_core.GameState):
         return json.dumps({
             "format": "daguai-game", "version": RECORD_FORMAT, "engine": _core.__version__,
             "rules": self._rules.to_dict(), "seed": self.seed, "game": self.game_index,
-            "auto_pass": self.auto_pass, "actions": self._actions_json(),
+            "auto_pass": self.initial_auto_pass, "actions": self._actions_json(),
         }, ensure_ascii=False, separators=(",", ":"))
 
     @classmethod
@@ -243,24 +278,9 @@ class Game(_core.GameState):
             raise ValueError("records need a game created with record=True")
         yield {"record": "daguai", "format": RECORD_FORMAT, "engine": _core.__version__,
                "rules": self._rules.to_dict(), "seed": self.seed, "game": self.game_index,
-               "auto_pass": self.auto_pass}
-        for name, s, other, flags, payload in self.events():
-            if name == "deal":
-                yield {"event": "deal", "round": payload["round"], "dealer": payload["dealer"],
-                       "levels": list(payload["levels"]),
-                       "hands": [str(h) for h in payload["hands"]]}
-            elif name == "play":
-                yield {"event": "play", "seat": s, **_play_fields(payload)}
-            elif name == "pass":
-                yield {"event": "pass", "seat": s, "auto": bool(flags)}
-            elif name == "anti_tribute":
-                yield {"event": "anti_tribute", "seat": s, "to": other, "jokers": str(payload)}
-            elif name in ("tribute", "return", "take"):
-                yield {"event": name, "seat": s, "to": other, "card": str(payload)}
-            elif name == "offer":
-                yield {"event": "offer", "seat": s, "to": other, "cards": str(payload)}
-            elif name in ("round_end", "forfeit"):
-                yield {"event": name, **({"seat": s} if name == "forfeit" else {}), **payload}
+               "auto_pass": self.initial_auto_pass}
+        for event in self.events():
+            yield _event_entry(*event)
 
     def to_record(self) -> str:
         """The JSON Lines record (one JSON object per line, header first)."""
@@ -317,6 +337,11 @@ def _apply_json_action(g: Game, a: Any, where: str) -> None:
     if not isinstance(a, list) or len(a) < 2 or not isinstance(a[0], int) or not isinstance(a[1], str):
         raise ReplayError(f"{where}: malformed action {a!r}")
     seat, kind = a[0], a[1]
+    if kind == "auto_pass":
+        if len(a) != 3 or not isinstance(a[2], bool):
+            raise ReplayError(f"{where}: malformed auto_pass change {a!r}")
+        g.auto_pass = a[2]
+        return
     if kind == "forfeit":
         try:
             g.forfeit(seat)
@@ -353,43 +378,53 @@ def _apply_json_action(g: Game, a: Any, where: str) -> None:
         raise ReplayError(f"{where}: {exc}") from None
 
 
-def read_record(source: Union[str, Iterable[str]]) -> list[dict[str, Any]]:
-    """Parse a JSON Lines record (text or lines) into entries; raises ReplayError."""
+def _read_lines(source: Union[str, Iterable[str]]) -> list[tuple[int, Any]]:
+    """(text line number, parsed entry) for every non-blank line."""
     lines = source.splitlines() if isinstance(source, str) else list(source)
     out = []
     for i, line in enumerate(lines, 1):
+        if not isinstance(line, str):
+            raise ReplayError(f"line {i}: not text")
         if not line.strip():
             continue
         try:
-            out.append(json.loads(line))
+            out.append((i, json.loads(line)))
         except ValueError as exc:
             raise ReplayError(f"line {i}: not JSON ({exc})") from None
     return out
 
 
+def read_record(source: Union[str, Iterable[str]]) -> list[dict[str, Any]]:
+    """Parse a JSON Lines record (text or lines) into entries; raises ReplayError."""
+    return [e for _, e in _read_lines(source)]
+
+
 def replay(record: Union[str, Iterable[str], list[dict[str, Any]]]) -> Game:
     """Re-play a record through the engine and return the final game.
 
-    Walks the record and the engine's own log in step: every deal must be the one the seed
-    gives, every decision legal and by the seat to act, every forced pass and every result
-    equal to the engine's. Raises :class:`ReplayError` (a ValueError) at the first entry that
-    is not, naming its line.
+    Walks the record and the engine's own log together: each decision is applied (it must
+    be legal and by the seat to act), then the record's line must equal, field for field,
+    the engine's own entry for that event (deals as the seed gives them, plays with their
+    kind, key and jokers, every result). Raises :class:`ReplayError` (a ValueError) at the
+    first line that does not, naming its line number in the text.
     """
     if isinstance(record, list) and all(isinstance(x, dict) for x in record):
-        entries = record
+        numbered = list(enumerate(record, 1))
     else:
-        entries = read_record(record)  # type: ignore[arg-type]
-    if not entries:
+        numbered = _read_lines(record)  # type: ignore[arg-type]
+    if not numbered:
         raise ReplayError("empty record")
-    head = entries[0]
+    first, head = numbered[0]
     if not isinstance(head, dict) or head.get("record") != "daguai":
-        raise ReplayError("line 1: not a daguai record header")
+        raise ReplayError(f"line {first}: not a daguai record header")
     if head.get("format") != RECORD_FORMAT:
-        raise ReplayError(f"line 1: unsupported record format {head.get('format')!r}")
+        raise ReplayError(f"line {first}: unsupported record format {head.get('format')!r}")
     g = _new_game(head)
     i = 0  # index into the engine's log
-    for lineno, e in enumerate(entries[1:], 2):
+    last = first
+    for lineno, e in numbered[1:]:
         where = f"line {lineno}"
+        last = lineno
         if not isinstance(e, dict) or not isinstance(e.get("event"), str):
             raise ReplayError(f"{where}: not an event")
         kind = e["event"]
@@ -397,15 +432,18 @@ def replay(record: Union[str, Iterable[str], list[dict[str, Any]]]) -> Game:
         try:
             if kind == "play":
                 _apply_json_action(g, [seat, "play", e.get("cards")] + ([e["as"]] if "as" in e else []), where)
-            elif kind == "pass" and not e.get("auto"):
-                _apply_json_action(g, [seat, "pass"], where)
+            elif kind == "pass":
+                if not e.get("auto"):  # forced passes: the engine makes them itself
+                    _apply_json_action(g, [seat, "pass"], where)
+            elif kind == "auto_pass":
+                _apply_json_action(g, [-1, "auto_pass", e.get("on")], where)
             elif kind in ("anti_tribute", "forfeit"):
                 _apply_json_action(g, [seat, kind], where)
             elif kind in ("tribute", "return", "take"):
                 _apply_json_action(g, [seat, kind, e.get("card")], where)
             elif kind == "offer":
                 _apply_json_action(g, [seat, kind, e.get("cards")], where)
-            elif kind not in ("deal", "pass", "round_end"):
+            elif kind not in ("deal", "round_end"):
                 raise ReplayError(f"{where}: unknown event {kind!r}")
         except ReplayError:
             raise
@@ -414,32 +452,18 @@ def replay(record: Union[str, Iterable[str], list[dict[str, Any]]]) -> Game:
         logged = g.events(i)
         if not logged:
             raise ReplayError(f"{where}: a {kind} event the engine did not produce")
-        name, lseat, _other, flags, payload = logged[0]
-        if name != kind:
-            raise ReplayError(f"{where}: the record has a {kind} event where the engine has a {name}")
-        if kind == "deal":
-            if (e.get("round") != payload["round"] or e.get("dealer") != payload["dealer"]
-                    or not isinstance(e.get("hands"), list)
-                    or [str(h) for h in payload["hands"]] != [str(Hand(h)) for h in e["hands"]]):
-                raise ReplayError(f"{where}: the deal differs from the one seed {g.seed} gives "
-                                  "(a tampered record, or another engine)")
-        elif kind == "pass":
-            if lseat != seat or bool(flags) != bool(e.get("auto")):
-                raise ReplayError(f"{where}: the engine's pass here is by seat {lseat}"
-                                  f"{' (forced)' if flags else ''}")
-        elif kind in ("round_end", "forfeit"):
-            _check_result(payload, e, where)
+        mine = _json_normal(_event_entry(*logged[0]))
+        if _json_normal(e) != mine:
+            if mine.get("event") != kind:
+                raise ReplayError(f"{where}: the record has a {kind} event where the engine has a "
+                                  f"{mine.get('event')}")
+            diff = sorted(k for k in set(mine) | set(e) if _json_normal(e.get(k)) != mine.get(k))
+            what = ("the deal differs from the one the seed gives (a tampered record, or another "
+                    "engine)") if kind == "deal" else "differs from the engine's"
+            raise ReplayError(f"{where}: {kind} {what}: field(s) {', '.join(diff)} "
+                              f"(engine: {', '.join(f'{k}={mine.get(k)!r}' for k in diff)})")
         i += 1
     if i != g.n_events:
-        raise ReplayError(f"the record ends early: it has {i} events, the engine logged {g.n_events}")
+        raise ReplayError(f"line {last}: the record ends early ({i} events; the engine logged "
+                          f"{g.n_events} by then)")
     return g
-
-
-def _check_result(mine: dict[str, Any], e: dict[str, Any], where: str) -> None:
-    for key, value in mine.items():
-        theirs = e.get(key)
-        if isinstance(theirs, list) and isinstance(value, tuple):
-            theirs = tuple(theirs)
-        if theirs != value:
-            raise ReplayError(f"{where}: {key} is {e.get(key)!r} in the record but {value!r} "
-                              "in the engine")

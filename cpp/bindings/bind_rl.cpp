@@ -1,0 +1,180 @@
+// Learning interfaces: observation / candidate encoders, abstract actions, BatchEnv.
+#include <pybind11/stl.h>
+
+#include "batch_env.hpp"
+#include "convert.hpp"
+
+namespace daguai::bind {
+
+namespace {
+
+// Cards each seat played in the current round, from a recorded game's log.
+void played_from_log(const GameState& g, Cards* played) {
+  if (!g.recording()) throw GameError("observation encoding of a Game needs record=True (it reads the log)");
+  for (int s = 0; s < kSeats; ++s) played[s] = Cards{};
+  const std::size_t n = g.log().size();
+  std::size_t start = n;
+  while (start > 0 && g.log()[start - 1].type != EventType::kDeal) --start;
+  g.log().for_each_from(start, [&](const Event& e) {
+    if (e.type == EventType::kPlay) played[e.seat] += e.play.cards;
+  });
+}
+
+struct PyBatchEnv {
+  BatchEnv env;
+  bool abstract;
+  py::array_t<float> obs;
+  py::array_t<std::uint8_t> mask;
+  py::array_t<float> rewards;
+  py::array_t<std::uint8_t> done;
+  py::array_t<std::int32_t> to_act;
+
+  PyBatchEnv(int n, const Rules& rules, std::uint64_t seed, bool matches, bool auto_pass, bool abstract_actions)
+      : env(n, rules, seed, matches, auto_pass), abstract(abstract_actions),
+        obs({py::ssize_t(n), py::ssize_t(kObsSize)}),
+        mask({py::ssize_t(n), py::ssize_t(kNumAbstract)}),
+        rewards({py::ssize_t(n), py::ssize_t(6)}),
+        done(py::ssize_t(n)),
+        to_act(py::ssize_t(n)) {
+    std::fill(rewards.mutable_data(), rewards.mutable_data() + 6 * n, 0.0f);
+    std::fill(done.mutable_data(), done.mutable_data() + n, 0);
+  }
+  void observe() {
+    float* o = obs.mutable_data();
+    std::uint8_t* m = abstract ? mask.mutable_data() : nullptr;
+    std::int32_t* t = to_act.mutable_data();
+    py::gil_scoped_release nogil;  // writes only buffers owned by this object
+    env.observe(o, m, t);
+  }
+  py::tuple outputs() {
+    return py::make_tuple(obs, abstract ? py::object(mask) : py::object(py::none()), rewards, done, to_act);
+  }
+};
+
+}  // namespace
+
+void bind_rl(py::module_& m) {
+  m.attr("OBS_VERSION") = kObsVersion;
+  m.attr("OBS_SIZE") = kObsSize;
+  m.attr("NUM_ABSTRACT") = kNumAbstract;
+  m.attr("CAND_FEATURES") = kCandFeatures;
+  m.def("obs_slices", []() {
+        py::list l;
+        for (const ObsSlice& s : obs_slices()) l.append(py::make_tuple(s.name, s.offset, s.size, s.meaning));
+        return l;
+      }, "The observation layout: (name, offset, size, meaning) per slice.");
+
+  m.def("encode_observation", [](const GameState& g, int seat) {
+        if (seat < 0 || seat >= kSeats) throw GameError("seat must be 0..5");
+        Cards played[kSeats];
+        played_from_log(g, played);
+        py::array_t<float> out(kObsSize);
+        encode_observation(g, seat, played, out.mutable_data());
+        return out;
+      }, py::arg("game"), py::arg("seat"), "The float32 observation tensor of `seat` (what it may know, R16).");
+
+  m.def("encode_candidates", [](const GameState& g) {
+        std::vector<Action> acts;
+        g.legal_actions(&acts);
+        py::array_t<float> out({py::ssize_t(acts.size()), py::ssize_t(kCandFeatures)});
+        for (std::size_t k = 0; k < acts.size(); ++k)
+          encode_candidate(acts[k], g.level_rank(), out.mutable_data() + k * kCandFeatures);
+        return out;
+      }, py::arg("game"), "Features (n_actions x CAND_FEATURES) of the legal actions, in legal_actions() order.");
+
+  m.def("abstract_id", [](const Action& a, py::handle level) { return abstract_id(a, to_level(level)); },
+        py::arg("action"), py::arg("level"), "The abstract action id of an action.");
+
+  m.def("abstract_mask", [](const GameState& g) {
+        std::vector<Action> acts;
+        g.legal_actions(&acts);
+        py::array_t<std::uint8_t> mask(kNumAbstract);
+        py::array_t<std::int32_t> index(kNumAbstract);
+        abstract_mask(acts, g.level_rank(), mask.mutable_data(), index.mutable_data());
+        return py::make_tuple(py::array_t<bool>(py::array(mask).attr("astype")("bool")), index);
+      }, py::arg("game"), "(mask bool[NUM_ABSTRACT], index into legal_actions() or -1).");
+
+  m.def("action_from_abstract", [](const GameState& g, int id) {
+        if (id < 0 || id >= kNumAbstract)
+          throw GameError("abstract action " + std::to_string(id) + " is out of range 0.." + std::to_string(kNumAbstract - 1));
+        std::vector<Action> acts;
+        g.legal_actions(&acts);
+        std::uint8_t mask[kNumAbstract];
+        std::int32_t index[kNumAbstract];
+        abstract_mask(acts, g.level_rank(), mask, index);
+        if (!mask[id]) throw GameError("abstract action " + std::to_string(id) + " is masked out (not legal now)");
+        return acts[std::size_t(index[id])];
+      }, py::arg("game"), py::arg("id"), "The canonical legal action of an abstract id.");
+
+  py::class_<PyBatchEnv>(m, "BatchEnv", R"doc(N games stepped per call in C++ (GIL released).
+
+step(actions) takes an int array of N actions (abstract ids, or indices into each game's
+legal actions with abstract=False) and returns (obs, mask, rewards, done, to_act). The
+arrays are reused by the next call: copy what you keep.)doc")
+      .def(py::init<int, const Rules&, std::uint64_t, bool, bool, bool>(), py::arg("n"), py::arg("rules"),
+           py::arg("seed") = 0, py::arg("matches") = false, py::arg("auto_pass") = false, py::arg("abstract") = true)
+      .def_property_readonly("n", [](const PyBatchEnv& b) { return b.env.size(); })
+      .def_property_readonly("abstract", [](const PyBatchEnv& b) { return b.abstract; })
+      .def_property_readonly("episodes_done", [](const PyBatchEnv& b) { return b.env.episodes_done(); })
+      .def("reset", [](PyBatchEnv& b) {
+            {
+              py::gil_scoped_release nogil;  // touches only this object's games
+              b.env.reset();
+            }
+            std::fill(b.rewards.mutable_data(), b.rewards.mutable_data() + 6 * b.env.size(), 0.0f);
+            std::fill(b.done.mutable_data(), b.done.mutable_data() + b.env.size(), 0);
+            b.observe();
+            return b.outputs();
+          }, "Restart every game; returns (obs, mask, rewards, done, to_act).")
+      .def("observe", [](PyBatchEnv& b) {
+            b.observe();
+            return b.outputs();
+          }, "The current (obs, mask, rewards, done, to_act) without stepping.")
+      .def("step", [](PyBatchEnv& b, py::object actions) {
+            py::array raw = py::array::ensure(actions);
+            if (!raw || raw.ndim() != 1 || raw.shape(0) != b.env.size())
+              throw GameError("BatchEnv.step needs a 1-d array of " + std::to_string(b.env.size()) + " actions");
+            const char kind = raw.dtype().kind();
+            if (kind != 'i' && kind != 'u')
+              throw GameError("BatchEnv.step needs integer actions, got dtype " + std::string(py::str(raw.dtype())));
+            auto a64 = py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>::ensure(raw);
+            std::vector<std::int32_t> acts(std::size_t(b.env.size()));
+            for (int i = 0; i < b.env.size(); ++i) {
+              const std::int64_t v = a64.at(i);
+              if (v < -1 || v > (std::int64_t(1) << 30))
+                throw GameError("environment " + std::to_string(i) + ": action " + std::to_string(v) + " is out of range");
+              acts[std::size_t(i)] = std::int32_t(v);
+            }
+            float* r = b.rewards.mutable_data();
+            std::uint8_t* d = b.done.mutable_data();
+            {
+              py::gil_scoped_release nogil;  // actions copied; writes only this object's buffers
+              b.env.step(acts.data(), b.abstract, r, d);
+            }
+            b.observe();
+            return b.outputs();
+          }, py::arg("actions"), "Apply one action per game; returns (obs, mask, rewards, done, to_act).")
+      .def("candidates", [](const PyBatchEnv& b) {
+            std::vector<float> feats;
+            py::array_t<std::int64_t> offsets(py::ssize_t(b.env.size() + 1));
+            b.env.candidates(&feats, offsets.mutable_data());
+            const py::ssize_t rows = py::ssize_t(feats.size() / kCandFeatures);
+            py::array_t<float> out({rows, py::ssize_t(kCandFeatures)});
+            if (!feats.empty()) std::memcpy(out.mutable_data(), feats.data(), feats.size() * sizeof(float));
+            return py::make_tuple(out, offsets);
+          }, "Candidate features of every game's legal actions: (features, offsets[n + 1]).")
+      .def("legal_actions", [](const PyBatchEnv& b, int i) {
+            if (i < 0 || i >= b.env.size()) throw GameError("no environment " + std::to_string(i));
+            return b.env.legal(i);
+          }, py::arg("i"), "The legal actions of game i (a list of Action).")
+      .def("game_index", [](const PyBatchEnv& b, int i) {
+            if (i < 0 || i >= b.env.size()) throw GameError("no environment " + std::to_string(i));
+            return b.env.game_index(i);
+          }, py::arg("i"), "The game index of environment i's current episode (Game(seed, game=...)).")
+      .def("game", [](const PyBatchEnv& b, int i) {
+            if (i < 0 || i >= b.env.size()) throw GameError("no environment " + std::to_string(i));
+            return GameState(b.env.game(i));
+          }, py::arg("i"), "A copy of environment i's game state.");
+}
+
+}  // namespace daguai::bind

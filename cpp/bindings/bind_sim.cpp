@@ -1,0 +1,92 @@
+// Rollouts and built-in policies.
+#include <pybind11/stl.h>
+
+#include "convert.hpp"
+#include "rollout.hpp"
+
+namespace daguai::bind {
+
+namespace {
+
+// A built-in policy for one seat of one game, with its own stream (Python slow path).
+struct PolicyRunner {
+  PolicyKind kind;
+  Rng rng;
+  PolicyScratch scratch;
+};
+
+}  // namespace
+
+void bind_sim(py::module_& m) {
+  m.def("simulate", [](const Rules& rules, std::uint64_t seed, std::int64_t n, const std::vector<std::string>& policies,
+                       bool matches, std::uint64_t first_game, int threads, bool auto_pass) {
+        if (policies.size() != 6) throw GameError("simulate needs 6 policies (one per seat), got " + std::to_string(policies.size()));
+        if (n < 0) throw GameError("simulate: n must be >= 0");
+        if (threads < 1) throw GameError("simulate: threads must be >= 1");
+        SimConfig cfg;
+        cfg.rules = rules;
+        cfg.seed = seed;
+        cfg.first_game = first_game;
+        cfg.n = n;
+        cfg.matches = matches;
+        cfg.auto_pass = auto_pass;
+        cfg.threads = threads;
+        for (int s = 0; s < 6; ++s) cfg.policies[std::size_t(s)] = parse_policy(policies[std::size_t(s)]);
+        const py::ssize_t rows = py::ssize_t(n);
+        py::array_t<std::uint64_t> game(rows);
+        py::array_t<std::int8_t> dealer(rows), level(rows), winner(rows), n_trib(rows);
+        py::array_t<std::int8_t> order({rows, py::ssize_t(6)}), trib({rows, py::ssize_t(3)}), levels({rows, py::ssize_t(2)});
+        py::array_t<std::int32_t> scores({rows, py::ssize_t(6)}), plays(rows), passes(rows), rounds(rows), draws(rows);
+        py::array_t<std::int32_t> wins({rows, py::ssize_t(2)});
+        SimOutput out;
+        out.game = game.mutable_data();
+        out.dealer = dealer.mutable_data();
+        out.level = level.mutable_data();
+        out.order = order.mutable_data();
+        out.winner = winner.mutable_data();
+        out.n_tributers = n_trib.mutable_data();
+        out.tributers = trib.mutable_data();
+        out.levels = levels.mutable_data();
+        out.scores = scores.mutable_data();
+        out.plays = plays.mutable_data();
+        out.passes = passes.mutable_data();
+        out.rounds = rounds.mutable_data();
+        out.draws = draws.mutable_data();
+        out.wins = wins.mutable_data();
+        {
+          py::gil_scoped_release nogil;  // arguments converted; C++ writes only the arrays above
+          simulate(cfg, out);
+        }
+        py::dict d;
+        d["game"] = game;
+        d["dealer"] = dealer;
+        d["level"] = level;
+        d["order"] = order;
+        d["winner"] = winner;
+        d["n_tributers"] = n_trib;
+        d["tributers"] = trib;
+        d["levels"] = levels;
+        d["scores"] = scores;
+        d["plays"] = plays;
+        d["passes"] = passes;
+        d["rounds"] = rounds;
+        if (matches) {
+          d["draws"] = draws;
+          d["wins"] = wins;
+        }
+        return d;
+      }, py::arg("rules"), py::arg("seed"), py::arg("n"), py::arg("policies"), py::arg("matches") = false,
+      py::arg("first_game") = 0, py::arg("threads") = 1, py::arg("auto_pass") = false,
+      "Play n rounds (or matches) in C++ with built-in policies; a dict of numpy columns.");
+
+  py::class_<PolicyRunner>(m, "PolicyRunner", "A built-in policy for one seat of one game (own random stream).")
+      .def(py::init([](const std::string& name, std::uint64_t seed, std::uint64_t game, int seat) {
+             if (seat < 0 || seat >= kSeats) throw GameError("seat must be 0..5");
+             return PolicyRunner{parse_policy(name), Rng::stream(seed, game, Stream::kPolicy, std::uint64_t(seat)), {}};
+           }), py::arg("policy"), py::arg("seed"), py::arg("game"), py::arg("seat"))
+      .def("act", [](PolicyRunner& r, const GameState& g) { return choose_action(r.kind, g, r.rng, r.scratch); },
+           py::arg("game"), "The policy's decision for the player to act.")
+      .def_property_readonly("name", [](const PolicyRunner& r) { return std::string(policy_name(r.kind)); });
+}
+
+}  // namespace daguai::bind

@@ -1,0 +1,114 @@
+#include "batch_env.hpp"
+
+#include <cstring>
+#include <string>
+
+namespace daguai {
+
+BatchEnv::BatchEnv(int n, const Rules& rules, std::uint64_t seed, bool matches, bool auto_pass)
+    : rules_(rules), seed_(seed), matches_(matches), auto_pass_(auto_pass), n_(n) {
+  if (n < 1) throw GameError("BatchEnv needs n >= 1 environments, got " + std::to_string(n));
+  envs_.reserve(std::size_t(n));
+  for (int i = 0; i < n; ++i) {
+    envs_.push_back(Env{GameState(rules_, seed_, std::uint64_t(i), auto_pass_, false), {}, {}, {}, {}, false, 0, 0});
+    start(envs_.back(), i, 0);
+  }
+}
+
+void BatchEnv::start(Env& e, int i, std::int64_t episode) {
+  e.episode = episode;
+  e.game = std::uint64_t(episode) * std::uint64_t(n_) + std::uint64_t(i);
+  e.g = GameState(rules_, seed_, e.game, auto_pass_, /*record=*/false);
+  e.tracker = RoundTracker{};
+  e.tracker.sync(e.g);
+  refresh(e);
+}
+
+void BatchEnv::refresh(Env& e) {
+  e.legal.clear();
+  e.g.legal_actions(&e.legal);
+  e.mask_fresh = false;
+}
+
+void BatchEnv::reset() {
+  episodes_done_ = 0;
+  for (int i = 0; i < size(); ++i) start(envs_[std::size_t(i)], i, 0);
+}
+
+void BatchEnv::step(const std::int32_t* actions, bool abstract, float* rewards, std::uint8_t* done) {
+  // Validate all first: an error leaves every environment unchanged.
+  for (int i = 0; i < size(); ++i) {
+    Env& e = envs_[std::size_t(i)];
+    const std::int32_t a = actions[i];
+    if (abstract) {
+      if (!e.mask_fresh) {
+        abstract_mask(e.legal, e.g.level_rank(), e.mask, e.index);
+        e.mask_fresh = true;
+      }
+      if (a < 0 || a >= kNumAbstract)
+        throw GameError("environment " + std::to_string(i) + ": abstract action " + std::to_string(a) +
+                        " is out of range 0.." + std::to_string(kNumAbstract - 1));
+      if (!e.mask[a])
+        throw GameError("environment " + std::to_string(i) + ": abstract action " + std::to_string(a) +
+                        " is masked out (not legal now)");
+    } else if (a < 0 || std::size_t(a) >= e.legal.size()) {
+      throw GameError("environment " + std::to_string(i) + ": action index " + std::to_string(a) +
+                      " is out of range 0.." + std::to_string(std::int64_t(e.legal.size()) - 1));
+    }
+  }
+  for (int i = 0; i < size(); ++i) {
+    Env& e = envs_[std::size_t(i)];
+    const Action act = e.legal[std::size_t(abstract ? e.index[actions[i]] : actions[i])];
+    const std::size_t rounds_before = e.g.results().size();
+    e.tracker.on_action(e.g, act);
+    e.g.apply(act);
+    float* r = rewards ? rewards + 6 * i : nullptr;
+    if (r) std::memset(r, 0, sizeof(float) * 6);
+    bool ended = false;
+    if (e.g.results().size() > rounds_before) {
+      const RoundResult& res = e.g.results().back();
+      if (r)
+        for (int s = 0; s < kSeats; ++s) r[s] = float(res.scores[std::size_t(s)]);
+      ended = !matches_ || e.g.match_over();
+    }
+    if (done) done[i] = ended ? 1 : 0;
+    if (ended) {
+      ++episodes_done_;
+      start(e, i, e.episode + 1);
+    } else {
+      e.tracker.sync(e.g);
+      refresh(e);
+    }
+  }
+}
+
+void BatchEnv::observe(float* obs, std::uint8_t* mask, std::int32_t* to_act) {
+  for (int i = 0; i < size(); ++i) {
+    Env& e = envs_[std::size_t(i)];
+    const int seat = e.g.current_player();
+    if (to_act) to_act[i] = seat;
+    if (obs) encode_observation(e.g, seat, e.tracker.played, obs + std::size_t(i) * kObsSize);
+    if (mask) {
+      if (!e.mask_fresh) {
+        abstract_mask(e.legal, e.g.level_rank(), e.mask, e.index);
+        e.mask_fresh = true;
+      }
+      std::memcpy(mask + std::size_t(i) * kNumAbstract, e.mask, kNumAbstract);
+    }
+  }
+}
+
+void BatchEnv::candidates(std::vector<float>* features, std::int64_t* offsets) const {
+  std::size_t total = 0;
+  for (const Env& e : envs_) total += e.legal.size();
+  features->resize(total * kCandFeatures);
+  std::size_t row = 0;
+  for (int i = 0; i < size(); ++i) {
+    const Env& e = envs_[std::size_t(i)];
+    offsets[i] = std::int64_t(row);
+    for (const Action& a : e.legal) encode_candidate(a, e.g.level_rank(), features->data() + (row++) * kCandFeatures);
+  }
+  offsets[size()] = std::int64_t(row);
+}
+
+}  // namespace daguai

@@ -1,0 +1,64 @@
+// A batch of N environments stepped together (issue "Learning"): actions in, observations,
+// masks, rewards and done flags out, in caller-owned buffers. One environment = one seat-
+// agnostic game: the observation is that of the player to act.
+//
+// Episodes: one round (default) or one match. Environment i's k-th episode is
+// GameState(rules, seed, game = k * n + i): so a trajectory can be reproduced by stepping a
+// daguai.Game(seed, rules, game=...) with the same actions. When an action ends an episode,
+// done[i] = 1, rewards[i] hold the round's score changes (R13) of the six seats, and the
+// environment is reset at once: the observation returned is the new episode's first one.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "encode.hpp"
+#include "state.hpp"
+
+namespace daguai {
+
+class BatchEnv {
+ public:
+  BatchEnv(int n, const Rules& rules, std::uint64_t seed, bool matches, bool auto_pass);
+
+  int size() const { return int(envs_.size()); }
+  const GameState& game(int i) const { return envs_[std::size_t(i)].g; }
+  std::uint64_t game_index(int i) const { return envs_[std::size_t(i)].game; }
+  const std::vector<Action>& legal(int i) const { return envs_[std::size_t(i)].legal; }
+  std::int64_t episodes_done() const { return episodes_done_; }
+
+  // Restart every environment at its first episode.
+  void reset();
+  // Validate every action (throws GameError naming the environment; nothing applied), then
+  // apply them. abstract: ids (encode.hpp); else indices into legal(i). rewards: n x 6,
+  // done: n (both may be null).
+  void step(const std::int32_t* actions, bool abstract, float* rewards, std::uint8_t* done);
+  // Observation of the player to act (n x kObsSize), abstract masks (n x kNumAbstract, may
+  // be null), player to act (n, may be null).
+  void observe(float* obs, std::uint8_t* mask, std::int32_t* to_act);
+  // Candidate features of every legal action: offsets (n + 1) into rows of kCandFeatures.
+  void candidates(std::vector<float>* features, std::int64_t* offsets) const;
+
+ private:
+  struct Env {
+    GameState g;
+    RoundTracker tracker;
+    std::vector<Action> legal;
+    std::int32_t index[kNumAbstract];  // abstract id -> index into legal (-1 unavailable)
+    std::uint8_t mask[kNumAbstract];
+    bool mask_fresh = false;
+    std::uint64_t game = 0;
+    std::int64_t episode = 0;
+  };
+  void start(Env& e, int i, std::int64_t episode);
+  void refresh(Env& e);
+
+  Rules rules_;
+  std::uint64_t seed_;
+  bool matches_, auto_pass_;
+  int n_;
+  std::vector<Env> envs_;
+  std::int64_t episodes_done_ = 0;
+};
+
+}  // namespace daguai

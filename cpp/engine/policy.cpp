@@ -1,0 +1,412 @@
+#include "policy.hpp"
+
+#include <algorithm>
+
+namespace daguai {
+
+PolicyKind parse_policy(const std::string& name) {
+  if (name == "random") return PolicyKind::kRandom;
+  if (name == "greedy") return PolicyKind::kGreedy;
+  if (name == "heuristic") return PolicyKind::kHeuristic;
+  throw GameError("unknown policy '" + name + "': expected random, greedy or heuristic");
+}
+
+const char* policy_name(PolicyKind k) {
+  switch (k) {
+    case PolicyKind::kRandom: return "random";
+    case PolicyKind::kGreedy: return "greedy";
+    case PolicyKind::kHeuristic: return "heuristic";
+  }
+  return "?";
+}
+
+namespace {
+
+Action make_action(ActionType t, int seat, const Play& p) {
+  Action a;
+  a.type = t;
+  a.seat = std::int8_t(seat);
+  a.play = p;
+  return a;
+}
+
+Action pass_action(int seat) {
+  Action a;
+  a.type = ActionType::kPass;
+  a.seat = std::int8_t(seat);
+  return a;
+}
+
+// Level cards and jokers among the cards of a play.
+int control_cards(const Play& p, int level) {
+  int n = p.cards.jokers();
+  const int b = p.cards.rank_byte(level);
+  n += (b & 3) + ((b >> 2) & 3) + ((b >> 4) & 3) + ((b >> 6) & 3);
+  return n;
+}
+
+// "Cheapness" order for a follow / a lead of one size: lower key first, then fewer control
+// cards, then fewer jokers.
+bool cheaper(const Play& a, const Play& b, int level) {
+  if (a.key != b.key) return a.key < b.key;
+  const int ca = control_cards(a, level), cb = control_cards(b, level);
+  if (ca != cb) return ca < cb;
+  return a.jokers() < b.jokers();
+}
+
+// Non-play phases shared by greedy and heuristic: pay the first highest card, return the
+// lowest-power card, offer the lowest cards, take the highest offered card.
+Action simple_exchange(const GameState& g, PolicyScratch& s) {
+  s.actions.clear();
+  g.legal_actions(&s.actions);
+  const int level = g.level_rank();
+  auto power_of = [&](const Action& a) {
+    for (int f = 0; f < kNumFaces; ++f)
+      if (a.play.cards.count(f)) return face_power(f, level);
+    return 0;
+  };
+  auto total_power = [&](const Action& a) {
+    int t = 0;
+    for (int f = 0; f < kNumFaces; ++f) t += a.play.cards.count(f) * face_power(f, level);
+    return t;
+  };
+  switch (g.phase()) {
+    case Phase::kTribute:
+      return s.actions.front();  // every tribute candidate has the same power (R11)
+    case Phase::kReturn: {
+      if (g.expects_offer())
+        return *std::min_element(s.actions.begin(), s.actions.end(),
+                                 [&](const Action& a, const Action& b) { return total_power(a) < total_power(b); });
+      return *std::min_element(s.actions.begin(), s.actions.end(),
+                               [&](const Action& a, const Action& b) { return power_of(a) < power_of(b); });
+    }
+    case Phase::kTake:
+      return *std::max_element(s.actions.begin(), s.actions.end(),
+                               [&](const Action& a, const Action& b) { return power_of(a) < power_of(b); });
+    default:
+      return s.actions.front();
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// random: uniform over the legal actions.
+// ---------------------------------------------------------------------------------------
+Action random_action(const GameState& g, Rng& rng, PolicyScratch& s) {
+  const int seat = g.current_player();
+  if (g.phase() == Phase::kPlay) {
+    s.plays.clear();
+    g.legal_plays(&s.plays);
+    const std::size_t n = s.plays.size() + (g.can_pass() ? 1 : 0);
+    const std::size_t k = rng.bounded(n);
+    if (k == s.plays.size()) return pass_action(seat);
+    return make_action(ActionType::kPlay, seat, s.plays[k]);
+  }
+  s.actions.clear();
+  g.legal_actions(&s.actions);
+  return s.actions[rng.bounded(s.actions.size())];
+}
+
+// ---------------------------------------------------------------------------------------
+// greedy
+// ---------------------------------------------------------------------------------------
+Action greedy_action(const GameState& g, PolicyScratch& s) {
+  if (g.phase() != Phase::kPlay) return simple_exchange(g, s);
+  const int seat = g.current_player(), level = g.level_rank();
+  s.plays.clear();
+  g.legal_plays(&s.plays);
+  if (g.has_top()) {
+    if (s.plays.empty()) return pass_action(seat);
+    const Play* best = &s.plays[0];
+    for (const Play& p : s.plays)
+      if (cheaper(p, *best, level)) best = &p;
+    return make_action(ActionType::kPlay, seat, *best);
+  }
+  // Lead: the weakest play of the largest size, preferring no control cards.
+  const Play* best = nullptr;
+  for (const Play& p : s.plays) {
+    if (!best) { best = &p; continue; }
+    const int cp = control_cards(p, level) > 0, cb = control_cards(*best, level) > 0;
+    if (cp != cb) { if (cp < cb) best = &p; continue; }
+    if (p.size() != best->size()) { if (p.size() > best->size()) best = &p; continue; }
+    if (cheaper(p, *best, level)) best = &p;
+  }
+  return make_action(ActionType::kPlay, seat, *best);
+}
+
+// ---------------------------------------------------------------------------------------
+// heuristic
+// ---------------------------------------------------------------------------------------
+
+// A plan (配牌): the hand split into plays. Jokers and level cards are "controls", kept as
+// their own singles / pairs / triples to regain the lead; the other cards are grouped by
+// rank, then five-card combinations replace groups while that lowers the number of plays
+// (手数): a combination is chosen by the number of plays it saves, ties to the lower ranks.
+struct Planner {
+  int level;
+  const Rules& rules;
+  std::uint8_t cnt[13];  // natural non-level cards per rank
+  Cards work;            // those cards
+
+  Planner(const Cards& hand, int lv, const Rules& r) : level(lv), rules(r) {
+    work = hand.naturals();
+    const Cards lvl = Cards{level < 8 ? (0xFFull << (8 * level)) : 0, level >= 8 ? (0xFFull << (8 * (level - 8))) : 0};
+    work = Cards{work.lo & ~lvl.lo, work.hi & ~lvl.hi};
+    for (int r = 0; r < kNumRanks; ++r) {
+      const int b = work.rank_byte(r);
+      cnt[r] = std::uint8_t((b & 3) + ((b >> 2) & 3) + ((b >> 4) & 3) + ((b >> 6) & 3));
+    }
+  }
+  // Plays needed for c cards of one rank as singles / pairs / triples.
+  static int units(int c) { return c == 0 ? 0 : (c + 2) / 3; }
+
+  void take(int face) {
+    work.remove(face);
+    --cnt[face_rank(face)];
+  }
+  int any_face(int r) const {
+    for (int s = 0; s < kNumSuits; ++s)
+      if (work.count(make_face(r, s))) return make_face(r, s);
+    return -1;
+  }
+
+  // The best five-card combination among natural non-level cards; returns saving and
+  // fills `out` with its cards (0 = none worth it).
+  int best_combo(Cards* out) const {
+    int best = 0;
+    auto consider = [&](int saving, const Cards& c) {
+      if (saving > best) {
+        best = saving;
+        *out = c;
+      }
+    };
+    // straights (and straight flushes): one card of five consecutive ranks
+    for (int t = rules.wrap_straights ? 0 : 3; t < kNumRanks; ++t) {
+      const unsigned ranks = straight_ranks(t);
+      if (ranks & (1u << level)) continue;  // keep level cards as controls
+      int saving = -1;
+      bool ok = true;
+      Cards c;
+      for (int r = 0; r < kNumRanks && ok; ++r) {
+        if (!((ranks >> r) & 1)) continue;
+        if (!cnt[r]) { ok = false; break; }
+        saving += units(cnt[r]) - units(cnt[r] - 1);
+      }
+      if (!ok) continue;
+      // prefer one suit (straight flush) when every rank has it
+      int sf_suit = -1;
+      for (int s = 0; s < kNumSuits && sf_suit < 0; ++s) {
+        bool all = true;
+        for (int r = 0; r < kNumRanks; ++r)
+          if (((ranks >> r) & 1) && !work.count(make_face(r, s))) all = false;
+        if (all) sf_suit = s;
+      }
+      for (int r = 0; r < kNumRanks; ++r)
+        if ((ranks >> r) & 1) c.add(sf_suit >= 0 ? make_face(r, sf_suit) : any_face(r));
+      consider(saving, c);
+    }
+    // full house (triple + pair) and four-plus-one (four + single): lowest ranks first
+    for (int t = 0; t < kNumRanks; ++t) {
+      if (cnt[t] == 3 || cnt[t] == 4) {
+        for (int p = 0; p < kNumRanks; ++p) {
+          if (p == t) continue;
+          if (cnt[t] == 3 && cnt[p] == 2) {  // 2 plays -> 1
+            Cards c;
+            take_n(t, 3, &c);
+            take_n(p, 2, &c);
+            consider(1, c);
+          }
+          if (cnt[t] == 4 && cnt[p] == 1) {  // 2 + 1 plays -> 1
+            Cards c;
+            take_n(t, 4, &c);
+            take_n(p, 1, &c);
+            consider(2, c);
+          }
+        }
+      }
+      if (cnt[t] == 5) {
+        Cards c;
+        take_n(t, 5, &c);
+        consider(1, c);  // triple + pair -> five of a kind
+      }
+    }
+    // flushes: per suit, the five lowest cards whose rank is a single (4 plays saved)
+    for (int s = 0; s < kNumSuits; ++s) {
+      Cards c;
+      int n = 0, saving = -1;
+      unsigned ranks = 0;
+      for (int p = 0; p < kLevelPower && n < 5; ++p) {
+        const int r = power_rank(p, level);
+        if (cnt[r] == 1 && work.count(make_face(r, s))) {
+          c.add(make_face(r, s));
+          ranks |= 1u << r;
+          ++n;
+          ++saving;
+        }
+      }
+      if (n == 5 && !straight_windows(ranks, rules.wrap_straights)) consider(saving, c);
+    }
+    return best;
+  }
+  void take_n(int r, int n, Cards* c) const {
+    for (int s = 0; s < kNumSuits && n > 0; ++s)
+      for (int k = work.count(make_face(r, s)); k > 0 && n > 0; --k, --n) c->add(make_face(r, s));
+  }
+
+  void build(const Cards& hand, std::vector<Play>* plan) {
+    plan->clear();
+    Cards combo;
+    while (best_combo(&combo) > 0) {
+      Play p;
+      if (classify(combo, level, rules, &p)) plan->push_back(p);
+      for (int f = 0; f < kNumNatural; ++f)
+        for (int k = combo.count(f); k > 0; --k) take(f);
+      combo = Cards{};
+    }
+    // the rest by rank: triples, pairs, singles
+    auto add_group = [&](const Cards& c) {
+      Play p;
+      if (!c.empty() && classify(c, level, rules, &p)) plan->push_back(p);
+    };
+    for (int r = 0; r < kNumRanks; ++r) {
+      while (cnt[r] > 0) {
+        const int n = cnt[r] >= 3 ? 3 : cnt[r];
+        Cards c;
+        take_n(r, n, &c);
+        for (int f = 0; f < kNumNatural; ++f)
+          for (int k = c.count(f); k > 0; --k) take(f);
+        add_group(c);
+      }
+    }
+    // controls: level cards by count, then jokers (a joker pair when there are two)
+    const Cards nat = hand.naturals();
+    Cards lvl;
+    for (int s = 0; s < kNumSuits; ++s)
+      for (int k = nat.count(make_face(level, s)); k > 0; --k) lvl.add(make_face(level, s));
+    while (!lvl.empty()) {
+      Cards c;
+      int n = std::min(3, lvl.size());
+      for (int f = 0; f < kNumFaces && n > 0; ++f)
+        for (int k = lvl.count(f); k > 0 && n > 0; --k, --n) c.add(f);
+      lvl -= c;
+      add_group(c);
+    }
+    for (int k = hand.sj(); k > 0; --k) add_group(Cards{0, 1ull << 40});
+    for (int k = hand.bj(); k > 0; --k) add_group(Cards{0, 1ull << 42});
+  }
+};
+
+bool is_control(const Play& p, int level) { return control_cards(p, level) == p.size(); }
+
+// Relative weakness of a plan unit for leading: lower = lead it earlier.
+int lead_rank(const Play& p) {
+  if (p.size() == 5) return int((p.key >> 20) * 16 + ((p.key & 0xFFFFF) >> 16));  // kind, top nibble
+  return int(p.key >> 1);
+}
+
+Action heuristic_action(const GameState& g, Rng& rng, PolicyScratch& s) {
+  (void)rng;
+  if (g.phase() != Phase::kPlay) return simple_exchange(g, s);
+  const int seat = g.current_player(), level = g.level_rank();
+  const Cards& hand = g.hand(seat);
+  // (Re)plan when the hand is not what the plan covers.
+  Cards covered;
+  for (const Play& p : s.plan) covered += p.cards;
+  if (covered != hand || s.plan_hand != hand) {
+    Planner pl(hand, level, g.rules());
+    pl.build(hand, &s.plan);
+    s.plan_hand = hand;
+  }
+  const int partner1 = (seat + 2) % kSeats, partner2 = (seat + 4) % kSeats;
+  auto partner_close = [&]() {
+    for (int p : {partner1, partner2})
+      if (!g.is_out(p) && g.cards_left(p) <= 5) return true;
+    return false;
+  };
+  auto opponent_close = [&]() {
+    for (int k = 1; k < kSeats; k += 2) {
+      const int o = (seat + k) % kSeats;
+      if (!g.is_out(o) && g.cards_left(o) <= 5) return true;
+    }
+    return false;
+  };
+  auto play = [&](const Play& p) { return make_action(ActionType::kPlay, seat, p); };
+
+  if (!g.has_top()) {
+    // Lead. Out in one play if the whole hand is one.
+    if (s.plan.size() == 1) return play(s.plan[0]);
+    // Feed a partner close to going out: the smallest single, else the smallest pair.
+    if (partner_close()) {
+      for (int size : {1, 2}) {
+        const Play* best = nullptr;
+        for (const Play& p : s.plan)
+          if (p.size() == size && !is_control(p, level) && (!best || p.key < best->key)) best = &p;
+        if (best) return play(*best);
+      }
+    }
+    // Otherwise the weakest non-control unit; bigger units first when the hand is strong
+    // in controls (seed 000: open five-card plays only with a way back to the lead).
+    int controls = 0;
+    for (const Play& p : s.plan) controls += is_control(p, level);
+    const Play* best = nullptr;
+    for (const Play& p : s.plan) {
+      if (is_control(p, level)) continue;
+      if (!best) { best = &p; continue; }
+      const bool big_p = p.size() == 5, big_b = best->size() == 5;
+      if (big_p != big_b) {
+        if ((controls >= 2) == big_p) best = &p;
+        continue;
+      }
+      if (p.size() != best->size() ? p.size() > best->size() : lead_rank(p) < lead_rank(*best)) best = &p;
+    }
+    if (best) return play(*best);
+    // only controls left: lead the lowest of them
+    const Play* low = &s.plan[0];
+    for (const Play& p : s.plan)
+      if (p.size() > low->size() || (p.size() == low->size() && p.key < low->key)) low = &p;
+    return play(*low);
+  }
+
+  // Follow.
+  const Play& top = g.top();
+  const bool partner_top = team_of(g.top_seat()) == team_of(seat);
+  s.plays.clear();
+  g.legal_plays(&s.plays);
+  if (s.plays.empty()) return pass_action(seat);
+  // Going out with this play wins the race: always take it.
+  for (const Play& p : s.plays)
+    if (p.cards == hand) return play(p);
+  if (partner_top) return pass_action(seat);  // never beat the partner otherwise
+  // A plan unit of the same size that beats the top: the cheapest non-control one.
+  const Play* best = nullptr;
+  for (const Play& p : s.plan)
+    if (p.size() == top.size() && beats(p, top) && !is_control(p, level) && (!best || cheaper(p, *best, level)))
+      best = &p;
+  if (best) return play(*best);
+  // Use a control unit when the hand is nearly done, the opponents are close, or the
+  // partner needs the lead.
+  const bool urgent = opponent_close() || partner_close() || s.plan.size() <= 3;
+  for (const Play& p : s.plan)
+    if (p.size() == top.size() && beats(p, top) && (!best || cheaper(p, *best, level))) best = &p;
+  if (best && urgent) return play(*best);
+  if (urgent) {  // break the plan: the cheapest legal follow
+    const Play* c = &s.plays[0];
+    for (const Play& p : s.plays)
+      if (cheaper(p, *c, level)) c = &p;
+    return play(*c);
+  }
+  return pass_action(seat);
+}
+
+}  // namespace
+
+Action choose_action(PolicyKind kind, const GameState& g, Rng& rng, PolicyScratch& scratch) {
+  if (g.match_over()) throw GameError("the match is over: no decision to choose");
+  switch (kind) {
+    case PolicyKind::kRandom: return random_action(g, rng, scratch);
+    case PolicyKind::kGreedy: return greedy_action(g, scratch);
+    case PolicyKind::kHeuristic: return heuristic_action(g, rng, scratch);
+  }
+  throw GameError("unknown policy");
+}
+
+}  // namespace daguai
