@@ -288,6 +288,11 @@ class Gen {
   };
   void sequences() {
     const int wrap = rules_.wrap_straights ? 1 : 0;
+    // Ranks held in each suit (a straight flush needs all its ranks in one suit).
+    unsigned suit_ranks[kNumSuits] = {0, 0, 0, 0};
+    for (int r = 0; r < kNumRanks; ++r)
+      for (int s = 0; s < kNumSuits; ++s)
+        if ((cfg_[r] >> (2 * s)) & 3) suit_ranks[s] |= 1u << r;
     // The faces of each rank as single cards.
     for (int r = 0; r < kNumRanks; ++r) {
       nsingle_[r] = 0;
@@ -307,6 +312,9 @@ class Gen {
         key_st_ = five_key(Kind::kStraight, t);
         key_sf_ = five_key(Kind::kStraightFlush, t);
         if (!kDeclare && (kFollow && key_sf_ < min_key_)) continue;
+        if (!kDeclare && kFollow && key_st_ < min_key_ &&
+            (mask & ~suit_ranks[0]) && (mask & ~suit_ranks[1]) && (mask & ~suit_ranks[2]) && (mask & ~suit_ranks[3]))
+          continue;  // only a straight flush could beat, and no suit holds every rank
         const Single* rs[5];
         int k = 0;
         for (unsigned x = mask; x; x &= x - 1) rs[k++] = single_[low_bit(x)];
