@@ -369,12 +369,11 @@ Action heuristic_action(const GameState& g, Rng& rng, PolicyScratch& s) {
   // Follow.
   const Play& top = g.top();
   const bool partner_top = team_of(g.top_seat()) == team_of(seat);
-  s.plays.clear();
-  g.legal_plays(&s.plays);
-  if (s.plays.empty()) return pass_action(seat);
-  // Going out with this play wins the race: always take it.
-  for (const Play& p : s.plays)
-    if (p.cards == hand) return play(p);
+  // Going out with this play wins the race: always take it (the whole hand as one play).
+  {
+    Play whole;
+    if (hand.size() == top.size() && classify(hand, level, g.rules(), &whole) && beats(whole, top)) return play(whole);
+  }
   if (partner_top) return pass_action(seat);  // never beat the partner otherwise
   // A plan unit of the same size that beats the top: the cheapest non-control one.
   const Play* best = nullptr;
@@ -385,16 +384,18 @@ Action heuristic_action(const GameState& g, Rng& rng, PolicyScratch& s) {
   // Use a control unit when the hand is nearly done, the opponents are close, or the
   // partner needs the lead.
   const bool urgent = opponent_close() || partner_close() || s.plan.size() <= 3;
+  if (!urgent) return pass_action(seat);
   for (const Play& p : s.plan)
     if (p.size() == top.size() && beats(p, top) && (!best || cheaper(p, *best, level))) best = &p;
-  if (best && urgent) return play(*best);
-  if (urgent) {  // break the plan: the cheapest legal follow
-    const Play* c = &s.plays[0];
-    for (const Play& p : s.plays)
-      if (cheaper(p, *c, level)) c = &p;
-    return play(*c);
-  }
-  return pass_action(seat);
+  if (best) return play(*best);
+  // Break the plan: the cheapest legal follow, if any.
+  s.plays.clear();
+  g.legal_plays(&s.plays);
+  if (s.plays.empty()) return pass_action(seat);
+  const Play* c = &s.plays[0];
+  for (const Play& p : s.plays)
+    if (cheaper(p, *c, level)) c = &p;
+  return play(*c);
 }
 
 }  // namespace
