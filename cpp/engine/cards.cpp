@@ -66,7 +66,12 @@ int parse_suit_prefix(std::string_view s, std::size_t& len) {
   return utf8_suit(s, len);
 }
 
-bool is_separator(char c) { return c == ',' || std::isspace(static_cast<unsigned char>(c)); }
+// Commas and white space as Python's str.split() sees it in ASCII (which includes the
+// separators 0x1C-0x1F that C's isspace() does not).
+bool is_separator(char c) {
+  const unsigned char u = static_cast<unsigned char>(c);
+  return c == ',' || std::isspace(u) || (u >= 0x1C && u <= 0x1F);
+}
 
 // Length of a multi-byte UTF-8 separator at the start of s (no-break space U+00A0,
 // ideographic space U+3000, fullwidth comma U+FF0C), else 0.

@@ -44,6 +44,7 @@ from .plays import (
 from .analysis import min_plays
 from .game import RECORD_FORMAT, Game, ReplayError, read_record, replay
 from .rules import LEVELS, Rules
+from .sim import EvalResult, SimResult, evaluate, simulate
 
 __version__: str = _core.__version__
 
@@ -64,6 +65,10 @@ __all__ = [
     "PLAY_DTYPE",
     "Play",
     "Rules",
+    "EvalResult",
+    "SimResult",
+    "evaluate",
+    "simulate",
     "beats",
     "beats_many",
     "check_play",

@@ -1,0 +1,170 @@
+"""Speed figures of the engine (``daguai bench``, ``benchmarks/core_speed.py``).
+
+Core figures (issue "Core"): classification, comparison, legal plays, measured on random
+deals (fixed seed). Generation times are taken inside C++ (fastest of repeated calls per
+hand, then the median over hands), so Python call overhead is excluded; the numpy figure is
+the extra cost of the Python/numpy path over that C++ time, per play.
+
+Rollout figures (issue "Monte Carlo"): rounds per second of ``_core.simulate`` with each
+built-in policy on all six seats, one thread, and the speed-up of two threads over one.
+
+All figures come from one run; the machine may be shared, so compare ratios within a run.
+Each row is ``(what, measured, unit, target)`` with ``target`` NaN when there is none.
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+import random
+import statistics
+import time
+from typing import Callable, Optional, Sequence
+
+import numpy as np
+
+from . import _core
+from .plays import beats_many, classify_many, legal_plays_array, play_counts, plays_from_array
+from .rules import Rules
+from ._core import Hand
+
+__all__ = ["random_hands", "random_tops", "best_of", "measure", "measure_rollouts", "run",
+           "format_rows", "header", "Row"]
+
+Row = tuple[str, float, str, float]
+NAN = float("nan")
+DECK = [f for f in range(54) for _ in range(3)]
+
+
+def random_hands(n: int, seed: int) -> list[Hand]:
+    rng = random.Random(seed)
+    hands = []
+    for _ in range(n):
+        deck = DECK[:]
+        rng.shuffle(deck)
+        hands.append(Hand.from_faces(deck[:27]))
+    return hands
+
+
+def random_tops(hands: list[Hand], size: int, seed: int) -> list:
+    """For each hand, a random play of `size` cards from another random 27-card hand."""
+    rng = random.Random(seed)
+    others = random_hands(len(hands), seed + 1)
+    tops = []
+    for other in others:
+        rows = legal_plays_array(other)
+        rows = rows[rows["size"] == size]
+        tops.append(plays_from_array(rows[rng.randrange(len(rows)):][:1])[0])
+    return tops
+
+
+def best_of(fn: Callable[[], object], reps: int) -> float:
+    best = float("inf")
+    for _ in range(reps):
+        t = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - t)
+    return best
+
+
+def measure(n_hands: int = 400, batch_pairs: int = 1_000_000) -> list[Row]:
+    """Core rows of (what, measured, unit, target)."""
+    rules = Rules()
+    hands = random_hands(n_hands, seed=2026)
+    rows: list[Row] = []
+
+    # classify + compare: random legal 5-card plays, as face-id rows
+    rng = random.Random(7)
+    fives = []
+    for h in hands:
+        a = legal_plays_array(h)
+        a = a[a["size"] == 5]
+        counts = play_counts(a[rng.sample(range(len(a)), min(40, len(a)))])
+        for c in counts:
+            fives.append(np.repeat(np.arange(54, dtype=np.uint8), c))
+    faces = np.array(fives, dtype=np.uint8)
+    faces = np.tile(faces, (max(1, batch_pairs // len(faces)), 1))
+    other = faces[np.random.default_rng(1).permutation(len(faces))]
+    t = best_of(lambda: classify_many(faces), 5)
+    rows.append(("classify a random 5-card play (batch)", t / len(faces) * 1e9, "ns", 5.0))
+    t = best_of(lambda: beats_many(faces, other), 5)
+    rows.append(("classify both + compare, per pair (batch)", t / len(faces) * 1e9, "ns", 5.0 * 2))
+
+    # all legal leads of a random 27-card hand, timed in C++
+    ns, counts = _core._time_legal_plays(hands, None, "2", rules._core, 20)
+    rows.append((f"all legal leads, 27-card hand (median {int(np.median(counts))} plays, "
+                 f"{counts.min()}-{counts.max()})", float(np.median(ns)) / 1000, "µs", 5.0))
+    lead_ns_per_play = float(np.median(ns / counts))
+
+    for size, target in ((1, 0.2), (2, 0.2), (3, 0.2), (5, 2.0)):
+        tops = random_tops(hands, size, seed=size)
+        ns_f, counts_f = _core._time_legal_plays(hands, tops, "2", rules._core, 20)
+        name = {1: "single", 2: "pair", 3: "triple", 5: "5-card"}[size]
+        rows.append((f"follow set for a random {name} top (median {int(np.median(counts_f))} plays)",
+                     float(np.median(ns_f)) / 1000, "µs", target))
+
+    # numpy path overhead per play: Python-side time of legal_plays_array minus C++ time
+    extra = []
+    for h, c_ns, n in zip(hands[:200], ns[:200], counts[:200]):
+        t = best_of(lambda: legal_plays_array(h), 10) * 1e9
+        extra.append((t - c_ns) / n)
+    rows.append(("numpy path extra over C++, per play", statistics.median(extra), "ns", 2.0))
+    rows.append(("(for scale) C++ lead generation, per play", lead_ns_per_play, "ns", NAN))
+    return rows
+
+
+def _rounds_per_second(policy: str, seconds: float, threads: int, seed: int = 2026) -> float:
+    """Rounds/s of _core.simulate with `policy` on every seat, timed for about `seconds`."""
+    rules = Rules()._core
+    n = 32 * threads  # a first call estimates the speed (and warms up)
+    t = time.perf_counter()
+    _core.simulate(rules, seed, n, [policy] * 6, False, 0, threads)
+    estimate = n / (time.perf_counter() - t)
+    m = max(n, int(estimate * seconds))
+    t = time.perf_counter()
+    _core.simulate(rules, seed, m, [policy] * 6, False, n, threads)
+    return m / (time.perf_counter() - t)
+
+
+def measure_rollouts(seconds: float = 2.0) -> list[Row]:
+    """Rollout rows: C++ rounds/s per built-in policy (one thread) and the 2-thread speed-up."""
+    rows: list[Row] = []
+    for policy in ("random", "greedy", "heuristic"):
+        rate = _rounds_per_second(policy, seconds, 1)
+        rows.append((f"rollouts, {policy} x6, 1 thread", rate, "rounds/s", NAN))
+    one = _rounds_per_second("heuristic", seconds, 1, seed=7)
+    two = _rounds_per_second("heuristic", seconds, 2, seed=7)
+    rows.append(("rollouts, heuristic x6, 2 threads / 1 thread"
+                 f" (this machine: {os.cpu_count()} CPUs)", two / one, "x", NAN))
+    return rows
+
+
+def run(quick: bool = False, hands: Optional[int] = None, rollouts: bool = True) -> list[Row]:
+    """All rows; ``quick`` uses fewer hands and shorter rollout timings (a few seconds)."""
+    n_hands = hands if hands is not None else (60 if quick else 400)
+    rows = measure(n_hands, batch_pairs=100_000 if quick else 1_000_000)
+    if rollouts:
+        rows += measure_rollouts(0.3 if quick else 2.0)
+    return rows
+
+
+def header(n_hands: int) -> str:
+    from . import __version__
+    return (f"daguai {__version__}, {platform.machine()}, Python {platform.python_version()}, "
+            f"{os.cpu_count()} CPUs, {n_hands} hands")
+
+
+def format_rows(rows: Sequence[Row], markdown: bool = False) -> str:
+    lines = []
+    if markdown:
+        lines.append("| measure | measured | target | measured ÷ target |")
+        lines.append("|---|---|---|---|")
+    for what, value, unit, target in rows:
+        if markdown:
+            tgt = "—" if target != target else f"≤ {target:g} {unit}"
+            ratio = "—" if target != target else f"{value / target:.2f}"
+            lines.append(f"| {what} | {value:,.2f} {unit} | {tgt} | {ratio} |")
+        else:
+            tgt = "" if target != target else f"  (target ≤ {target:g} {unit}, ratio {value / target:.2f})"
+            lines.append(f"{what:70s} {value:10,.2f} {unit}{tgt}")
+    return "\n".join(lines)
