@@ -8,8 +8,13 @@ the extra cost of the Python/numpy path over that C++ time, per play.
 Rollout figures (issue "Monte Carlo"): rounds per second of ``_core.simulate`` with each
 built-in policy on all six seats, one thread, and the speed-up of two threads over one.
 
+Game figures (issue "Game"): apply and clone timed inside C++ during random play, and the
+Python random-play loop (``legal_actions`` + ``step``) per decision. Learning figures (issue
+"Learning"): ``BatchEnv.step`` per game-step at n = 256 and the PettingZoo AEC step.
+
 All figures come from one run; the machine may be shared, so compare ratios within a run.
-Each row is ``(what, measured, unit, target)`` with ``target`` NaN when there is none.
+Each row is ``(what, measured, unit, target)`` with ``target`` NaN when there is none; a
+target is an upper bound unless the unit is a rate (rounds/s, x), where it is a lower one.
 """
 
 from __future__ import annotations
@@ -28,8 +33,8 @@ from .plays import beats_many, classify_many, legal_plays_array, play_counts, pl
 from .rules import Rules
 from ._core import Hand
 
-__all__ = ["random_hands", "random_tops", "best_of", "measure", "measure_rollouts", "run",
-           "format_rows", "header", "Row"]
+__all__ = ["random_hands", "random_tops", "best_of", "measure", "measure_game",
+           "measure_learning", "measure_rollouts", "run", "format_rows", "header", "Row"]
 
 Row = tuple[str, float, str, float]
 NAN = float("nan")
@@ -113,6 +118,61 @@ def measure(n_hands: int = 400, batch_pairs: int = 1_000_000) -> list[Row]:
     return rows
 
 
+def measure_game(decisions: int = 100_000) -> list[Row]:
+    """Game rows: C++ apply / clone during random play, and the Python random-play loop."""
+    t = _core._time_game(Rules()._core, 2026, decisions, True)
+    rows: list[Row] = [
+        ("Game: apply an action in C++ (recording on), excl. generation", t["apply_ns"] / 1000, "µs", 0.1),
+        ("Game: clone() in C++ (recording on)", t["clone_ns"] / 1000, "µs", 1.0),
+    ]
+    from .game import Game
+    rng = random.Random(1)
+    total, n = 0.0, 0
+    for seed in range(3):
+        g = Game(seed=seed)
+        k = 0
+        start = time.perf_counter()
+        while k < decisions // 10 and not g.match_over:
+            acts = g.legal_actions()
+            g.step(acts[rng.randrange(len(acts))])
+            k += 1
+        total += time.perf_counter() - start
+        n += k
+    rows.append(("Game: Python random loop (legal_actions + step), per decision", total / n * 1e6, "µs", 3.0))
+    return rows
+
+
+def measure_learning(steps: int = 200) -> list[Row]:
+    """Learning rows: BatchEnv per game-step (n = 256, uniform over the mask) and AEC step."""
+    env = _core.BatchEnv(256, Rules()._core, 2026)
+    obs, mask, *_ = env.reset()
+    rng = np.random.default_rng(0)
+    spent = 0.0
+    for _ in range(steps):
+        actions = (rng.random(mask.shape) * mask).argmax(1).astype(np.int32)
+        t = time.perf_counter()
+        obs, mask, *_ = env.step(actions)
+        spent += time.perf_counter() - t
+    rows: list[Row] = [("BatchEnv.step per game-step, n = 256, incl. observations",
+                        spent / (steps * 256) * 1e6, "µs", 2.0)]
+    try:
+        from .env import env as aec_env
+    except ImportError:
+        return rows
+    e = aec_env()
+    e.reset(seed=0)
+    n, spent = 0, 0.0
+    for agent in e.agent_iter(max_iter=2000):
+        ob, reward, term, trunc, info = e.last()
+        action = None if term or trunc else int(rng.choice(np.flatnonzero(ob["action_mask"])))
+        t = time.perf_counter()
+        e.step(action)
+        spent += time.perf_counter() - t
+        n += 1
+    rows.append(("PettingZoo AEC env.step", spent / max(n, 1) * 1e6, "µs", 20.0))
+    return rows
+
+
 def _rounds_per_second(policy: str, seconds: float, threads: int, seed: int = 2026) -> float:
     """Rounds/s of _core.simulate with `policy` on every seat, timed for about `seconds`."""
     rules = Rules()._core
@@ -129,23 +189,30 @@ def _rounds_per_second(policy: str, seconds: float, threads: int, seed: int = 20
 def measure_rollouts(seconds: float = 2.0) -> list[Row]:
     """Rollout rows: C++ rounds/s per built-in policy (one thread) and the 2-thread speed-up."""
     rows: list[Row] = []
+    targets = {"random": 25_000.0, "greedy": NAN, "heuristic": 5_000.0}
     for policy in ("random", "greedy", "heuristic"):
         rate = _rounds_per_second(policy, seconds, 1)
-        rows.append((f"rollouts, {policy} x6, 1 thread", rate, "rounds/s", NAN))
+        rows.append((f"rollouts, {policy} x6, 1 thread", rate, "rounds/s", targets[policy]))
     one = _rounds_per_second("heuristic", seconds, 1, seed=7)
     two = _rounds_per_second("heuristic", seconds, 2, seed=7)
     rows.append(("rollouts, heuristic x6, 2 threads / 1 thread"
-                 f" (this machine: {os.cpu_count()} CPUs)", two / one, "x", NAN))
+                 f" (this machine: {os.cpu_count()} CPUs)", two / one, "x", 1.8))
     return rows
 
 
 def run(quick: bool = False, hands: Optional[int] = None, rollouts: bool = True) -> list[Row]:
-    """All rows; ``quick`` uses fewer hands and shorter rollout timings (a few seconds)."""
+    """All rows; ``quick`` uses fewer hands and shorter timings (a few seconds)."""
     n_hands = hands if hands is not None else (60 if quick else 400)
     rows = measure(n_hands, batch_pairs=100_000 if quick else 1_000_000)
+    rows += measure_game(10_000 if quick else 100_000)
+    rows += measure_learning(20 if quick else 200)
     if rollouts:
         rows += measure_rollouts(0.3 if quick else 2.0)
     return rows
+
+
+def _lower_bound(unit: str) -> bool:
+    return unit in ("rounds/s", "x")
 
 
 def header(n_hands: int) -> str:
@@ -160,11 +227,14 @@ def format_rows(rows: Sequence[Row], markdown: bool = False) -> str:
         lines.append("| measure | measured | target | measured ÷ target |")
         lines.append("|---|---|---|---|")
     for what, value, unit, target in rows:
+        sign = "≥" if _lower_bound(unit) else "≤"
+        met = "" if target != target else (
+            "met" if (value >= target if _lower_bound(unit) else value <= target) else "missed")
         if markdown:
-            tgt = "—" if target != target else f"≤ {target:g} {unit}"
-            ratio = "—" if target != target else f"{value / target:.2f}"
+            tgt = "—" if target != target else f"{sign} {target:,g} {unit}"
+            ratio = "—" if target != target else f"{value / target:.2f} ({met})"
             lines.append(f"| {what} | {value:,.2f} {unit} | {tgt} | {ratio} |")
         else:
-            tgt = "" if target != target else f"  (target ≤ {target:g} {unit}, ratio {value / target:.2f})"
+            tgt = "" if target != target else f"  (target {sign} {target:,g} {unit}, ratio {value / target:.2f}, {met})"
             lines.append(f"{what:70s} {value:10,.2f} {unit}{tgt}")
     return "\n".join(lines)
