@@ -295,6 +295,8 @@ void bind_game(py::module_& m) {
             return l;
           }, py::arg("start") = 0, "The game log from index `start` (empty if recording is off).")
       .def_property_readonly("n_events", [](const GameState& g) { return g.log().size(); })
+      .def_property_readonly("round_events_start", [](const GameState& g) { return g.round_log_start(); },
+                             "Index in events() of the current round's deal.")
       .def_property_readonly("recording", &GameState::recording);
 }
 

@@ -137,13 +137,24 @@ arrays are reused by the next call: copy what you keep.)doc")
             const char kind = raw.dtype().kind();
             if (kind != 'i' && kind != 'u')
               throw GameError("BatchEnv.step needs integer actions, got dtype " + std::string(py::str(raw.dtype())));
-            auto a64 = py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>::ensure(raw);
             std::vector<std::int32_t> acts(std::size_t(b.env.size()));
-            for (int i = 0; i < b.env.size(); ++i) {
-              const std::int64_t v = a64.at(i);
-              if (v < -1 || v > (std::int64_t(1) << 30))
-                throw GameError("environment " + std::to_string(i) + ": action " + std::to_string(v) + " is out of range");
-              acts[std::size_t(i)] = std::int32_t(v);
+            constexpr std::int64_t kLimit = std::int64_t(1) << 30;  // far above any legal index or id
+            if (kind == 'u') {  // read unsigned values as given (no wrap to negative)
+              auto u64 = py::array_t<std::uint64_t, py::array::c_style | py::array::forcecast>::ensure(raw);
+              for (int i = 0; i < b.env.size(); ++i) {
+                const std::uint64_t v = u64.at(i);
+                if (v > std::uint64_t(kLimit))
+                  throw GameError("environment " + std::to_string(i) + ": action " + std::to_string(v) + " is out of range");
+                acts[std::size_t(i)] = std::int32_t(v);
+              }
+            } else {
+              auto a64 = py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>::ensure(raw);
+              for (int i = 0; i < b.env.size(); ++i) {
+                const std::int64_t v = a64.at(i);
+                if (v < -1 || v > kLimit)
+                  throw GameError("environment " + std::to_string(i) + ": action " + std::to_string(v) + " is out of range");
+                acts[std::size_t(i)] = std::int32_t(v);
+              }
             }
             float* r = b.rewards.mutable_data();
             std::uint8_t* d = b.done.mutable_data();

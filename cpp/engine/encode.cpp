@@ -15,7 +15,7 @@ const std::vector<ObsSlice>& obs_slices() {
       {"top_seat", kObsTopSeat, 6, "one-hot relative seat that made the play to beat"},
       {"leading", kObsLeading, 1, "1 if the player to act leads a new trick"},
       {"passed", kObsPassed, 6, "1 per relative seat that passed since the play to beat"},
-      {"cards_left", kObsCounts, 6, "cards left / 27 per relative seat"},
+      {"cards_left", kObsCounts, 6, "cards left / 27 per relative seat (28/27 between tribute and return)"},
       {"out", kObsOut, 6, "finishing position / 6 per relative seat (0 = still playing)"},
       {"levels", kObsLevels, 26, "one-hot level of my team (13), then of the other team (13)"},
       {"level_rank", kObsLevelRank, 13, "one-hot level rank L of the round"},
@@ -24,7 +24,7 @@ const std::vector<ObsSlice>& obs_slices() {
       {"to_act", kObsToAct, 6, "one-hot relative seat of the player to act"},
       {"tribute", kObsTribute, 54, "tribute cards paid this round (public, R11/R16)"},
       {"exchange", kObsExchange, 54, "cards returned / taken to or by me this round (private)"},
-      {"scores", kObsScores, 2, "match score of my team, of the other team, / 100"},
+      {"scores", kObsScores, 2, "match score of my seat, of the next seat (an opponent), / 100"},
   };
   return kSlices;
 }

@@ -41,7 +41,7 @@ constexpr int kObsPhase = kObsDealer + 6;         // 5: one-hot phase (tribute r
 constexpr int kObsToAct = kObsPhase + 5;          // 6: player to act, one-hot rel seat
 constexpr int kObsTribute = kObsToAct + 6;        // 54: tribute cards paid this round (public)
 constexpr int kObsExchange = kObsTribute + 54;    // 54: cards returned to / by me this round
-constexpr int kObsScores = kObsExchange + 54;     // 2: own / other team score / 100 (match)
+constexpr int kObsScores = kObsExchange + 54;     // 2: my seat's / next seat's match score / 100
 constexpr int kObsSize = kObsScores + 2;          // 633
 const std::vector<ObsSlice>& obs_slices();
 

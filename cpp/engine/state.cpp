@@ -114,6 +114,7 @@ void GameState::deal_round() {
     d.hands = hands_;
     deals_.push_back(d);
   }
+  round_log_start_ = log_.size();
   log_event(EventType::kDeal, dealer_, -1, nullptr, std::int32_t(deals_.size()) - 1);
   // R11: tribute from the previous round's result, after this deal.
   if (!results_.empty() && results_.back().n_tributers > 0) {

@@ -161,6 +161,7 @@ class GameState {
   const ResultLog& results() const { return results_; }
   const EventLog& log() const { return log_; }
   const DealLog& deals() const { return deals_; }
+  std::size_t round_log_start() const { return round_log_start_; }  // log index of this round's deal
   bool recording() const { return record_; }
 
   // Every legal decision of the current player (empty when the match is over), in a
@@ -228,6 +229,7 @@ class GameState {
   ResultLog results_;  // every round's result (also without recording: small)
   EventLog log_;       // empty unless recording
   DealLog deals_;      // empty unless recording
+  std::size_t round_log_start_ = 0;
 };
 
 }  // namespace daguai

@@ -41,14 +41,40 @@ from .plays import (
     plays_from_array,
     plays_to_array,
 )
-from .analysis import min_plays
 from .game import RECORD_FORMAT, Game, ReplayError, read_record, replay
+from .analysis import min_plays
 from .rules import LEVELS, Rules
+from .learning import (
+    CAND_FEATURES,
+    NUM_ABSTRACT,
+    OBS_SIZE,
+    OBS_VERSION,
+    BatchEnv,
+    abstract_id,
+    abstract_mask,
+    action_from_abstract,
+    encode_candidates,
+    encode_observation,
+    obs_meanings,
+    obs_spec,
+)
 from .sim import EvalResult, SimResult, evaluate, simulate
 
 __version__: str = _core.__version__
 
 __all__ = [
+    "BatchEnv",
+    "CAND_FEATURES",
+    "NUM_ABSTRACT",
+    "OBS_SIZE",
+    "OBS_VERSION",
+    "abstract_id",
+    "abstract_mask",
+    "action_from_abstract",
+    "encode_candidates",
+    "encode_observation",
+    "obs_meanings",
+    "obs_spec",
     "Action",
     "ActionList",
     "CardError",

@@ -182,11 +182,7 @@ class Game(_core.GameState):
 
     def _round_events(self) -> list[tuple]:
         """Events of the current round (from its deal)."""
-        events = self.events()
-        for i in range(len(events) - 1, -1, -1):
-            if events[i][0] == "deal":
-                return events[i:]
-        return []
+        return self.events(self.round_events_start)
 
     # ---- copies and serialization -----------------------------------------------------
     def clone(self) -> "Game":
