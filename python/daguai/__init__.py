@@ -59,6 +59,7 @@ from .learning import (
     obs_spec,
 )
 from .sim import EvalResult, SimResult, evaluate, simulate
+from .titles import TITLES, title
 
 __version__: str = _core.__version__
 
@@ -92,6 +93,8 @@ __all__ = [
     "Play",
     "Rules",
     "EvalResult",
+    "TITLES",
+    "title",
     "SimResult",
     "evaluate",
     "simulate",

@@ -121,6 +121,11 @@ class Game(_core.GameState):
         """The last finished round's result (R9, R13, R14), or None before the first."""
         return self.result(-1) if self.n_results else None
 
+    def titles(self, table: str = "000") -> list[str]:
+        """R15: each seat's title from its cumulative score in this match."""
+        from .titles import title
+        return [title(s, table) for s in self.scores]
+
     # ---- information (R16) ------------------------------------------------------------
     def observation(self, seat: int) -> dict[str, Any]:
         """Exactly what ``seat`` may know (R16), as plain values.
