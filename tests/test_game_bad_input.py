@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 import daguai
 from daguai import (CardError, Game, Hand, IllegalActionError, IllegalPlayError, ReplayError,
                     Rules, legal_plays, replay)
+from game_helpers import random_steps
 
 SETTINGS = settings(derandomize=True, database=None, deadline=None, max_examples=40,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
@@ -33,15 +34,6 @@ FACES = [r + s for r in "23456789TJQKA" for s in "shdc"] + ["SJ", "BJ"]
 # ---------------------------------------------------------------------------
 # Games in various states
 # ---------------------------------------------------------------------------
-
-def random_steps(g: Game, rng: random.Random, n: int) -> Game:
-    for _ in range(n):
-        if g.match_over:
-            break
-        acts = g.legal_actions()
-        g.step(acts[rng.randrange(len(acts))])
-    return g
-
 
 @st.composite
 def games(draw, phases=("play", "tribute", "return", "take")):

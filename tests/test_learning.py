@@ -24,6 +24,7 @@ from daguai import (CAND_FEATURES, NUM_ABSTRACT, OBS_SIZE, OBS_VERSION, BatchEnv
                     IllegalActionError, Kind, Rules, abstract_id, abstract_mask,
                     action_from_abstract, encode_candidates, encode_observation, obs_spec)
 from daguai import _core
+from game_helpers import random_steps
 
 SETTINGS = settings(derandomize=True, database=None, deadline=None, max_examples=30,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
@@ -148,15 +149,6 @@ def compare_slices(got: np.ndarray, want: np.ndarray, where: str) -> None:
 # ---------------------------------------------------------------------------
 # Game states
 # ---------------------------------------------------------------------------
-
-def random_steps(g: Game, rng: random.Random, n: int) -> Game:
-    for _ in range(n):
-        if g.match_over:
-            break
-        acts = g.legal_actions()
-        g.step(acts[rng.randrange(len(acts))])
-    return g
-
 
 @st.composite
 def games(draw):

@@ -343,55 +343,41 @@ void GameState::check(const Action& a) const {
 void GameState::apply(const Action& a) {
   check(a);
   const int seat = current_;
+  const int i = pair_step_;
+  // A tribute exchange: one card moves between the pair, is remembered, and is logged.
+  auto exchange = [&](int from, int to, int* slot, EventType ev, int other) {
+    const int f = single_face(a.play.cards);
+    hands_[from].remove(f);
+    hands_[to].add(f);
+    *slot = f;
+    log_event(ev, seat, other, &a.play);
+    next_tribute_step();
+  };
   switch (a.type) {
     case ActionType::kPlay: apply_play(a.play); return;
     case ActionType::kPass: apply_pass(false); return;
-    case ActionType::kTribute: {
-      const int i = pair_step_;
-      const int f = single_face(a.play.cards);
-      hands_[seat].remove(f);
-      hands_[recv_[i]].add(f);
-      tribute_face_[i] = f;
-      log_event(EventType::kTribute, seat, recv_[i], &a.play);
-      next_tribute_step();
+    case ActionType::kTribute:
+      exchange(seat, recv_[i], &tribute_face_[i], EventType::kTribute, recv_[i]);
       return;
-    }
+    case ActionType::kReturn:
+      exchange(seat, trib_[i], &return_face_[i], EventType::kReturn, trib_[i]);
+      return;
+    case ActionType::kTake:  // the tributer takes an offered card from the receiver
+      exchange(recv_[i], seat, &return_face_[i], EventType::kTake, recv_[i]);
+      return;
     case ActionType::kAntiTribute: {
-      const int i = pair_step_;
       tribute_face_[i] = -2;
       Play shown = card_play(Cards{0, hands_[seat].hi & ~Cards::kHiNatural});  // the jokers shown
       log_event(EventType::kAntiTribute, seat, recv_[i], &shown);
       next_tribute_step();
       return;
     }
-    case ActionType::kReturn: {
-      const int i = pair_step_;
-      const int f = single_face(a.play.cards);
-      hands_[seat].remove(f);
-      hands_[trib_[i]].add(f);
-      return_face_[i] = f;
-      log_event(EventType::kReturn, seat, trib_[i], &a.play);
-      next_tribute_step();
-      return;
-    }
-    case ActionType::kOffer: {
-      const int i = pair_step_;
+    case ActionType::kOffer:
       offer_[i] = a.play.cards;
       log_event(EventType::kOffer, seat, trib_[i], &a.play);
       phase_ = Phase::kTake;
       current_ = trib_[i];
       return;
-    }
-    case ActionType::kTake: {
-      const int i = pair_step_;
-      const int f = single_face(a.play.cards);
-      hands_[recv_[i]].remove(f);
-      hands_[seat].add(f);
-      return_face_[i] = f;
-      log_event(EventType::kTake, seat, recv_[i], &a.play);
-      next_tribute_step();
-      return;
-    }
   }
 }
 
