@@ -46,8 +46,7 @@ Action to_action(const GameState& g, py::handle obj) {
     case Phase::kTake: a.type = ActionType::kTake; break;
     default: break;
   }
-  a.play.cards = c;
-  a.play.info = play_info(Kind::kSingle, c.size(), c.jokers(), 0);
+  a.play = card_play(c);
   return a;
 }
 

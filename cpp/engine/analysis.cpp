@@ -45,10 +45,6 @@
 namespace daguai {
 namespace {
 
-inline Cards rank_cards(int r, unsigned byte) {
-  return r < 8 ? Cards{std::uint64_t(byte) << (8 * r), 0}
-               : Cards{0, std::uint64_t(byte) << (8 * (r - 8))};
-}
 inline int low_bit(unsigned x) { return __builtin_ctz(x); }
 
 // Fewest joker-only plays for J jokers (sizes 1, 2, 3, 5): 4 = 2 + 2, 6 = 3 + 3.

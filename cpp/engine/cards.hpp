@@ -54,6 +54,11 @@ struct CardError : std::invalid_argument {
   using std::invalid_argument::invalid_argument;
 };
 
+// Cards in a rank byte (four 2-bit suit counts).
+constexpr int byte_count(unsigned b) {
+  return int((b & 3) + ((b >> 2) & 3) + ((b >> 4) & 3) + ((b >> 6) & 3));
+}
+
 // ---------------------------------------------------------------------------------------
 // Cards: a multiset of faces with 0..3 copies each, as 2-bit counts in 128 bits.
 //
@@ -100,6 +105,7 @@ struct Cards {
   constexpr int rank_byte(int r) const {
     return r < 8 ? int((lo >> (8 * r)) & 0xFF) : int((hi >> (8 * (r - 8))) & 0xFF);
   }
+  constexpr int rank_count(int r) const { return byte_count(unsigned(rank_byte(r))); }
   constexpr int sj() const { return int((hi >> 40) & 3); }
   constexpr int bj() const { return int((hi >> 42) & 3); }
   constexpr int jokers() const { return sj() + bj(); }
@@ -133,6 +139,12 @@ struct Cards {
     return (x1 & ~y1) | (~(x1 ^ y1) & x0 & ~y0 & kLowBits);
   }
 };
+
+// The cards of rank r given by a rank byte (four 2-bit suit counts), e.g. 0xFF = every
+// copy of the rank.
+constexpr Cards rank_cards(int r, unsigned byte) {
+  return r < 8 ? Cards{std::uint64_t(byte) << (8 * r), 0} : Cards{0, std::uint64_t(byte) << (8 * (r - 8))};
+}
 
 // Gather bit 8i of x (i = 0..7) into bit i of the result (no carries: see cards.cpp).
 constexpr unsigned gather_byte_lsbs(std::uint64_t x) {

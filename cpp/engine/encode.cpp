@@ -120,12 +120,10 @@ int single_face_of(const Cards& c) {
 inline std::uint64_t canonical_score(const Play& p, const std::uint8_t* power, int level) {
   int sum = 0;
   for (int r = 0; r < kNumRanks; ++r) {
-    const unsigned b = unsigned(p.cards.rank_byte(r));
-    sum += (__builtin_popcount(b) + __builtin_popcount(b & 0xAAu)) * power[r];
+    sum += p.cards.rank_count(r) * power[r];
   }
   sum += p.cards.sj() * kSJPower + p.cards.bj() * kBJPower;
-  const unsigned lb = unsigned(p.cards.rank_byte(level));
-  const int level_cards = __builtin_popcount(lb) + __builtin_popcount(lb & 0xAAu);
+  const int level_cards = p.cards.rank_count(level);
   return (std::uint64_t(sum) << 40) | (std::uint64_t(level_cards) << 32) | (std::uint64_t(p.cards.bj()) << 28);
 }
 

@@ -62,11 +62,6 @@ const SequenceMasks kSeq;
 inline const std::uint8_t* subs_begin(int h, int k) { return kSub.data.data() + kSub.off[h][k]; }
 inline const std::uint8_t* subs_end(int h, int k) { return kSub.data.data() + kSub.off[h][k + 1]; }
 
-inline Cards rank_cards(int r, unsigned byte) {
-  return r < 8 ? Cards{std::uint64_t(byte) << (8 * r), 0}
-               : Cards{0, std::uint64_t(byte) << (8 * (r - 8))};
-}
-inline int byte_count(unsigned b) { return (b & 3) + ((b >> 2) & 3) + ((b >> 4) & 3) + ((b >> 6) & 3); }
 inline int low_bit(unsigned x) { return __builtin_ctz(x); }
 inline int high_bit(unsigned x) { return 31 - __builtin_clz(x); }
 
@@ -146,16 +141,16 @@ class Gen {
     p->info = play_info(kind, size, jokers, level_);
   }
   // The natural part `nat` with each composition of j jokers.
-  void emit(const Cards& nat, int size, int j, Kind kind, std::uint32_t key) {
+  void emit(const Cards& nat, int size, unsigned j, Kind kind, std::uint32_t key) {
     if (kFollow && key < min_key_) return;
     if (j == 0) {
       put(nat.lo, nat.hi, key, kind, size, 0);
       return;
     }
-    for (int i = 0; i < ncomp_[j]; ++i) put(nat.lo, nat.hi | comp_[j][i], key, kind, size, j);
+    for (int i = 0; i < ncomp_[j]; ++i) put(nat.lo, nat.hi | comp_[j][i], key, kind, size, int(j));
   }
   // A five-card natural part with j jokers whose kind/key under auto/high is known.
-  void emit5(const Cards& nat, int j, Kind kind, std::uint32_t key) {
+  void emit5(const Cards& nat, unsigned j, Kind kind, std::uint32_t key) {  // j: jokers, 0..5
     if (kDeclare && j > 0) {
       keys_.clear();
       five_interpretations(five_info(nat, j), level_, rules_, &keys_);
@@ -315,14 +310,13 @@ class Gen {
         if (!kDeclare && kFollow && key_st_ < min_key_ &&
             (mask & ~suit_ranks[0]) && (mask & ~suit_ranks[1]) && (mask & ~suit_ranks[2]) && (mask & ~suit_ranks[3]))
           continue;  // only a straight flush could beat, and no suit holds every rank
-        const Single* rs[5];
+        const Single* rs[5] = {};  // per rank of the set: its faces, and how many
+        int ns[5] = {};
         int k = 0;
-        for (unsigned x = mask; x; x &= x - 1) rs[k++] = single_[low_bit(x)];
-        const int* ns = nullptr;
-        int counts[5];
-        k = 0;
-        for (unsigned x = mask; x; x &= x - 1) counts[k++] = nsingle_[low_bit(x)];
-        ns = counts;
+        for (unsigned x = mask; x; x &= x - 1, ++k) {
+          rs[k] = single_[low_bit(x)];
+          ns[k] = nsingle_[low_bit(x)];
+        }
         if (!kDeclare && (kFollow && key_st_ < min_key_)) {
           sf_only(rs, ns, m, j);
           continue;

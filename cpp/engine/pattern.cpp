@@ -62,7 +62,7 @@ FiveInfo five_info(const Cards& nat, int jokers) {
   for (int r = 0; r < kNumRanks; ++r) {
     const int b = nat.rank_byte(r);
     if (!b) continue;
-    const int c = (b & 3) + ((b >> 2) & 3) + ((b >> 4) & 3) + ((b >> 6) & 3);
+    const int c = byte_count(unsigned(b));
     x.n[r] = std::uint8_t(c);
     x.m += c;
     x.mask |= 1u << r;

@@ -39,10 +39,7 @@ Action pass_action(int seat) {
 
 // Level cards and jokers among the cards of a play.
 int control_cards(const Play& p, int level) {
-  int n = p.cards.jokers();
-  const int b = p.cards.rank_byte(level);
-  n += (b & 3) + ((b >> 2) & 3) + ((b >> 4) & 3) + ((b >> 6) & 3);
-  return n;
+  return p.cards.jokers() + p.cards.rank_count(level);
 }
 
 // "Cheapness" order for a follow / a lead of one size: lower key first, then fewer control
@@ -149,12 +146,9 @@ struct Planner {
 
   Planner(const Cards& hand, int lv, const Rules& r) : level(lv), rules(r) {
     work = hand.naturals();
-    const Cards lvl = Cards{level < 8 ? (0xFFull << (8 * level)) : 0, level >= 8 ? (0xFFull << (8 * (level - 8))) : 0};
+    const Cards lvl = rank_cards(level, 0xFF);
     work = Cards{work.lo & ~lvl.lo, work.hi & ~lvl.hi};
-    for (int r = 0; r < kNumRanks; ++r) {
-      const int b = work.rank_byte(r);
-      cnt[r] = std::uint8_t((b & 3) + ((b >> 2) & 3) + ((b >> 4) & 3) + ((b >> 6) & 3));
-    }
+    for (int r = 0; r < kNumRanks; ++r) cnt[r] = std::uint8_t(work.rank_count(r));
   }
   // Plays needed for c cards of one rank as singles / pairs / triples.
   static int units(int c) { return c == 0 ? 0 : (c + 2) / 3; }

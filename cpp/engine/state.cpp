@@ -32,13 +32,6 @@ namespace {
 
 std::string seat_text(int s) { return "seat " + std::to_string(s); }
 
-Play card_play(const Cards& c) {
-  Play p;
-  p.cards = c;
-  p.info = play_info(Kind::kSingle, c.size(), c.jokers(), 0);
-  return p;
-}
-
 int single_face(const Cards& c) {
   for (int f = 0; f < kNumFaces; ++f)
     if (c.count(f)) return f;
@@ -46,6 +39,13 @@ int single_face(const Cards& c) {
 }
 
 }  // namespace
+
+Play card_play(const Cards& c) {
+  Play p;
+  p.cards = c;
+  p.info = play_info(Kind::kSingle, c.size(), c.jokers(), 0);
+  return p;
+}
 
 GameState::GameState(const Rules& rules, std::uint64_t seed, std::uint64_t game, bool auto_pass, bool record)
     : rules_(rules), seed_(seed), game_(game), auto_pass_(auto_pass), initial_auto_pass_(auto_pass), record_(record) {

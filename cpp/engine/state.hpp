@@ -64,6 +64,9 @@ enum class ActionType : std::uint8_t {
 };
 const char* action_name(ActionType t);
 
+// The Play that carries the cards of a non-play action (tribute, return, offer, take).
+Play card_play(const Cards& c);
+
 // An action: its type, the seat it belongs to (-1: whoever's turn it is) and a Play
 // (the cards, and for kPlay the kind/key).
 struct Action {

@@ -356,11 +356,10 @@ def _apply_json_action(g: Game, a: Any, where: str) -> None:
             g.step(kind)
         elif kind == "play":
             cards = a[2]
-            if len(a) > 3:
-                play = _core.classify(cards, g.level, g.rules._core, a[3]) \
-                    if g.rules.wild == "declare" else _core.classify(cards, g.level, g.rules._core, None)
-            else:
-                play = _core.classify(cards, g.level, g.rules._core, None)
+            # under declare the recorded joker faces choose the interpretation; otherwise the
+            # rules fix it and the faces are only checked below
+            declared = a[3] if len(a) > 3 and g.rules.wild == "declare" else None
+            play = _core.classify(cards, g.level, g.rules._core, declared)
             if play is None:
                 raise ReplayError(f"{where}: '{cards}' is not a play")
             if len(a) > 3 and " ".join(play.jokers_as) != a[3]:
