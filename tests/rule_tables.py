@@ -12,12 +12,9 @@ flush 4 full_house 5 four_plus_one 6 straight_flush 7 five_of_a_kind 8.
 Options (R6_CLASSIFY, R7_CASES) use the oracle's keyword names: wild, wrap, joker_pair.
 """
 
-import os
-import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from reference import (  # noqa: E402
+from reference import (
     BJ, FLUSH, FOUR_PLUS_ONE, FIVE_OF_A_KIND, FULL_HOUSE, PAIR, SINGLE, SJ, STRAIGHT,
     STRAIGHT_FLUSH, TRIPLE, flush_sub,
 )

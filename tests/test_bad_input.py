@@ -4,9 +4,7 @@ and nothing ever crashes the interpreter or yields a half-made object."""
 
 from __future__ import annotations
 
-import os
 import pickle
-import sys
 
 import numpy as np
 import pytest
@@ -16,8 +14,7 @@ from hypothesis import strategies as st
 import daguai
 from daguai import CardError, Hand, IllegalPlayError, Play, Rules, _core
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import reference as ref  # noqa: E402
+import reference as ref
 
 # ---------------------------------------------------------------------------
 # R2: malformed card tokens

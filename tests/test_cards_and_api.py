@@ -19,8 +19,7 @@ import pytest
 import daguai
 from daguai import Hand, Kind, Play, Rules
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import reference as ref  # noqa: E402
+import reference as ref
 
 ALL_TEXT = " ".join(r + s for r in "23456789TJQKA" for s in "shdc") + " SJ BJ"
 DEAL = "2s 2s 2h 2d 3s 3d 3d 3c 5d 5c 7h 7h 8s 8h 8d 8c Ts Jh Jd Qc As Ah Ah Ac Ac SJ BJ"

@@ -4,8 +4,6 @@ for every level and every variant of R5-R7, with 0-6 jokers."""
 
 from __future__ import annotations
 
-import os
-import sys
 from collections import Counter
 
 import pytest
@@ -15,8 +13,7 @@ from hypothesis import strategies as st
 import daguai
 from daguai import Hand, Rules
 
-sys.path.insert(0, os.path.dirname(__file__))
-import reference as ref  # noqa: E402
+import reference as ref
 
 LEVELS = daguai.LEVELS
 SETTINGS = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -16,16 +16,13 @@ of 1, 2, 3 and 5 cards; following counts only plays of top's size with a higher 
 
 from __future__ import annotations
 
-import os
-import sys
 
 import pytest
 
 import daguai
 from daguai import Rules
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import reference as ref  # noqa: E402
+import reference as ref
 
 # 27 cards = a full dealt hand (R2).
 HANDS = {

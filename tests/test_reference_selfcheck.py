@@ -10,21 +10,18 @@ flush 4 full_house 5 four_plus_one 6 straight_flush 7 five_of_a_kind 8.
 """
 
 import itertools
-import os
 import random
-import sys
 
 import pytest
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from reference import (  # noqa: E402
+from reference import (
     BJ, FLUSH, FOUR_PLUS_ONE, FIVE_OF_A_KIND, FULL_HOUSE, PAIR, RANK_CHARS, SINGLE, SJ,
     STRAIGHT, STRAIGHT_FLUSH, TRIPLE, beats, classify, face_power, flush_sub, fmt,
     interpretations, interpretations_bruteforce, legal_plays, natural_kind_key, parse,
     power, valid_assignments,
 )
-from rule_tables import (  # noqa: E402
+from rule_tables import (
     R2_BAD, R2_PARSE, R4_POWER, R5_CASES, R6_CLASSIFY, R6_INTERPRETATIONS, R7_CASES,
 )
 

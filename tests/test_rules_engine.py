@@ -10,17 +10,14 @@ joker_pair); ``_rules`` maps them onto daguai.Rules.
 
 from __future__ import annotations
 
-import os
-import sys
 
 import pytest
 
 import daguai
 from daguai import Hand, Kind, Rules, _core
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import reference as ref  # noqa: E402
-from rule_tables import (  # noqa: E402
+import reference as ref
+from rule_tables import (
     R2_BAD, R2_PARSE, R4_POWER, R5_CASES, R6_CLASSIFY, R6_INTERPRETATIONS, R7_CASES,
 )
 
