@@ -507,9 +507,30 @@ def test_r2_garbage_text_parses_or_raises_value_error(text):
 @settings(max_examples=200, deadline=None)
 @given(text=garbage, level=st.one_of(st.sampled_from(daguai.LEVELS), st.text(max_size=3)))
 def test_r5_garbage_in_classify_and_friends(text, level):
-    for call in (lambda: daguai.classify(text, level), lambda: daguai.beats(text, text, level),
-                 lambda: daguai.count_legal_plays(text, level), lambda: _core.parse_face(text)):
+    # Each call answers with its documented type or one of the project's ValueErrors, with a
+    # message; and what it answers agrees with Hand() on the same text.
+    try:
+        hand = Hand(text)
+    except CardError:
+        hand = None
+    valid_level = level in daguai.LEVELS
+    for name, call, kind in (("classify", lambda: daguai.classify(text, level), (Play, type(None))),
+                             ("beats", lambda: daguai.beats(text, text, level), bool),
+                             ("count_legal_plays", lambda: daguai.count_legal_plays(text, level), int),
+                             ("parse_face", lambda: _core.parse_face(text), int)):
         try:
-            call()
-        except ValueError:
-            pass
+            got = call()
+        except (CardError, IllegalPlayError) as exc:
+            assert str(exc), name
+            if name == "count_legal_plays":    # any non-empty parsable hand has leads
+                assert hand is None or not hand or not valid_level, (text, level, exc)
+            continue
+        assert isinstance(got, kind), (name, got)
+        assert hand is not None or name == "parse_face", (name, text)
+        if name == "classify" and got is not None:  # None: the cards form no play (R5)
+            assert got.cards == hand
+            assert not daguai.beats(got, got, level)        # R7: equal keys never beat
+        elif name == "count_legal_plays":
+            assert got == len(daguai.legal_plays(hand, level))
+        elif name == "parse_face":
+            assert 0 <= got < 54 and len(hand) == 1
