@@ -113,7 +113,7 @@ def train(episodes: int = 300, seed: int = 0, lr: float = 0.01, opponents: str =
     baseline = 0.0
     returns: list[float] = []
     obs, _ = env.reset(seed=seed)
-    for k in range(episodes):
+    for _ in range(episodes):
         steps: list[tuple[np.ndarray, np.ndarray, int]] = []
         done, ret = False, 0.0
         while not done:

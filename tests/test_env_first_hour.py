@@ -21,7 +21,7 @@ import daguai
 from daguai import BatchEnv, Game, Rules, abstract_mask, obs_spec
 from game_helpers import random_steps
 from test_game_invariants import pair_tributes
-from test_rng import DEAL, deal, stream
+from test_rng import deal, stream
 
 START = 4  # Stream::kStart (cpp/engine/rng.hpp)
 LEVELS = daguai.LEVELS

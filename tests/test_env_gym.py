@@ -10,7 +10,6 @@ import pytest
 gymnasium = pytest.importorskip("gymnasium")
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 
-import daguai  # noqa: E402
 from daguai import (BatchEnv, Game, IllegalActionError, Rules, abstract_mask,  # noqa: E402
                     action_from_abstract, encode_observation)
 from daguai import _core  # noqa: E402

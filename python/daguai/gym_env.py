@@ -49,7 +49,7 @@ except ImportError as _exc:  # pragma: no cover - depends on the installation
         f"(or: pip install gymnasium). ({_exc})") from _exc
 
 from . import _core
-from ._core import Action, IllegalActionError
+from ._core import IllegalActionError
 from .game import Game
 from .learning import NUM_ABSTRACT, OBS_SIZE, BatchEnv, obs_spec
 from .rules import Rules
@@ -265,7 +265,7 @@ class DaGuaiEnv(gymnasium.Env):
             self.game_index += 1
         while True:
             self._new_game()
-            reward, ended = self._advance()
+            _, ended = self._advance()
             if not ended:
                 break
             self.game_index += 1  # the learner never got to act (auto_pass): next deal
