@@ -144,6 +144,9 @@ def test_seeding_and_render():
     assert env.game.to_json() == first
     text = env.render()
     assert "seat 0" in text and "··" in text  # other hands hidden
+    for bad in (-1, 2**64, 1.5, "1", True):
+        with pytest.raises(ValueError, match="seed"):
+            env.reset(seed=bad)
 
 
 # ---------------------------------------------------------------------------

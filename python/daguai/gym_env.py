@@ -256,9 +256,11 @@ class DaGuaiEnv(gymnasium.Env):
     # ---- episode -----------------------------------------------------------------------
     def reset(self, *, seed: Optional[int] = None,
               options: Optional[dict[str, Any]] = None) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+        if seed is not None:
+            seed = _check_seed(seed)  # before Gymnasium's own seeding sees it
         super().reset(seed=seed)
         if seed is not None:
-            self.game_seed, self.game_index = _check_seed(seed), 0
+            self.game_seed, self.game_index = seed, 0
         elif self.game_seed is None:
             self.game_seed, self.game_index = int(self.np_random.integers(2**63)), 0
         else:
