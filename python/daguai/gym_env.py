@@ -274,14 +274,20 @@ class DaGuaiEnv(gymnasium.Env):
         self._illegal = False
         return self._obs(), self._info(None)
 
+    def _game(self) -> Game:
+        if self.game is None:
+            raise IllegalActionError("call reset() first")
+        return self.game
+
     def _new_game(self) -> None:
+        assert self.game_seed is not None
         self.game = Game(self.game_seed, self._game_rules, auto_pass=self.auto_pass,
                          game=self.game_index, start=self.start)
         self._runners = {s: _core.PolicyRunner(p, self.game_seed, self.game_index, s)
                          for s, p in self.policies.items() if isinstance(p, str)}
 
     def _round_end(self, before: int) -> tuple[float, bool]:
-        g = self.game
+        g = self._game()
         reward = 0.0
         for k in range(before, g.n_results):
             reward += float(g.result(k)["scores"][self.seats[0]])
@@ -290,12 +296,17 @@ class DaGuaiEnv(gymnasium.Env):
 
     def _advance(self) -> tuple[float, bool]:
         """Opponents move until a learner seat is to act; (reward, episode ended)."""
-        g = self.game
+        g = self._game()
         before = g.n_results
         while not g.match_over and g.current_player not in self.seats:
-            s = g.current_player
+            s = int(g.current_player)
             runner = self._runners.get(s)
-            g.step(runner.act(g) if runner is not None else self.policies[s](g, s))
+            if runner is not None:
+                g.step(runner.act(g))
+            else:
+                p = self.policies[s]
+                assert callable(p)
+                g.step(p(g, s))
         return self._round_end(before)
 
     def step(self, action: Any) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
@@ -329,16 +340,16 @@ class DaGuaiEnv(gymnasium.Env):
 
     # ---- views -------------------------------------------------------------------------
     def _obs(self) -> dict[str, np.ndarray]:
-        g = self.game
+        g = self._game()
         live = not g.match_over and g.current_player in self.seats
         seat = g.current_player if live else self._last_seat
         if live:
-            self._last_seat = seat
+            self._last_seat = int(seat)
         mask = _core.abstract_mask(g)[0] if live else np.zeros(NUM_ABSTRACT, dtype=np.int8)
         return {"observation": _core.encode_observation(g, seat), "action_mask": mask}
 
     def _info(self, obs: Optional[dict[str, np.ndarray]], ended: bool = False) -> dict[str, Any]:
-        g = self.game
+        g = self._game()
         live = not g.match_over and g.current_player in self.seats
         info: dict[str, Any] = {
             "action_mask": (_core.abstract_mask(g)[0] if live
