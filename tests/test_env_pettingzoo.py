@@ -110,7 +110,9 @@ def test_episode_equals_game_stepped_with_the_same_actions(rules):
     seed = 77
     e = env(rules=rules)
     e.reset(seed=seed)
-    g = Game(seed, rules)  # the original rules: max_rounds=1 only changes what follows
+    # round episodes begin at random start states (docs/learning.md); the original rules:
+    # max_rounds=1 only changes what follows
+    g = Game(seed, rules, start="random")
     rng = np.random.default_rng(seed)
     total = dict.fromkeys(e.possible_agents, 0.0)
     steps = 0
@@ -150,7 +152,7 @@ def test_rewards_arrive_on_the_last_step_only():
     e = raw_env()
     e.reset(seed=5)
     rng = np.random.default_rng(5)
-    g = Game(5)
+    g = Game(5, start="random")
     while not any(e.terminations.values()):
         assert not any(e.rewards.values())
         obs = e.observe(e.agent_selection)
@@ -194,7 +196,7 @@ def test_matches_mode_rewards_every_round_and_ends_with_the_match():
 def test_candidate_mode_equals_game():
     e = raw_env(abstract=False)
     e.reset(seed=12)
-    g = Game(12)
+    g = Game(12, start="random")
     rng = np.random.default_rng(12)
     while not any(e.terminations.values()):
         obs = e.observe(e.agent_selection)
@@ -210,7 +212,7 @@ def test_candidate_mode_equals_game():
 
 
 def test_candidate_mode_bound_is_checked():
-    e = raw_env(abstract=False, max_candidates=5)
+    e = raw_env(abstract=False, max_candidates=5, start="fresh")
     e.reset(seed=1)  # a lead from 27 cards has hundreds of plays
     with pytest.raises(ValueError, match="max_candidates"):
         e.observe(e.agent_selection)
@@ -225,10 +227,11 @@ def test_seeding_follows_game_indices():
     e.reset(seed=123)
     assert (e.game_seed, e.game_index) == (123, 0)
     first = e.observe(e.agent_selection)["observation"]
-    assert np.array_equal(first, encode_observation(Game(123), e.game.current_player))
+    assert np.array_equal(first, encode_observation(Game(123, start="random"),
+                                                 e.game.current_player))
     e.reset()
     assert (e.game_seed, e.game_index) == (123, 1)
-    assert e.game.hand(0) == Game(123, game=1).hand(0)
+    assert e.game.hand(0) == Game(123, game=1, start="random").hand(0)
     e.reset(seed=123)
     assert np.array_equal(e.observe(e.agent_selection)["observation"], first)
     fresh = raw_env()

@@ -304,12 +304,12 @@ ID_RANGES = {  # docs/learning.md, by Kind
 def check_abstract(g: Game) -> None:
     legal = list(g.legal_actions())
     mask, index = abstract_mask(g, return_index=True)
-    assert mask.dtype == np.bool_ and mask.shape == (NUM_ABSTRACT,)
+    assert mask.dtype == np.int8 and mask.shape == (NUM_ABSTRACT,)  # the one mask dtype
     assert index.dtype == np.int32 and index.shape == (NUM_ABSTRACT,)
     assert np.array_equal(mask, abstract_mask(g))
     ids = [abstract_id(a, g.level) for a in legal]
     assert set(ids) == set(np.flatnonzero(mask).tolist())
-    assert np.array_equal(index < 0, ~mask)
+    assert np.array_equal(index < 0, mask == 0)
     by_id: dict[int, list[int]] = {}
     for k, (a, i) in enumerate(zip(legal, ids)):
         assert abstract_id(a) == i  # the level argument is optional
@@ -328,7 +328,7 @@ def check_abstract(g: Game) -> None:
         best = min(ks, key=lambda k: canonical_key(legal[k], g.level, k))
         assert legal[best] == chosen, f"id {i}: canonical {legal[best]!r}, got {chosen!r}"
         assert index[i] == best
-    for i in np.flatnonzero(~mask)[:5]:
+    for i in np.flatnonzero(mask == 0)[:5]:
         with pytest.raises(IllegalActionError, match="masked out"):
             action_from_abstract(g, int(i))
 
@@ -376,11 +376,17 @@ def test_abstract_round_trip_plays_whole_games():
 # (d) BatchEnv trajectories against daguai.Game
 # ---------------------------------------------------------------------------
 
-def run_batch_against_games(n, rules, seed, steps, abstract, matches=False, auto_pass=False):
+def run_batch_against_games(n, rules, seed, steps, abstract, matches=False, auto_pass=False,
+                            start=None):
     env = BatchEnv(n, rules=rules, seed=seed, matches=matches, auto_pass=auto_pass,
-                   abstract=abstract)
+                   abstract=abstract, start=start)
+    assert env.start == (start or ("fresh" if matches else "random"))
     obs, mask, rewards, done, to_act = env.reset()
-    games_ = [Game(seed, rules, auto_pass=auto_pass, game=env.game_index(i)) for i in range(n)]
+    # round episodes are games of one round (their final state stays observable)
+    ep_rules = rules if matches else rules.replace(max_rounds=1)
+    assert env.episode_rules == ep_rules
+    games_ = [Game(seed, ep_rules, auto_pass=auto_pass, game=env.game_index(i), start=env.start)
+              for i in range(n)]
     assert [env.game_index(i) for i in range(n)] == list(range(n))
     rng = np.random.default_rng(seed)
     episodes = 0
@@ -391,7 +397,7 @@ def run_batch_against_games(n, rules, seed, steps, abstract, matches=False, auto
             assert to_act[i] == g.current_player, where
             assert np.array_equal(obs[i], encode_observation(g, g.current_player)), where
             if abstract:
-                assert np.array_equal(mask[i], abstract_mask(g).astype(np.uint8)), where
+                assert mask.dtype == np.int8 and np.array_equal(mask[i], abstract_mask(g)), where
             else:
                 assert mask is None
             assert list(env.legal_actions(i)) == list(g.legal_actions()), where
@@ -402,6 +408,7 @@ def run_batch_against_games(n, rules, seed, steps, abstract, matches=False, auto
             actions = np.array([rng.integers(offsets[i + 1] - offsets[i]) for i in range(n)],
                                dtype=np.int32)
         before = [env.game_index(i) for i in range(n)]
+        actor = to_act.copy()
         obs, mask, rewards, done, to_act = env.step(actions)
         assert rewards.dtype == np.float32 and rewards.shape == (n, 6)
         assert done.dtype == np.uint8 and to_act.dtype == np.int32 and obs.dtype == np.float32
@@ -419,7 +426,11 @@ def run_batch_against_games(n, rules, seed, steps, abstract, matches=False, auto
             if ended:
                 episodes += 1
                 assert env.game_index(i) == before[i] + n
-                games_[i] = Game(seed, rules, auto_pass=auto_pass, game=env.game_index(i))
+                # the ended episode's last state, seen by the seat that acted (final_obs)
+                assert np.array_equal(env.final_obs[i], encode_observation(g, actor[i])), \
+                    f"final_obs step {step} env {i}"
+                games_[i] = Game(seed, ep_rules, auto_pass=auto_pass, game=env.game_index(i),
+                                 start=env.start)
                 assert games_[i] == env.episode_game(i)
             else:
                 assert env.game_index(i) == before[i]
@@ -591,7 +602,7 @@ def test_function_bad_input():
                      (True, "integer"), (None, "integer")):
         with pytest.raises(IllegalActionError, match=msg):
             action_from_abstract(g, bad)
-    masked = int(np.flatnonzero(~abstract_mask(g))[0])
+    masked = int(np.flatnonzero(abstract_mask(g) == 0)[0])
     with pytest.raises(IllegalActionError, match="masked out"):
         action_from_abstract(g, masked)
     first = np.int16(np.flatnonzero(abstract_mask(g))[0])

@@ -141,6 +141,14 @@ void bind_game(py::module_& m) {
             if (i < 0 || i >= n) throw py::index_error("action index out of range");
             return l.actions[std::size_t(i)];
           })
+      .def("__getitem__", [](const ActionList& l, const py::slice& sl) {
+            py::ssize_t start = 0, stop = 0, step = 0, len = 0;
+            if (!sl.compute(py::ssize_t(l.actions.size()), &start, &stop, &step, &len)) throw py::error_already_set();
+            ActionList out;
+            out.actions.reserve(std::size_t(len));
+            for (py::ssize_t k = 0; k < len; ++k) out.actions.push_back(l.actions[std::size_t(start + k * step)]);
+            return out;
+          }, "A slice is a new ActionList (list(actions[a:b]) for a plain list).")
       .def("__iter__", [](const ActionList& l) {
             return py::make_iterator(l.actions.begin(), l.actions.end());
           }, py::keep_alive<0, 1>())
@@ -168,8 +176,13 @@ void bind_game(py::module_& m) {
       "Benchmark hook: random play timed in C++ (apply, legal actions, copies).");
 
   py::class_<GameState>(m, "GameState", "The C++ match state (use daguai.Game).")
-      .def(py::init<const Rules&, std::uint64_t, std::uint64_t, bool, bool>(), py::arg("rules"), py::arg("seed"),
-           py::arg("game") = 0, py::arg("auto_pass") = false, py::arg("record") = true)
+      .def(py::init([](const Rules& rules, std::uint64_t seed, std::uint64_t game, bool auto_pass, bool record, int start) {
+             if (start != 0 && start != 1) throw GameError("start must be 0 (fresh) or 1 (random), got " + std::to_string(start));
+             return GameState(rules, seed, game, auto_pass, record, Start(start));
+           }), py::arg("rules"), py::arg("seed"), py::arg("game") = 0, py::arg("auto_pass") = false,
+           py::arg("record") = true, py::arg("start") = 0)
+      .def_property_readonly("start_kind", [](const GameState& g) { return int(g.start()); },
+                             "0: a fresh match (R3, R10); 1: a random start state (docs/game.md)")
       .def(py::init<const GameState&>(), py::arg("other"), "A copy (independent of the original).")
       .def_property_readonly("seed", &GameState::seed)
       .def_property_readonly("game_index", &GameState::game_index)

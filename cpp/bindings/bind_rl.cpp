@@ -20,28 +20,37 @@ void played_from_log(const GameState& g, Cards* played) {
   });
 }
 
+Start to_start(int start) {
+  if (start != 0 && start != 1) throw GameError("start must be 0 (fresh) or 1 (random), got " + std::to_string(start));
+  return Start(start);
+}
+
 struct PyBatchEnv {
   BatchEnv env;
   bool abstract;
   py::array_t<float> obs;
-  py::array_t<std::uint8_t> mask;
+  py::array_t<std::int8_t> mask;
+  py::array_t<float> final_obs;
   py::array_t<float> rewards;
   py::array_t<std::uint8_t> done;
   py::array_t<std::int32_t> to_act;
 
-  PyBatchEnv(int n, const Rules& rules, std::uint64_t seed, bool matches, bool auto_pass, bool abstract_actions)
-      : env(n, rules, seed, matches, auto_pass), abstract(abstract_actions),
+  PyBatchEnv(int n, const Rules& rules, std::uint64_t seed, bool matches, bool auto_pass, bool abstract_actions,
+             int start)
+      : env(n, rules, seed, matches, auto_pass, to_start(start)), abstract(abstract_actions),
         obs({py::ssize_t(n), py::ssize_t(kObsSize)}),
         mask({py::ssize_t(n), py::ssize_t(kNumAbstract)}),
+        final_obs({py::ssize_t(n), py::ssize_t(kObsSize)}),
         rewards({py::ssize_t(n), py::ssize_t(6)}),
         done(py::ssize_t(n)),
         to_act(py::ssize_t(n)) {
     std::fill(rewards.mutable_data(), rewards.mutable_data() + 6 * n, 0.0f);
     std::fill(done.mutable_data(), done.mutable_data() + n, 0);
+    std::fill(final_obs.mutable_data(), final_obs.mutable_data() + std::size_t(n) * kObsSize, 0.0f);
   }
   void observe() {
     float* o = obs.mutable_data();
-    std::uint8_t* m = abstract ? mask.mutable_data() : nullptr;
+    std::int8_t* m = abstract ? mask.mutable_data() : nullptr;
     std::int32_t* t = to_act.mutable_data();
     py::gil_scoped_release nogil;  // writes only buffers owned by this object
     env.observe(o, m, t);
@@ -88,11 +97,12 @@ void bind_rl(py::module_& m) {
   m.def("abstract_mask", [](const GameState& g) {
         std::vector<Action> acts;
         g.legal_actions(&acts);
-        py::array_t<std::uint8_t> mask(kNumAbstract);
+        py::array_t<std::int8_t> mask(kNumAbstract);
         py::array_t<std::int32_t> index(kNumAbstract);
-        abstract_mask(acts, g.level_rank(), mask.mutable_data(), index.mutable_data());
-        return py::make_tuple(py::array_t<bool>(py::array(mask).attr("astype")("bool")), index);
-      }, py::arg("game"), "(mask bool[NUM_ABSTRACT], index into legal_actions() or -1).");
+        // int8 and uint8 share their representation of 0 / 1 (docs/learning.md: int8 masks)
+        abstract_mask(acts, g.level_rank(), reinterpret_cast<std::uint8_t*>(mask.mutable_data()), index.mutable_data());
+        return py::make_tuple(mask, index);
+      }, py::arg("game"), "(mask int8[NUM_ABSTRACT], index into legal_actions() or -1).");
 
   m.def("action_from_abstract", [](const GameState& g, int id) {
         if (id < 0 || id >= kNumAbstract)
@@ -111,8 +121,18 @@ void bind_rl(py::module_& m) {
 step(actions) takes an int array of N actions (abstract ids, or indices into each game's
 legal actions with abstract=False) and returns (obs, mask, rewards, done, to_act). The
 arrays are reused by the next call: copy what you keep.)doc")
-      .def(py::init<int, const Rules&, std::uint64_t, bool, bool, bool>(), py::arg("n"), py::arg("rules"),
-           py::arg("seed") = 0, py::arg("matches") = false, py::arg("auto_pass") = false, py::arg("abstract") = true)
+      .def(py::init<int, const Rules&, std::uint64_t, bool, bool, bool, int>(), py::arg("n"), py::arg("rules"),
+           py::arg("seed") = 0, py::arg("matches") = false, py::arg("auto_pass") = false, py::arg("abstract") = true,
+           py::arg("start") = 0)
+      .def_property_readonly("start", [](const PyBatchEnv& b) { return int(b.env.start()); })
+      .def_property_readonly("final_obs", [](const PyBatchEnv& b) { return b.final_obs; },
+                             "float32 (n, OBS_SIZE): row i is the last state of the episode that ended at the last step")
+      .def("truncate", [](PyBatchEnv& b, int i) {
+            if (i < 0 || i >= b.env.size()) throw GameError("no environment " + std::to_string(i));
+            b.env.truncate(i);
+            b.observe();
+            return b.outputs();
+          }, py::arg("i"), "End environment i's episode now and start its next one; returns the outputs.")
       .def_property_readonly("n", [](const PyBatchEnv& b) { return b.env.size(); })
       .def_property_readonly("abstract", [](const PyBatchEnv& b) { return b.abstract; })
       .def_property_readonly("episodes_done", [](const PyBatchEnv& b) { return b.env.episodes_done(); })
@@ -158,9 +178,10 @@ arrays are reused by the next call: copy what you keep.)doc")
             }
             float* r = b.rewards.mutable_data();
             std::uint8_t* d = b.done.mutable_data();
+            float* f = b.final_obs.mutable_data();
             {
               py::gil_scoped_release nogil;  // actions copied; writes only this object's buffers
-              b.env.step(acts.data(), b.abstract, r, d);
+              b.env.step(acts.data(), b.abstract, r, d, f);
             }
             b.observe();
             return b.outputs();

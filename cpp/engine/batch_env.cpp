@@ -5,12 +5,13 @@
 
 namespace daguai {
 
-BatchEnv::BatchEnv(int n, const Rules& rules, std::uint64_t seed, bool matches, bool auto_pass)
-    : rules_(rules), seed_(seed), matches_(matches), auto_pass_(auto_pass), n_(n) {
+BatchEnv::BatchEnv(int n, const Rules& rules, std::uint64_t seed, bool matches, bool auto_pass, Start start_kind)
+    : rules_(rules), seed_(seed), matches_(matches), auto_pass_(auto_pass), start_(start_kind), n_(n) {
   if (n < 1) throw GameError("BatchEnv needs n >= 1 environments, got " + std::to_string(n));
+  if (!matches_) rules_.max_rounds = 1;  // round episodes: keep the finished round observable
   envs_.reserve(std::size_t(n));
   for (int i = 0; i < n; ++i) {
-    envs_.push_back(Env{GameState(rules_, seed_, std::uint64_t(i), auto_pass_, false), {}, {}, {}, {}, false, 0, 0});
+    envs_.push_back(Env{GameState(rules_, seed_, std::uint64_t(i), auto_pass_, false, start_), {}, {}, {}, {}, false, 0, 0});
     start(envs_.back(), i, 0);
   }
 }
@@ -18,7 +19,7 @@ BatchEnv::BatchEnv(int n, const Rules& rules, std::uint64_t seed, bool matches, 
 void BatchEnv::start(Env& e, int i, std::int64_t episode) {
   e.episode = episode;
   e.game = std::uint64_t(episode) * std::uint64_t(n_) + std::uint64_t(i);
-  e.g = GameState(rules_, seed_, e.game, auto_pass_, /*record=*/false);
+  e.g = GameState(rules_, seed_, e.game, auto_pass_, /*record=*/false, start_);
   e.tracker = RoundTracker{};
   e.tracker.sync(e.g);
   refresh(e);
@@ -35,7 +36,14 @@ void BatchEnv::reset() {
   for (int i = 0; i < size(); ++i) start(envs_[std::size_t(i)], i, 0);
 }
 
-void BatchEnv::step(const std::int32_t* actions, bool abstract, float* rewards, std::uint8_t* done) {
+void BatchEnv::truncate(int i) {
+  Env& e = envs_[std::size_t(i)];
+  ++episodes_done_;
+  start(e, i, e.episode + 1);
+}
+
+void BatchEnv::step(const std::int32_t* actions, bool abstract, float* rewards, std::uint8_t* done,
+                    float* final_obs) {
   // Validate all first: an error leaves every environment unchanged.
   for (int i = 0; i < size(); ++i) {
     Env& e = envs_[std::size_t(i)];
@@ -60,6 +68,7 @@ void BatchEnv::step(const std::int32_t* actions, bool abstract, float* rewards, 
     Env& e = envs_[std::size_t(i)];
     const Action act = e.legal[std::size_t(abstract ? e.index[actions[i]] : actions[i])];
     const std::size_t rounds_before = e.g.results().size();
+    const int actor = e.g.current_player();
     e.tracker.on_action(e.g, act);
     e.g.apply(act);
     float* r = rewards ? rewards + 6 * i : nullptr;
@@ -73,6 +82,7 @@ void BatchEnv::step(const std::int32_t* actions, bool abstract, float* rewards, 
     }
     if (done) done[i] = ended ? 1 : 0;
     if (ended) {
+      if (final_obs) encode_observation(e.g, actor, e.tracker.played, final_obs + std::size_t(i) * kObsSize);
       ++episodes_done_;
       start(e, i, e.episode + 1);
     } else {
@@ -82,7 +92,7 @@ void BatchEnv::step(const std::int32_t* actions, bool abstract, float* rewards, 
   }
 }
 
-void BatchEnv::observe(float* obs, std::uint8_t* mask, std::int32_t* to_act) {
+void BatchEnv::observe(float* obs, std::int8_t* mask, std::int32_t* to_act) {
   for (int i = 0; i < size(); ++i) {
     Env& e = envs_[std::size_t(i)];
     const int seat = e.g.current_player();

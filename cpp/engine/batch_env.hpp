@@ -7,6 +7,11 @@
 // daguai.Game(seed, rules, game=...) with the same actions. When an action ends an episode,
 // done[i] = 1, rewards[i] hold the round's score changes (R13) of the six seats, and the
 // environment is reset at once: the observation returned is the new episode's first one.
+//
+// Start states (docs/learning.md): every episode's game is GameState(rules, seed, game,
+// auto_pass, start) — with Start::kRandom, round episodes begin at random levels, often with
+// a tribute exchange (state.hpp). Round episodes run with max_rounds = 1, so that the state
+// after the last action is the finished round (encoded into final_obs), not the next deal.
 #pragma once
 
 #include <cstdint>
@@ -19,23 +24,29 @@ namespace daguai {
 
 class BatchEnv {
  public:
-  BatchEnv(int n, const Rules& rules, std::uint64_t seed, bool matches, bool auto_pass);
+  BatchEnv(int n, const Rules& rules, std::uint64_t seed, bool matches, bool auto_pass,
+           Start start = Start::kFresh);
 
   int size() const { return int(envs_.size()); }
   const GameState& game(int i) const { return envs_[std::size_t(i)].g; }
   std::uint64_t game_index(int i) const { return envs_[std::size_t(i)].game; }
   const std::vector<Action>& legal(int i) const { return envs_[std::size_t(i)].legal; }
   std::int64_t episodes_done() const { return episodes_done_; }
+  Start start() const { return start_; }
 
   // Restart every environment at its first episode.
   void reset();
+  // End environment i's episode now (truncation) and start its next episode.
+  void truncate(int i);
   // Validate every action (throws GameError naming the environment; nothing applied), then
   // apply them. abstract: ids (encode.hpp); else indices into legal(i). rewards: n x 6,
-  // done: n (both may be null).
-  void step(const std::int32_t* actions, bool abstract, float* rewards, std::uint8_t* done);
+  // done: n, final_obs: n x kObsSize (each may be null). Where an episode ends, final_obs
+  // row i is the observation of its last state seen by the seat that acted.
+  void step(const std::int32_t* actions, bool abstract, float* rewards, std::uint8_t* done,
+            float* final_obs = nullptr);
   // Observation of the player to act (n x kObsSize), abstract masks (n x kNumAbstract, may
   // be null), player to act (n, may be null).
-  void observe(float* obs, std::uint8_t* mask, std::int32_t* to_act);
+  void observe(float* obs, std::int8_t* mask, std::int32_t* to_act);
   // Candidate features of every legal action: offsets (n + 1) into rows of kCandFeatures.
   void candidates(std::vector<float>* features, std::int64_t* offsets) const;
 
@@ -56,6 +67,7 @@ class BatchEnv {
   Rules rules_;
   std::uint64_t seed_;
   bool matches_, auto_pass_;
+  Start start_;
   int n_;
   std::vector<Env> envs_;
   std::int64_t episodes_done_ = 0;

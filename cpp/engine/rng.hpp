@@ -28,6 +28,7 @@ enum class Stream : std::uint64_t {
   kDeal = 1,         // index = round number: the shuffle of that round
   kFirstDealer = 2,  // index = 0: the first round's dealer (R10)
   kPolicy = 3,       // index = seat: a built-in policy's choices
+  kStart = 4,        // index = 0: a random start state (Start::kRandom, docs/game.md)
 };
 
 class Rng {

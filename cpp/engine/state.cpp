@@ -47,9 +47,15 @@ Play card_play(const Cards& c) {
   return p;
 }
 
-GameState::GameState(const Rules& rules, std::uint64_t seed, std::uint64_t game, bool auto_pass, bool record)
-    : rules_(rules), seed_(seed), game_(game), auto_pass_(auto_pass), initial_auto_pass_(auto_pass), record_(record) {
+GameState::GameState(const Rules& rules, std::uint64_t seed, std::uint64_t game, bool auto_pass, bool record,
+                     Start start)
+    : rules_(rules), seed_(seed), game_(game), auto_pass_(auto_pass), initial_auto_pass_(auto_pass), record_(record),
+      start_(start) {
   if (rules_.final_level > 12) throw GameError("final_level out of range");
+  if (start_ == Start::kRandom) {
+    random_start();
+    return;
+  }
   // R10: the first dealer is chosen at random (seeded).
   Rng r = Rng::stream(seed_, game_, Stream::kFirstDealer, 0);
   dealer_ = int(r.bounded(kSeats));
@@ -616,6 +622,55 @@ void GameState::forfeit(int seat) {
   log_event(EventType::kForfeit, seat, -1, nullptr, std::int32_t(results_.size()) - 1);
   phase_ = Phase::kMatchOver;
   current_ = -1;
+}
+
+// Start::kRandom (state.hpp, docs/game.md): levels, dealer and tribute pairs as if a round
+// with a uniformly random finishing order had just been played. The previous round's
+// dealer (needed by dealer = stay) is uniform too; scores stay 0.
+void GameState::random_start() {
+  Rng r = Rng::stream(seed_, game_, Stream::kStart, 0);
+  level_[0] = int(r.bounded(std::uint64_t(rules_.final_level) + 1));
+  level_[1] = int(r.bounded(std::uint64_t(rules_.final_level) + 1));
+  const int prev_dealer = int(r.bounded(kSeats));
+  std::int8_t order[kSeats] = {0, 1, 2, 3, 4, 5};
+  r.shuffle(order, kSeats);
+  // R8: the round ends when one team has all three out; the rest still hold cards.
+  int count[2] = {0, 0}, n_out = 0;
+  while (n_out < kSeats) {
+    const int t = team_of(order[n_out++]);
+    if (++count[t] == 3) break;
+  }
+  // R9: the first player out's team wins if it is the team that went out.
+  const int f_team = team_of(order[0]);
+  const int winner = team_of(order[n_out - 1]) == f_team ? f_team : -1;
+  std::int8_t trib[3], recv[3];
+  int nt = 0, nr = 0;
+  if (winner >= 0) {
+    for (int i = 0; i < kSeats; ++i) {
+      const int s = order[i];
+      if (team_of(s) == winner) {
+        if (nr < 3) recv[nr++] = std::int8_t(s);
+      } else if (i >= n_out) {
+        trib[nt++] = std::int8_t(s);  // still holding cards: pays tribute (R11)
+      }
+    }
+  }
+  std::array<std::int8_t, 3> pt{}, pr{};
+  if (nt > 0) pair_tributes(rules_.tribute_pairing, nt, trib, recv, &pt, &pr);
+  // R9/R10: the next dealer.
+  if (rules_.dealer == DealerRule::kStay) dealer_ = winner == team_of(prev_dealer) ? prev_dealer : (prev_dealer + 1) % kSeats;
+  else dealer_ = order[0];
+  deal_round();  // no results yet: ends in the play phase
+  if (nt > 0) {  // R11: the tribute of the previous round, after this deal (as deal_round does)
+    n_pairs_ = nt;
+    for (int i = 0; i < nt; ++i) {
+      trib_[std::size_t(i)] = pt[std::size_t(i)];
+      recv_[std::size_t(i)] = pr[std::size_t(i)];
+    }
+    phase_ = Phase::kTribute;
+    pair_step_ = 0;
+    current_ = trib_[0];
+  }
 }
 
 }  // namespace daguai

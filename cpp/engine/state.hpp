@@ -116,16 +116,26 @@ struct Deal {
   std::array<Cards, kSeats> hands{};
 };
 
+// Where a match begins (docs/game.md "Start states").
+//   kFresh   R3/R10: both levels 2, a random first dealer, no tribute.
+//   kRandom  a random point of a match, drawn from Rng::stream(seed, game, kStart, 0): each
+//            team's level uniform in 2..final_level, and the previous round's finishing
+//            order a uniform permutation of the seats, from which R9/R11 give the dealer,
+//            the winner and the tribute pairs exactly as after a played round (a draw:
+//            no tribute). Scores start at 0; the first round is round 0.
+enum class Start : std::uint8_t { kFresh = 0, kRandom = 1 };
+
 class GameState {
  public:
   // A new match: first dealer and every deal drawn from Rng::stream(seed, game, ...).
   GameState(const Rules& rules, std::uint64_t seed, std::uint64_t game = 0, bool auto_pass = false,
-            bool record = true);
+            bool record = true, Start start = Start::kFresh);
 
   // ---- queries -------------------------------------------------------------------------
   const Rules& rules() const { return rules_; }
   std::uint64_t seed() const { return seed_; }
   std::uint64_t game_index() const { return game_; }
+  Start start() const { return start_; }
   Phase phase() const { return phase_; }
   bool match_over() const { return phase_ == Phase::kMatchOver; }
   int current_player() const { return current_; }  // -1 when the match is over
@@ -190,6 +200,7 @@ class GameState {
 
  private:
   void deal_round();
+  void random_start();
   void start_play();
   void next_tribute_step();
   void end_trick_or_continue(int from);
@@ -206,6 +217,7 @@ class GameState {
   Rules rules_;
   std::uint64_t seed_ = 0, game_ = 0;
   bool auto_pass_ = false, initial_auto_pass_ = false, record_ = true;
+  Start start_ = Start::kFresh;
 
   int round_ = 0;
   int dealer_ = 0;

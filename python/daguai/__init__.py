@@ -63,8 +63,19 @@ from .titles import TITLES, title
 
 __version__: str = _core.__version__
 
+
+def pettingzoo_env(**kwargs):  # type: ignore[no-untyped-def]
+    """The PettingZoo AEC environment (:func:`daguai.env.env`; keyword arguments of
+    :class:`daguai.env.raw_env`). Needs ``pip install 'daguai[rl]'``; imported on first use,
+    so ``import daguai`` does not need PettingZoo. See docs/learning.md."""
+    from .env import env as _env
+
+    return _env(**kwargs)
+
+
 __all__ = [
     "BatchEnv",
+    "pettingzoo_env",
     "CAND_FEATURES",
     "NUM_ABSTRACT",
     "OBS_SIZE",

@@ -1,8 +1,15 @@
 """PettingZoo AEC environment of 大怪路子 (docs/learning.md).
 
 Needs the optional packages ``pettingzoo`` and ``gymnasium`` (``pip install 'daguai[rl]'``);
-``import daguai`` does not import this module: use ``from daguai import env`` or
-``import daguai.env``.
+``import daguai`` does not import this module. Three spellings give the same environment:
+
+- ``daguai.pettingzoo_env(**kwargs)`` (a function of ``daguai``; imports this module);
+- ``from daguai.env import env`` then ``env(**kwargs)`` (PettingZoo's convention);
+- ``from daguai import env`` then ``env(**kwargs)``: that name is this module, and the
+  module itself is callable (it forwards to :func:`env`), so the PettingZoo idiom works
+  either way. ``daguai.env.env`` and ``daguai.env.raw_env`` stay as before.
+
+The versioned name is ``metadata["name"]`` = ``"daguai_v1"`` (the observation version).
 
 >>> from daguai.env import env
 >>> e = env(render_mode="ansi")
@@ -23,8 +30,11 @@ Agents
     player on turn); seats that are out of cards are simply never selected until the end.
 Episodes
     One **round** by default: episode k after ``reset(seed=s)`` is the first round of
-    ``Game(s, rules, game=k)`` (the same streams as :class:`daguai.BatchEnv`, so any
-    episode can be replayed with :class:`daguai.Game`). The round's game is created with
+    ``Game(s, rules, game=k, start=start)`` (the same streams as :class:`daguai.BatchEnv`,
+    so any episode can be replayed with :class:`daguai.Game`). ``start="random"`` (the
+    default for rounds) begins at random levels, often with a tribute exchange
+    (docs/learning.md "Start states"); ``start="fresh"`` keeps level 2 and no tribute (the
+    default with ``matches=True``). The round's game is created with
     ``max_rounds=1`` so that its final state stays observable (no next deal); scores are
     unaffected. ``matches=True``: one whole match (R12; tribute phases included) with the
     given rules unchanged.
@@ -41,7 +51,8 @@ Termination
 Observations
     ``{"observation": float32[633], "action_mask": int8[444]}`` for every agent, from its
     own seat's view (:func:`daguai.encode_observation`, R16: no other seat's hand). The
-    mask is all zeros unless it is that agent's turn. After the episode's end the
+    mask is all zeros unless it is that agent's turn. int8 is the one mask dtype of every
+    daguai API (PettingZoo's convention; Gymnasium's ``Discrete.sample(mask=...)`` needs it). After the episode's end the
     observation shows the finished round (phase ``match_over``). Box bounds per element:
     face counts 0..3, ``cards_left`` 0..28/27 (a receiver holds 28 cards between tribute
     and return), ``scores`` unbounded (match scores / 100), everything else 0..1.
@@ -83,6 +94,8 @@ Parallel API
 from __future__ import annotations
 
 import secrets
+import sys
+import types
 from typing import Any, Optional
 
 import numpy as np
@@ -181,6 +194,8 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo naming convention
         Forced passes are applied by the engine (agents never face a lone ``pass``).
     max_candidates : int
         Size of the action space in candidate mode (``abstract=False``).
+    start : {None, "random", "fresh"}
+        Where episodes begin; ``None``: ``"random"`` for rounds, ``"fresh"`` for matches.
 
     Notes
     -----
@@ -198,7 +213,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo naming convention
 
     def __init__(self, rules: Optional[Rules] = None, render_mode: Optional[str] = None,
                  abstract: bool = True, matches: bool = False, auto_pass: bool = False,
-                 max_candidates: int = MAX_CANDIDATES) -> None:
+                 max_candidates: int = MAX_CANDIDATES, start: Optional[str] = None) -> None:
         super().__init__()
         if rules is None:
             rules = Rules()
@@ -212,6 +227,11 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo naming convention
         if isinstance(max_candidates, bool) or not isinstance(max_candidates, int) \
                 or max_candidates < 1:
             raise ValueError(f"max_candidates must be a positive integer, got {max_candidates!r}")
+        if start is None:
+            start = "fresh" if matches else "random"
+        if start not in ("fresh", "random"):
+            raise ValueError(f"start must be None, 'random' or 'fresh', got {start!r}")
+        self.start = start
         self.rules = rules
         self.render_mode = render_mode
         self.abstract = abstract
@@ -268,7 +288,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo naming convention
         else:
             self.game_index += 1
         self.game = Game(self.game_seed, self._game_rules, auto_pass=self.auto_pass,
-                         game=self.game_index)
+                         game=self.game_index, start=self.start)
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -286,7 +306,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo naming convention
         g = self.game
         if self.abstract:
             mask, index = _core.abstract_mask(g)
-            self._mask, self._index, self._acts = mask.view(np.int8), index, None
+            self._mask, self._index, self._acts = mask, index, None
         else:
             acts = g.legal_actions()
             k = len(acts)
@@ -402,3 +422,14 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo naming convention
 
     def close(self) -> None:
         """Nothing to release."""
+
+
+class _CallableModule(types.ModuleType):
+    """This module's class: calling the module calls :func:`env` (``from daguai import env``
+    gives the module; ``env(...)`` then builds the environment, as users expect)."""
+
+    def __call__(self, **kwargs: Any) -> AECEnv:
+        return env(**kwargs)
+
+
+sys.modules[__name__].__class__ = _CallableModule

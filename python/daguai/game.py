@@ -21,6 +21,9 @@ RECORD_FORMAT = 1
 
 ActionLike = Union[Action, Play, str, Hand, Iterable[str]]
 
+#: Where a match begins (docs/game.md "Start states"): a fresh match, or a random point of one.
+STARTS = ("fresh", "random")
+
 
 class ReplayError(ValueError):
     """A record or game JSON that is corrupt, tampered with, or not legal."""
@@ -79,6 +82,11 @@ class Game(_core.GameState):
         Game index within a batch: the streams depend on ``(seed, game)`` only.
     record : bool
         Keep the event log (needed for ``to_json``, records and observations' history).
+    start : {"fresh", "random"}
+        ``"fresh"`` (default): both levels 2, a random first dealer, no tribute (R3, R10).
+        ``"random"``: a random point of a match drawn from ``(seed, game)`` alone: random
+        levels, and the tribute owed by a random previous round (docs/game.md "Start
+        states"; what the learning environments use).
 
     Examples
     --------
@@ -88,7 +96,7 @@ class Game(_core.GameState):
     """
 
     def __init__(self, seed: int = 0, rules: Optional[Rules] = None, *, auto_pass: bool = False,
-                 game: int = 0, record: bool = True) -> None:
+                 game: int = 0, record: bool = True, start: str = "fresh") -> None:
         if rules is None:
             rules = Rules()
         if not isinstance(rules, Rules):
@@ -97,8 +105,18 @@ class Game(_core.GameState):
             raise ValueError(f"seed must be an integer in [0, 2**64), got {seed!r}")
         if isinstance(game, bool) or not isinstance(game, int) or not 0 <= game < 2**64:
             raise ValueError(f"game must be an integer in [0, 2**64), got {game!r}")
-        super().__init__(rules._core, seed, game, bool(auto_pass), bool(record))
+        if start not in STARTS:
+            raise ValueError(f"start must be 'fresh' or 'random', got {start!r}")
+        super().__init__(rules._core, seed, game, bool(auto_pass), bool(record), STARTS.index(start))
         self._rules = rules
+
+    @property
+    def start(self) -> str:
+        """``"fresh"`` or ``"random"``: where the match began (docs/game.md)."""
+        return STARTS[self.start_kind]
+
+    def _start_header(self) -> dict[str, Any]:
+        return {"start": self.start} if self.start_kind else {}  # omitted when fresh
 
     # ---- the basic loop -------------------------------------------------------------
     @property
@@ -235,7 +253,8 @@ class Game(_core.GameState):
         return json.dumps({
             "format": "daguai-game", "version": RECORD_FORMAT, "engine": _core.__version__,
             "rules": self._rules.to_dict(), "seed": self.seed, "game": self.game_index,
-            "auto_pass": self.initial_auto_pass, "actions": self._actions_json(),
+            "auto_pass": self.initial_auto_pass, **self._start_header(),
+            "actions": self._actions_json(),
         }, ensure_ascii=False, separators=(",", ":"))
 
     @classmethod
@@ -266,6 +285,7 @@ class Game(_core.GameState):
             return NotImplemented
         return (self._rules == other._rules and self.seed == other.seed
                 and self.game_index == other.game_index and self.auto_pass == other.auto_pass
+                and self.start_kind == other.start_kind
                 and self._actions_json() == other._actions_json()
                 and self.phase == other.phase and self.current_player == other.current_player
                 and all(self.hand(s) == other.hand(s) for s in range(6)))
@@ -279,7 +299,7 @@ class Game(_core.GameState):
             raise ValueError("records need a game created with record=True")
         yield {"record": "daguai", "format": RECORD_FORMAT, "engine": _core.__version__,
                "rules": self._rules.to_dict(), "seed": self.seed, "game": self.game_index,
-               "auto_pass": self.initial_auto_pass}
+               "auto_pass": self.initial_auto_pass, **self._start_header()}
         for event in self.events():
             yield _event_entry(*event)
 
@@ -328,8 +348,11 @@ def _new_game(header: dict[str, Any]) -> Game:
         raise ReplayError(f"bad rules in header: {exc}") from None
     if not isinstance(auto, bool):
         raise ReplayError("auto_pass must be true or false")
+    start = header.get("start", "fresh")
+    if start not in STARTS:
+        raise ReplayError(f"start must be 'fresh' or 'random', got {start!r}")
     try:
-        return Game(seed, rules, auto_pass=auto, game=game)
+        return Game(seed, rules, auto_pass=auto, game=game, start=start)
     except ValueError as exc:
         raise ReplayError(f"bad header: {exc}") from None
 

@@ -24,6 +24,7 @@ import numpy as np
 from . import _core
 from ._core import Action, GameState, IllegalActionError
 from .rules import Rules
+from .game import STARTS
 
 __all__ = [
     "OBS_VERSION",
@@ -187,7 +188,9 @@ def abstract_mask(game: GameState, return_index: bool = False
     Returns
     -------
     mask : numpy.ndarray
-        ``bool`` array of shape ``(NUM_ABSTRACT,)``; all False when the match is over.
+        ``int8`` array of shape ``(NUM_ABSTRACT,)``, 1 where the id is legal (all 0 when the
+        match is over). int8 is the one mask dtype of every API (BatchEnv, PettingZoo,
+        Gymnasium; docs/learning.md): use ``mask.astype(bool)`` for boolean indexing.
     index : numpy.ndarray
         ``int32`` array of shape ``(NUM_ABSTRACT,)``, only with ``return_index=True``.
     """
@@ -230,8 +233,8 @@ class BatchEnv:
 
     One environment is one seat-agnostic game: its observation is that of the player to
     act. Environment ``i``'s k-th episode is ``Game(seed, rules, game=k * n + i,
-    auto_pass=auto_pass)`` from its first round, so any trajectory can be replayed with
-    :class:`daguai.Game` (see :meth:`episode_game`).
+    auto_pass=auto_pass, start=start)`` from its first round, so any trajectory can be
+    replayed with :class:`daguai.Game` (see :meth:`episode_game`).
 
     Parameters
     ----------
@@ -248,6 +251,12 @@ class BatchEnv:
     abstract : bool
         Actions are abstract ids (masks returned); else indices into each game's legal
         actions (candidate mode: see :meth:`candidates`).
+    start : {None, "random", "fresh"}
+        Where each episode begins. ``"random"`` (the default for round episodes): random
+        levels, and in about half the episodes a tribute exchange before play, so that a
+        learner meets every level and every phase (docs/learning.md "Start states").
+        ``"fresh"`` (the default with ``matches=True``, and the behaviour before start
+        states existed): level 2, no tribute.
 
     Notes
     -----
@@ -255,11 +264,13 @@ class BatchEnv:
     ``(obs, mask, rewards, done, to_act)``:
 
     - ``obs``: ``float32 (n, OBS_SIZE)``, of the player to act in each game;
-    - ``mask``: ``uint8 (n, NUM_ABSTRACT)`` of the legal ids (``None`` in candidate mode);
+    - ``mask``: ``int8 (n, NUM_ABSTRACT)``, 1 for the legal ids (``None`` in candidate
+      mode); int8 is the one mask dtype of every API (docs/learning.md);
     - ``rewards``: ``float32 (n, 6)`` per absolute seat: the round's score changes under
       the rules' scoring scheme on the step that ends a round, else 0;
     - ``done``: ``uint8 (n,)``, 1 where the step ended an episode — the returned
-      observation is then already the next episode's first (automatic reset);
+      observation is then already the next episode's first (automatic reset) and
+      :attr:`final_obs` row ``i`` holds the ended episode's last state;
     - ``to_act``: ``int32 (n,)`` absolute seat of the player to act.
 
     **The arrays are owned by the environment and overwritten by the next call** (no
@@ -279,7 +290,8 @@ class BatchEnv:
     """
 
     def __init__(self, n: int, rules: Optional[Rules] = None, seed: int = 0, matches: bool = False,
-                 auto_pass: bool = False, abstract: bool = True) -> None:
+                 auto_pass: bool = False, abstract: bool = True,
+                 start: Optional[str] = None) -> None:
         if rules is None:
             rules = Rules()
         if not isinstance(rules, Rules):
@@ -293,12 +305,17 @@ class BatchEnv:
         for name, value in (("matches", matches), ("auto_pass", auto_pass), ("abstract", abstract)):
             if not isinstance(value, (bool, np.bool_)):
                 raise ValueError(f"{name} must be True or False, got {value!r}")
+        if start is None:
+            start = "fresh" if matches else "random"
+        if start not in STARTS:
+            raise ValueError(f"start must be None, 'random' or 'fresh', got {start!r}")
         self._rules = rules
         self._seed = seed
         self._matches = bool(matches)
         self._auto_pass = bool(auto_pass)
+        self._start = start
         self._env = _core.BatchEnv(n, rules._core, seed, self._matches, self._auto_pass,
-                                   bool(abstract))
+                                   bool(abstract), STARTS.index(start))
 
     # ---- configuration -----------------------------------------------------------------
     @property
@@ -324,6 +341,25 @@ class BatchEnv:
     @property
     def auto_pass(self) -> bool:
         return self._auto_pass
+
+    @property
+    def episode_rules(self) -> Rules:
+        """The rules of every episode's game: :attr:`rules`, with ``max_rounds=1`` for round
+        episodes (so that an episode's last state is its finished round, not the next deal)."""
+        return self._rules if self._matches else self._rules.replace(max_rounds=1)
+
+    @property
+    def start(self) -> str:
+        """``"random"`` or ``"fresh"``: where every episode begins."""
+        return self._start
+
+    @property
+    def final_obs(self) -> np.ndarray:
+        """``float32 (n, OBS_SIZE)``: where the last :meth:`step` ended an episode
+        (``done[i] == 1``), row ``i`` is the observation of that episode's last state seen
+        by the seat that made the last decision (the step's observation is already the
+        next episode's). Other rows hold older data. Reused by the next call."""
+        return self._env.final_obs
 
     @property
     def abstract(self) -> bool:
@@ -376,6 +412,14 @@ class BatchEnv:
         """
         return self._env.step(actions)
 
+    def truncate(self, i: int) -> Outputs:
+        """End environment ``i``'s episode now (truncation, e.g. a step limit) and start its
+        next episode (game index + n, counted in :attr:`episodes_done`).
+
+        Returns the current ``(obs, mask, rewards, done, to_act)`` (rewards and done of the
+        last step, unchanged). The arrays are reused by the next call."""
+        return self._env.truncate(self._index(i))
+
     def candidates(self) -> tuple[np.ndarray, np.ndarray]:
         """Candidate features of every environment's legal actions.
 
@@ -412,12 +456,15 @@ class BatchEnv:
 
     def episode_game(self, i: int) -> Any:
         """A fresh recorded :class:`daguai.Game` at the start of environment ``i``'s current
-        episode: stepping it with the same actions reproduces the trajectory."""
+        episode (:attr:`episode_rules`, :attr:`start`): stepping it with the same actions
+        reproduces the trajectory, the final state included."""
         from .game import Game  # local: game.py imports nothing from here
 
-        return Game(self._seed, self._rules, auto_pass=self._auto_pass, game=self.game_index(i))
+        return Game(self._seed, self.episode_rules, auto_pass=self._auto_pass,
+                    game=self.game_index(i), start=self._start)
 
     def __repr__(self) -> str:
         mode = "abstract" if self.abstract else "candidates"
         return (f"<BatchEnv n={self.n} seed={self._seed} {'matches' if self._matches else 'rounds'}"
+                f" start={self._start}"
                 f"{' auto_pass' if self._auto_pass else ''} {mode} {self._rules!r}>")

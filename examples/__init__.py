@@ -1,0 +1,1 @@
+"""Examples of daguai (importable from the repository root: ``examples.reinforce:policy``)."""
