@@ -58,7 +58,7 @@ def test_simulate_table():
 
 def test_simulate_matches_and_rules():
     p = run("simulate", "--matches", "3", "--policy-a", "greedy", "--policy-b", "Random",
-            "--rules", "wild=high", "max_rounds=4", "--seed", "5", "--threads", "1", "-q")
+            "--rules", "wild=high", "--rule", "max_rounds=4", "--seed", "5", "--threads", "1", "-q")
     assert p.returncode == 0, p.stderr
     assert "3 matches" in p.stdout and "match wins" in p.stdout and "Rules(" in p.stdout
 

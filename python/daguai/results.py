@@ -6,14 +6,50 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Mapping
-from typing import Any, Iterator, Sequence, Union
+from typing import Any, Iterator, Optional, Sequence, Union
 
 import numpy as np
 
 from . import _core
 from .rules import Rules
 
-__all__ = ["SimResult"]
+__all__ = ["SimResult", "COLUMNS", "column_names"]
+
+#: Every result column, once: ``(name, dtype, width, matches_only)``; width 0 = a 1-D column,
+#: k = an (n, k) column. The C++ rollout (cpp/engine/rollout.hpp ``SimOutput``) fills the
+#: same set; the Python slow path allocates from this table.
+COLUMNS: tuple[tuple[str, str, int, bool], ...] = (
+    ("seed", "uint64", 0, False),
+    ("game", "uint64", 0, False),
+    ("dealer", "int8", 0, False),
+    ("level", "int8", 0, False),
+    ("order", "int8", 6, False),
+    ("winner", "int8", 0, False),
+    ("n_tributers", "int8", 0, False),
+    ("tributers", "int8", 3, False),
+    ("levels", "int8", 2, False),
+    ("scores", "int32", 6, False),
+    ("plays", "int32", 0, False),
+    ("passes", "int32", 0, False),
+    ("rounds", "int32", 0, False),
+    ("draws", "int32", 0, True),
+    ("wins", "int32", 2, True),
+)
+
+
+def column_names(matches: bool) -> list[str]:
+    """The columns of a round-mode (``matches=False``) or a match-mode result, in order."""
+    return [name for name, _, _, only_matches in COLUMNS if matches or not only_matches]
+
+
+def empty_columns(count: int, matches: bool, skip: Sequence[str] = ("seed",)) -> dict[str, np.ndarray]:
+    """Zero-filled columns for ``count`` games (all of :data:`COLUMNS` but ``skip``)."""
+    out: dict[str, np.ndarray] = {}
+    for name, dtype, width, only_matches in COLUMNS:
+        if name in skip or (only_matches and not matches):
+            continue
+        out[name] = np.zeros((count, width) if width else count, dtype)
+    return out
 
 
 def _flat_columns(columns: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
@@ -30,6 +66,24 @@ def _flat_columns(columns: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
 
 def _pct(k: float, n: float) -> str:
     return f"{100.0 * k / n:5.1f}%" if n else "    -"
+
+
+def render_text(items: Sequence[Any], width: Optional[int] = None) -> str:
+    """Plain text of rich renderables (str or tables), ``width`` columns (default: the
+    terminal's, ``COLUMNS`` if set, else 80)."""
+    import io
+    import shutil
+
+    from rich.console import Console
+
+    if width is None:
+        width = shutil.get_terminal_size((80, 24)).columns
+    buf = io.StringIO()
+    console = Console(file=buf, width=width, color_system=None, force_terminal=False,
+                      soft_wrap=False, highlight=False, markup=False, emoji=False)
+    for item in items:
+        console.print(item)
+    return "\n".join(line.rstrip() for line in buf.getvalue().rstrip("\n").splitlines())
 
 
 class SimResult(Mapping):
@@ -109,78 +163,149 @@ class SimResult(Mapping):
     def meta(self) -> dict[str, Any]:
         return {"seed": self.seed, "rules": self.rules.to_dict(), "policies": list(self.policies),
                 "matches": self.matches, "auto_pass": self.auto_pass, "engine": _core.__version__,
-                "elapsed": self.elapsed}
+                "elapsed": self.elapsed, "threads": self.threads, "backend": self.backend}
 
     # ---- summary ----------------------------------------------------------------------
-    def summary(self) -> str:
-        """A readable table: win/draw rates per team and policy, finishing positions,
-        plays and passes per round, speed."""
+    def figures(self) -> dict[str, Any]:
+        """The summary as plain values (``daguai simulate --json``): run settings, wins /
+        draws / losses and mean score per seat per team, per-policy finishing positions
+        (% of positions 1..6), plays and passes per round, time and speed."""
         n = self.n
         rounds = int(self["rounds"].sum())
-        lines = []
+        winner = self["winner"]
+        wins = [int((winner == t).sum()) for t in (0, 1)]
+        draws = int((winner == -1).sum())
+        scores = self["scores"]
+        teams = []
+        for t, name in zip((0, 1), self.team_policies()):
+            teams.append({"team": "AB"[t], "seats": list(range(t, 6, 2)), "policy": name,
+                          "wins": wins[t], "draws": draws, "losses": wins[1 - t],
+                          "win_rate": wins[t] / n if n else None,
+                          "draw_rate": draws / n if n else None,
+                          "loss_rate": wins[1 - t] / n if n else None,
+                          "score_per_seat": float(scores[:, t::2].mean()) if n else None})
+        pos = self.positions()
+        policies = []
+        for name in dict.fromkeys(self.policies):
+            seats = [s for s in range(6) if self.policies[s] == name]
+            p = pos[:, seats].ravel()
+            won = sum(int((winner == s % 2).sum()) for s in seats)
+            policies.append({"policy": name, "seats": seats, "wins": won,
+                             "positions_pct": [100.0 * float((p == k).mean()) if len(p) else 0.0
+                                               for k in range(1, 7)]})
+        out: dict[str, Any] = {
+            "n": n, "unit": self.unit, "rounds": rounds, "seed": self.seed,
+            "rules": self.rules.to_dict(), "policies": list(self.policies),
+            "threads": self.threads, "backend": self.backend, "auto_pass": self.auto_pass,
+            "engine": _core.__version__, "teams": teams, "per_policy": policies,
+            "plays_per_round": float(self["plays"].sum() / rounds) if rounds else None,
+            "passes_per_round": float(self["passes"].sum() / rounds) if rounds else None,
+            "elapsed": self.elapsed,
+            "rounds_per_second": rounds / self.elapsed if self.elapsed > 0 else None,
+        }
+        if not self.matches:
+            out["tributers_per_round"] = float(self["n_tributers"].mean()) if n else None
+        else:
+            rw = self["wins"].sum(axis=0)
+            out["rounds_won"] = [int(rw[0]), int(rw[1])]
+            out["rounds_drawn"] = int(self["draws"].sum())
+            lv = self["levels"]
+            out["final_level_mean"] = [float(lv[:, 0].mean()), float(lv[:, 1].mean())] if n else None
+        return out
+
+    def renderables(self) -> list[Any]:
+        """The summary as ``rich`` renderables (a title line, tables, notes): what
+        ``daguai simulate`` prints, sized by rich to the terminal."""
+        from rich import box
+        from rich.table import Table
+
+        f = self.figures()
+        n, rounds = self.n, f["rounds"]
         rules = "default rules" if self.rules == Rules() else repr(self.rules)
-        speed = rounds / self.elapsed if self.elapsed > 0 else float("nan")
         head = f"{n:,} {self.unit}"
         if self.matches:
             head += f" ({rounds:,} rounds, {rounds / n if n else 0:.1f} per match)"
         backend = f"{self.threads} thread{'s' if self.threads != 1 else ''}"
         if self.backend == "ray":
             backend = f"Ray, {backend} per task"
-        lines.append(f"daguai simulate: {head}, seed {self.seed}, {rules}, {backend}")
-        lines.append("")
-        winner = self["winner"]
-        wins = [int((winner == t).sum()) for t in (0, 1)]
-        draws = int((winner == -1).sum())
-        pa, pb = self.team_policies()
-        width = max(6, len(pa), len(pb))
+        out: list[Any] = [f"daguai simulate: {head}, seed {self.seed}, {rules}, {backend}"]
         what = "match " if self.matches else ""
-        lines.append(f"team  seats  {'policy':{width}s}  {what + 'wins':>10s}{'':7s}  {what + 'draws':>10s}{'':7s}  "
-                     f"{what + 'losses':>10s}{'':7s}  score/seat")
-        scores = self["scores"]
-        for t, name in ((0, pa), (1, pb)):
-            seats = " ".join(str(s) for s in range(t, 6, 2))
-            score = float(scores[:, t::2].mean()) if n else 0.0
-            lines.append(f"{'AB'[t]:4s}  {seats:5s}  {name:{width}s}  {wins[t]:>10,} {_pct(wins[t], n)}  "
-                         f"{draws:>10,} {_pct(draws, n)}  {wins[1 - t]:>10,} {_pct(wins[1 - t], n)}  "
-                         f"{score:+10.3f}")
-        names = list(dict.fromkeys(self.policies))
+        teams = Table(box=box.SIMPLE_HEAD, pad_edge=False)
+        for title, justify in (("team", "left"), ("seats", "left"), ("policy", "left"),
+                               (what + "wins", "right"), (what + "draws", "right"),
+                               (what + "losses", "right"), ("score/seat", "right")):
+            teams.add_column(title, justify=justify,  # type: ignore[arg-type]
+                             overflow="fold" if title == "policy" else "ellipsis")
+        for t in f["teams"]:
+            teams.add_row(t["team"], " ".join(map(str, t["seats"])), t["policy"],
+                          f"{t['wins']:,} {_pct(t['wins'], n)}", f"{t['draws']:,} {_pct(t['draws'], n)}",
+                          f"{t['losses']:,} {_pct(t['losses'], n)}",
+                          "-" if t["score_per_seat"] is None else f"{t['score_per_seat']:+.3f}")
+        out.append(teams)
+        pa, pb = self.team_policies()
+        names = [p["policy"] for p in f["per_policy"]]
+        draws = f["teams"][0]["draws"]
         if pa not in names or pb not in names:  # a team mixes policies: per policy as well
-            lines.append("")
-            lines.append(f"{'policy':{width}s}  seats        {what + 'wins':>10s}{'':7s}  {what + 'draws':>10s}")
-            for name in names:
-                seats = [s for s in range(6) if self.policies[s] == name]
-                won = sum(int((winner == s % 2).sum()) for s in seats)
-                lines.append(f"{name:{width}s}  {' '.join(map(str, seats)):11s}  {won:>10,} "
-                             f"{_pct(won, n * len(seats))}  {draws * len(seats):>10,} {_pct(draws, n)}")
+            per = Table(box=box.SIMPLE_HEAD, pad_edge=False)
+            for title in ("policy", "seats", what + "wins", what + "draws"):
+                per.add_column(title, justify="left" if title in ("policy", "seats") else "right")
+            for p in f["per_policy"]:
+                k = len(p["seats"])
+                per.add_row(p["policy"], " ".join(map(str, p["seats"])),
+                            f"{p['wins']:,} {_pct(p['wins'], n * k)}", f"{draws * k:,} {_pct(draws, n)}")
+            out.append(per)
         if self.matches:
-            rw = self["wins"].sum(axis=0)
-            rd = int(self["draws"].sum())
-            lines.append("")
-            lines.append(f"rounds won: A {int(rw[0]):,} {_pct(rw[0], rounds)}, B {int(rw[1]):,} "
-                         f"{_pct(rw[1], rounds)}, drawn {rd:,} {_pct(rd, rounds)}")
-            lv = self["levels"]
+            rw, rd = f["rounds_won"], f["rounds_drawn"]
+            out.append(f"rounds won: A {rw[0]:,} {_pct(rw[0], rounds).strip()}, B {rw[1]:,} "
+                       f"{_pct(rw[1], rounds).strip()}, drawn {rd:,} {_pct(rd, rounds).strip()}")
             if n:
-                lines.append(f"final levels (mean rank, 0 = '2' .. 12 = 'A'): A {lv[:, 0].mean():.2f}, "
-                             f"B {lv[:, 1].mean():.2f}")
-        lines.append("")
-        pos = self.positions()
+                lv = f["final_level_mean"]
+                out.append(f"final levels (mean rank, 0 = '2' .. 12 = 'A'): A {lv[0]:.2f}, B {lv[1]:.2f}")
         label = "finishing position, % (last round)" if self.matches else "finishing position, %"
-        lw = max(width, len(label))
-        lines.append(f"{label:{lw}s}" + "".join(f"{k:>7d}" for k in range(1, 7)))
-        for name in names:
-            seats = [s for s in range(6) if self.policies[s] == name]
-            p = pos[:, seats].ravel()
-            total = len(p)
-            row = "".join(f"{(100.0 * (p == k).sum() / total if total else 0.0):7.1f}" for k in range(1, 7))
-            lines.append(f"{name:{lw}s}{row}")
-        lines.append("")
+        pos = Table(box=box.SIMPLE_HEAD, pad_edge=False, title=label, title_justify="left")
+        pos.add_column("policy")
+        for k in range(1, 7):
+            pos.add_column(str(k), justify="right")
+        for p in f["per_policy"]:
+            pos.add_row(p["policy"], *(f"{x:.1f}" for x in p["positions_pct"]))
+        out.append(pos)
         if rounds:
-            lines.append(f"per round: {self['plays'].sum() / rounds:.1f} plays, "
-                         f"{self['passes'].sum() / rounds:.1f} passes"
-                         + ("" if self.matches else f", {self['n_tributers'].mean():.2f} tributers"))
-        lines.append(f"time: {self.elapsed:.2f} s, {speed:,.0f} rounds/s"
-                     + (f", {n / self.elapsed:,.1f} matches/s" if self.matches and self.elapsed > 0 else ""))
-        return "\n".join(lines)
+            out.append(f"per round: {f['plays_per_round']:.1f} plays, {f['passes_per_round']:.1f} passes"
+                       + ("" if self.matches else f", {f['tributers_per_round']:.2f} tributers"))
+        speed = rounds / self.elapsed if self.elapsed > 0 else float("nan")
+        out.append(f"time: {self.elapsed:.2f} s, {speed:,.0f} rounds/s"
+                   + (f", {n / self.elapsed:,.1f} matches/s" if self.matches and self.elapsed > 0 else ""))
+        return out
+
+    def summary(self, width: Optional[int] = None) -> str:
+        """A readable table: win/draw rates per team and policy, finishing positions,
+        plays and passes per round, speed. ``width``: columns (default: the terminal's,
+        ``COLUMNS`` if set, else 80)."""
+        return render_text(self.renderables(), width)
+
+    # ---- tables -------------------------------------------------------------------------
+    def to_pandas(self) -> Any:
+        """A ``pandas.DataFrame``, one row per game; 2-D columns flattened (``order_0`` ..
+        ``order_5``). ``attrs["daguai"]`` holds :meth:`meta`. Needs pandas."""
+        try:
+            import pandas as pd
+        except ImportError:
+            raise ImportError("to_pandas needs pandas: pip install 'daguai[pandas]' "
+                              "(or pip install pandas)") from None
+        df = pd.DataFrame(_flat_columns(self._columns), copy=True)
+        df.attrs["daguai"] = self.meta()
+        return df
+
+    def to_arrow(self) -> Any:
+        """A ``pyarrow.Table`` of the flattened columns, :meth:`meta` as JSON in the schema
+        metadata under ``daguai``. Needs pyarrow."""
+        try:
+            import pyarrow as pa
+        except ImportError:
+            raise ImportError("to_arrow needs pyarrow: pip install 'daguai[parquet]' "
+                              "(or pip install pyarrow)") from None
+        table = pa.table({k: pa.array(v) for k, v in _flat_columns(self._columns).items()})
+        return table.replace_schema_metadata({"daguai": json.dumps(self.meta())})
 
     # ---- files ------------------------------------------------------------------------
     def to_npz(self, path: Union[str, os.PathLike]) -> None:
@@ -195,33 +320,19 @@ class SimResult(Mapping):
             meta = json.loads(str(f["_meta"])) if "_meta" in f.files else {}
         return cls(cols, seed=meta.get("seed", 0), rules=Rules.from_dict(meta.get("rules", {})),
                    policies=meta.get("policies", ["?"] * 6), matches=meta.get("matches", "draws" in cols),
-                   elapsed=meta.get("elapsed", 0.0), auto_pass=meta.get("auto_pass", False))
+                   elapsed=meta.get("elapsed", 0.0), auto_pass=meta.get("auto_pass", False),
+                   threads=meta.get("threads", 1), backend=meta.get("backend", "local"))
 
     def to_csv(self, path: Union[str, os.PathLike]) -> None:
-        """CSV with a header, one row per game; 2-D columns flattened (order_0 .. order_5)."""
-        flat = _flat_columns(self._columns)
-        names = list(flat)
-        big = any(a.dtype == np.uint64 and len(a) and int(a.max()) >= 2**63 for a in flat.values())
-        if big:
-            mat = np.empty((self.n, len(names)), dtype=object)
-            for j, a in enumerate(flat.values()):
-                mat[:, j] = [int(x) for x in a]
-        else:
-            mat = np.column_stack([a.astype(np.int64) for a in flat.values()]) if self.n else \
-                np.zeros((0, len(names)), np.int64)
-        np.savetxt(path, mat, fmt="%d", delimiter=",", header=",".join(names), comments="")
+        """CSV with a header, one row per game: :meth:`to_pandas` written by pandas."""
+        self.to_pandas().to_csv(path, index=False)
 
     def to_parquet(self, path: Union[str, os.PathLike]) -> None:
-        """Parquet (needs pyarrow): flattened columns as in :meth:`to_csv`, metadata in
-        the schema under ``daguai``."""
-        try:
-            import pyarrow as pa
-            import pyarrow.parquet as pq
-        except ImportError:
-            raise ImportError("to_parquet needs pyarrow: pip install 'daguai[parquet]' "
-                              "(or pip install pyarrow)") from None
-        table = pa.table({k: pa.array(v) for k, v in _flat_columns(self._columns).items()})
-        table = table.replace_schema_metadata({"daguai": json.dumps(self.meta())})
+        """Parquet: :meth:`to_arrow` written by pyarrow (metadata in the schema under
+        ``daguai``). Needs pyarrow."""
+        table = self.to_arrow()
+        import pyarrow.parquet as pq
+
         pq.write_table(table, path)
 
     def save(self, path: Union[str, os.PathLike]) -> None:

@@ -17,9 +17,12 @@ for any batch size, number of threads, and for the Ray backend.
 
 from __future__ import annotations
 
+import _thread
 import logging
 import math
 import os
+import socket
+import threading
 import sys
 import time
 from collections.abc import Mapping
@@ -29,7 +32,7 @@ import numpy as np
 
 from . import _core
 from .game import Game
-from .results import SimResult
+from .results import SimResult, empty_columns
 from .rules import LEVELS, Rules
 
 __all__ = ["simulate", "evaluate", "SimResult", "EvalResult", "POLICIES", "ProgressBar"]
@@ -37,12 +40,15 @@ __all__ = ["simulate", "evaluate", "SimResult", "EvalResult", "POLICIES", "Progr
 #: The built-in policies (cpp/engine/policy.hpp).
 POLICIES = ("random", "greedy", "heuristic")
 
-#: Safety net of the match mode: a match stops after this many rounds (as in C++).
-MAX_ROUNDS_PER_MATCH = 10_000
+#: Safety net of the match mode: a match stops after this many rounds (read from C++).
+MAX_ROUNDS_PER_MATCH: int = _core.MAX_ROUNDS_PER_MATCH
 
-_ROUND_COLUMNS = ("seed", "game", "dealer", "level", "order", "winner", "n_tributers",
-                  "tributers", "levels", "scores", "plays", "passes", "rounds")
-_MATCH_COLUMNS = _ROUND_COLUMNS + ("draws", "wins")
+#: Target duration of one C++ call of a local run without ``batch`` (matches: twice that):
+#: the run is interruptible (Ctrl-C) between calls.
+CHUNK_SECONDS = 0.25
+
+#: Default seconds to wait for a Ray cluster (``ray_timeout``, ``daguai --ray-timeout``).
+RAY_TIMEOUT = 30.0
 
 PolicyLike = Union[str, Callable[[Game, int], Any]]
 ProgressLike = Union[None, bool, Callable[[int, int], Any]]
@@ -59,10 +65,17 @@ def _policy_name(p: PolicyLike) -> str:
 
 
 def _check_policy(p: Any) -> PolicyLike:
+    from .bots import Bot, load
+
+    if isinstance(p, Bot):  # a public bot is its built-in policy: the C++ fast path
+        return p.name
     if isinstance(p, str):
         name = p.strip().lower()
+        if ":" in name:  # "package.module:policy"
+            return load(p)
         if name not in POLICIES:
-            raise ValueError(f"unknown policy {p!r} (choose {', '.join(POLICIES)})")
+            raise ValueError(f"unknown policy {p!r} (choose {', '.join(POLICIES)}, "
+                             "or an import path package.module:policy)")
         return name
     if callable(p):
         return p
@@ -120,24 +133,7 @@ def _run_fast(rules: Rules, seed: int, first: int, count: int, policies: Sequenc
 
 
 def _empty_columns(count: int, matches: bool) -> dict[str, np.ndarray]:
-    cols = {
-        "game": np.zeros(count, np.uint64),
-        "dealer": np.zeros(count, np.int8),
-        "level": np.zeros(count, np.int8),
-        "order": np.zeros((count, 6), np.int8),
-        "winner": np.zeros(count, np.int8),
-        "n_tributers": np.zeros(count, np.int8),
-        "tributers": np.zeros((count, 3), np.int8),
-        "levels": np.zeros((count, 2), np.int8),
-        "scores": np.zeros((count, 6), np.int32),
-        "plays": np.zeros(count, np.int32),
-        "passes": np.zeros(count, np.int32),
-        "rounds": np.zeros(count, np.int32),
-    }
-    if matches:
-        cols["draws"] = np.zeros(count, np.int32)
-        cols["wins"] = np.zeros((count, 2), np.int32)
-    return cols
+    return empty_columns(count, matches)
 
 
 def play_game(seed: int, game: int, policies: Sequence[PolicyLike], *, rules: Optional[Rules] = None,
@@ -151,7 +147,7 @@ def play_game(seed: int, game: int, policies: Sequence[PolicyLike], *, rules: Op
     decisions, as in C++).
     """
     rules = _check_rules(rules)
-    g = Game(seed, rules, game=game, auto_pass=auto_pass, record=False)
+    g = Game(seed, rules, game=game, auto_pass=auto_pass, record=True)
     plays, passes = _play(g, _seat_policies(policies), matches)
     return g, plays, passes
 
@@ -187,7 +183,7 @@ def _run_slow(rules: Rules, seed: int, first: int, count: int, policies: Sequenc
     level_rank = {text: i for i, text in enumerate(LEVELS)}
     for j in range(count):
         i = first + j
-        g = Game(seed, rules, game=i, auto_pass=auto_pass, record=False)
+        g = Game(seed, rules, game=i, auto_pass=auto_pass, record=True)  # policies see the history
         dealer, level = g.dealer, level_rank[g.level]
         plays, passes = _play(g, policies, matches)
         last = g.result(-1)
@@ -232,39 +228,55 @@ def _ray_task(rules: Rules, seed: int, first: int, count: int, policies: Sequenc
 
 
 class ProgressBar:
-    """A plain progress bar on stderr (no dependency): ``bar(done, total)``."""
+    """A progress bar drawn by ``rich`` on stderr, sized to the terminal: ``bar(done, total)``.
 
-    def __init__(self, unit: str = "games", stream: Any = None, width: int = 30,
+    ``stream``: where to draw (default stderr); ``width``: columns (default: the terminal's);
+    ``min_interval``: seconds between redraws (the last one is always drawn).
+    """
+
+    def __init__(self, unit: str = "games", stream: Any = None, width: Optional[int] = None,
                  min_interval: float = 0.1) -> None:
         self.unit = unit
         self.stream = stream if stream is not None else sys.stderr
         self.width = width
         self.min_interval = min_interval
-        self._start = time.perf_counter()
         self._last = -math.inf
         self._closed = False
+        self._progress: Any = None
+        self._task: Any = None
+
+    def _start(self, total: int) -> None:
+        from rich.console import Console
+        from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TaskProgressColumn,
+                                   TextColumn, TimeElapsedColumn, TimeRemainingColumn)
+
+        console = Console(file=self.stream, width=self.width, highlight=False)
+        self._progress = Progress(
+            BarColumn(bar_width=None), TaskProgressColumn(), MofNCompleteColumn(),
+            TextColumn(self.unit), TimeElapsedColumn(), TimeRemainingColumn(),
+            console=console, auto_refresh=False, expand=False)
+        self._task = self._progress.add_task(self.unit, total=total)
+        self._progress.start()
 
     def __call__(self, done: int, total: int) -> None:
         if self._closed:
             return
+        if self._progress is None:
+            self._start(total)
         now = time.perf_counter()
         finished = done >= total
-        if not finished and now - self._last < self.min_interval:
-            return
-        self._last = now
-        frac = 1.0 if total <= 0 else min(1.0, done / total)
-        fill = int(round(frac * self.width))
-        elapsed = now - self._start
-        rate = done / elapsed if elapsed > 0 else 0.0
-        eta = (total - done) / rate if rate > 0 else float("nan")
-        tail = f"{elapsed:5.1f} s" if finished else (f"ETA {eta:5.1f} s" if eta == eta else "ETA   ?  ")
-        line = (f"\r[{'#' * fill}{'.' * (self.width - fill)}] {frac * 100:5.1f}%  "
-                f"{done:,}/{total:,} {self.unit}  {rate:,.0f}/s  {tail}")
-        self.stream.write(line)
+        self._progress.update(self._task, completed=done, total=total)
+        if finished or now - self._last >= self.min_interval:
+            self._last = now
+            self._progress.refresh()
         if finished:
-            self.stream.write("\n")
-            self._closed = True
-        self.stream.flush()
+            self.close()
+
+    def close(self) -> None:
+        """Stop drawing (called when the run completes; call it after an interruption)."""
+        if self._progress is not None and not self._closed:
+            self._progress.stop()
+        self._closed = True
 
 
 def _progress_callback(progress: ProgressLike, unit: str) -> Optional[Callable[[int, int], Any]]:
@@ -285,7 +297,8 @@ def simulate(n: int = 10_000, policies: Sequence[PolicyLike] = ("heuristic", "ra
              seed: int = 0, rules: Optional[Rules] = None, matches: bool = False,
              threads: Optional[int] = None, batch: Optional[int] = None, backend: str = "local",
              ray_address: Optional[str] = None, progress: ProgressLike = None,
-             auto_pass: bool = False) -> "SimResult":
+             auto_pass: bool = False,
+             ray_timeout: float = RAY_TIMEOUT) -> "SimResult":
     """Play ``n`` rounds (or matches) and return their results as numpy columns.
 
     Parameters
@@ -320,6 +333,9 @@ def simulate(n: int = 10_000, policies: Sequence[PolicyLike] = ("heuristic", "ra
         after each batch.
     auto_pass : bool
         Apply forced passes automatically (they are then not counted as decisions).
+    ray_timeout : float
+        Seconds to wait for Ray to start or connect (default 30); then
+        :class:`RayConnectionError`.
 
     Returns
     -------
@@ -341,27 +357,34 @@ def simulate(n: int = 10_000, policies: Sequence[PolicyLike] = ("heuristic", "ra
     report = _progress_callback(progress, "matches" if matches else "rounds")
     fast = all(isinstance(p, str) for p in pols)
 
+    if isinstance(ray_timeout, bool) or not isinstance(ray_timeout, (int, float)) or not ray_timeout > 0:
+        raise ValueError(f"ray_timeout must be a positive number of seconds, got {ray_timeout!r}")
     if backend == "ray":
-        _ray_init(ray_address)  # before the clock: starting Ray is not simulation time
+        _ray_init(ray_address, float(ray_timeout))  # before the clock: starting Ray is not simulation time
     start = time.perf_counter()
     if backend == "ray":
         threads = threads or 1
         cols = _simulate_ray(rules, seed, n, pols, matches, threads, batch, auto_pass, ray_address, report)
     else:
         threads = threads or os.cpu_count() or 1
-        if batch is None:
-            if report is None:
-                batch = max(n, 1)
-            elif fast:
-                batch = max(64 * threads, math.ceil(n / 100))
-            else:
-                batch = max(1, math.ceil(n / 100))
         parts = []
-        for first in range(0, max(n, 1), batch):
-            count = min(batch, n - first)
+        first = 0
+        # Without a given batch, the C++ calls are sized to last about CHUNK_SECONDS, so
+        # Ctrl-C (handled between calls) stops a run quickly; results do not depend on it.
+        count = batch or (max(1, math.ceil(n / 100)) if not fast else
+                          (2 if matches else 32) * threads)
+        while first < n or not parts:
+            count = min(count, n - first)
+            t0 = time.perf_counter()
             parts.append(_run_range(rules, seed, first, count, pols, matches, threads, auto_pass))
+            spent = time.perf_counter() - t0
+            first += count
             if report is not None:
-                report(first + count, n)
+                report(first, n)
+            if batch is None and fast:
+                target = CHUNK_SECONDS * (2 if matches else 1)
+                grow = target / spent if spent > 0 else 2.0
+                count = max(threads, int(count * min(2.0, max(0.25, grow))))
         cols = _concat(parts)
     elapsed = time.perf_counter() - start
     columns = {"seed": np.full(n, seed, dtype=np.uint64), **cols}
@@ -379,17 +402,63 @@ def _concat(parts: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
 _ray_remote: Any = None
 
 
-def _ray_init(address: Optional[str]) -> Any:
-    """Import Ray and connect: to ``address``, else (not yet initialized) a local instance."""
+class RayConnectionError(ConnectionError):
+    """The Ray cluster could not be reached or did not answer within ``ray_timeout``."""
+
+
+def _probe(address: str, timeout: float) -> None:
+    """Fail fast when nothing listens at ``HOST:PORT`` (Ray itself would retry for ever)."""
+    host, sep, port = address.rpartition(":")
+    if not sep or "://" in address or not port.isdigit():
+        return  # "auto", "ray://..." and the like: left to Ray
+    host = host.strip("[]") or "127.0.0.1"
+    try:
+        socket.create_connection((host, int(port)), timeout=min(timeout, 10.0)).close()
+    except OSError as exc:
+        reason = exc.strerror or str(exc) or type(exc).__name__
+        raise RayConnectionError(f"cannot reach the Ray cluster at {address}: {reason}") from None
+
+
+def _ray_init(address: Optional[str], timeout: float = RAY_TIMEOUT, quiet: bool = False,
+              on_timeout: Optional[Callable[[str], Any]] = None) -> Any:
+    """Import Ray and connect: to ``address``, else (not yet initialized) a local instance.
+
+    Raises :class:`RayConnectionError` when the cluster is not reached within ``timeout``
+    seconds: a TCP probe first, then a watchdog around ``ray.init`` that interrupts it (this
+    takes effect when Ray's C++ client returns to Python, which may take longer; the command
+    line passes ``on_timeout``, called from the watchdog thread with the message, to exit
+    at once)."""
     try:
         import ray
     except ImportError:
         raise ImportError("backend='ray' needs Ray: pip install 'daguai[ray]' (or pip install ray)") from None
-    if not ray.is_initialized():
-        if address is None and not os.environ.get("RAY_ADDRESS"):
-            ray.init(include_dashboard=False, logging_level=logging.WARNING)
+    if ray.is_initialized():
+        return ray
+    level = logging.ERROR if quiet else logging.WARNING
+    if quiet:  # Ray's own start-up warnings (token authentication, SIGTERM handler)
+        logging.getLogger("ray").setLevel(logging.ERROR)
+    target = address or os.environ.get("RAY_ADDRESS")
+    if target:
+        _probe(target, timeout)
+    message = (f"Ray did not start or connect to {target or 'a local instance'} within "
+               f"{timeout:g} s (ray_timeout / --ray-timeout)")
+    timer = threading.Timer(timeout, _thread.interrupt_main if on_timeout is None else
+                            (lambda: on_timeout(message)))
+    timer.daemon = True
+    timer.start()
+    try:
+        if target is None:
+            ray.init(include_dashboard=False, logging_level=level)
         else:
-            ray.init(address=address, logging_level=logging.WARNING)
+            ray.init(address=address, logging_level=level)
+    except KeyboardInterrupt:
+        if timer.is_alive():  # a real Ctrl-C
+            raise
+        raise RayConnectionError(message) from None
+    except ConnectionError as exc:
+        raise RayConnectionError(" ".join(str(exc).split())) from None
+    finally:
+        timer.cancel()
     return ray
 
 
