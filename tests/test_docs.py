@@ -131,7 +131,7 @@ def _synopses() -> list:
     cases = []
     for page in PAGES:
         for line, lang, code, _, _ in blocks(page):
-            if lang or not code.lstrip().startswith("daguai "):
+            if lang not in ("", "text") or not code.lstrip().startswith("daguai "):
                 continue
             command = None
             for text in code.splitlines():

@@ -367,7 +367,7 @@ def simulate(n: int = 10_000, policies: Sequence[PolicyLike] = ("heuristic", "ra
         cols = _simulate_ray(rules, seed, n, pols, matches, threads, batch, auto_pass, ray_address, report)
     else:
         threads = threads or os.cpu_count() or 1
-        parts = []
+        parts: list[dict[str, np.ndarray]] = []
         first = 0
         # Without a given batch, the C++ calls are sized to last about CHUNK_SECONDS, so
         # Ctrl-C (handled between calls) stops a run quickly; results do not depend on it.
