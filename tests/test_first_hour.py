@@ -81,6 +81,7 @@ def test_public_bots():
     """Found: built-in bots only through the private _core.PolicyRunner."""
     from daguai import bots
 
+    assert daguai.bots is bots and "bots" in daguai.__all__
     assert [b.name for b in (bots.random, bots.greedy, bots.heuristic)] == ["random", "greedy", "heuristic"]
     base = simulate(40, ("heuristic", "random"), seed=3, threads=1)
     # a bot object is its built-in policy (C++ fast path) ...
