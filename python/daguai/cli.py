@@ -232,6 +232,11 @@ def _want_progress(args: argparse.Namespace, rounds_expected: float, threads: in
 def _print(items: Sequence[Any]) -> None:
     """Rich renderables (tables, text) on stdout, sized to the terminal (80 columns when
     stdout is not a terminal and COLUMNS is not set)."""
+    if not sys.stdout.isatty():  # files and pipes: plain text without trailing blanks
+        from .results import render_text
+
+        sys.stdout.write(render_text(items) + "\n")
+        return
     from rich.console import Console
 
     class _Console(Console):
