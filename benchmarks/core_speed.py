@@ -38,7 +38,7 @@ def main() -> None:
     n_hands = args.hands if args.hands is not None else (60 if args.quick else 400)
     rows = run(quick=args.quick, hands=n_hands, rollouts=not args.no_rollouts)
     print(header(n_hands))
-    print(format_rows(rows, markdown=args.markdown))
+    print(format_rows(rows, markdown=args.markdown, targets=True))
 
 
 if __name__ == "__main__":

@@ -58,7 +58,7 @@ def test_simulate_table():
 
 def test_simulate_matches_and_rules():
     p = run("simulate", "--matches", "3", "--policy-a", "greedy", "--policy-b", "Random",
-            "--rules", "wild=high", "max_rounds=4", "--seed", "5", "--threads", "1", "-q")
+            "--rules", "wild=high", "--rule", "max_rounds=4", "--seed", "5", "--threads", "1", "-q")
     assert p.returncode == 0, p.stderr
     assert "3 matches" in p.stdout and "match wins" in p.stdout and "Rules(" in p.stdout
 
@@ -141,5 +141,6 @@ def test_simulate_ray(tmp_path):
     p = run("simulate", "--rounds", "100", "--seed", "8", "--ray", "--quiet", "--out", "r.npz",
             cwd=tmp_path)
     assert p.returncode == 0, p.stderr
+    assert p.stderr == ""  # issue 12: Ray's start-up warnings are silenced by --quiet
     assert "Ray" in p.stdout
     assert SimResult.from_npz(tmp_path / "r.npz") == simulate(100, seed=8)

@@ -263,8 +263,8 @@ def test_evaluate_structure():
     assert first.policies == ("greedy", "random") * 3 and second.policies == ("random", "greedy") * 3
     for k in ("dealer", "level"):  # the same deals in both seatings
         assert np.array_equal(first[k], second[k])
-    # the CI is the deal-level normal interval
-    half = 1.96 * r.deal_score_diff.std(ddof=1) / np.sqrt(100)
+    # the CI is the deal-level Student-t interval (99 degrees of freedom: t = 1.9842...)
+    half = 1.9842169515864 * r.deal_score_diff.std(ddof=1) / np.sqrt(100)
     assert np.allclose(r.score_diff_ci, (r.mean_score_diff - half, r.mean_score_diff + half))
     text = r.summary()
     assert "greedy (A) vs random (B)" in text and "95% CI" in text
@@ -417,6 +417,7 @@ def test_progress_bar_text():
     import io
     from daguai.sim import ProgressBar
     out = io.StringIO()
-    simulate(50, seed=1, batch=10, progress=ProgressBar("rounds", stream=out, min_interval=0))
+    simulate(50, seed=1, batch=10, progress=ProgressBar("rounds", stream=out, min_interval=0, width=80))
     text = out.getvalue()
-    assert text.count("\r") == 5 and text.endswith("\n") and "50/50 rounds" in text
+    assert text.endswith("\n") and "50/50 rounds" in text and "100%" in text
+    assert all(len(line) <= 80 for line in text.splitlines())

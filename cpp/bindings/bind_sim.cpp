@@ -18,6 +18,7 @@ struct PolicyRunner {
 }  // namespace
 
 void bind_sim(py::module_& m) {
+  m.attr("MAX_ROUNDS_PER_MATCH") = SimConfig{}.max_rounds_per_match;  // match-mode safety net
   m.def("simulate", [](const Rules& rules, std::uint64_t seed, std::int64_t n, const std::vector<std::string>& policies,
                        bool matches, std::uint64_t first_game, int threads, bool auto_pass) {
         if (policies.size() != 6) throw GameError("simulate needs 6 policies (one per seat), got " + std::to_string(policies.size()));

@@ -59,6 +59,7 @@ from .learning import (
     obs_spec,
 )
 from .sim import EvalResult, SimResult, evaluate, simulate
+from . import bots
 from .titles import TITLES, title
 
 __version__: str = _core.__version__
@@ -107,6 +108,7 @@ __all__ = [
     "TITLES",
     "title",
     "SimResult",
+    "bots",
     "evaluate",
     "simulate",
     "beats",

@@ -2,6 +2,10 @@
 
 import sys
 
-from .cli import main
+try:
+    from .cli import main
+except KeyboardInterrupt:  # Ctrl-C while importing: the same status as during a run
+    sys.stderr.write("\ndaguai: interrupted\n")
+    sys.exit(130)
 
 sys.exit(main())

@@ -217,6 +217,8 @@ class GameState:
 def _time_game(rules: CoreRules, seed: int, decisions: int, record: bool = ...) -> dict[str, float]: ...
 
 # ---- simulation --------------------------------------------------------------------------
+MAX_ROUNDS_PER_MATCH: int
+
 def simulate(rules: CoreRules, seed: int, n: int, policies: list[str], matches: bool = ...,
              first_game: int = ..., threads: int = ..., auto_pass: bool = ...) -> dict[str, npt.NDArray[Any]]: ...
 

@@ -34,7 +34,8 @@ from .rules import Rules
 from ._core import Hand
 
 __all__ = ["random_hands", "random_tops", "best_of", "measure", "measure_game",
-           "measure_learning", "measure_rollouts", "run", "format_rows", "header", "Row"]
+           "measure_learning", "measure_rollouts", "run", "format_rows", "header", "Row",
+           "rows_as_dicts", "rows_table"]
 
 Row = tuple[str, float, str, float]
 NAN = float("nan")
@@ -221,20 +222,64 @@ def header(n_hands: int) -> str:
             f"{os.cpu_count()} CPUs, {n_hands} hands")
 
 
-def format_rows(rows: Sequence[Row], markdown: bool = False) -> str:
+def _target_text(value: float, unit: str, target: float) -> tuple[str, str]:
+    """("≤ 5 ns", "met"/"missed") for a row with a target, ("", "") without."""
+    if target != target:
+        return "", ""
+    low = _lower_bound(unit)
+    met = value >= target if low else value <= target
+    return f"{'≥' if low else '≤'} {target:,g} {unit}", "met" if met else "missed"
+
+
+def rows_as_dicts(rows: Sequence[Row], targets: bool = False) -> list[dict]:
+    """Rows as JSON-ready dicts ``{"what", "value", "unit"}`` (plus ``"target"`` and
+    ``"met"`` with ``targets``; ``None`` for a row without a target)."""
+    out = []
+    for what, value, unit, target in rows:
+        d: dict = {"what": what, "value": value, "unit": unit}
+        if targets:
+            has = target == target
+            d["target"] = target if has else None
+            d["met"] = (value >= target if _lower_bound(unit) else value <= target) if has else None
+        out.append(d)
+    return out
+
+
+def rows_table(rows: Sequence[Row], targets: bool = False):
+    """A ``rich`` table of the figures (what ``daguai bench`` prints), sized by rich to the
+    terminal; with ``targets`` two more columns: the project's target and met / missed."""
+    from rich import box
+    from rich.table import Table
+
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
+    table.add_column("measure", overflow="fold")
+    table.add_column("figure", justify="right", no_wrap=True)
+    if targets:
+        table.add_column("target", justify="right", no_wrap=True)
+        table.add_column("", no_wrap=True)
+    for what, value, unit, target in rows:
+        cells = [what, f"{value:,.2f} {unit}"]
+        if targets:
+            cells += list(_target_text(value, unit, target))
+        table.add_row(*cells)
+    return table
+
+
+def format_rows(rows: Sequence[Row], markdown: bool = False, targets: bool = False) -> str:
+    """The figures as text (a markdown table with ``markdown``); ``targets`` adds the
+    project's targets, measured ÷ target and met / missed."""
     lines = []
     if markdown:
-        lines.append("| measure | measured | target | measured ÷ target |")
-        lines.append("|---|---|---|---|")
+        lines.append("| measure | measured |" + (" target | measured ÷ target |" if targets else ""))
+        lines.append("|---|---|" + ("---|---|" if targets else ""))
     for what, value, unit, target in rows:
-        sign = "≥" if _lower_bound(unit) else "≤"
-        met = "" if target != target else (
-            "met" if (value >= target if _lower_bound(unit) else value <= target) else "missed")
+        tgt, met = _target_text(value, unit, target)
         if markdown:
-            tgt = "—" if target != target else f"{sign} {target:,g} {unit}"
-            ratio = "—" if target != target else f"{value / target:.2f} ({met})"
-            lines.append(f"| {what} | {value:,.2f} {unit} | {tgt} | {ratio} |")
+            row = f"| {what} | {value:,.2f} {unit} |"
+            if targets:
+                row += f" {tgt or '—'} | {'—' if not tgt else f'{value / target:.2f} ({met})'} |"
+            lines.append(row)
         else:
-            tgt = "" if target != target else f"  (target {sign} {target:,g} {unit}, ratio {value / target:.2f}, {met})"
-            lines.append(f"{what:70s} {value:10,.2f} {unit}{tgt}")
+            extra = f"  (target {tgt}, ratio {value / target:.2f}, {met})" if targets and tgt else ""
+            lines.append(f"{what:70s} {value:10,.2f} {unit}{extra}")
     return "\n".join(lines)

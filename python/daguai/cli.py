@@ -1,21 +1,29 @@
 """The ``daguai`` command: simulate, evaluate, bench (docs/simulation.md "Command line").
 
+Every subcommand is one :class:`Command` in :data:`COMMANDS`: a function adding its
+arguments and a function running it. To add a subcommand, write those two functions and
+append a ``Command`` to the table.
+
 Bad arguments print one line ``daguai: error: ...`` on stderr and exit with status 2;
-a failure while running exits with status 1 the same way.
+a failure while running exits with status 1 the same way; Ctrl-C exits with 130; a closed
+output pipe (``daguai ... | head``) ends the command quietly.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib.util
+import json
 import os
 import sys
-from typing import Any, NoReturn, Optional, Sequence
+from dataclasses import dataclass
+from typing import Any, Callable, NoReturn, Optional, Sequence
 
-__all__ = ["main", "build_parser"]
+__all__ = ["COMMANDS", "Command", "build_parser", "main"]
 
 _POLICIES = ("random", "greedy", "heuristic")
 _OUT_EXTS = (".npz", ".csv", ".parquet", ".pq")
+_EVAL_OUT_EXTS = (".json", ".csv")
 # rough single-thread speed used only to decide whether a progress bar is worth showing
 _ROUNDS_PER_SECOND_GUESS = 1500.0
 _ROUNDS_PER_MATCH_GUESS = 15
@@ -25,11 +33,23 @@ class _Parser(argparse.ArgumentParser):
     """argparse with one-line errors (no usage dump); --help stays complete."""
 
     def error(self, message: str) -> NoReturn:
-        self.exit(2, f"daguai: error: {message}\n")
+        self.exit(2, f"daguai: error: {' '.join(message.split())}\n")
 
 
 class _Fail(Exception):
     """A bad argument found after parsing (exit 2)."""
+
+
+@dataclass(frozen=True)
+class Command:
+    """One subcommand: ``add_arguments(parser)`` declares its options, ``run(args)`` runs
+    it and returns the exit status."""
+
+    name: str
+    help: str
+    description: str
+    add_arguments: Callable[[argparse.ArgumentParser], None]
+    run: Callable[[argparse.Namespace], int]
 
 
 # ---- argument types ---------------------------------------------------------------------
@@ -49,6 +69,16 @@ def _positive(text: str) -> int:
     return v
 
 
+def _seconds(text: str) -> float:
+    try:
+        v = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not v > 0 or v != v or v == float("inf"):
+        raise argparse.ArgumentTypeError(f"must be a positive number of seconds, got {text}")
+    return v
+
+
 def _seed(text: str) -> int:
     v = _int_text(text)
     if not 0 <= v < 2**64:
@@ -56,76 +86,137 @@ def _seed(text: str) -> int:
     return v
 
 
-def _policy(text: str) -> str:
+def _policy(text: str) -> Any:
+    """A built-in name (kept as text: the C++ fast path) or ``package.module:policy``."""
     name = text.strip().lower()
-    if name not in _POLICIES:
-        raise argparse.ArgumentTypeError(f"unknown policy {text!r} (choose {', '.join(_POLICIES)})")
-    return name
+    if name in _POLICIES:
+        return name
+    if ":" not in text:
+        raise argparse.ArgumentTypeError(f"unknown policy {text!r} (choose {', '.join(_POLICIES)}, "
+                                         "or an import path package.module:policy)")
+    from .bots import load
+
+    if os.getcwd() not in sys.path:  # the console script does not put the cwd on sys.path
+        sys.path.insert(0, os.getcwd())
+    try:
+        return load(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _rule_values() -> dict[str, str]:
+    """For every rule of daguai.Rules: its accepted values, read from daguai.rules."""
+    from . import rules as rules_module
+    from .rules import LEVELS, Rules
+
+    choices = getattr(rules_module, "_CHOICES", {})
+    defaults = Rules().to_dict()
+    out = {}
+    for key, default in defaults.items():
+        if key in choices:
+            values = " | ".join(choices[key])
+        elif isinstance(default, bool):
+            values = "true | false"
+        elif isinstance(default, int):
+            lowest = getattr(rules_module, "_INTS", {}).get(key)
+            values = "integer" + (f" >= {lowest}" if lowest is not None else "")
+        elif key == "final_level":
+            values = " ".join(LEVELS)
+        else:
+            values = "text"
+        out[key] = values
+    return out
+
+
+def _rules_epilog() -> str:
+    from .rules import Rules
+
+    defaults = Rules().to_dict()
+    values = _rule_values()
+    width = max(len(k) for k in defaults)
+    lines = ["rules (--rule KEY=VALUE, repeatable; names as daguai.Rules, docs/rules.md):"]
+    for key, default in defaults.items():
+        shown = str(default).lower() if isinstance(default, bool) else str(default)
+        lines.append(f"  {key:{width}s}  {values[key]}  (default {shown})")
+    return "\n".join(lines)
 
 
 def _parse_rules(items: Optional[Sequence[str]]) -> Any:
     from .rules import Rules
 
-    if not items:
-        return Rules()
     defaults = Rules().to_dict()
     values: dict[str, Any] = {}
-    for item in items:
-        key, sep, value = item.partition("=")
-        key = key.strip().replace("-", "_")
-        if not sep or not key:
-            raise _Fail(f"--rules: expected KEY=VALUE, got {item!r}")
-        if key not in defaults:
-            raise _Fail(f"--rules: unknown rule {key!r} (known: {', '.join(defaults)})")
-        value = value.strip()
-        default = defaults[key]
-        if isinstance(default, bool):
-            low = value.lower()
-            if low in ("true", "yes", "on", "1"):
-                values[key] = True
-            elif low in ("false", "no", "off", "0"):
-                values[key] = False
+    for group in items or ():
+        for item in group.split(","):
+            if not item.strip():
+                continue
+            key, sep, value = item.partition("=")
+            key = key.strip().replace("-", "_")
+            if not sep or not key:
+                raise _Fail(f"--rule: expected KEY=VALUE, got {item!r}")
+            if key not in defaults:
+                raise _Fail(f"--rule: unknown rule {key!r} (known: {', '.join(defaults)})")
+            value = value.strip()
+            default = defaults[key]
+            if isinstance(default, bool):
+                low = value.lower()
+                if low in ("true", "yes", "on", "1"):
+                    values[key] = True
+                elif low in ("false", "no", "off", "0"):
+                    values[key] = False
+                else:
+                    raise _Fail(f"--rule {item}: {key} must be true or false")
+            elif isinstance(default, int):
+                try:
+                    values[key] = int(value)
+                except ValueError:
+                    raise _Fail(f"--rule {item}: {key} must be a whole number") from None
             else:
-                raise _Fail(f"--rules {item}: {key} must be true or false")
-        elif isinstance(default, int):
-            try:
-                values[key] = int(value)
-            except ValueError:
-                raise _Fail(f"--rules {item}: {key} must be a whole number") from None
-        else:
-            values[key] = value
+                values[key] = value
     try:
         return Rules(**values)
-    except ValueError as exc:
-        raise _Fail(f"--rules: {exc}") from None
+    except (ValueError, TypeError, OverflowError) as exc:
+        raise _Fail(f"--rule: {' '.join(str(exc).split())}") from None
 
 
-def _check_outputs(outs: Sequence[str], plot: Optional[str]) -> None:
+def _check_outputs(outs: Sequence[str], plots: Sequence[str], exts: Sequence[str] = _OUT_EXTS) -> None:
     for path in outs:
         ext = os.path.splitext(path)[1].lower()
-        if ext not in _OUT_EXTS:
+        if ext not in exts:
             raise _Fail(f"--out {path}: unknown format {ext or '(no extension)'!r} "
-                        "(use .npz, .csv or .parquet)")
+                        f"(use {', '.join(e for e in exts if e != '.pq')})")
         if ext in (".parquet", ".pq") and importlib.util.find_spec("pyarrow") is None:
             raise _Fail(f"--out {path}: parquet needs pyarrow (pip install 'daguai[parquet]')")
-    if plot is not None and importlib.util.find_spec("matplotlib") is None:
-        raise _Fail(f"--plot {plot}: needs matplotlib (pip install 'daguai[plot]')")
-    for path in list(outs) + ([plot] if plot else []):
+        if ext == ".csv" and importlib.util.find_spec("pandas") is None:
+            raise _Fail(f"--out {path}: CSV needs pandas (pip install 'daguai[pandas]')")
+    if plots and importlib.util.find_spec("matplotlib") is None:
+        raise _Fail(f"--plot {plots[0]}: needs matplotlib (pip install 'daguai[plot]')")
+    for path in list(outs) + list(plots):
         folder = os.path.dirname(os.path.abspath(path))
         if not os.path.isdir(folder):
             raise _Fail(f"cannot write {path}: no such directory {folder}")
 
 
-def _ray_address(value: Optional[str]) -> tuple[str, Optional[str]]:
-    if value is None:
+def _ray_backend(args: argparse.Namespace) -> tuple[str, Optional[str]]:
+    """Backend and address; with --ray, connect now (bounded by --ray-timeout)."""
+    if args.ray is None:
         return "local", None
     if importlib.util.find_spec("ray") is None:
         raise _Fail("--ray needs Ray (pip install 'daguai[ray]')")
-    return "ray", (None if value in ("", "local") else value)
+    address = None if args.ray in ("", "local") else args.ray
+    from .sim import _ray_init
+
+    def give_up(message: str) -> None:  # from the watchdog thread: Ray may be stuck in C++
+        sys.stderr.write(f"daguai: error: {message}\n")
+        sys.stderr.flush()
+        os._exit(2)
+
+    _ray_init(address, args.ray_timeout, quiet=args.quiet, on_timeout=give_up)
+    return "ray", address
 
 
 def _want_progress(args: argparse.Namespace, rounds_expected: float, threads: int) -> bool:
-    if args.quiet:
+    if args.quiet or getattr(args, "json", False):
         return False
     if args.progress:
         return True
@@ -135,7 +226,40 @@ def _want_progress(args: argparse.Namespace, rounds_expected: float, threads: in
     return long or rounds_expected > 20_000 or args.ray is not None
 
 
-# ---- the parser ---------------------------------------------------------------------------
+# ---- output -------------------------------------------------------------------------------
+
+
+def _print(items: Sequence[Any]) -> None:
+    """Rich renderables (tables, text) on stdout, sized to the terminal (80 columns when
+    stdout is not a terminal and COLUMNS is not set)."""
+    if not sys.stdout.isatty():  # files and pipes: plain text without trailing blanks
+        from .results import render_text
+
+        sys.stdout.write(render_text(items) + "\n")
+        return
+    from rich.console import Console
+
+    class _Console(Console):
+        def on_broken_pipe(self) -> None:  # rich would exit 1: let main() end quietly
+            raise BrokenPipeError
+
+    console = _Console(highlight=False, markup=False, emoji=False, soft_wrap=False)
+    for item in items:
+        console.print(item)
+
+
+def _print_json(data: Any) -> None:
+    from .evaluation import _nan_to_none
+
+    sys.stdout.write(json.dumps(_nan_to_none(data), indent=2) + "\n")
+
+
+def _note(args: argparse.Namespace, text: str) -> None:
+    if not args.quiet:
+        print(text, file=sys.stderr)
+
+
+# ---- simulate -----------------------------------------------------------------------------
 
 
 def _add_common(p: argparse.ArgumentParser) -> None:
@@ -143,16 +267,168 @@ def _add_common(p: argparse.ArgumentParser) -> None:
                    help="seed of the run: game i depends only on (S, i) (default 0)")
     p.add_argument("--threads", type=_positive, default=None, metavar="T",
                    help="C++ threads (default: all CPUs; with --ray: threads per task, default 1)")
-    p.add_argument("--rules", nargs="+", action="extend", default=[], metavar="KEY=VALUE",
-                   help="rule variants, e.g. --rules wild=high dealer=stay (names as daguai.Rules); "
-                        "put it after the positional arguments")
+    p.add_argument("--rule", "--rules", dest="rules", action="append", default=[], metavar="KEY=VALUE",
+                   help="a rule variant, e.g. --rule wild=high --rule dealer=stay (repeatable; "
+                        "or comma-separated: --rule wild=high,dealer=stay); every rule below")
     p.add_argument("--auto-pass", action="store_true",
                    help="apply forced passes automatically (not counted as passes)")
     p.add_argument("--ray", nargs="?", const="local", default=None, metavar="ADDRESS",
                    help="run on Ray: a local instance, or the cluster at ADDRESS (HOST:6379)")
+    p.add_argument("--ray-timeout", type=_seconds, default=30.0, metavar="SECONDS",
+                   help="give up when Ray does not start or connect within SECONDS (default 30)")
+    p.add_argument("--json", action="store_true",
+                   help="print the figures as JSON on stdout instead of the tables")
     p.add_argument("--progress", action="store_true",
                    help="always show the progress bar (default: on long runs when stderr is a terminal)")
-    p.add_argument("--quiet", "-q", action="store_true", help="no progress bar and no notes on stderr")
+    p.add_argument("--quiet", "-q", action="store_true",
+                   help="no progress bar, no notes and no Ray warnings on stderr")
+
+
+def _add_simulate(p: argparse.ArgumentParser) -> None:
+    n = p.add_mutually_exclusive_group()
+    n.add_argument("--rounds", type=_positive, default=None, metavar="N",
+                   help="play N single rounds (default 10,000)")
+    n.add_argument("--matches", type=_positive, default=None, metavar="N",
+                   help="play N whole matches instead")
+    p.add_argument("--policy-a", type=_policy, default="heuristic", metavar="POLICY",
+                   help=f"policy of team A: {', '.join(_POLICIES)} or package.module:policy "
+                        "(default heuristic)")
+    p.add_argument("--policy-b", type=_policy, default="random", metavar="POLICY",
+                   help="policy of team B (default random)")
+    _add_common(p)
+    p.add_argument("--out", action="append", default=[], metavar="PATH",
+                   help="save the columns: .npz, .csv or .parquet (pyarrow); repeatable")
+    p.add_argument("--plot", action="append", default=[], metavar="PATH",
+                   help="save a figure (.png, .pdf, .svg; needs matplotlib); repeatable")
+
+
+def _make_bar(args: argparse.Namespace, unit: str, expected: float, threads: int) -> Any:
+    from .sim import ProgressBar
+
+    return ProgressBar(unit) if _want_progress(args, expected, threads) else None
+
+
+def _run_simulate(args: argparse.Namespace) -> int:
+    from .sim import simulate
+
+    rules = _parse_rules(args.rules)
+    _check_outputs(args.out, args.plot)
+    backend, address = _ray_backend(args)
+    matches = args.matches is not None
+    n = args.matches if matches else (args.rounds if args.rounds is not None else 10_000)
+    threads = args.threads or (1 if backend == "ray" else os.cpu_count() or 1)
+    bar = _make_bar(args, "matches" if matches else "rounds",
+                    n * (_ROUNDS_PER_MATCH_GUESS if matches else 1), threads)
+    try:
+        result = simulate(n, (args.policy_a, args.policy_b), seed=args.seed, rules=rules,
+                          matches=matches, threads=args.threads, backend=backend,
+                          ray_address=address, progress=bar, auto_pass=args.auto_pass)
+    finally:
+        if bar is not None:
+            bar.close()
+    if args.json:
+        _print_json(result.figures())
+    else:
+        _print(result.renderables())
+    for path in args.out:
+        result.save(path)
+        _note(args, f"wrote {path}")
+    for path in args.plot:
+        result.plot(path)
+        _note(args, f"wrote {path}")
+    return 0
+
+
+# ---- evaluate -----------------------------------------------------------------------------
+
+
+def _add_evaluate(p: argparse.ArgumentParser) -> None:
+    p.add_argument("policy_a", type=_policy, metavar="A",
+                   help=f"policy A: {', '.join(_POLICIES)} or package.module:policy")
+    p.add_argument("policy_b", type=_policy, metavar="B", help="policy B (the same choices)")
+    p.add_argument("--deals", type=_positive, default=1000, metavar="N", help="deals (default 1000)")
+    p.add_argument("--matches", action="store_true", help="each deal is a whole match (default: a round)")
+    _add_common(p)
+    p.add_argument("--out", action="append", default=[], metavar="PATH",
+                   help="save the result: .json (every figure, EvalResult.load) or .csv "
+                        "(one row per deal); repeatable")
+
+
+def _run_evaluate(args: argparse.Namespace) -> int:
+    from .evaluation import evaluate
+
+    rules = _parse_rules(args.rules)
+    _check_outputs(args.out, [], _EVAL_OUT_EXTS)
+    backend, address = _ray_backend(args)
+    threads = args.threads or (1 if backend == "ray" else os.cpu_count() or 1)
+    bar = _make_bar(args, "matches" if args.matches else "rounds",
+                    2 * args.deals * (_ROUNDS_PER_MATCH_GUESS if args.matches else 1), threads)
+    try:
+        result = evaluate(args.policy_a, args.policy_b, args.deals, seed=args.seed, rules=rules,
+                          matches=args.matches, threads=args.threads, backend=backend,
+                          ray_address=address, progress=bar, auto_pass=args.auto_pass)
+    finally:
+        if bar is not None:
+            bar.close()
+    if args.json:
+        _print_json(result.figures())
+    else:
+        _print(result.renderables())
+    for path in args.out:
+        result.save(path)
+        _note(args, f"wrote {path}")
+    return 0
+
+
+# ---- bench --------------------------------------------------------------------------------
+
+
+def _add_bench(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--quick", action="store_true", help="fewer hands and shorter timings")
+    p.add_argument("--hands", type=_positive, default=None, metavar="N",
+                   help="random 27-card hands for the core figures (default 400, --quick 60)")
+    p.add_argument("--no-rollouts", action="store_true", help="only the core figures")
+    p.add_argument("--targets", action="store_true",
+                   help="also show the project's speed targets and whether each is met")
+    form = p.add_mutually_exclusive_group()
+    form.add_argument("--markdown", action="store_true", help="print a markdown table")
+    form.add_argument("--json", action="store_true", help="print the figures as JSON")
+
+
+def _run_bench(args: argparse.Namespace) -> int:
+    from .bench import format_rows, header, rows_as_dicts, rows_table, run
+
+    n_hands = args.hands if args.hands is not None else (60 if args.quick else 400)
+    if not args.json:
+        print(header(n_hands), flush=True)
+    rows = run(quick=args.quick, hands=n_hands, rollouts=not args.no_rollouts)
+    if args.json:
+        _print_json({"header": header(n_hands), "rows": rows_as_dicts(rows, targets=args.targets)})
+    elif args.markdown:
+        print(format_rows(rows, markdown=True, targets=args.targets))
+    else:
+        _print([rows_table(rows, targets=args.targets)])
+    return 0
+
+
+#: The subcommands, in the order of ``daguai --help``.
+COMMANDS: list[Command] = [
+    Command("simulate", "play many rounds or matches and summarize",
+            "Play N rounds (or matches), team A (seats 0 2 4) against team B (seats 1 3 5), "
+            "print a summary table, optionally save the columns and plots. Built-in policies "
+            "run in C++; a package.module:policy callable takes the Python path.",
+            _add_simulate, _run_simulate),
+    Command("evaluate", "duplicate evaluation of policy A against policy B",
+            "Play every deal twice with the teams swapped (A on even seats, then on odd seats) "
+            "and report A's win / draw / loss rates, the mean score difference and 95% "
+            "Student-t confidence intervals over the deals.",
+            _add_evaluate, _run_evaluate),
+    Command("bench", "print the engine's speed figures",
+            "Core figures (classification, comparison, legal plays), game, learning and "
+            "rollout speed (rounds/s per built-in policy, 2 threads vs 1). About 30 s; "
+            "--quick a few.",
+            _add_bench, _run_bench),
+]
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -164,125 +440,60 @@ def build_parser() -> argparse.ArgumentParser:
         epilog="See docs/simulation.md. 'daguai COMMAND --help' for each command.")
     parser.add_argument("--version", action="version", version=f"daguai {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", title="commands")
-
-    sim = sub.add_parser(
-        "simulate", help="play many rounds or matches with built-in policies and summarize",
-        description="Play N rounds (or matches) in C++, team A (seats 0 2 4) against team B "
-                    "(seats 1 3 5), print a summary table, optionally save the columns and a plot.")
-    n = sim.add_mutually_exclusive_group()
-    n.add_argument("--rounds", type=_positive, default=None, metavar="N",
-                   help="play N single rounds (default 10,000)")
-    n.add_argument("--matches", type=_positive, default=None, metavar="N",
-                   help="play N whole matches instead")
-    sim.add_argument("--policy-a", type=_policy, default="heuristic", metavar="NAME",
-                     help=f"policy of team A: {', '.join(_POLICIES)} (default heuristic)")
-    sim.add_argument("--policy-b", type=_policy, default="random", metavar="NAME",
-                     help="policy of team B (default random)")
-    _add_common(sim)
-    sim.add_argument("--out", action="append", default=[], metavar="PATH",
-                     help="save the columns: .npz, .csv or .parquet (pyarrow); may be repeated")
-    sim.add_argument("--plot", default=None, metavar="PATH",
-                     help="save a figure (.png, .pdf, .svg; needs matplotlib)")
-
-    ev = sub.add_parser(
-        "evaluate", help="duplicate evaluation of policy A against policy B",
-        description="Play every deal twice with the teams swapped (A on even seats, then on odd "
-                    "seats) and report A's win / draw / loss rates, the mean score difference "
-                    "and 95% confidence intervals over the deals.")
-    ev.add_argument("policy_a", type=_policy, metavar="A", help=f"policy A: {', '.join(_POLICIES)}")
-    ev.add_argument("policy_b", type=_policy, metavar="B", help="policy B")
-    ev.add_argument("--deals", type=_positive, default=1000, metavar="N", help="deals (default 1000)")
-    ev.add_argument("--matches", action="store_true", help="each deal is a whole match (default: a round)")
-    _add_common(ev)
-
-    bench = sub.add_parser(
-        "bench", help="print the engine's speed figures",
-        description="Core figures (classification, comparison, legal plays) and rollout speed "
-                    "(rounds/s per built-in policy, 2 threads vs 1). About 30 s; --quick a few.")
-    bench.add_argument("--quick", action="store_true", help="fewer hands and shorter timings")
-    bench.add_argument("--hands", type=_positive, default=None, metavar="N",
-                       help="random 27-card hands for the core figures (default 400, --quick 60)")
-    bench.add_argument("--no-rollouts", action="store_true", help="only the core figures")
-    bench.add_argument("--markdown", action="store_true", help="print a markdown table")
+    for command in COMMANDS:
+        p = sub.add_parser(command.name, help=command.help, description=command.description,
+                           formatter_class=argparse.RawDescriptionHelpFormatter)
+        command.add_arguments(p)
+        if any(a.dest == "rules" for a in p._actions):
+            p.epilog = _rules_epilog()
+        p.set_defaults(_run=command.run)
     return parser
 
 
-# ---- commands -----------------------------------------------------------------------------
+def _main(argv: Optional[Sequence[str]]) -> int:
+    from .sim import RayConnectionError
 
-
-def _note(args: argparse.Namespace, text: str) -> None:
-    if not args.quiet:
-        print(text, file=sys.stderr)
-
-
-def _cmd_simulate(args: argparse.Namespace) -> int:
-    from .sim import ProgressBar, simulate
-
-    rules = _parse_rules(args.rules)
-    _check_outputs(args.out, args.plot)
-    backend, address = _ray_address(args.ray)
-    matches = args.matches is not None
-    n = args.matches if matches else (args.rounds if args.rounds is not None else 10_000)
-    threads = args.threads or (1 if backend == "ray" else os.cpu_count() or 1)
-    expected = n * (_ROUNDS_PER_MATCH_GUESS if matches else 1)
-    bar = ProgressBar("matches" if matches else "rounds") if _want_progress(args, expected, threads) else None
-    result = simulate(n, (args.policy_a, args.policy_b), seed=args.seed, rules=rules, matches=matches,
-                      threads=args.threads, backend=backend, ray_address=address, progress=bar,
-                      auto_pass=args.auto_pass)
-    print(result.summary())
-    for path in args.out:
-        result.save(path)
-        _note(args, f"wrote {path}")
-    if args.plot:
-        result.plot(args.plot)
-        _note(args, f"wrote {args.plot}")
-    return 0
-
-
-def _cmd_evaluate(args: argparse.Namespace) -> int:
-    from .sim import ProgressBar, evaluate
-
-    rules = _parse_rules(args.rules)
-    backend, address = _ray_address(args.ray)
-    threads = args.threads or (1 if backend == "ray" else os.cpu_count() or 1)
-    expected = 2 * args.deals * (_ROUNDS_PER_MATCH_GUESS if args.matches else 1)
-    bar = ProgressBar("matches" if args.matches else "rounds") if _want_progress(args, expected, threads) else None
-    result = evaluate(args.policy_a, args.policy_b, args.deals, seed=args.seed, rules=rules,
-                      matches=args.matches, threads=args.threads, backend=backend,
-                      ray_address=address, progress=bar, auto_pass=args.auto_pass)
-    print(result.summary())
-    return 0
-
-
-def _cmd_bench(args: argparse.Namespace) -> int:
-    from .bench import format_rows, header, run
-
-    n_hands = args.hands if args.hands is not None else (60 if args.quick else 400)
-    print(header(n_hands), flush=True)
-    rows = run(quick=args.quick, hands=n_hands, rollouts=not args.no_rollouts)
-    print(format_rows(rows, markdown=args.markdown))
-    return 0
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        names = ", ".join(c.name for c in COMMANDS)
+        parser.error(f"no command given (choose {names}; see daguai --help)")
+    try:
+        return int(args._run(args))
+    except _Fail as exc:
+        parser.error(str(exc))
+    except RayConnectionError as exc:
+        parser.error(str(exc))
+    except (ValueError, ImportError, RuntimeError) as exc:
+        message = " ".join(str(exc).split()) or type(exc).__name__
+        print(f"daguai: error: {message}", file=sys.stderr)
+        return 1
+    except OSError as exc:
+        if isinstance(exc, BrokenPipeError):
+            raise
+        message = " ".join(str(exc).split()) or type(exc).__name__
+        print(f"daguai: error: {message}", file=sys.stderr)
+        return 1
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
     """Entry point of the ``daguai`` console script; returns the exit status."""
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    if args.command is None:
-        parser.error("no command given (choose simulate, evaluate, bench; see daguai --help)")
-    commands = {"simulate": _cmd_simulate, "evaluate": _cmd_evaluate, "bench": _cmd_bench}
     try:
-        return commands[args.command](args)
-    except _Fail as exc:
-        parser.error(str(exc))
+        status = _main(argv)
+        sys.stdout.flush()
+        return status
     except KeyboardInterrupt:
         print("\ndaguai: interrupted", file=sys.stderr)
         return 130
-    except (ValueError, ImportError, OSError, RuntimeError) as exc:
-        message = " ".join(str(exc).split()) or type(exc).__name__
-        print(f"daguai: error: {message}", file=sys.stderr)
-        return 1
-    return 0  # pragma: no cover
+    except BrokenPipeError:
+        # the reader went away (daguai ... | head): stop quietly; point stdout at devnull
+        # so that the interpreter's final flush does not complain again
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+        except (OSError, ValueError):
+            pass
+        return 0
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -1,0 +1,116 @@
+"""The built-in policies as Python policies, and policies loaded from an import path.
+
+``daguai.bots.random``, ``daguai.bots.greedy`` and ``daguai.bots.heuristic`` are callables
+``bot(game, seat) -> Action`` backed by the C++ policies (cpp/engine/policy.hpp): usable
+wherever a policy is (``simulate``, ``evaluate``, your own loop over a :class:`~daguai.Game`).
+Given to ``simulate`` / ``evaluate`` they run on the C++ fast path, exactly as the name.
+
+Each bot keeps one C++ runner per game and seat, with the stream ``(seed, game, policy,
+seat)`` of the built-in policy (docs/game.md "Randomness"): asked for every decision of a
+seat from the deal on, it decides exactly as ``simulate`` does.
+
+:func:`load` turns ``"random"``/``"greedy"``/``"heuristic"`` or an import path
+``"package.module:attribute"`` into a policy (the command line's ``daguai evaluate
+pkg.module:policy heuristic``).
+"""
+
+from __future__ import annotations
+
+import importlib
+import threading
+import weakref
+from typing import Any, Callable
+
+from . import _core
+
+__all__ = ["BOTS", "Bot", "get", "greedy", "heuristic", "load", "random"]
+
+#: The names of the built-in policies.
+BOTS = ("random", "greedy", "heuristic")
+
+
+class Bot:
+    """A built-in policy as a Python callable ``bot(game, seat) -> Action``."""
+
+    def __init__(self, name: str) -> None:
+        if not isinstance(name, str) or name.strip().lower() not in BOTS:
+            raise ValueError(f"unknown built-in policy {name!r} (choose {', '.join(BOTS)})")
+        self.name = name.strip().lower()
+        self.__name__ = self.name
+        self._lock = threading.Lock()
+        # game object -> one runner per seat (weak: forgotten with the game)
+        self._runners: weakref.WeakKeyDictionary[Any, dict[tuple[int, int, int], Any]] = (
+            weakref.WeakKeyDictionary())
+
+    def _runner(self, game: Any, seat: int) -> Any:
+        key = (game.seed, game.game_index, seat)
+        with self._lock:
+            try:
+                per_game = self._runners.setdefault(game, {})
+            except TypeError:  # not weak-referenceable: a fresh runner each call
+                return _core.PolicyRunner(self.name, key[0], key[1], seat)
+            runner = per_game.get(key)
+            if runner is None:
+                runner = per_game[key] = _core.PolicyRunner(self.name, key[0], key[1], seat)
+            return runner
+
+    def __call__(self, game: Any, seat: int) -> Any:
+        """The decision of this policy for ``seat``, the player to act in ``game``."""
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < 6:
+            raise ValueError(f"seat must be 0..5, got {seat!r}")
+        if seat != game.current_player:
+            raise ValueError(f"{self.name}: seat {seat} is not the player to act "
+                             f"(seat {game.current_player} is)")
+        return self._runner(game, seat).act(game)
+
+    def __repr__(self) -> str:
+        return f"daguai.bots.{self.name}"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (get, (self.name,))
+
+
+random = Bot("random")
+greedy = Bot("greedy")
+heuristic = Bot("heuristic")
+_BY_NAME = {"random": random, "greedy": greedy, "heuristic": heuristic}
+
+
+def get(name: str) -> Bot:
+    """The bot called ``name`` (``"random"``, ``"greedy"`` or ``"heuristic"``)."""
+    key = name.strip().lower() if isinstance(name, str) else name
+    if key not in _BY_NAME:
+        raise ValueError(f"unknown built-in policy {name!r} (choose {', '.join(BOTS)})")
+    return _BY_NAME[key]
+
+
+def load(spec: str) -> Callable[..., Any]:
+    """A policy from text: a built-in name, or ``"package.module:attribute"``.
+
+    The attribute may be dotted (``"pkg.mod:Class.method"``). With ``"pkg.mod:name"`` the
+    module is imported as by ``import pkg.mod`` (from ``sys.path``, which includes the
+    current directory for ``python -m`` and the console script). The attribute must be
+    callable, ``policy(game, seat) -> action``. Raises ``ValueError`` naming what failed.
+    """
+    if not isinstance(spec, str):
+        raise ValueError(f"a policy spec is text, got {type(spec).__name__}")
+    text = spec.strip()
+    if text.lower() in _BY_NAME:
+        return _BY_NAME[text.lower()]
+    module_name, sep, attr = text.partition(":")
+    if not sep or not module_name or not attr:
+        raise ValueError(f"unknown policy {spec!r} (choose {', '.join(BOTS)}, "
+                         "or an import path package.module:policy)")
+    try:
+        obj: Any = importlib.import_module(module_name)
+    except ImportError as exc:
+        raise ValueError(f"policy {spec!r}: cannot import module {module_name!r} ({exc})") from None
+    for part in attr.split("."):
+        try:
+            obj = getattr(obj, part)
+        except AttributeError:
+            raise ValueError(f"policy {spec!r}: {module_name!r} has no attribute {attr!r}") from None
+    if not callable(obj):
+        raise ValueError(f"policy {spec!r} is not callable ({type(obj).__name__}); a policy is "
+                         "policy(game, seat) -> action")
+    return obj
