@@ -204,6 +204,18 @@ def build_parser() -> argparse.ArgumentParser:
                        help="random 27-card hands for the core figures (default 400, --quick 60)")
     bench.add_argument("--no-rollouts", action="store_true", help="only the core figures")
     bench.add_argument("--markdown", action="store_true", help="print a markdown table")
+
+    srv = sub.add_parser(
+        "serve", help="run the table server: web table, WebSocket protocol, HTTP JSON API",
+        description="Serve tables over WebSockets (docs/protocol.md) with a web table to play "
+                    "against bots, persisting matches in SQLite (docs/server.md). Needs the "
+                    "'serve' extra.")
+    srv.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    srv.add_argument("--port", type=_int_text, default=8000, help="TCP port (default 8000)")
+    srv.add_argument("--db", default="daguai.sqlite3", metavar="PATH",
+                     help="SQLite database (default ./daguai.sqlite3); unfinished tables resume")
+    srv.add_argument("--rate", type=_positive, default=50, metavar="N",
+                     help="messages per second allowed per connection (default 50)")
     return parser
 
 
@@ -264,13 +276,23 @@ def _cmd_bench(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_serve(args: argparse.Namespace) -> int:
+    if not 0 <= args.port < 65536:
+        raise _Fail(f"--port must be 0..65535, got {args.port}")
+    from .server import serve
+
+    serve(args.host, args.port, args.db, rate=float(args.rate), burst=2.0 * args.rate)
+    return 0
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
     """Entry point of the ``daguai`` console script; returns the exit status."""
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is None:
-        parser.error("no command given (choose simulate, evaluate, bench; see daguai --help)")
-    commands = {"simulate": _cmd_simulate, "evaluate": _cmd_evaluate, "bench": _cmd_bench}
+        parser.error("no command given (choose simulate, evaluate, bench, serve; see daguai --help)")
+    commands = {"simulate": _cmd_simulate, "evaluate": _cmd_evaluate, "bench": _cmd_bench,
+                "serve": _cmd_serve}
     try:
         return commands[args.command](args)
     except _Fail as exc:
