@@ -21,7 +21,8 @@ function cardElement(card, level, small) {
   if (card === "SJ" || card === "BJ") {
     el.classList.add("joker");
     if (card === "BJ") el.classList.add("red");
-    el.textContent = card === "BJ" ? "大怪" : "小怪";
+    // Latin labels: a machine without CJK fonts still shows them (大怪 / 小怪 in the title)
+    el.innerHTML = card === "BJ" ? "BIG<small>joker</small>" : "small<small>joker</small>";
     el.title = card === "BJ" ? "big joker (BJ)" : "small joker (SJ)";
   } else {
     const suit = card[1];

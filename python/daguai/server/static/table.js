@@ -9,8 +9,11 @@ function status(text) { $("status").textContent = text; }
 async function newTable() {
   const rules = { wild: $("wild").value };
   if ($("final").value !== "A") rules.final_level = $("final").value;
+  const req = { rules, policy: $("policy").value };
+  const delay = new URLSearchParams(location.search).get("bot_delay");  // seconds per bot move
+  if (delay !== null) req.bot_delay = Number(delay);
   const r = await fetch("/api/play", { method: "POST", headers: { "content-type": "application/json" },
-                                       body: JSON.stringify({ rules, policy: $("policy").value }) });
+                                       body: JSON.stringify(req) });
   const body = await r.json();
   if (!r.ok) { status("error: " + body.message); return; }
   localStorage.setItem("daguai-table", JSON.stringify({ table: body.table, token: body.tokens[0] }));
@@ -66,9 +69,10 @@ function act(index) {
 function renderSeats(v) {
   const box = $("seats");
   box.innerHTML = "";
+  // each seat's last play or pass this round; the top play is outlined, passes since it
+  // are shown, older plays are dimmed
   const lastPlay = {};
   for (const e of v.history) if (e.event === "play" || e.event === "pass") lastPlay[e.seat] = e;
-  if (v.top === null) for (const k in lastPlay) delete lastPlay[k];  // a new trick
   for (let s = 0; s < 6; s++) {
     const d = document.createElement("div");
     d.className = "seat" + (s === v.current_player ? " turn" : "") + (s === state.seat ? " me" : "");
@@ -78,8 +82,9 @@ function renderSeats(v) {
       (s === v.dealer ? '<span class="tag">dealer</span>' : "") + (pos >= 0 ? `<span class="tag">out #${pos + 1}</span>` : "") + "</div>" +
       `<div class="meta">seat ${s} · ${v.cards_left[s]} cards · score ${v.scores[s]}</div>`;
     const last = document.createElement("div");
-    last.className = "last";
     const e = lastPlay[s];
+    const current = v.top !== null && (s === v.top.seat || v.passed.includes(s));
+    last.className = "last" + (current ? (s === v.top.seat ? " top" : "") : " old");
     if (e && e.event === "play") { last.appendChild(cardsRow(e.cards, v.level)); if (e.as) last.append(" as " + e.as); }
     else if (e) last.textContent = "pass";
     d.appendChild(last);
@@ -125,6 +130,7 @@ function renderDecision() {
                   return: "Return a card to the player who paid you", offer: "Offer cards for the joker tribute",
                   take: "Take one of the offered cards" };
   $("prompt").textContent = verbs[d.phase] || "Your decision";
+  $("submit").textContent = d.phase === "play" ? "Play" : d.phase[0].toUpperCase() + d.phase.slice(1);
   const passIndex = d.legal.indexOf("pass");
   if (passIndex >= 0) { $("pass").disabled = false; $("pass").onclick = () => act(passIndex); }
   const anti = d.legal.indexOf("anti_tribute");
@@ -145,7 +151,6 @@ function renderDecision() {
       ch.appendChild(l);
     }
   }
-  $("submit").textContent = d.phase === "play" ? "Play" : d.phase[0].toUpperCase() + d.phase.slice(1);
   $("submit").disabled = state.choice === null || !m.some(a => a.index === state.choice);
   $("submit").onclick = () => act(state.choice);
 }
