@@ -109,6 +109,9 @@ def create_app(db: str = ":memory:", *, bot_delay: float = 0.0, rate: float = 50
             return _error(404, "unknown_match", f"no finished match {text!r}")
         return PlainTextResponse(rec, media_type="application/x-ndjson")
 
+    async def get_stats(request: Request) -> Response:
+        return JSONResponse(hub.stats())
+
     async def get_schema(request: Request) -> Response:
         return JSONResponse(protocol.schema())
 
@@ -158,6 +161,7 @@ def create_app(db: str = ":memory:", *, bot_delay: float = 0.0, rate: float = 50
         Route("/api/matches", list_matches, methods=["GET"]),
         Route("/api/matches/{match}/record", match_record, methods=["GET"]),
         Route("/api/schema", get_schema, methods=["GET"]),
+        Route("/api/stats", get_stats, methods=["GET"]),
         WebSocketRoute("/ws", ws_endpoint),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]

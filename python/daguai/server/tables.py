@@ -9,6 +9,7 @@ for its receiver (R16). Built-in bots act from ``loop.call_later`` callbacks.
 from __future__ import annotations
 
 import asyncio
+import collections
 import hashlib
 import json
 import secrets
@@ -290,6 +291,7 @@ class Table:
 
     def commit(self, action: _core.Action, timeout: bool = False) -> None:
         """Apply a legal action, checkpoint it, then tell every seat what happened."""
+        t0 = time.perf_counter()
         g = self.game
         start = g.n_events
         seat, decision = action.seat, self.n_decisions
@@ -330,6 +332,7 @@ class Table:
                     c.send(msg)
             self.hub.tables_done(self)
         self.advance()
+        self.hub.busy.append(time.perf_counter() - t0)
 
 
 @dataclass
@@ -342,6 +345,16 @@ class Hub:
     burst: float = 100.0
     tables: dict[str, Table] = field(default_factory=dict)
     decisions: int = 0
+    #: seconds each recent decision took to apply, store and push (``GET /api/stats``)
+    busy: collections.deque = field(default_factory=lambda: collections.deque(maxlen=200_000))
+
+    def stats(self) -> dict[str, Any]:
+        """Decisions made and percentiles of the server time per decision (milliseconds)."""
+        xs = sorted(self.busy)
+        pick = (lambda q: round(1000 * xs[min(len(xs) - 1, int(q * len(xs)))], 3)) if xs else (lambda q: None)
+        return {"decisions": self.decisions, "tables": len(self.tables),
+                "open": sum(not t.game.match_over for t in self.tables.values()),
+                "decision_ms": {"n": len(xs), "p50": pick(0.5), "p99": pick(0.99), "max": pick(1.0)}}
 
     def resume(self) -> int:
         """Rebuild the unfinished tables from their checkpoints; how many."""
