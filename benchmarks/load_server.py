@@ -44,8 +44,10 @@ from daguai.server.tables import policy_action  # noqa: E402
 class Bot:
     """One remote seat: answers ``decide`` after ``think`` s with a seeded random index."""
 
-    def __init__(self, url: str, table: str, token: str, seed: int, think: float) -> None:
+    def __init__(self, url: str, table: str, token: str, seed: int, think: float,
+                 events: bool = False) -> None:
         self.url, self.table, self.token, self.seed, self.think = url, table, token, seed, think
+        self.events = events
         self.sent: dict[int, float] = {}
         self.acks: list[int] = []
         self.rtts: list[float] = []
@@ -54,8 +56,10 @@ class Bot:
 
     async def run(self, stop: asyncio.Event) -> None:
         bot = remote_bot()
-        async with websockets.connect(self.url, max_size=8 << 20, ping_interval=None) as ws:
-            await ws.send(json.dumps({"type": "join", "table": self.table, "token": self.token}))
+        async with websockets.connect(self.url, max_size=8 << 20, ping_interval=None,
+                                      open_timeout=120) as ws:
+            await ws.send(json.dumps({"type": "join", "table": self.table, "token": self.token,
+                                      "events": self.events}))
             while True:
                 if stop.is_set() and not self.sent:
                     return
@@ -87,6 +91,14 @@ class Bot:
                     return
 
 
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process (Linux /proc): load on a shared machine does not
+    change it, so decisions per CPU-second is the capacity figure."""
+    import os
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def pct(xs: list[float], q: float) -> float:
     xs = sorted(xs)
     return xs[min(len(xs) - 1, int(q * len(xs)))] if xs else float("nan")
@@ -104,11 +116,15 @@ def create_tables(srv: ServerProcess, n: int, rules: dict[str, Any], seed0: int)
 
 
 async def drive(srv: ServerProcess, tables: list[tuple[str, list]], think: float,
-                duration: float) -> tuple[list[Bot], float]:
+                duration: float, events: bool = False) -> tuple[list[Bot], float]:
     stop = asyncio.Event()
-    bots = [Bot(srv.ws, t, tok, 1000 * k + s, think) for k, (t, toks) in enumerate(tables)
+    bots = [Bot(srv.ws, t, tok, 1000 * k + s, think, events) for k, (t, toks) in enumerate(tables)
             for s, tok in enumerate(toks)]
-    tasks = [asyncio.create_task(b.run(stop)) for b in bots]
+    tasks = []
+    for i, b in enumerate(bots):  # connect in batches: 1200 handshakes at once time out
+        tasks.append(asyncio.create_task(b.run(stop)))
+        if i % 50 == 49:
+            await asyncio.sleep(0.05)
     t0 = time.perf_counter()
     await asyncio.wait(tasks, timeout=duration)  # or sooner, when every match is over
     stop.set()
@@ -116,12 +132,15 @@ async def drive(srv: ServerProcess, tables: list[tuple[str, list]], think: float
     return bots, time.perf_counter() - t0
 
 
-def load_phase(db: str, n_tables: int, think: float, duration: float, label: str) -> dict[str, Any]:
+def load_phase(db: str, n_tables: int, think: float, duration: float, label: str,
+               events: bool) -> dict[str, Any]:
     srv = ServerProcess(db, rate=1000)
     try:
         tables = create_tables(srv, n_tables, {}, 1)
         before = httpx.get(srv.base + "/api/stats", timeout=30).json()
-        bots, elapsed = asyncio.run(drive(srv, tables, think, duration))
+        cpu0, client0 = cpu_seconds(srv.proc.pid), time.process_time()
+        bots, elapsed = asyncio.run(drive(srv, tables, think, duration, events))
+        cpu1, client1 = cpu_seconds(srv.proc.pid), time.process_time()
         stats = httpx.get(srv.base + "/api/stats", timeout=30).json()
         server_total = sum(t["decisions"] for t in httpx.get(srv.base + "/api/tables", timeout=30).json())
     finally:
@@ -132,7 +151,10 @@ def load_phase(db: str, n_tables: int, think: float, duration: float, label: str
     unacked = sum(len(b.sent) for b in bots)
     rtts = [x for b in bots for x in b.rtts]
     out = {
-        "phase": label, "tables": n_tables, "bots": len(bots), "think_s": think,
+        "phase": label, "tables": n_tables, "bots": len(bots), "think_s": think, "events": events,
+        "server_cpu_ms_per_decision": round(1000 * (cpu1 - cpu0) / max(1, acts), 3),
+        "server_decisions_per_cpu_s": round(acts / max(1e-9, cpu1 - cpu0), 1),
+        "client_cpu_s": round(client1 - client0, 1), "server_cpu_s": round(cpu1 - cpu0, 1),
         "seconds": round(elapsed, 1), "decisions": acks,
         "decisions_per_s": round(acks / elapsed, 1),
         "rtt_ms_p50": round(1000 * pct(rtts, 0.5), 2), "rtt_ms_p99": round(1000 * pct(rtts, 0.99), 2),
@@ -206,14 +228,17 @@ def main(argv: Optional[list[str]] = None) -> None:
     p.add_argument("--think", type=float, default=0.5)
     p.add_argument("--instant-tables", type=int, default=20)
     p.add_argument("--duration", type=float, default=30.0)
+    p.add_argument("--events", action="store_true", help="bots also receive every event message")
     args = p.parse_args(argv)
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         for phase in args.phases.split(","):
             if phase == "think":
-                row = load_phase(f"{tmp}/think.sqlite3", args.tables, args.think, args.duration, "think")
+                row = load_phase(f"{tmp}/think.sqlite3", args.tables, args.think, args.duration, "think",
+                                 args.events)
             elif phase == "instant":
-                row = load_phase(f"{tmp}/instant.sqlite3", args.instant_tables, 0.0, args.duration, "instant")
+                row = load_phase(f"{tmp}/instant.sqlite3", args.instant_tables, 0.0, args.duration,
+                                 "instant", args.events)
             elif phase == "crash":
                 row = crash_phase(f"{tmp}/crash.sqlite3", 10, 5)
             else:

@@ -338,26 +338,18 @@ def history_entry(name: str, s: int, other: int, flags: int, payload: Any,
 
 
 # ---- views -------------------------------------------------------------------------------
-def _plain(x: Any) -> Any:
-    if isinstance(x, (list, tuple)):
-        return [_plain(v) for v in x]
-    if isinstance(x, dict):
-        return {k: _plain(v) for k, v in x.items()}
-    return x
-
-
 def view_to_json(game: "Game", seat: Optional[int]) -> dict[str, Any]:
     """What ``seat`` may know (``Game.observation``, R16) as JSON values; ``seat=None`` gives
     :func:`public_view`."""
     if seat is None:
         return public_view(game)
-    return _plain(game.observation(seat))
+    return game.observation(seat)  # plain dicts, lists, str, int, bool and None already
 
 
 def public_view(game: "Game") -> dict[str, Any]:
     """The view of a spectator: every public fact (R16), no hand, no returned / offered /
     taken card."""
-    v = _plain(game.observation(0))
+    v = game.observation(0)
     v.pop("hand", None)
     v["seat"] = None
     v["team"] = None

@@ -105,6 +105,7 @@ class Conn:
         self.tokens, self.stamp = burst, time.monotonic()
         self.closed = False
         self.views = False  # push a fresh view after every decision (the web table)
+        self.events = True  # push every event (a bot may do without: decide has the view)
 
     def send(self, msg: dict[str, Any]) -> None:
         if not self.closed:
@@ -316,11 +317,11 @@ class Table:
         self.hub.decisions += 1
         entries = [(start + i, protocol.event_to_json(*e)) for i, e in enumerate(new)]
         for s, c in enumerate(self.conns):
-            if c is not None:
+            if c is not None and c.events:
                 for i, e in entries:
                     c.send({"type": "event", "index": i, "event": protocol.event_for_seat(e, s)})
         for c in self.spectators:
-            for i, e in entries:
+            for i, e in (entries if c.events else ()):
                 c.send({"type": "event", "index": i, "event": protocol.event_for_seat(e, None)})
         for s, c in [*enumerate(self.conns), *((None, c) for c in self.spectators)]:
             if c is not None and c.views:
@@ -448,10 +449,10 @@ class Hub:
             conn.send({"type": "error", "code": exc.code, "message": str(exc)})
 
     def _join(self, conn: Conn, msg: dict[str, Any]) -> None:
-        if set(msg) - {"type", "table", "token", "views"}:
-            raise ProtocolError("bad_message", "join has 'table' and optionally 'token', 'views'")
-        if not isinstance(msg.get("views", False), bool):
-            raise ProtocolError("bad_message", "'views' must be true or false")
+        if set(msg) - {"type", "table", "token", "views", "events"}:
+            raise ProtocolError("bad_message", "join has 'table' and optionally 'token', 'views', 'events'")
+        if not isinstance(msg.get("views", False), bool) or not isinstance(msg.get("events", True), bool):
+            raise ProtocolError("bad_message", "'views' and 'events' must be true or false")
         table = self.table(msg.get("table"))
         token = msg.get("token")
         seat: Optional[int] = None
@@ -467,4 +468,5 @@ class Hub:
         if conn.table is not None:
             conn.table.leave(conn)
         conn.views = msg.get("views", False)
+        conn.events = msg.get("events", True)
         table.join(conn, seat)
