@@ -122,3 +122,34 @@ def test_a_round_through_the_page(tmp_path, browser):
         assert drv.execute_script("return document.documentElement.scrollWidth") <= 400
     finally:
         srv.stop()
+
+
+def test_the_replay_viewer_steps_through_a_stored_match(tmp_path, browser):
+    import httpx
+
+    srv = ServerProcess(str(tmp_path / "replay.sqlite3"))
+    try:
+        r = httpx.post(srv.base + "/api/tables", json={
+            "rules": {"max_rounds": 1}, "seed": 3, "seats": [{"kind": "bot", "policy": "greedy"}] * 6})
+        assert r.status_code == 201
+        end = time.monotonic() + 60
+        while not httpx.get(srv.base + "/api/matches").json():
+            assert time.monotonic() < end, "the bot table did not finish"
+            time.sleep(0.1)
+        drv = browser
+        drv.set_window_size(1100, 1000)
+        drv.get(srv.base + "/replay")
+        link = drv.find_element(By.CSS_SELECTOR, "#list a")
+        link.click()
+        drv.find_element(By.ID, "next").click()
+        assert "dealt" in drv.find_element(By.ID, "event").text
+        counts = [e.text for e in drv.find_elements(By.CSS_SELECTOR, "#seats .meta")]
+        assert counts == ["27 cards"] * 6
+        for _ in range(20):
+            drv.find_element(By.ID, "next").click()
+        assert "plays" in drv.find_element(By.ID, "event").text or "passes" in drv.find_element(By.ID, "event").text
+        drv.save_screenshot(str(ROOT / "docs" / "replay-viewer.png"))
+        drv.find_element(By.ID, "last").click()
+        assert "round 0" in drv.find_element(By.ID, "event").text  # the round's result
+    finally:
+        srv.stop()

@@ -111,6 +111,11 @@ class Conn:
         if not self.closed:
             self.queue.put_nowait(protocol.dumps(msg))
 
+    def send_text(self, text: str) -> None:
+        """An already encoded message (one encoding shared by many receivers)."""
+        if not self.closed:
+            self.queue.put_nowait(text)
+
     def allow(self) -> bool:
         """Token bucket: ``burst`` messages at once, ``rate`` per second after that."""
         now = time.monotonic()
@@ -315,14 +320,22 @@ class Table:
         if conn is not None:
             conn.send(ack)
         self.hub.decisions += 1
-        entries = [(start + i, protocol.event_to_json(*e)) for i, e in enumerate(new)]
-        for s, c in enumerate(self.conns):
-            if c is not None and c.events:
-                for i, e in entries:
-                    c.send({"type": "event", "index": i, "event": protocol.event_for_seat(e, s)})
-        for c in self.spectators:
-            for i, e in (entries if c.events else ()):
-                c.send({"type": "event", "index": i, "event": protocol.event_for_seat(e, None)})
+        for i, e in enumerate(protocol.event_to_json(*ev) for ev in new):
+            texts: dict[Any, str] = {}  # public events are encoded once for everyone
+
+            def text_for(seat: Optional[int]) -> str:
+                f = protocol.event_for_seat(e, seat)
+                key = "public" if f is e else seat  # a filtered form is the seat's own (R16)
+                if key not in texts:
+                    texts[key] = protocol.dumps({"type": "event", "index": start + i, "event": f})
+                return texts[key]
+
+            for s, c in enumerate(self.conns):
+                if c is not None and c.events:
+                    c.send_text(text_for(s))
+            for c in self.spectators:
+                if c.events:
+                    c.send_text(text_for(None))
         for s, c in [*enumerate(self.conns), *((None, c) for c in self.spectators)]:
             if c is not None and c.views:
                 c.send({"type": "view", "view": protocol.view_to_json(g, s)})
