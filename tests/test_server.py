@@ -334,3 +334,13 @@ def test_restart_resumes_unfinished_tables_to_the_same_result(tmp_path):
         straight = c.get(f"/api/matches/{hub_of(c).tables[tid2].match_id}/record").text
     assert resumed == straight
     daguai.replay(resumed)
+
+
+def test_cli_serve_rejects_a_bad_port(capsys):
+    from daguai.cli import main
+
+    with pytest.raises(SystemExit) as exc:
+        main(["serve", "--port", "70000"])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "--port" in err[0]

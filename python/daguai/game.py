@@ -106,7 +106,7 @@ class Game(_core.GameState):
         history = []
         if self.recording:
             for event in self._round_events():
-                ev = protocol.history_entry(*event, seat=seat)
+                ev = protocol.history_entry(event, seat)
                 if ev is not None:
                     history.append(ev)
         tributes = []

@@ -26,7 +26,7 @@ and decisions). A position codec slots in beside it.
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any, Iterable, Optional, Union
+from typing import TYPE_CHECKING, Any, Iterable, Optional
 
 from . import _core
 from ._core import Action, Hand, Play
@@ -315,10 +315,11 @@ def event_for_seat(e: dict[str, Any], seat: Optional[int]) -> dict[str, Any]:
     return e
 
 
-def history_entry(name: str, s: int, other: int, flags: int, payload: Any,
-                  seat: int) -> Optional[dict[str, Any]]:
-    """An event as it appears in ``Game.observation(seat)["history"]`` (None for deals and
-    results): public fields, and the cards of a tribute pair only for its two players."""
+def history_entry(event: tuple, seat: int) -> Optional[dict[str, Any]]:
+    """An engine log event (a ``Game.events()`` tuple) as it appears in
+    ``Game.observation(seat)["history"]`` (None for deals and results): public fields, and
+    the cards of a tribute pair only for its two players."""
+    name, s, other, flags, payload = event
     if name in ("deal", "round_end", "forfeit"):
         return None
     ev: dict[str, Any] = {"event": name, "seat": s}

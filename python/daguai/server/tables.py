@@ -249,6 +249,7 @@ class Table:
         if decision != self.n_decisions or self.game.match_over:
             return
         seat = self.game.current_player
+        assert seat is not None  # the match is not over
         policy = self.seats[seat].policy or "heuristic"
         self.commit(policy_action(policy, self.game, self.seed, decision))
 
@@ -295,6 +296,11 @@ class Table:
             raise ProtocolError("illegal_action", str(exc)) from None
         self.commit(action)
 
+    def _receivers(self) -> list[tuple[Optional[int], Conn]]:
+        """(seat, connection) of every joined seat, then (None, spectator) of every spectator."""
+        out: list[tuple[Optional[int], Conn]] = [(s, c) for s, c in enumerate(self.conns) if c is not None]
+        return out + [(None, c) for c in self.spectators]
+
     def commit(self, action: _core.Action, timeout: bool = False) -> None:
         """Apply a legal action, checkpoint it, then tell every seat what happened."""
         t0 = time.perf_counter()
@@ -320,25 +326,19 @@ class Table:
         if conn is not None:
             conn.send(ack)
         self.hub.decisions += 1
-        for i, e in enumerate(protocol.event_to_json(*ev) for ev in new):
+        for i, ev in enumerate(new):
+            e = protocol.event_to_json(*ev)
             texts: dict[Any, str] = {}  # public events are encoded once for everyone
-
-            def text_for(seat: Optional[int]) -> str:
-                f = protocol.event_for_seat(e, seat)
-                key = "public" if f is e else seat  # a filtered form is the seat's own (R16)
-                if key not in texts:
-                    texts[key] = protocol.dumps({"type": "event", "index": start + i, "event": f})
-                return texts[key]
-
-            for s, c in enumerate(self.conns):
-                if c is not None and c.events:
-                    c.send_text(text_for(s))
-            for c in self.spectators:
-                if c.events:
-                    c.send_text(text_for(None))
-        for s, c in [*enumerate(self.conns), *((None, c) for c in self.spectators)]:
-            if c is not None and c.views:
-                c.send({"type": "view", "view": protocol.view_to_json(g, s)})
+            for seat_of, conn in self._receivers():
+                if conn.events:
+                    f = protocol.event_for_seat(e, seat_of)
+                    key = "public" if f is e else seat_of  # a filtered form is the seat's own (R16)
+                    if key not in texts:
+                        texts[key] = protocol.dumps({"type": "event", "index": start + i, "event": f})
+                    conn.send_text(texts[key])
+        for seat_of, conn in self._receivers():
+            if conn.views:
+                conn.send({"type": "view", "view": protocol.view_to_json(g, seat_of)})
         if g.match_over:
             msg = self._match_over_message()
             for c in [*self.conns, *self.spectators]:
