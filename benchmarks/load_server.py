@@ -160,6 +160,8 @@ def load_phase(db: str, n_tables: int, think: float, duration: float, label: str
         "rtt_ms_p50": round(1000 * pct(rtts, 0.5), 2), "rtt_ms_p99": round(1000 * pct(rtts, 0.99), 2),
         "server_ms_p50": stats["decision_ms"]["p50"], "server_ms_p99": stats["decision_ms"]["p99"],
         "server_ms_max": stats["decision_ms"]["max"],
+        "server_cpu_ms_p50": stats["decision_cpu_ms"]["p50"],
+        "server_cpu_ms_p99": stats["decision_cpu_ms"]["p99"],
         "acts_sent": acts, "server_decisions": server_total,
         "lost": acts - server_total, "duplicated": dup, "unacknowledged_acts": unacked,
         "errors": sum(len(b.errors) for b in bots),

@@ -129,6 +129,9 @@ def test_a_whole_match_with_one_remote_seat_is_stored_and_replays(client):
     assert g.match_over and g.seed == 5 and [r for r in g.results] == over["results"]
     matches = client.get("/api/matches").json()
     assert [m["table"] for m in matches] == [tid]
+    stats = client.get("/api/stats").json()
+    assert stats["decisions"] == len(protocol.decisions(g.events())) and stats["open"] == 0
+    assert stats["decision_ms"]["n"] == stats["decision_cpu_ms"]["n"] == stats["decisions"]
 
 
 def test_every_choice_form_index_text_and_json(client):
