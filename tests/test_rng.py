@@ -10,7 +10,7 @@ import random
 
 import pytest
 
-from daguai import Game, Rules
+from daguai import Game, Rules, protocol
 
 # ---------------------------------------------------------------------------
 # The specification, in pure Python (docs/game.md "Randomness")
@@ -226,6 +226,6 @@ def test_r17_deals_independent_of_decisions():
     # a different policy: always the first legal action
     while b.round < 1:
         b.step(b.legal_actions()[0])
-    assert a._actions_json() != b._actions_json()
+    assert protocol.decisions(a.events()) != protocol.decisions(b.events())
     da, db = _deal_events(a), _deal_events(b)
     assert [_faces(h) for h in da[1]["hands"]] == [_faces(h) for h in db[1]["hands"]] == deal(21, 0, 1)

@@ -109,15 +109,23 @@ void bind_game(py::module_& m) {
           }, "The Play for a play action, else None.")
       .def_property_readonly("cards", [](const Action& a) { return a.play.cards; }, "The cards involved (a Hand).")
       .def("__eq__", [](const Action& a, py::handle b) {
-            return py::isinstance<Action>(b) && a == b.cast<Action>() && a.seat == b.cast<Action>().seat;
+            return py::isinstance<Action>(b) && a == b.cast<Action>();  // the engine's ==
           }, py::is_operator())
       .def("__hash__", [](const Action& a) {
             return std::hash<std::uint64_t>{}(a.play.cards.lo * 31 + a.play.cards.hi * 7 + a.play.key +
                                               (std::uint64_t(a.type) << 56) + (std::uint64_t(std::uint8_t(a.seat)) << 48));
           })
       .def("__str__", [](const Action& a) {
-            std::string s = action_name(a.type);
-            if (a.type != ActionType::kPass && a.type != ActionType::kAntiTribute) s += " " + cards_text(a.play.cards);
+            // The text form read back by daguai.protocol.parse_action (docs/protocol.md):
+            // a play is its cards, then "as" and the faces its jokers stand for, if any.
+            if (a.type == ActionType::kPass || a.type == ActionType::kAntiTribute) return std::string(action_name(a.type));
+            if (a.type != ActionType::kPlay) return std::string(action_name(a.type)) + " " + cards_text(a.play.cards);
+            std::string s = cards_text(a.play.cards);
+            const auto jf = joker_faces(a.play, a.play.level());
+            if (!jf.empty()) {
+              s += " as";
+              for (int f : jf) s += " " + face_text(f);
+            }
             return s;
           })
       .def("__repr__", [](const Action& a) {

@@ -73,7 +73,8 @@ struct Action {
   ActionType type = ActionType::kPass;
   std::int8_t seat = -1;
   Play play;
-  bool operator==(const Action& o) const { return type == o.type && play == o.play; }
+  // Same decision by the same seat (Python's == is this one).
+  bool operator==(const Action& o) const { return type == o.type && seat == o.seat && play == o.play; }
 };
 
 // Result of a round (R9, R13). Seats in finishing order; tributers[i] pays receivers[i].

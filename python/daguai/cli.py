@@ -411,6 +411,24 @@ def _run_bench(args: argparse.Namespace) -> int:
     return 0
 
 
+def _add_serve(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    p.add_argument("--port", type=_int_text, default=8000, help="TCP port (default 8000)")
+    p.add_argument("--db", default="daguai.sqlite3", metavar="PATH",
+                   help="SQLite database (default ./daguai.sqlite3); unfinished tables resume")
+    p.add_argument("--rate", type=_positive, default=50, metavar="N",
+                   help="messages per second allowed per connection (default 50)")
+
+
+def _run_serve(args: argparse.Namespace) -> int:
+    if not 0 <= args.port < 65536:
+        raise _Fail(f"--port must be 0..65535, got {args.port}")
+    from .server import serve
+
+    serve(args.host, args.port, args.db, rate=float(args.rate), burst=2.0 * args.rate)
+    return 0
+
+
 #: The subcommands, in the order of ``daguai --help``.
 COMMANDS: list[Command] = [
     Command("simulate", "play many rounds or matches and summarize",
@@ -428,6 +446,10 @@ COMMANDS: list[Command] = [
             "rollout speed (rounds/s per built-in policy, 2 threads vs 1). About 30 s; "
             "--quick a few.",
             _add_bench, _run_bench),
+    Command("serve", "run the table server: web table, WebSocket protocol, HTTP JSON API",
+            "Serve tables over WebSockets (docs/protocol.md) with a web table to play against "
+            "bots, persisting matches in SQLite (docs/server.md). Needs the 'serve' extra.",
+            _add_serve, _run_serve),
 ]
 
 

@@ -10,52 +10,17 @@ from __future__ import annotations
 import json
 from typing import Any, Iterable, Iterator, Optional, Union
 
-from . import _core
+from . import _core, protocol
 from ._core import Action, ActionList, Hand, Play
+from .protocol import RECORD_FORMAT, ReplayError
 from .rules import Rules
 
 __all__ = ["Game", "RECORD_FORMAT", "ReplayError", "replay", "read_record"]
-
-#: Version of the JSON game format and the JSON Lines record format (docs/records.md).
-RECORD_FORMAT = 1
 
 ActionLike = Union[Action, Play, str, Hand, Iterable[str]]
 
 #: Where a match begins (docs/game.md "Start states"): a fresh match, or a random point of one.
 STARTS = ("fresh", "random")
-
-
-class ReplayError(ValueError):
-    """A record or game JSON that is corrupt, tampered with, or not legal."""
-
-
-def _play_fields(p: Play) -> dict[str, Any]:
-    d: dict[str, Any] = {"cards": str(p.cards), "kind": p.kind.name.lower(), "key": p.key}
-    if p.jokers_as:
-        d["as"] = " ".join(p.jokers_as)
-    return d
-
-
-def _event_entry(name: str, s: int, other: int, flags: int, payload: Any) -> dict[str, Any]:
-    """The record entry (docs/records.md) of one engine log event."""
-    if name == "deal":
-        return {"event": "deal", "round": payload["round"], "dealer": payload["dealer"],
-                "levels": list(payload["levels"]), "hands": [str(h) for h in payload["hands"]]}
-    if name == "play":
-        return {"event": "play", "seat": s, **_play_fields(payload)}
-    if name == "pass":
-        return {"event": "pass", "seat": s, "auto": bool(flags)}
-    if name == "auto_pass":
-        return {"event": "auto_pass", "on": bool(flags)}
-    if name == "anti_tribute":
-        return {"event": "anti_tribute", "seat": s, "to": other, "jokers": str(payload)}
-    if name in ("tribute", "return", "take"):
-        return {"event": name, "seat": s, "to": other, "card": str(payload)}
-    if name == "offer":
-        return {"event": "offer", "seat": s, "to": other, "cards": str(payload)}
-    if name == "forfeit":
-        return {"event": "forfeit", "seat": s, **payload}
-    return {"event": name, **payload}  # round_end
 
 
 def _json_normal(x: Any) -> Any:
@@ -132,6 +97,8 @@ class Game(_core.GameState):
         ``ValueError`` (``IllegalActionError``, ``IllegalPlayError`` or ``CardError``)
         naming the problem, and leaves the game unchanged.
         """
+        if isinstance(action, str):
+            action = protocol.parse_action(self, action)
         self.apply(action)
 
     @property
@@ -156,24 +123,10 @@ class Game(_core.GameState):
             raise ValueError(f"seat must be 0..5, got {seat!r}")
         history = []
         if self.recording:
-            for name, s, other, flags, payload in self._round_events():
-                if name in ("deal", "round_end", "forfeit"):
-                    continue
-                ev: dict[str, Any] = {"event": name, "seat": s}
-                if name == "play":
-                    ev.update(_play_fields(payload))
-                elif name == "pass":
-                    ev["auto"] = bool(flags)
-                elif name == "tribute":
-                    ev.update({"to": other, "card": str(payload)})
-                elif name == "anti_tribute":
-                    ev.update({"to": other, "jokers": str(payload)})
-                elif name in ("return", "offer", "take"):
-                    if seat not in (s, other):
-                        ev.update({"to": other})  # that it happened is public, not the cards
-                    else:
-                        ev.update({"to": other, "cards": str(payload)})
-                history.append(ev)
+            for event in self._round_events():
+                ev = protocol.history_entry(event, seat)
+                if ev is not None:
+                    history.append(ev)
         tributes = []
         for t in self.tribute_state:
             mine = seat in (t["from"], t["to"])
@@ -195,7 +148,7 @@ class Game(_core.GameState):
             "hand": self.hand(seat).cards(),
             "cards_left": self.cards_left,
             "finish_order": self.finish_order,
-            "top": None if top is None else {"seat": self.top_seat, **_play_fields(top)},
+            "top": None if top is None else {"seat": self.top_seat, **protocol.play_to_json(top)},
             "passed": self.passed,
             "scores": self.scores,
             "tributes": tributes,
@@ -221,27 +174,6 @@ class Game(_core.GameState):
     def __deepcopy__(self, memo: dict) -> "Game":
         return self.clone()
 
-    def _actions_json(self) -> list[list[Any]]:
-        out: list[list[Any]] = []
-        for name, s, other, flags, payload in self.events():
-            if name == "play":
-                a = [s, "play", str(payload.cards)]
-                if payload.jokers_as:
-                    a.append(" ".join(payload.jokers_as))
-                out.append(a)
-            elif name == "pass":
-                if not flags:  # forced passes are made by the engine again (auto_pass)
-                    out.append([s, "pass"])
-            elif name == "auto_pass":
-                out.append([-1, "auto_pass", bool(flags)])
-            elif name == "anti_tribute":
-                out.append([s, "anti_tribute"])
-            elif name == "forfeit":
-                out.append([s, "forfeit"])
-            elif name in ("tribute", "return", "offer", "take"):
-                out.append([s, name, str(payload)])
-        return out
-
     def to_json(self) -> str:
         """The game as JSON: format, engine version, rules, seed, the initial ``auto_pass``
         and every decision (changes of ``auto_pass`` included; forced passes are not listed:
@@ -250,12 +182,12 @@ class Game(_core.GameState):
         ``Game.from_json(g.to_json())`` rebuilds an equal game (decisions replayed)."""
         if not self.recording:
             raise ValueError("to_json needs a game created with record=True")
-        return json.dumps({
+        return protocol.dumps({
             "format": "daguai-game", "version": RECORD_FORMAT, "engine": _core.__version__,
             "rules": self._rules.to_dict(), "seed": self.seed, "game": self.game_index,
             "auto_pass": self.initial_auto_pass, **self._start_header(),
-            "actions": self._actions_json(),
-        }, ensure_ascii=False, separators=(",", ":"))
+            "actions": protocol.decisions(self.events()),
+        })
 
     @classmethod
     def from_json(cls, text: Union[str, bytes]) -> "Game":
@@ -274,7 +206,7 @@ class Game(_core.GameState):
         if not isinstance(actions, list):
             raise ReplayError("'actions' must be a list")
         for i, a in enumerate(actions):
-            _apply_json_action(g, a, f"action {i}")
+            protocol.apply_decision(g, a, f"action {i}")
         return g
 
     def __reduce__(self) -> tuple[Any, ...]:
@@ -286,7 +218,7 @@ class Game(_core.GameState):
         return (self._rules == other._rules and self.seed == other.seed
                 and self.game_index == other.game_index and self.auto_pass == other.auto_pass
                 and self.start_kind == other.start_kind
-                and self._actions_json() == other._actions_json()
+                and protocol.decisions(self.events()) == protocol.decisions(other.events())
                 and self.phase == other.phase and self.current_player == other.current_player
                 and all(self.hand(s) == other.hand(s) for s in range(6)))
 
@@ -301,12 +233,11 @@ class Game(_core.GameState):
                "rules": self._rules.to_dict(), "seed": self.seed, "game": self.game_index,
                "auto_pass": self.initial_auto_pass, **self._start_header()}
         for event in self.events():
-            yield _event_entry(*event)
+            yield protocol.event_to_json(*event)
 
     def to_record(self) -> str:
         """The JSON Lines record (one JSON object per line, header first)."""
-        return "\n".join(json.dumps(e, ensure_ascii=False, separators=(",", ":"))
-                         for e in self.record_lines()) + "\n"
+        return "\n".join(protocol.dumps(e) for e in self.record_lines()) + "\n"
 
     # ---- display ----------------------------------------------------------------------
     def __repr__(self) -> str:
@@ -355,50 +286,6 @@ def _new_game(header: dict[str, Any]) -> Game:
         return Game(seed, rules, auto_pass=auto, game=game, start=start)
     except ValueError as exc:
         raise ReplayError(f"bad header: {exc}") from None
-
-
-def _apply_json_action(g: Game, a: Any, where: str) -> None:
-    if not isinstance(a, list) or len(a) < 2 or not isinstance(a[0], int) or not isinstance(a[1], str):
-        raise ReplayError(f"{where}: malformed action {a!r}")
-    seat, kind = a[0], a[1]
-    if kind == "auto_pass":
-        if len(a) != 3 or not isinstance(a[2], bool):
-            raise ReplayError(f"{where}: malformed auto_pass change {a!r}")
-        g.auto_pass = a[2]
-        return
-    if kind == "forfeit":
-        try:
-            g.forfeit(seat)
-        except ValueError as exc:
-            raise ReplayError(f"{where}: {exc}") from None
-        return
-    if seat != g.current_player:
-        raise ReplayError(f"{where}: seat {seat} acts but it is seat {g.current_player}'s turn")
-    try:
-        if kind == "pass" or kind == "anti_tribute":
-            g.step(kind)
-        elif kind == "play":
-            cards = a[2]
-            # under declare the recorded joker faces choose the interpretation; otherwise the
-            # rules fix it and the faces are only checked below
-            declared = a[3] if len(a) > 3 and g.rules.wild == "declare" else None
-            play = _core.classify(cards, g.level, g.rules._core, declared)
-            if play is None:
-                raise ReplayError(f"{where}: '{cards}' is not a play")
-            if len(a) > 3 and " ".join(play.jokers_as) != a[3]:
-                raise ReplayError(f"{where}: jokers stand for {' '.join(play.jokers_as)!r}, "
-                                  f"record says {a[3]!r}")
-            g.step(play)
-        elif kind in ("tribute", "return", "offer", "take"):
-            if g.phase not in (kind, "return" if kind == "offer" else kind):
-                raise ReplayError(f"{where}: a {kind} in phase {g.phase}")
-            g.step(a[2])
-        else:
-            raise ReplayError(f"{where}: unknown action {kind!r}")
-    except ReplayError:
-        raise
-    except (ValueError, IndexError, TypeError) as exc:
-        raise ReplayError(f"{where}: {exc}") from None
 
 
 def _read_lines(source: Union[str, Iterable[str]]) -> list[tuple[int, Any]]:
@@ -453,29 +340,17 @@ def replay(record: Union[str, Iterable[str], list[dict[str, Any]]]) -> Game:
         kind = e["event"]
         seat = e.get("seat")
         try:
-            if kind == "play":
-                _apply_json_action(g, [seat, "play", e.get("cards")] + ([e["as"]] if "as" in e else []), where)
-            elif kind == "pass":
-                if not e.get("auto"):  # forced passes: the engine makes them itself
-                    _apply_json_action(g, [seat, "pass"], where)
-            elif kind == "auto_pass":
-                _apply_json_action(g, [-1, "auto_pass", e.get("on")], where)
-            elif kind in ("anti_tribute", "forfeit"):
-                _apply_json_action(g, [seat, kind], where)
-            elif kind in ("tribute", "return", "take"):
-                _apply_json_action(g, [seat, kind, e.get("card")], where)
-            elif kind == "offer":
-                _apply_json_action(g, [seat, kind, e.get("cards")], where)
-            elif kind not in ("deal", "round_end"):
-                raise ReplayError(f"{where}: unknown event {kind!r}")
-        except ReplayError:
-            raise
+            decision = protocol.entry_decision(e)
+            if decision is not None:
+                protocol.apply_decision(g, decision, where)
+        except ReplayError as exc:
+            raise ReplayError(exc.args[0] if str(exc).startswith(where) else f"{where}: {exc}") from None
         except (ValueError, TypeError) as exc:
             raise ReplayError(f"{where}: {exc}") from None
         logged = g.events(i)
         if not logged:
             raise ReplayError(f"{where}: a {kind} event the engine did not produce")
-        mine = _json_normal(_event_entry(*logged[0]))
+        mine = _json_normal(protocol.event_to_json(*logged[0]))
         if _json_normal(e) != mine:
             if mine.get("event") != kind:
                 raise ReplayError(f"{where}: the record has a {kind} event where the engine has a "

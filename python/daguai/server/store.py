@@ -1,0 +1,89 @@
+"""SQLite persistence of the table server (stdlib sqlite3, docs/server.md).
+
+Three tables: ``tables`` (rules, seed, seat plan with token hashes, status), ``decisions``
+(every decision of an unfinished table, appended and committed one by one as it is made: the
+checkpoint replayed on start) and ``matches`` (every finished match as its JSON Lines record,
+written in the same transaction that marks its table finished, so none is ever lost).
+WAL journal: a killed process (``kill -9``) loses nothing already committed.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from typing import Any, Optional
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS tables (
+  id TEXT PRIMARY KEY, created REAL NOT NULL, rules TEXT NOT NULL, seed INTEGER NOT NULL,
+  auto_pass INTEGER NOT NULL, seats TEXT NOT NULL, status TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS decisions (
+  table_id TEXT NOT NULL, n INTEGER NOT NULL, decision TEXT NOT NULL,
+  PRIMARY KEY (table_id, n));
+CREATE TABLE IF NOT EXISTS matches (
+  id INTEGER PRIMARY KEY AUTOINCREMENT, table_id TEXT NOT NULL UNIQUE, finished REAL NOT NULL,
+  rounds INTEGER NOT NULL, summary TEXT NOT NULL, record TEXT NOT NULL);
+"""
+
+
+class Store:
+    """The server's database at ``path`` (``":memory:"`` for a throwaway one)."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+        self.db.execute("PRAGMA journal_mode=WAL")
+        self.db.execute("PRAGMA synchronous=NORMAL")
+        self.db.executescript(_SCHEMA)
+
+    def close(self) -> None:
+        self.db.close()
+
+    # ---- tables ---------------------------------------------------------------------
+    def add_table(self, table_id: str, rules: dict[str, Any], seed: int, auto_pass: bool,
+                  seats: list[dict[str, Any]]) -> None:
+        self.db.execute("INSERT INTO tables VALUES (?, ?, ?, ?, ?, ?, 'open')",
+                        (table_id, time.time(), json.dumps(rules), seed, int(auto_pass), json.dumps(seats)))
+
+    def open_tables(self) -> list[dict[str, Any]]:
+        """Unfinished tables with their decisions so far, oldest first."""
+        out = []
+        for tid, rules, seed, auto, seats in self.db.execute(
+                "SELECT id, rules, seed, auto_pass, seats FROM tables WHERE status = 'open' ORDER BY created"):
+            decs = [json.loads(d) for (d,) in self.db.execute(
+                "SELECT decision FROM decisions WHERE table_id = ? ORDER BY n", (tid,))]
+            out.append({"id": tid, "rules": json.loads(rules), "seed": seed, "auto_pass": bool(auto),
+                        "seats": json.loads(seats), "decisions": decs})
+        return out
+
+    def append(self, table_id: str, first: int, decisions: list[Any]) -> None:
+        """Checkpoint: the decisions numbered ``first``, ``first + 1``, ... (committed now)."""
+        if decisions:
+            self.db.executemany("INSERT INTO decisions VALUES (?, ?, ?)",
+                                [(table_id, first + i, json.dumps(d)) for i, d in enumerate(decisions)])
+
+    def finish(self, table_id: str, rounds: int, summary: dict[str, Any], record: str) -> int:
+        """Store the finished match and close its table in one transaction; its id."""
+        with self.db:
+            self.db.execute("BEGIN")
+            cur = self.db.execute("INSERT INTO matches (table_id, finished, rounds, summary, record) "
+                                  "VALUES (?, ?, ?, ?, ?)",
+                                  (table_id, time.time(), rounds, json.dumps(summary), record))
+            self.db.execute("UPDATE tables SET status = 'finished' WHERE id = ?", (table_id,))
+            self.db.execute("DELETE FROM decisions WHERE table_id = ?", (table_id,))
+        return int(cur.lastrowid or 0)
+
+    # ---- matches --------------------------------------------------------------------
+    def matches(self) -> list[dict[str, Any]]:
+        return [{"match": mid, "table": tid, "finished": fin, "rounds": rounds, **json.loads(summary)}
+                for mid, tid, fin, rounds, summary in self.db.execute(
+                    "SELECT id, table_id, finished, rounds, summary FROM matches ORDER BY id")]
+
+    def match_of_table(self, table_id: str) -> Optional[int]:
+        row = self.db.execute("SELECT id FROM matches WHERE table_id = ?", (table_id,)).fetchone()
+        return None if row is None else int(row[0])
+
+    def record(self, match_id: int) -> Optional[str]:
+        row = self.db.execute("SELECT record FROM matches WHERE id = ?", (match_id,)).fetchone()
+        return None if row is None else str(row[0])
