@@ -4,6 +4,8 @@
 #include <array>
 #include <cstring>
 #include <new>
+#include <stdexcept>
+#include <string>
 
 namespace daguai {
 
@@ -86,8 +88,15 @@ class Generator {
   static void finish(PlayList* l, Play* cur) { l->size_ = std::size_t(cur - l->data_); }
 };
 
+// What a generator does with the plays it finds:
+//   kWrite   append each to the PlayList (legal_plays)
+//   kCount   count them per family without writing (count_plays)
+//   kSelect  skip `target` plays, write the next one to *pick and stop (play_at)
+//   kAny     stop at the first one (has_legal_follow)
+enum Mode { kWrite = 0, kCount = 1, kSelect = 2, kAny = 3 };
+
 // Mode flags are template parameters so the hot emission path has no runtime mode tests.
-template <bool kDeclare, bool kHigh, bool kFollow>
+template <bool kDeclare, bool kHigh, bool kFollow, int kMode = kWrite>
 class Gen {
  public:
   Gen(const Cards& hand, int level, const Rules& rules, const Play* top, PlayList* out)
@@ -112,29 +121,57 @@ class Gen {
       min_key_ = top->key + 1;
       size_ = top->size();
     }
-    Generator::bind(out, &cur_, &end_);
+    if constexpr (kMode == kWrite) Generator::bind(out, &cur_, &end_);
   }
 
-  void run() {
-
-    if (size_ == 0 || size_ == 1) singles();
-    if (size_ == 0 || size_ == 2) groups(2, Kind::kPair);
-    if (size_ == 0 || size_ == 3) groups(3, Kind::kTriple);
-    if (size_ == 0 || size_ == 5) {
-      fives();
-      two_ranks();
-      sequences();
-      if (!kFollow || min_key_ <= kMaxFlushKey) flushes();
-    }
-    Generator::finish(list_, cur_);
+  // Every family in order, or only family `only` (moves.hpp "PlayCounts").
+  void run(int only = -1) {
+    auto family = [&](int f, bool wanted, auto&& body) {
+      if (stop() || !wanted || (only >= 0 && only != f)) return;
+      const std::size_t before = count_;
+      body();
+      if constexpr (kMode == kCount) counts_->family[f] = std::uint32_t(count_ - before);
+    };
+    family(0, size_ == 0 || size_ == 1, [&] { singles(); });
+    family(1, size_ == 0 || size_ == 2, [&] { groups(2, Kind::kPair); });
+    family(2, size_ == 0 || size_ == 3, [&] { groups(3, Kind::kTriple); });
+    const bool five = size_ == 0 || size_ == 5;
+    family(3, five, [&] { fives(); });
+    family(4, five, [&] { two_ranks(); });
+    family(5, five, [&] { sequences(); });
+    family(6, five && (!kFollow || min_key_ <= kMaxFlushKey), [&] { flushes(); });
+    if constexpr (kMode == kWrite) Generator::finish(list_, cur_);
+    if constexpr (kMode == kCount) counts_->total = count_;
   }
+
+  void set_counts(PlayCounts* c) { counts_ = c; }
+  void set_pick(std::size_t target, Play* pick) {
+    target_ = target;
+    pick_ = pick;
+  }
+  bool found() const { return done_; }
 
  private:
   // Write one play (the only place plays are stored). The four bytes after the key (kind,
   // size, jokers, level) are stored as one little-endian word.
   void put(std::uint64_t lo, std::uint64_t hi, std::uint32_t key, Kind kind, int size, int jokers) {
-    if (cur_ == end_) Generator::grow(list_, &cur_, &end_);
-    Play* p = cur_++;
+    Play* p;
+    if constexpr (kMode == kCount) {
+      ++count_;
+      return;
+    } else if constexpr (kMode == kSelect || kMode == kAny) {
+      if (done_) return;
+      if (kMode == kSelect && target_ > 0) {
+        --target_;
+        return;
+      }
+      done_ = true;
+      if (!pick_) return;
+      p = pick_;
+    } else {
+      if (cur_ == end_) Generator::grow(list_, &cur_, &end_);
+      p = cur_++;
+    }
     p->cards.lo = lo;
     p->cards.hi = hi;
     p->key = key;
@@ -143,6 +180,10 @@ class Gen {
   // The natural part `nat` with each composition of j jokers.
   void emit(const Cards& nat, int size, unsigned j, Kind kind, std::uint32_t key) {
     if (kFollow && key < min_key_) return;
+    if constexpr (kMode == kCount) {
+      count_ += std::size_t(ncomp_[j]);
+      return;
+    }
     if (j == 0) {
       put(nat.lo, nat.hi, key, kind, size, 0);
       return;
@@ -170,7 +211,7 @@ class Gen {
 
   // Singles: natural faces in id order, then SJ, BJ (R5; a joker single is never wild, R6).
   void singles() {
-    for (int r = 0; r < kNumRanks; ++r) {
+    for (int r = 0; r < kNumRanks && !stop(); ++r) {
       const std::uint32_t key = small_key(power_[r]);
       if (!cfg_[r] || (kFollow && key < min_key_)) continue;
       for (int s = 0; s < kNumSuits; ++s)
@@ -185,9 +226,14 @@ class Gen {
 
   // Pairs / triples: per rank, natural sub-multisets then with 1, 2 jokers; then joker-only.
   void groups(int size, Kind kind) {
-    for (int r = 0; r < kNumRanks; ++r) {
+    for (int r = 0; r < kNumRanks && !stop(); ++r) {
       const std::uint32_t key = small_key(power_[r]);
       if (!cfg_[r] || (kFollow && key < min_key_)) continue;
+      if constexpr (kMode == kCount) {  // one key per rank: count the sub-multisets at once
+        for (int j = 0; j < size && j <= jt_; ++j)
+          count_ += std::size_t(subs_end(cfg_[r], size - j) - subs_begin(cfg_[r], size - j)) * std::size_t(ncomp_[j]);
+        continue;
+      }
       for (int j = 0; j < size && j <= jt_; ++j)
         for (const std::uint8_t* g = subs_begin(cfg_[r], size - j); g != subs_end(cfg_[r], size - j); ++g)
           emit(rank_cards(r, *g), size, j, kind, key);
@@ -197,10 +243,15 @@ class Gen {
 
   // Family 1: all naturals one rank (j = 0..4), then the all-joker five.
   void fives() {
-    for (int r = 0; r < kNumRanks; ++r) {
+    for (int r = 0; r < kNumRanks && !stop(); ++r) {
       if (!cfg_[r]) continue;
       const std::uint32_t key = five_key(Kind::kFiveOfAKind, power_[r]);
       if ((kFollow && key < min_key_)) continue;  // five of a kind is the top kind: nothing here can beat
+      if constexpr (kMode == kCount && !kDeclare) {  // one key per rank
+        for (int j = 0; j <= 4 && j <= jt_; ++j)
+          count_ += std::size_t(subs_end(cfg_[r], 5 - j) - subs_begin(cfg_[r], 5 - j)) * std::size_t(ncomp_[j]);
+        continue;
+      }
       for (int j = 0; j <= 4 && j <= jt_; ++j)
         for (const std::uint8_t* g = subs_begin(cfg_[r], 5 - j); g != subs_end(cfg_[r], 5 - j); ++g)
           emit5(rank_cards(r, *g), j, Kind::kFiveOfAKind, key);
@@ -253,7 +304,13 @@ class Gen {
     const Part* pa = parts_ + kPartOffset[a];
     const Part* pb = parts_ + kPartOffset[b];
     const int nb = nparts_[b];
-    for (int i = 0; i < nparts_[a]; ++i) {
+    if constexpr (kMode == kCount && !kDeclare && !kFollow) {  // leading: every pair counts
+      std::size_t pairs = 0;
+      for (int i = 0; i < nparts_[a]; ++i) pairs += std::size_t(nb - part_start_[b][pa[i].rank + 1]);
+      count_ += pairs * std::size_t(ncomp_[j]);
+      return;
+    }
+    for (int i = 0; i < nparts_[a] && !stop(); ++i) {
       const Part& x = pa[i];
       const int p1 = x.power;
       for (int k = part_start_[b][x.rank + 1]; k < nb; ++k) {
@@ -301,6 +358,7 @@ class Gen {
       const int j = 5 - m;
       if (j > jt_) break;
       for (std::uint16_t mask : kSeq.masks[wrap][m]) {
+        if (stop()) return;
         if ((mask & present_) != mask) continue;
         const unsigned ws = straight_windows(mask, wrap != 0);
         const std::uint32_t t = std::uint32_t(kHigh ? high_bit(ws) : low_bit(ws));
@@ -319,6 +377,12 @@ class Gen {
         }
         if (!kDeclare && (kFollow && key_st_ < min_key_)) {
           sf_only(rs, ns, m, j);
+          continue;
+        }
+        if constexpr (kMode == kCount && !kDeclare) {  // one key pair per mask: a product
+          std::size_t n = std::size_t(ncomp_[j]);
+          for (int i = 0; i < m; ++i) n *= std::size_t(ns[i]);
+          count_ += n;
           continue;
         }
         seq_j_ = j;
@@ -369,7 +433,7 @@ class Gen {
     std::uint32_t power;
   };
   void flushes() {
-    for (int s = 0; s < kNumSuits; ++s) {
+    for (int s = 0; s < kNumSuits && !stop(); ++s) {
       int k = 0, total = 0;
       unsigned dup2 = 0, dup3 = 0;
       for (int p = kLevelPower; p >= 0; --p) {
@@ -475,11 +539,18 @@ class Gen {
     flush_key_out(nat, sub);
   }
 
+  bool stop() const { return (kMode == kSelect || kMode == kAny) && done_; }
+
   int level_;
   const Rules& rules_;
   PlayList* list_;
-  Play* cur_;
-  Play* end_;
+  Play* cur_ = nullptr;
+  Play* end_ = nullptr;
+  std::size_t count_ = 0;
+  PlayCounts* counts_ = nullptr;
+  std::size_t target_ = 0;
+  Play* pick_ = nullptr;
+  bool done_ = false;
   std::uint8_t cfg_[13];
   std::uint8_t n_[13];
   std::uint8_t power_[13];
@@ -507,6 +578,69 @@ const std::uint8_t* sub_begin(int h, int k) { return subs_begin(h, k); }
 const std::uint8_t* sub_end(int h, int k) { return subs_end(h, k); }
 
 }  // namespace detail
+
+namespace detail {
+namespace {
+
+// Call f.template operator()<kDeclare, kHigh, kFollow>() for the rules and top at hand.
+template <class F>
+void dispatch(const Rules& rules, const Play* top, F&& f) {
+  const bool high = rules.wild != Wild::kAuto;
+  if (rules.wild == Wild::kDeclare) {
+    if (top) f.template operator()<true, true, true>();
+    else f.template operator()<true, true, false>();
+  } else if (high) {
+    if (top) f.template operator()<false, true, true>();
+    else f.template operator()<false, true, false>();
+  } else {
+    if (top) f.template operator()<false, false, true>();
+    else f.template operator()<false, false, false>();
+  }
+}
+
+bool playable_top(const Play* top) {
+  return !top || top->size() == 1 || top->size() == 2 || top->size() == 3 || top->size() == 5;
+}
+
+}  // namespace
+}  // namespace detail
+
+PlayCounts count_plays(const Cards& hand, int level, const Rules& rules, const Play* top) {
+  PlayCounts c;
+  if (!detail::playable_top(top)) return c;
+  detail::dispatch(rules, top, [&]<bool D, bool H, bool F>() {
+    detail::Gen<D, H, F, detail::kCount> g(hand, level, rules, top, nullptr);
+    g.set_counts(&c);
+    g.run();
+  });
+  return c;
+}
+
+Play play_at(const Cards& hand, int level, const Rules& rules, const Play* top, const PlayCounts& counts,
+             std::size_t index) {
+  if (index >= counts.total)
+    throw std::out_of_range("play index " + std::to_string(index) + " out of range (" +
+                            std::to_string(counts.total) + " legal plays)");
+  int f = 0;
+  while (index >= counts.family[std::size_t(f)]) index -= counts.family[std::size_t(f++)];
+  Play pick;
+  bool found = false;
+  detail::dispatch(rules, top, [&]<bool D, bool H, bool F>() {
+    detail::Gen<D, H, F, detail::kSelect> g(hand, level, rules, top, nullptr);
+    g.set_pick(index, &pick);
+    g.run(f);
+    found = g.found();
+  });
+  if (!found) throw std::logic_error("play_at: counts do not match this hand and top");
+  return pick;
+}
+
+bool sample_play(const Cards& hand, int level, const Rules& rules, const Play* top, Rng& rng, Play* out) {
+  const PlayCounts c = count_plays(hand, level, rules, top);
+  if (c.total == 0) return false;
+  *out = play_at(hand, level, rules, top, c, std::size_t(rng.bounded(c.total)));
+  return true;
+}
 
 void legal_plays(const Cards& hand, int level, const Rules& rules, const Play* top, PlayList* out) {
   if (top && top->size() != 1 && top->size() != 2 && top->size() != 3 && top->size() != 5) return;
@@ -556,10 +690,14 @@ void check_play(const Cards& hand, const Play& play, int level, const Rules& rul
 }
 
 bool has_legal_follow(const Cards& hand, int level, const Rules& rules, const Play& top) {
-  thread_local PlayList buf;
-  buf.clear();
-  legal_plays(hand, level, rules, &top, &buf);
-  return !buf.empty();
+  if (!detail::playable_top(&top)) return false;
+  bool found = false;
+  detail::dispatch(rules, &top, [&]<bool D, bool H, bool F>() {
+    detail::Gen<D, H, F, detail::kAny> g(hand, level, rules, &top, nullptr);
+    g.run();  // stops at the first beating play
+    found = g.found();
+  });
+  return found;
 }
 
 }  // namespace daguai
