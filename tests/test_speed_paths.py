@@ -213,3 +213,18 @@ def test_lazy_legal_plays_sequence():
     with pytest.raises(TypeError):
         hash(lazy)
     assert daguai.legal_plays("3s", "2", "As") == [] and len(daguai.legal_plays("3s", "2", "As")) == 0
+
+
+@pytest.mark.parametrize("rd", [{}, {"wild": "high"}, {"wild": "declare"}, {"wrap_straights": True}])
+@pytest.mark.parametrize("top", [None, test_perft.STRAIGHT, test_perft.FLUSH, test_perft.FULL_HOUSE,
+                                 test_perft.FOUR_PLUS_ONE, test_perft.STRAIGHT_FLUSH, test_perft.PAIR])
+def test_r8_play_at_every_index_following(rd, top):
+    """play_at skips whole blocks of plays (per rank, rank pair, rank set, suit)."""
+    rules = Rules(**rd)
+    hand = test_perft.HANDS["deal4"]
+    plays = list(_core.legal_plays(hand, "6", top, rules._core))
+    assert daguai.count_plays(hand, "6", top, rules) == len(plays)
+    # every index (declare, with ~10^5 plays and slow interpretations: 30 spread indices)
+    step = 1 if len(plays) < 5000 else len(plays) // 30 + 1
+    idx = sorted(set(range(0, len(plays), step)) | {len(plays) - 1} if plays else set())
+    assert [daguai.play_at(hand, k, "6", top, rules) for k in idx] == [plays[k] for k in idx]

@@ -69,6 +69,7 @@ inline int high_bit(unsigned x) { return 31 - __builtin_clz(x); }
 
 constexpr std::uint32_t kMaxFlushKey =
     (std::uint32_t(int(Kind::kFlush) - int(Kind::kStraight)) << 20) | 0xFFFFF;
+constexpr std::uint32_t kMaxStraightFlushKey = five_key(Kind::kStraightFlush, kNumRanks - 1);
 
 }  // namespace
 
@@ -229,14 +230,13 @@ class Gen {
     for (int r = 0; r < kNumRanks && !stop(); ++r) {
       const std::uint32_t key = small_key(power_[r]);
       if (!cfg_[r] || (kFollow && key < min_key_)) continue;
-      if constexpr (kMode == kCount) {  // one key per rank: count the sub-multisets at once
-        for (int j = 0; j < size && j <= jt_; ++j)
-          count_ += std::size_t(subs_end(cfg_[r], size - j) - subs_begin(cfg_[r], size - j)) * std::size_t(ncomp_[j]);
-        continue;
-      }
-      for (int j = 0; j < size && j <= jt_; ++j)
+      for (int j = 0; j < size && j <= jt_; ++j) {
+        // one key per rank: the sub-multisets with j jokers form one block
+        const std::size_t n = std::size_t(subs_end(cfg_[r], size - j) - subs_begin(cfg_[r], size - j));
+        if (kMode != kWrite && take_block(n * std::size_t(ncomp_[j]))) continue;
         for (const std::uint8_t* g = subs_begin(cfg_[r], size - j); g != subs_end(cfg_[r], size - j); ++g)
           emit(rank_cards(r, *g), size, j, kind, key);
+      }
     }
     emit_joker_only(size, kind);
   }
@@ -247,14 +247,12 @@ class Gen {
       if (!cfg_[r]) continue;
       const std::uint32_t key = five_key(Kind::kFiveOfAKind, power_[r]);
       if ((kFollow && key < min_key_)) continue;  // five of a kind is the top kind: nothing here can beat
-      if constexpr (kMode == kCount && !kDeclare) {  // one key per rank
-        for (int j = 0; j <= 4 && j <= jt_; ++j)
-          count_ += std::size_t(subs_end(cfg_[r], 5 - j) - subs_begin(cfg_[r], 5 - j)) * std::size_t(ncomp_[j]);
-        continue;
-      }
-      for (int j = 0; j <= 4 && j <= jt_; ++j)
+      for (int j = 0; j <= 4 && j <= jt_; ++j) {
+        const std::size_t n = std::size_t(subs_end(cfg_[r], 5 - j) - subs_begin(cfg_[r], 5 - j));
+        if (kMode != kWrite && !kDeclare && take_block(n * std::size_t(ncomp_[j]))) continue;  // one key
         for (const std::uint8_t* g = subs_begin(cfg_[r], 5 - j); g != subs_end(cfg_[r], 5 - j); ++g)
           emit5(rank_cards(r, *g), j, Kind::kFiveOfAKind, key);
+      }
     }
     emit_joker_only(5, Kind::kFiveOfAKind);
   }
@@ -282,6 +280,8 @@ class Gen {
     }
   }
   void two_ranks() {
+    // R7: when the top is a five of a kind, no two-rank play (at best a straight flush) beats it.
+    if (kFollow && min_key_ > kMaxStraightFlushKey) return;
     build_parts();
     for (int j = 0; j <= 3 && j <= jt_; ++j) {
       const int m = 5 - j;
@@ -301,19 +301,22 @@ class Gen {
     const bool c1 = four ? b == 1 : (a <= 3 && b <= 2);  // r1 may be the group rank
     const bool c2 = four ? a == 1 : (b <= 3 && a <= 2);  // r2 may be the group rank
     const bool single_pair = a == 1 && b == 1;
+    // Following: skip the pattern when even its best key cannot beat the top (two single
+    // suited cards + 3 jokers may make a straight flush, otherwise the pattern's kind).
+    const std::uint32_t best = single_pair ? kMaxStraightFlushKey : five_key(kind, kLevelPower);
+    if (kFollow && best < min_key_) return;
     const Part* pa = parts_ + kPartOffset[a];
     const Part* pb = parts_ + kPartOffset[b];
     const int nb = nparts_[b];
-    if constexpr (kMode == kCount && !kDeclare && !kFollow) {  // leading: every pair counts
-      std::size_t pairs = 0;
-      for (int i = 0; i < nparts_[a]; ++i) pairs += std::size_t(nb - part_start_[b][pa[i].rank + 1]);
-      count_ += pairs * std::size_t(ncomp_[j]);
-      return;
-    }
+    // When every play of the pattern beats (leading, or its lowest kind beats the top), the
+    // plays with one first part x form one block of (parts above x's rank) x compositions.
+    const bool blocks = kMode != kWrite && !kDeclare && (!kFollow || five_key(kind, 0) >= min_key_);
     for (int i = 0; i < nparts_[a] && !stop(); ++i) {
       const Part& x = pa[i];
       const int p1 = x.power;
-      for (int k = part_start_[b][x.rank + 1]; k < nb; ++k) {
+      const int first = part_start_[b][x.rank + 1];
+      if (blocks && take_block(std::size_t(nb - first) * std::size_t(ncomp_[j]))) continue;
+      for (int k = first; k < nb; ++k) {
         const Part& y = pb[k];
         const int p2 = y.power;
         const int p = (c1 && c2) ? (kHigh ? std::max(p1, p2) : std::min(p1, p2)) : (c1 ? p1 : p2);
@@ -339,6 +342,7 @@ class Gen {
     unsigned suit_bit;
   };
   void sequences() {
+    if (kFollow && min_key_ > kMaxStraightFlushKey) return;  // only a five of a kind beats the top
     const int wrap = rules_.wrap_straights ? 1 : 0;
     // Ranks held in each suit (a straight flush needs all its ranks in one suit).
     unsigned suit_ranks[kNumSuits] = {0, 0, 0, 0};
@@ -379,11 +383,10 @@ class Gen {
           sf_only(rs, ns, m, j);
           continue;
         }
-        if constexpr (kMode == kCount && !kDeclare) {  // one key pair per mask: a product
+        if constexpr (kMode != kWrite && !kDeclare) {  // one key pair per mask: a product
           std::size_t n = std::size_t(ncomp_[j]);
           for (int i = 0; i < m; ++i) n *= std::size_t(ns[i]);
-          count_ += n;
-          continue;
+          if (take_block(n)) continue;
         }
         seq_j_ = j;
         if (m == 5) seq_rec<0, 5>(rs, ns, 0, 0, 0xF);
@@ -433,7 +436,19 @@ class Gen {
     std::uint32_t power;
   };
   void flushes() {
+    // When every flush beats (leading, or a straight top), each (suit, m) is one block.
+    const bool blocks = kMode != kWrite && !kDeclare && (!kFollow || min_key_ <= five_key(Kind::kFlush, 0));
     for (int s = 0; s < kNumSuits && !stop(); ++s) {
+      int start_m = 5;
+      if (blocks) {
+        std::size_t block[6] = {};
+        flush_counts(s, block);
+        int m = 5;
+        for (; m >= 3 && 5 - m <= jt_; --m)
+          if (!take_block(block[m] * std::size_t(ncomp_[5 - m]))) break;
+        if (m < 3 || 5 - m > jt_) continue;  // every block of this suit taken
+        start_m = m;  // enumerate from the block holding the target
+      }
       int k = 0, total = 0;
       unsigned dup2 = 0, dup3 = 0;
       for (int p = kLevelPower; p >= 0; --p) {
@@ -448,7 +463,7 @@ class Gen {
       }
       if (k < 3) continue;
       const unsigned all = (1u << k) - 1;
-      for (int m = 5; m >= 3; --m) {
+      for (int m = start_m; m >= 3; --m) {
         const int j = 5 - m;
         if (j > jt_) break;
         if (total < m) continue;
@@ -470,6 +485,38 @@ class Gen {
       }
     }
   }
+  // The flush natural parts of suit s with m cards (out[m], m = 3..5) without enumeration:
+  // the multisets of m of its cards with at least 3 ranks (a DP over its ranks, distinct
+  // ranks capped at 3), minus the sets of m distinct ranks inside a straight (family 3).
+  void flush_counts(int s, std::size_t* out) {
+    const int wrap = rules_.wrap_straights ? 1 : 0;
+    {
+      std::uint32_t ways[6][4] = {};  // [cards][min(ranks, 3)]
+      ways[0][0] = 1;
+      unsigned ranks = 0;
+      for (int r = 0; r < kNumRanks; ++r) {
+        const int c = (cfg_[r] >> (2 * s)) & 3;
+        if (!c) continue;
+        ranks |= 1u << r;
+        for (int size = 5; size >= 1; --size)  // in place, larger sizes first
+          for (int d = 3; d >= 1; --d) {
+            std::uint32_t add = 0;
+            for (int t = 1; t <= c && t <= size; ++t) {
+              add += ways[size - t][d - 1];
+              if (d == 3) add += ways[size - t][3];
+            }
+            ways[size][d] += add;
+          }
+      }
+      if (__builtin_popcount(ranks) < 3) return;
+      for (int m = 5; m >= 3; --m) {
+        std::size_t n = ways[m][3];
+        for (std::uint16_t mask : kSeq.masks[wrap][m]) n -= (mask & ~ranks) == 0;
+        out[m] = n;
+      }
+    }
+  }
+
   // T more distinct ranks from indices [from, k), appended in index (power-descending) order.
   template <int T>
   void nest(int from, int k, std::uint64_t lo, std::uint64_t hi, std::uint32_t sub, unsigned ranks) {
@@ -540,6 +587,26 @@ class Gen {
   }
 
   bool stop() const { return (kMode == kSelect || kMode == kAny) && done_; }
+  // A block of n plays known to be legal, in generation order: counted at once (kCount),
+  // skipped when the target lies beyond it (kSelect), or found (kAny, when n > 0). Returns
+  // true if the caller need not enumerate the block.
+  bool take_block(std::size_t n) {
+    if constexpr (kMode == kCount) {
+      count_ += n;
+      return true;
+    } else if constexpr (kMode == kSelect) {
+      if (target_ < n) return false;
+      target_ -= n;
+      return true;
+    } else if constexpr (kMode == kAny) {
+      if (n == 0) return true;
+      if (pick_) return false;  // the caller wants the play itself
+      done_ = true;
+      return true;
+    } else {
+      return false;
+    }
+  }
 
   int level_;
   const Rules& rules_;

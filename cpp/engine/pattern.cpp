@@ -53,7 +53,11 @@ inline std::uint32_t flush_sub(const std::uint8_t* cp) {
 
 }  // namespace
 
-unsigned straight_windows(unsigned mask, bool wrap) { return kWindows.sets[wrap ? 1 : 0][mask & 8191]; }
+namespace detail {
+// Constant-initialized from the compile-time table, so other translation units' static
+// initializers may call straight_windows().
+extern constexpr std::array<std::array<std::uint16_t, 8192>, 2> kWindowSets = kWindows.sets;
+}  // namespace detail
 
 namespace detail {
 

@@ -11,6 +11,7 @@
 //     SJ SJ beat SJ BJ.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -94,7 +95,11 @@ inline bool beats(const Play& a, const Play& b) { return a.size() == b.size() &&
 
 // Sequence windows (R5): bit t of the result is set when the straight with key t contains
 // every rank of `mask` (13-bit rank mask). Keys 3..12 always, 0..2 only with wrap.
-unsigned straight_windows(unsigned mask, bool wrap);
+// (Inline: a lookup in a compile-time table defined in pattern.cpp.)
+namespace detail {
+extern const std::array<std::array<std::uint16_t, 8192>, 2> kWindowSets;
+}
+inline unsigned straight_windows(unsigned mask, bool wrap) { return detail::kWindowSets[wrap ? 1 : 0][mask & 8191]; }
 // The 13-bit rank mask of the straight with key t: its top rank t and the four below,
 // cyclically (t = 3 is A2345; t = 0..2 are the wrapped JQKA2, QKA23, KA234).
 constexpr unsigned straight_ranks(int t) {
