@@ -89,6 +89,10 @@ class Generator {
   static void finish(PlayList* l, Play* cur) { l->size_ = std::size_t(cur - l->data_); }
 };
 
+// Internal linkage: the generators' member functions are then called directly (no PLT
+// indirection in the shared module) and inlined more freely.
+namespace {
+
 // What a generator does with the plays it finds:
 //   kWrite   append each to the PlayList (legal_plays)
 //   kCount   count them per family without writing (count_plays)
@@ -215,6 +219,8 @@ class Gen {
     for (int r = 0; r < kNumRanks && !stop(); ++r) {
       const std::uint32_t key = small_key(power_[r]);
       if (!cfg_[r] || (kFollow && key < min_key_)) continue;
+      // one block per rank: one single per suit held
+      if (kMode != kWrite && take_block(std::size_t(__builtin_popcount((cfg_[r] | (cfg_[r] >> 1)) & 0x55u)))) continue;
       for (int s = 0; s < kNumSuits; ++s)
         if ((cfg_[r] >> (2 * s)) & 3) {
           const Cards c = rank_cards(r, 1u << (2 * s));
@@ -640,6 +646,8 @@ class Gen {
   FlushRank fr_[13];
   std::vector<std::uint32_t> keys_;
 };
+
+}  // namespace
 
 const std::uint8_t* sub_begin(int h, int k) { return subs_begin(h, k); }
 const std::uint8_t* sub_end(int h, int k) { return subs_end(h, k); }
