@@ -288,7 +288,8 @@ class Gen {
   void two_ranks() {
     // R7: when the top is a five of a kind, no two-rank play (at best a straight flush) beats it.
     if (kFollow && min_key_ > kMaxStraightFlushKey) return;
-    build_parts();
+    // Counting needs the parts only for two single cards + 3 jokers (a possible straight flush).
+    if (kMode != kCount || kDeclare || jt_ >= 3) build_parts();
     for (int j = 0; j <= 3 && j <= jt_; ++j) {
       const int m = 5 - j;
       for (int a = m - 1; a >= 1; --a) {
@@ -311,6 +312,27 @@ class Gen {
     // suited cards + 3 jokers may make a straight flush, otherwise the pattern's kind).
     const std::uint32_t best = single_pair ? kMaxStraightFlushKey : five_key(kind, kLevelPower);
     if (kFollow && best < min_key_) return;
+    if constexpr (kMode == kCount && !kDeclare) {
+      if (!single_pair) {  // count by rank pairs: (choices at r1) x (choices at r2) per pair
+        std::size_t n = 0;
+        for (int r1 = 0; r1 < kNumRanks; ++r1) {
+          const std::size_t na = std::size_t(subs_end(cfg_[r1], a) - subs_begin(cfg_[r1], a));
+          if (!na) continue;
+          for (int r2 = r1 + 1; r2 < kNumRanks; ++r2) {
+            const std::size_t nb2 = std::size_t(subs_end(cfg_[r2], b) - subs_begin(cfg_[r2], b));
+            if (!nb2) continue;
+            if (kFollow) {
+              const int p1 = power_[r1], p2 = power_[r2];
+              const int p = (c1 && c2) ? (kHigh ? std::max(p1, p2) : std::min(p1, p2)) : (c1 ? p1 : p2);
+              if (five_key(kind, std::uint32_t(p)) < min_key_) continue;
+            }
+            n += na * nb2;
+          }
+        }
+        count_ += n * std::size_t(ncomp_[j]);
+        return;
+      }
+    }
     const Part* pa = parts_ + kPartOffset[a];
     const Part* pb = parts_ + kPartOffset[b];
     const int nb = nparts_[b];
