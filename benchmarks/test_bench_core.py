@@ -72,5 +72,22 @@ def test_legal_follows_27(benchmark, hands, top):
 
 
 def test_legal_leads_objects_27(benchmark, hands):
-    plays = benchmark(lambda: [daguai.legal_plays(h) for h in hands[:20]])
+    plays = benchmark(lambda: [list(daguai.legal_plays(h)) for h in hands[:20]])  # every Play built
     assert all(plays)
+
+
+def test_count_plays_leads_27(benchmark, hands):
+    counts = benchmark(lambda: [daguai.count_plays(h) for h in hands])
+    assert min(counts) > 0
+
+
+@pytest.mark.parametrize("top", [None, "3s 4h 5d 6c 7s", "9s 9h 9d 4c 4d"])
+def test_sample_play_27(benchmark, hands, top):
+    rng = daguai.Rng(1)
+    plays = benchmark(lambda: [daguai.sample_play(h, rng, "2", top) for h in hands])
+    assert len(plays) == len(hands)
+
+
+def test_legal_plays_lazy_untouched_27(benchmark, hands):
+    seqs = benchmark(lambda: [daguai.legal_plays(h) for h in hands])
+    assert all(len(s) for s in seqs)

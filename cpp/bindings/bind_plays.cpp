@@ -341,13 +341,97 @@ the jokers stand for (R6), ``interpreted`` the play as natural cards.)doc")
         const Cards h = to_cards(hand, "hand");
         Play tp;
         const Play* t = optional_top(top, lv, rules, &tp);
-        PlayList& buf = tl_plays;
-        buf.clear();
         py::gil_scoped_release nogil;  // pure C++ on local data
-        legal_plays(h, lv, rules, t, &buf);
-        return buf.size();
+        return count_plays(h, lv, rules, t).total;
       }, py::arg("hand"), py::arg("level"), py::arg("top"), py::arg("rules"),
-      "Number of distinct legal plays (perft-style).");
+      "Number of distinct legal plays (perft-style), counted without generating them.");
+
+  m.def("count_plays", [](py::handle hand, py::handle level, py::handle top, const Rules& rules) {
+        const int lv = to_level(level);
+        const Cards h = to_cards(hand, "hand");
+        Play tp;
+        const Play* t = optional_top(top, lv, rules, &tp);
+        PlayCounts c;
+        {
+          py::gil_scoped_release nogil;  // pure C++ on local data
+          c = count_plays(h, lv, rules, t);
+        }
+        py::tuple fam(kNumFamilies);
+        for (int f = 0; f < kNumFamilies; ++f) fam[std::size_t(f)] = c.family[std::size_t(f)];
+        return py::make_tuple(c.total, fam);
+      }, py::arg("hand"), py::arg("level"), py::arg("top"), py::arg("rules"),
+      "(total, per-family counts) of the legal plays, without generating them.");
+
+  m.def("play_at", [](py::handle hand, py::handle level, py::handle top, const Rules& rules, py::ssize_t index) {
+        const int lv = to_level(level);
+        const Cards h = to_cards(hand, "hand");
+        Play tp;
+        const Play* t = optional_top(top, lv, rules, &tp);
+        const PlayCounts c = count_plays(h, lv, rules, t);
+        if (index < 0) index += py::ssize_t(c.total);
+        if (index < 0) throw py::index_error("play index out of range");
+        return play_at(h, lv, rules, t, c, std::size_t(index));
+      }, py::arg("hand"), py::arg("level"), py::arg("top"), py::arg("rules"), py::arg("index"),
+      "legal_plays(...)[index], generating only that play.");
+
+  py::class_<Rng>(m, "Rng", "The project's generator (R17): xoshiro256** seeded by SplitMix64.")
+      .def(py::init<std::uint64_t>(), py::arg("seed") = 0)
+      .def("next", &Rng::next, "The next 64-bit output.")
+      .def("bounded", [](Rng& r, std::uint64_t n) {
+            if (n == 0) throw CardError("bounded(n) needs n >= 1");
+            return r.bounded(n);
+          }, py::arg("n"), "A uniform integer in [0, n).")
+      .def("state", [](const Rng& r) {
+            const std::uint64_t* s = r.state();
+            return py::make_tuple(s[0], s[1], s[2], s[3]);
+          }, "The four state words.");
+
+  m.def("sample_play", [](py::handle hand, py::handle level, py::handle top, const Rules& rules, Rng& rng) -> py::object {
+        const int lv = to_level(level);
+        const Cards h = to_cards(hand, "hand");
+        Play tp;
+        const Play* t = optional_top(top, lv, rules, &tp);
+        Play pick;
+        // The GIL stays held: rng is a Python object another thread could be using.
+        const bool ok = sample_play(h, lv, rules, t, rng, &pick);
+        return ok ? py::cast(pick) : py::none();
+      }, py::arg("hand"), py::arg("level"), py::arg("top"), py::arg("rules"), py::arg("rng"),
+      "A uniformly drawn legal play (one draw from rng), or None if there is none.");
+
+  m.def("_classify_reference", [](py::handle cards, py::handle level, const Rules& rules) -> py::object {
+        Play p;
+        if (!classify_reference(to_cards(cards), to_level(level), rules, &p)) return py::none();
+        return py::cast(p);
+      }, py::arg("cards"), py::arg("level"), py::arg("rules"),
+      "Test hook: classify through the branchy reference classifier (not the five-card tables).");
+
+  m.def("_time_play_op", [](int op, const std::vector<Cards>& hands, py::object tops, py::handle level,
+                            const Rules& rules, int reps) {
+        if (op < 0 || op > 3) throw CardError("_time_play_op: op is 0..3");
+        const int lv = to_level(level);
+        std::vector<Play> tp(hands.size());
+        std::vector<std::uint8_t> set(hands.size(), 0);
+        if (!tops.is_none()) {
+          const py::list tl = tops.cast<py::list>();
+          if (tl.size() != hands.size()) throw CardError("_time_play_op: one top per hand");
+          for (std::size_t i = 0; i < hands.size(); ++i)
+            if (!tl[i].is_none()) {
+              tp[i] = to_play(tl[i], lv, rules, "top");
+              set[i] = 1;
+            }
+        }
+        py::array_t<double> ns(static_cast<py::ssize_t>(hands.size()));
+        py::array_t<std::int64_t> counts(static_cast<py::ssize_t>(hands.size()));
+        double* o = ns.mutable_data();
+        std::int64_t* c = counts.mutable_data();
+        {
+          py::gil_scoped_release nogil;  // arguments converted; outputs owned by this call
+          time_play_op(op, hands.data(), tp.data(), set.data(), hands.size(), lv, rules, std::max(1, reps), o, c);
+        }
+        return py::make_tuple(ns, counts);
+      }, py::arg("op"), py::arg("hands"), py::arg("tops"), py::arg("level"), py::arg("rules"), py::arg("reps") = 20,
+      "Benchmark hook: fastest-of-reps ns per call of op (0 legal_plays, 1 count_plays, 2 sample_play, "
+      "3 has_legal_follow), timed in C++.");
 
   m.def("check_play", [](py::handle hand, py::handle play, py::handle level, py::handle top, const Rules& rules) {
         const int lv = to_level(level);

@@ -15,6 +15,12 @@ namespace daguai {
 void time_legal_plays(const Cards* hands, const Play* tops, const std::uint8_t* tops_set, std::size_t n,
                       int level, const Rules& rules, int reps, double* ns_per_call, std::int64_t* counts);
 
+// The same for one of: op 0 legal_plays, 1 count_plays, 2 sample_play (count + one play,
+// one Rng per call from seed i), 3 has_legal_follow (tops required). counts[i] = the number
+// of plays (op 0-2) or 1/0 (op 3).
+void time_play_op(int op, const Cards* hands, const Play* tops, const std::uint8_t* tops_set, std::size_t n,
+                  int level, const Rules& rules, int reps, double* ns_per_call, std::int64_t* counts);
+
 struct GameTiming {
   std::int64_t decisions = 0, rounds = 0;
   double apply_ns = 0;     // mean time of GameState::apply (validation included), per decision

@@ -4,6 +4,8 @@
 #include <array>
 #include <cstring>
 #include <new>
+#include <stdexcept>
+#include <string>
 
 namespace daguai {
 
@@ -67,6 +69,7 @@ inline int high_bit(unsigned x) { return 31 - __builtin_clz(x); }
 
 constexpr std::uint32_t kMaxFlushKey =
     (std::uint32_t(int(Kind::kFlush) - int(Kind::kStraight)) << 20) | 0xFFFFF;
+constexpr std::uint32_t kMaxStraightFlushKey = five_key(Kind::kStraightFlush, kNumRanks - 1);
 
 }  // namespace
 
@@ -86,8 +89,19 @@ class Generator {
   static void finish(PlayList* l, Play* cur) { l->size_ = std::size_t(cur - l->data_); }
 };
 
+// Internal linkage: the generators' member functions are then called directly (no PLT
+// indirection in the shared module) and inlined more freely.
+namespace {
+
+// What a generator does with the plays it finds:
+//   kWrite   append each to the PlayList (legal_plays)
+//   kCount   count them per family without writing (count_plays)
+//   kSelect  skip `target` plays, write the next one to *pick and stop (play_at)
+//   kAny     stop at the first one (has_legal_follow)
+enum Mode { kWrite = 0, kCount = 1, kSelect = 2, kAny = 3 };
+
 // Mode flags are template parameters so the hot emission path has no runtime mode tests.
-template <bool kDeclare, bool kHigh, bool kFollow>
+template <bool kDeclare, bool kHigh, bool kFollow, int kMode = kWrite>
 class Gen {
  public:
   Gen(const Cards& hand, int level, const Rules& rules, const Play* top, PlayList* out)
@@ -112,29 +126,57 @@ class Gen {
       min_key_ = top->key + 1;
       size_ = top->size();
     }
-    Generator::bind(out, &cur_, &end_);
+    if constexpr (kMode == kWrite) Generator::bind(out, &cur_, &end_);
   }
 
-  void run() {
-
-    if (size_ == 0 || size_ == 1) singles();
-    if (size_ == 0 || size_ == 2) groups(2, Kind::kPair);
-    if (size_ == 0 || size_ == 3) groups(3, Kind::kTriple);
-    if (size_ == 0 || size_ == 5) {
-      fives();
-      two_ranks();
-      sequences();
-      if (!kFollow || min_key_ <= kMaxFlushKey) flushes();
-    }
-    Generator::finish(list_, cur_);
+  // Every family in order, or only family `only` (moves.hpp "PlayCounts").
+  void run(int only = -1) {
+    auto family = [&](int f, bool wanted, auto&& body) {
+      if (stop() || !wanted || (only >= 0 && only != f)) return;
+      const std::size_t before = count_;
+      body();
+      if constexpr (kMode == kCount) counts_->family[f] = std::uint32_t(count_ - before);
+    };
+    family(0, size_ == 0 || size_ == 1, [&] { singles(); });
+    family(1, size_ == 0 || size_ == 2, [&] { groups(2, Kind::kPair); });
+    family(2, size_ == 0 || size_ == 3, [&] { groups(3, Kind::kTriple); });
+    const bool five = size_ == 0 || size_ == 5;
+    family(3, five, [&] { fives(); });
+    family(4, five, [&] { two_ranks(); });
+    family(5, five, [&] { sequences(); });
+    family(6, five && (!kFollow || min_key_ <= kMaxFlushKey), [&] { flushes(); });
+    if constexpr (kMode == kWrite) Generator::finish(list_, cur_);
+    if constexpr (kMode == kCount) counts_->total = count_;
   }
+
+  void set_counts(PlayCounts* c) { counts_ = c; }
+  void set_pick(std::size_t target, Play* pick) {
+    target_ = target;
+    pick_ = pick;
+  }
+  bool found() const { return done_; }
 
  private:
   // Write one play (the only place plays are stored). The four bytes after the key (kind,
   // size, jokers, level) are stored as one little-endian word.
   void put(std::uint64_t lo, std::uint64_t hi, std::uint32_t key, Kind kind, int size, int jokers) {
-    if (cur_ == end_) Generator::grow(list_, &cur_, &end_);
-    Play* p = cur_++;
+    Play* p;
+    if constexpr (kMode == kCount) {
+      ++count_;
+      return;
+    } else if constexpr (kMode == kSelect || kMode == kAny) {
+      if (done_) return;
+      if (kMode == kSelect && target_ > 0) {
+        --target_;
+        return;
+      }
+      done_ = true;
+      if (!pick_) return;
+      p = pick_;
+    } else {
+      if (cur_ == end_) Generator::grow(list_, &cur_, &end_);
+      p = cur_++;
+    }
     p->cards.lo = lo;
     p->cards.hi = hi;
     p->key = key;
@@ -143,6 +185,10 @@ class Gen {
   // The natural part `nat` with each composition of j jokers.
   void emit(const Cards& nat, int size, unsigned j, Kind kind, std::uint32_t key) {
     if (kFollow && key < min_key_) return;
+    if constexpr (kMode == kCount) {
+      count_ += std::size_t(ncomp_[j]);
+      return;
+    }
     if (j == 0) {
       put(nat.lo, nat.hi, key, kind, size, 0);
       return;
@@ -170,9 +216,11 @@ class Gen {
 
   // Singles: natural faces in id order, then SJ, BJ (R5; a joker single is never wild, R6).
   void singles() {
-    for (int r = 0; r < kNumRanks; ++r) {
+    for (int r = 0; r < kNumRanks && !stop(); ++r) {
       const std::uint32_t key = small_key(power_[r]);
       if (!cfg_[r] || (kFollow && key < min_key_)) continue;
+      // one block per rank: one single per suit held
+      if (kMode != kWrite && take_block(std::size_t(__builtin_popcount((cfg_[r] | (cfg_[r] >> 1)) & 0x55u)))) continue;
       for (int s = 0; s < kNumSuits; ++s)
         if ((cfg_[r] >> (2 * s)) & 3) {
           const Cards c = rank_cards(r, 1u << (2 * s));
@@ -185,25 +233,32 @@ class Gen {
 
   // Pairs / triples: per rank, natural sub-multisets then with 1, 2 jokers; then joker-only.
   void groups(int size, Kind kind) {
-    for (int r = 0; r < kNumRanks; ++r) {
+    for (int r = 0; r < kNumRanks && !stop(); ++r) {
       const std::uint32_t key = small_key(power_[r]);
       if (!cfg_[r] || (kFollow && key < min_key_)) continue;
-      for (int j = 0; j < size && j <= jt_; ++j)
+      for (int j = 0; j < size && j <= jt_; ++j) {
+        // one key per rank: the sub-multisets with j jokers form one block
+        const std::size_t n = std::size_t(subs_end(cfg_[r], size - j) - subs_begin(cfg_[r], size - j));
+        if (kMode != kWrite && take_block(n * std::size_t(ncomp_[j]))) continue;
         for (const std::uint8_t* g = subs_begin(cfg_[r], size - j); g != subs_end(cfg_[r], size - j); ++g)
           emit(rank_cards(r, *g), size, j, kind, key);
+      }
     }
     emit_joker_only(size, kind);
   }
 
   // Family 1: all naturals one rank (j = 0..4), then the all-joker five.
   void fives() {
-    for (int r = 0; r < kNumRanks; ++r) {
+    for (int r = 0; r < kNumRanks && !stop(); ++r) {
       if (!cfg_[r]) continue;
       const std::uint32_t key = five_key(Kind::kFiveOfAKind, power_[r]);
       if ((kFollow && key < min_key_)) continue;  // five of a kind is the top kind: nothing here can beat
-      for (int j = 0; j <= 4 && j <= jt_; ++j)
+      for (int j = 0; j <= 4 && j <= jt_; ++j) {
+        const std::size_t n = std::size_t(subs_end(cfg_[r], 5 - j) - subs_begin(cfg_[r], 5 - j));
+        if (kMode != kWrite && !kDeclare && take_block(n * std::size_t(ncomp_[j]))) continue;  // one key
         for (const std::uint8_t* g = subs_begin(cfg_[r], 5 - j); g != subs_end(cfg_[r], 5 - j); ++g)
           emit5(rank_cards(r, *g), j, Kind::kFiveOfAKind, key);
+      }
     }
     emit_joker_only(5, Kind::kFiveOfAKind);
   }
@@ -231,7 +286,10 @@ class Gen {
     }
   }
   void two_ranks() {
-    build_parts();
+    // R7: when the top is a five of a kind, no two-rank play (at best a straight flush) beats it.
+    if (kFollow && min_key_ > kMaxStraightFlushKey) return;
+    // Counting needs the parts only for two single cards + 3 jokers (a possible straight flush).
+    if (kMode != kCount || kDeclare || jt_ >= 3) build_parts();
     for (int j = 0; j <= 3 && j <= jt_; ++j) {
       const int m = 5 - j;
       for (int a = m - 1; a >= 1; --a) {
@@ -250,13 +308,43 @@ class Gen {
     const bool c1 = four ? b == 1 : (a <= 3 && b <= 2);  // r1 may be the group rank
     const bool c2 = four ? a == 1 : (b <= 3 && a <= 2);  // r2 may be the group rank
     const bool single_pair = a == 1 && b == 1;
+    // Following: skip the pattern when even its best key cannot beat the top (two single
+    // suited cards + 3 jokers may make a straight flush, otherwise the pattern's kind).
+    const std::uint32_t best = single_pair ? kMaxStraightFlushKey : five_key(kind, kLevelPower);
+    if (kFollow && best < min_key_) return;
+    if constexpr (kMode == kCount && !kDeclare) {
+      if (!single_pair) {  // count by rank pairs: (choices at r1) x (choices at r2) per pair
+        std::size_t n = 0;
+        for (int r1 = 0; r1 < kNumRanks; ++r1) {
+          const std::size_t na = std::size_t(subs_end(cfg_[r1], a) - subs_begin(cfg_[r1], a));
+          if (!na) continue;
+          for (int r2 = r1 + 1; r2 < kNumRanks; ++r2) {
+            const std::size_t nb2 = std::size_t(subs_end(cfg_[r2], b) - subs_begin(cfg_[r2], b));
+            if (!nb2) continue;
+            if (kFollow) {
+              const int p1 = power_[r1], p2 = power_[r2];
+              const int p = (c1 && c2) ? (kHigh ? std::max(p1, p2) : std::min(p1, p2)) : (c1 ? p1 : p2);
+              if (five_key(kind, std::uint32_t(p)) < min_key_) continue;
+            }
+            n += na * nb2;
+          }
+        }
+        count_ += n * std::size_t(ncomp_[j]);
+        return;
+      }
+    }
     const Part* pa = parts_ + kPartOffset[a];
     const Part* pb = parts_ + kPartOffset[b];
     const int nb = nparts_[b];
-    for (int i = 0; i < nparts_[a]; ++i) {
+    // When every play of the pattern beats (leading, or its lowest kind beats the top), the
+    // plays with one first part x form one block of (parts above x's rank) x compositions.
+    const bool blocks = kMode != kWrite && !kDeclare && (!kFollow || five_key(kind, 0) >= min_key_);
+    for (int i = 0; i < nparts_[a] && !stop(); ++i) {
       const Part& x = pa[i];
       const int p1 = x.power;
-      for (int k = part_start_[b][x.rank + 1]; k < nb; ++k) {
+      const int first = part_start_[b][x.rank + 1];
+      if (blocks && take_block(std::size_t(nb - first) * std::size_t(ncomp_[j]))) continue;
+      for (int k = first; k < nb; ++k) {
         const Part& y = pb[k];
         const int p2 = y.power;
         const int p = (c1 && c2) ? (kHigh ? std::max(p1, p2) : std::min(p1, p2)) : (c1 ? p1 : p2);
@@ -282,6 +370,7 @@ class Gen {
     unsigned suit_bit;
   };
   void sequences() {
+    if (kFollow && min_key_ > kMaxStraightFlushKey) return;  // only a five of a kind beats the top
     const int wrap = rules_.wrap_straights ? 1 : 0;
     // Ranks held in each suit (a straight flush needs all its ranks in one suit).
     unsigned suit_ranks[kNumSuits] = {0, 0, 0, 0};
@@ -301,6 +390,7 @@ class Gen {
       const int j = 5 - m;
       if (j > jt_) break;
       for (std::uint16_t mask : kSeq.masks[wrap][m]) {
+        if (stop()) return;
         if ((mask & present_) != mask) continue;
         const unsigned ws = straight_windows(mask, wrap != 0);
         const std::uint32_t t = std::uint32_t(kHigh ? high_bit(ws) : low_bit(ws));
@@ -320,6 +410,11 @@ class Gen {
         if (!kDeclare && (kFollow && key_st_ < min_key_)) {
           sf_only(rs, ns, m, j);
           continue;
+        }
+        if constexpr (kMode != kWrite && !kDeclare) {  // one key pair per mask: a product
+          std::size_t n = std::size_t(ncomp_[j]);
+          for (int i = 0; i < m; ++i) n *= std::size_t(ns[i]);
+          if (take_block(n)) continue;
         }
         seq_j_ = j;
         if (m == 5) seq_rec<0, 5>(rs, ns, 0, 0, 0xF);
@@ -369,7 +464,19 @@ class Gen {
     std::uint32_t power;
   };
   void flushes() {
-    for (int s = 0; s < kNumSuits; ++s) {
+    // When every flush beats (leading, or a straight top), each (suit, m) is one block.
+    const bool blocks = kMode != kWrite && !kDeclare && (!kFollow || min_key_ <= five_key(Kind::kFlush, 0));
+    for (int s = 0; s < kNumSuits && !stop(); ++s) {
+      int start_m = 5;
+      if (blocks) {
+        std::size_t block[6] = {};
+        flush_counts(s, block);
+        int m = 5;
+        for (; m >= 3 && 5 - m <= jt_; --m)
+          if (!take_block(block[m] * std::size_t(ncomp_[5 - m]))) break;
+        if (m < 3 || 5 - m > jt_) continue;  // every block of this suit taken
+        start_m = m;  // enumerate from the block holding the target
+      }
       int k = 0, total = 0;
       unsigned dup2 = 0, dup3 = 0;
       for (int p = kLevelPower; p >= 0; --p) {
@@ -384,7 +491,7 @@ class Gen {
       }
       if (k < 3) continue;
       const unsigned all = (1u << k) - 1;
-      for (int m = 5; m >= 3; --m) {
+      for (int m = start_m; m >= 3; --m) {
         const int j = 5 - m;
         if (j > jt_) break;
         if (total < m) continue;
@@ -406,6 +513,38 @@ class Gen {
       }
     }
   }
+  // The flush natural parts of suit s with m cards (out[m], m = 3..5) without enumeration:
+  // the multisets of m of its cards with at least 3 ranks (a DP over its ranks, distinct
+  // ranks capped at 3), minus the sets of m distinct ranks inside a straight (family 3).
+  void flush_counts(int s, std::size_t* out) {
+    const int wrap = rules_.wrap_straights ? 1 : 0;
+    {
+      std::uint32_t ways[6][4] = {};  // [cards][min(ranks, 3)]
+      ways[0][0] = 1;
+      unsigned ranks = 0;
+      for (int r = 0; r < kNumRanks; ++r) {
+        const int c = (cfg_[r] >> (2 * s)) & 3;
+        if (!c) continue;
+        ranks |= 1u << r;
+        for (int size = 5; size >= 1; --size)  // in place, larger sizes first
+          for (int d = 3; d >= 1; --d) {
+            std::uint32_t add = 0;
+            for (int t = 1; t <= c && t <= size; ++t) {
+              add += ways[size - t][d - 1];
+              if (d == 3) add += ways[size - t][3];
+            }
+            ways[size][d] += add;
+          }
+      }
+      if (__builtin_popcount(ranks) < 3) return;
+      for (int m = 5; m >= 3; --m) {
+        std::size_t n = ways[m][3];
+        for (std::uint16_t mask : kSeq.masks[wrap][m]) n -= (mask & ~ranks) == 0;
+        out[m] = n;
+      }
+    }
+  }
+
   // T more distinct ranks from indices [from, k), appended in index (power-descending) order.
   template <int T>
   void nest(int from, int k, std::uint64_t lo, std::uint64_t hi, std::uint32_t sub, unsigned ranks) {
@@ -475,11 +614,38 @@ class Gen {
     flush_key_out(nat, sub);
   }
 
+  bool stop() const { return (kMode == kSelect || kMode == kAny) && done_; }
+  // A block of n plays known to be legal, in generation order: counted at once (kCount),
+  // skipped when the target lies beyond it (kSelect), or found (kAny, when n > 0). Returns
+  // true if the caller need not enumerate the block.
+  bool take_block(std::size_t n) {
+    if constexpr (kMode == kCount) {
+      count_ += n;
+      return true;
+    } else if constexpr (kMode == kSelect) {
+      if (target_ < n) return false;
+      target_ -= n;
+      return true;
+    } else if constexpr (kMode == kAny) {
+      if (n == 0) return true;
+      if (pick_) return false;  // the caller wants the play itself
+      done_ = true;
+      return true;
+    } else {
+      return false;
+    }
+  }
+
   int level_;
   const Rules& rules_;
   PlayList* list_;
-  Play* cur_;
-  Play* end_;
+  Play* cur_ = nullptr;
+  Play* end_ = nullptr;
+  std::size_t count_ = 0;
+  PlayCounts* counts_ = nullptr;
+  std::size_t target_ = 0;
+  Play* pick_ = nullptr;
+  bool done_ = false;
   std::uint8_t cfg_[13];
   std::uint8_t n_[13];
   std::uint8_t power_[13];
@@ -503,10 +669,75 @@ class Gen {
   std::vector<std::uint32_t> keys_;
 };
 
+}  // namespace
+
 const std::uint8_t* sub_begin(int h, int k) { return subs_begin(h, k); }
 const std::uint8_t* sub_end(int h, int k) { return subs_end(h, k); }
 
 }  // namespace detail
+
+namespace detail {
+namespace {
+
+// Call f.template operator()<kDeclare, kHigh, kFollow>() for the rules and top at hand.
+template <class F>
+void dispatch(const Rules& rules, const Play* top, F&& f) {
+  const bool high = rules.wild != Wild::kAuto;
+  if (rules.wild == Wild::kDeclare) {
+    if (top) f.template operator()<true, true, true>();
+    else f.template operator()<true, true, false>();
+  } else if (high) {
+    if (top) f.template operator()<false, true, true>();
+    else f.template operator()<false, true, false>();
+  } else {
+    if (top) f.template operator()<false, false, true>();
+    else f.template operator()<false, false, false>();
+  }
+}
+
+bool playable_top(const Play* top) {
+  return !top || top->size() == 1 || top->size() == 2 || top->size() == 3 || top->size() == 5;
+}
+
+}  // namespace
+}  // namespace detail
+
+PlayCounts count_plays(const Cards& hand, int level, const Rules& rules, const Play* top) {
+  PlayCounts c;
+  if (!detail::playable_top(top)) return c;
+  detail::dispatch(rules, top, [&]<bool D, bool H, bool F>() {
+    detail::Gen<D, H, F, detail::kCount> g(hand, level, rules, top, nullptr);
+    g.set_counts(&c);
+    g.run();
+  });
+  return c;
+}
+
+Play play_at(const Cards& hand, int level, const Rules& rules, const Play* top, const PlayCounts& counts,
+             std::size_t index) {
+  if (index >= counts.total)
+    throw std::out_of_range("play index " + std::to_string(index) + " out of range (" +
+                            std::to_string(counts.total) + " legal plays)");
+  int f = 0;
+  while (index >= counts.family[std::size_t(f)]) index -= counts.family[std::size_t(f++)];
+  Play pick;
+  bool found = false;
+  detail::dispatch(rules, top, [&]<bool D, bool H, bool F>() {
+    detail::Gen<D, H, F, detail::kSelect> g(hand, level, rules, top, nullptr);
+    g.set_pick(index, &pick);
+    g.run(f);
+    found = g.found();
+  });
+  if (!found) throw std::logic_error("play_at: counts do not match this hand and top");
+  return pick;
+}
+
+bool sample_play(const Cards& hand, int level, const Rules& rules, const Play* top, Rng& rng, Play* out) {
+  const PlayCounts c = count_plays(hand, level, rules, top);
+  if (c.total == 0) return false;
+  *out = play_at(hand, level, rules, top, c, std::size_t(rng.bounded(c.total)));
+  return true;
+}
 
 void legal_plays(const Cards& hand, int level, const Rules& rules, const Play* top, PlayList* out) {
   if (top && top->size() != 1 && top->size() != 2 && top->size() != 3 && top->size() != 5) return;
@@ -556,10 +787,14 @@ void check_play(const Cards& hand, const Play& play, int level, const Rules& rul
 }
 
 bool has_legal_follow(const Cards& hand, int level, const Rules& rules, const Play& top) {
-  thread_local PlayList buf;
-  buf.clear();
-  legal_plays(hand, level, rules, &top, &buf);
-  return !buf.empty();
+  if (!detail::playable_top(&top)) return false;
+  bool found = false;
+  detail::dispatch(rules, &top, [&]<bool D, bool H, bool F>() {
+    detail::Gen<D, H, F, detail::kAny> g(hand, level, rules, &top, nullptr);
+    g.run();  // stops at the first beating play
+    found = g.found();
+  });
+  return found;
 }
 
 }  // namespace daguai

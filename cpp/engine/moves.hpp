@@ -18,12 +18,15 @@
 // the five-card families 1-4.
 #pragma once
 
+#include <array>
 #include <cstddef>
+#include <cstdint>
 #include <cstdlib>
 #include <vector>
 
 #include "cards.hpp"
 #include "pattern.hpp"
+#include "rng.hpp"
 #include "rules.hpp"
 
 namespace daguai {
@@ -78,8 +81,30 @@ std::vector<Play> legal_plays(const Cards& hand, int level, const Rules& rules, 
 // (IllegalPlay). Returns normally if the play is legal.
 void check_play(const Cards& hand, const Play& play, int level, const Rules& rules, const Play* top);
 
-// Whether the hand holds any play that beats `top`.
+// Whether the hand holds any play that beats `top`. Stops at the first one it finds.
 bool has_legal_follow(const Cards& hand, int level, const Rules& rules, const Play& top);
+
+// Legal plays per generation family, in legal_plays order: 0 singles, 1 pairs, 2 triples,
+// 3 five of a kind, 4 two-rank fives, 5 sequences, 6 flushes (the families above).
+constexpr int kNumFamilies = 7;
+struct PlayCounts {
+  std::array<std::uint32_t, kNumFamilies> family{};
+  std::size_t total = 0;
+};
+
+// The number of legal plays (== legal_plays(...).size()) per family, without writing any
+// play. Families whose plays share one key per rank or rank set are counted by arithmetic.
+PlayCounts count_plays(const Cards& hand, int level, const Rules& rules, const Play* top);
+
+// legal_plays(...)[index], generating only the family that holds it and stopping there.
+// `counts` must be count_plays of the same arguments; throws std::out_of_range if
+// index >= counts.total.
+Play play_at(const Cards& hand, int level, const Rules& rules, const Play* top, const PlayCounts& counts,
+             std::size_t index);
+
+// A legal play drawn uniformly: count_plays, then play_at(rng.bounded(total)). One draw
+// from `rng`. Returns false (and draws nothing) if there is no legal play.
+bool sample_play(const Cards& hand, int level, const Rules& rules, const Play* top, Rng& rng, Play* out);
 
 namespace detail {
 // Sub-multisets of a rank byte (Cards layout: 2-bit count per suit) of total size k, as rank

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <array>
 
+#include "five_table.hpp"
+
 namespace daguai {
 
 const char* kind_name(Kind k) {
@@ -51,7 +53,11 @@ inline std::uint32_t flush_sub(const std::uint8_t* cp) {
 
 }  // namespace
 
-unsigned straight_windows(unsigned mask, bool wrap) { return kWindows.sets[wrap ? 1 : 0][mask & 8191]; }
+namespace detail {
+// Constant-initialized from the compile-time table, so other translation units' static
+// initializers may call straight_windows().
+extern constexpr std::array<std::array<std::uint16_t, 8192>, 2> kWindowSets = kWindows.sets;
+}  // namespace detail
 
 namespace detail {
 
@@ -257,7 +263,20 @@ bool classify(const Cards& c, int level, const Rules& rules, Play* out) {
     *out = make_play(c, 5, 5, Kind::kFiveOfAKind, detail::joker_only_key(5, sj, bj, rules), level);
     return true;
   }
-  const detail::FiveInfo x = detail::five_info(nat, j);
+  // R5/R6 by table (five_table.hpp); detail::classify_five is the reference it is built from.
+  bool suited;
+  const int index = detail::five_index(c, &suited);
+  const std::uint32_t key = detail::five_table(level, rules.wild != Wild::kAuto,
+                                               rules.wrap_straights)[suited * kFiveMultisets + index];
+  if (key == kNoPlay) return false;
+  *out = make_play(c, 5, j, five_kind_of_key(key), key, level);
+  return true;
+}
+
+bool classify_reference(const Cards& c, int level, const Rules& rules, Play* out) {
+  if (c.size() != 5 || c.jokers() == 5) return classify(c, level, rules, out);
+  const int j = c.jokers();
+  const detail::FiveInfo x = detail::five_info(c.naturals(), j);
   std::uint32_t key;
   Kind kind;
   if (!detail::classify_five(x, level, rules, rules.wild != Wild::kAuto, &key, &kind)) return false;
@@ -357,7 +376,7 @@ namespace {
 // the faces form no play; throws CardError on a bad id or a 4th copy.
 template <int Size>
 inline bool classify_faces(const std::uint8_t* f, const Rules& rules, const std::uint8_t* power,
-                           int level, std::uint32_t* key, Kind* kind) {
+                           const std::uint32_t* table, std::uint32_t* key, Kind* kind) {
   // R2: at most 3 copies of a face. Among <= 5 cards some face has >= 4 copies iff at least
   // 6 of the unordered pairs are equal (4+1 gives 6, 5 gives 10; 3+2 gives 4).
   int equal_pairs = 0;
@@ -405,17 +424,19 @@ inline bool classify_faces(const std::uint8_t* f, const Rules& rules, const std:
       *key = detail::joker_only_key(5, sj, bj, rules);
       return true;
     }
-    x.j = j;
-    x.m = 5 - j;
-    x.d = __builtin_popcount(x.mask);
-    x.suit = __builtin_popcount(suits) == 1 ? low_bit(suits) : -1;
-    return detail::classify_five(x, level, rules, rules.wild != Wild::kAuto, key, kind);
+    const bool suited = __builtin_popcount(suits) == 1;
+    const std::uint32_t k = table[suited * kFiveMultisets + detail::five_index(x.n, x.mask, j)];
+    if (k == kNoPlay) return false;
+    *key = k;
+    *kind = five_kind_of_key(k);
+    return true;
   } else {
     return false;
   }
 }
 
-using ClassifyFn = bool (*)(const std::uint8_t*, const Rules&, const std::uint8_t*, int, std::uint32_t*, Kind*);
+using ClassifyFn = bool (*)(const std::uint8_t*, const Rules&, const std::uint8_t*, const std::uint32_t*,
+                            std::uint32_t*, Kind*);
 ClassifyFn classifier(int size) {
   switch (size) {
     case 1: return &classify_faces<1>;
@@ -429,11 +450,11 @@ ClassifyFn classifier(int size) {
 
 template <int Size>
 void classify_rows(const std::uint8_t* faces, std::size_t n, const Rules& rules, const std::uint8_t* power,
-                   int level, std::uint8_t* kinds, std::uint32_t* keys) {
+                   const std::uint32_t* table, std::uint8_t* kinds, std::uint32_t* keys) {
   for (std::size_t i = 0; i < n; ++i) {
     Kind kind;
     std::uint32_t key;
-    const bool ok = classify_faces<Size>(faces + i * Size, rules, power, level, &key, &kind);
+    const bool ok = classify_faces<Size>(faces + i * Size, rules, power, table, &key, &kind);
     kinds[i] = ok ? std::uint8_t(kind) : 255;
     keys[i] = ok ? key : 0;
   }
@@ -446,12 +467,13 @@ void classify_batch(const std::uint8_t* faces, std::size_t n, int stride, const 
                     std::uint32_t* keys) {
   std::uint8_t power[kNumRanks];
   for (int r = 0; r < kNumRanks; ++r) power[r] = std::uint8_t(rank_power(r, level));
+  const std::uint32_t* table = detail::five_table(level, rules.wild != Wild::kAuto, rules.wrap_straights);
   if (!sizes && stride == fixed_size) {  // dense rows: one specialised loop
     switch (fixed_size) {
-      case 1: return classify_rows<1>(faces, n, rules, power, level, kinds, keys);
-      case 2: return classify_rows<2>(faces, n, rules, power, level, kinds, keys);
-      case 3: return classify_rows<3>(faces, n, rules, power, level, kinds, keys);
-      case 5: return classify_rows<5>(faces, n, rules, power, level, kinds, keys);
+      case 1: return classify_rows<1>(faces, n, rules, power, table, kinds, keys);
+      case 2: return classify_rows<2>(faces, n, rules, power, table, kinds, keys);
+      case 3: return classify_rows<3>(faces, n, rules, power, table, kinds, keys);
+      case 5: return classify_rows<5>(faces, n, rules, power, table, kinds, keys);
       default: break;
     }
   }
@@ -459,7 +481,7 @@ void classify_batch(const std::uint8_t* faces, std::size_t n, int stride, const 
     const int size = sizes ? sizes[i] : fixed_size;
     Kind kind;
     std::uint32_t key;
-    const bool ok = classifier(size)(faces + i * std::size_t(stride), rules, power, level, &key, &kind);
+    const bool ok = classifier(size)(faces + i * std::size_t(stride), rules, power, table, &key, &kind);
     kinds[i] = ok ? std::uint8_t(kind) : 255;
     keys[i] = ok ? key : 0;
   }
@@ -469,16 +491,17 @@ void beats_batch(const std::uint8_t* a, const std::uint8_t* b, std::size_t n, in
                  const Rules& rules, bool* out) {
   std::uint8_t power[kNumRanks];
   for (int r = 0; r < kNumRanks; ++r) power[r] = std::uint8_t(rank_power(r, level));
+  const std::uint32_t* table = detail::five_table(level, rules.wild != Wild::kAuto, rules.wrap_straights);
   const ClassifyFn fa = classifier(ka), fb = classifier(kb);
   for (std::size_t i = 0; i < n; ++i) {
     Kind kind_a, kind_b;
     std::uint32_t key_a, key_b;
     const std::uint8_t* ra = a + i * std::size_t(ka);
     const std::uint8_t* rb = b + i * std::size_t(kb);
-    const bool ok_a = ka == 5 ? classify_faces<5>(ra, rules, power, level, &key_a, &kind_a)
-                              : fa(ra, rules, power, level, &key_a, &kind_a);
-    const bool ok_b = kb == 5 ? classify_faces<5>(rb, rules, power, level, &key_b, &kind_b)
-                              : fb(rb, rules, power, level, &key_b, &kind_b);
+    const bool ok_a = ka == 5 ? classify_faces<5>(ra, rules, power, table, &key_a, &kind_a)
+                              : fa(ra, rules, power, table, &key_a, &kind_a);
+    const bool ok_b = kb == 5 ? classify_faces<5>(rb, rules, power, table, &key_b, &kind_b)
+                              : fb(rb, rules, power, table, &key_b, &kind_b);
     if (!ok_a || !ok_b)
       throw IllegalPlay("row " + std::to_string(i) + " of " + (ok_a ? "b" : "a") + ": '" +
                         cards_text(cards_from_faces(ok_a ? rb : ra, ok_a ? kb : ka)) + "' is not a play");

@@ -11,6 +11,7 @@
 //     SJ SJ beat SJ BJ.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -94,7 +95,11 @@ inline bool beats(const Play& a, const Play& b) { return a.size() == b.size() &&
 
 // Sequence windows (R5): bit t of the result is set when the straight with key t contains
 // every rank of `mask` (13-bit rank mask). Keys 3..12 always, 0..2 only with wrap.
-unsigned straight_windows(unsigned mask, bool wrap);
+// (Inline: a lookup in a compile-time table defined in pattern.cpp.)
+namespace detail {
+extern const std::array<std::array<std::uint16_t, 8192>, 2> kWindowSets;
+}
+inline unsigned straight_windows(unsigned mask, bool wrap) { return detail::kWindowSets[wrap ? 1 : 0][mask & 8191]; }
 // The 13-bit rank mask of the straight with key t: its top rank t and the four below,
 // cyclically (t = 3 is A2345; t = 0..2 are the wrapped JQKA2, QKA23, KA234).
 constexpr unsigned straight_ranks(int t) {
@@ -106,7 +111,11 @@ constexpr unsigned straight_ranks(int t) {
 // Classify a set of cards under `level` (rank index) and `rules`.
 // Returns false if the cards form no play. Under Wild::kDeclare, the interpretation chosen
 // is the one Wild::kHigh would pick (the default declaration).
+// Five-card sets use the tables of five_table.hpp.
 bool classify(const Cards& c, int level, const Rules& rules, Play* out);
+// The same through the branchy reference classifier (detail::classify_five) for five-card
+// sets: what the tables are built from and tested against. Not for hot paths.
+bool classify_reference(const Cards& c, int level, const Rules& rules, Play* out);
 
 // Every interpretation (R6) of the cards, in increasing key order: one entry for sizes
 // 1-3 and joker-free sets, possibly many for 5-card sets with jokers. Empty if no play.

@@ -91,12 +91,12 @@ Action simple_exchange(const GameState& g, PolicyScratch& s) {
 Action random_action(const GameState& g, Rng& rng, PolicyScratch& s) {
   const int seat = g.current_player();
   if (g.phase() == Phase::kPlay) {
-    s.plays.clear();
-    g.legal_plays(&s.plays);
-    const std::size_t n = s.plays.size() + (g.can_pass() ? 1 : 0);
-    const std::size_t k = rng.bounded(n);
-    if (k == s.plays.size()) return pass_action(seat);
-    return make_action(ActionType::kPlay, seat, s.plays[k]);
+    // Count the plays, draw one index over plays + pass, generate only that play (moves.hpp).
+    const Play* top = g.has_top() ? &g.top() : nullptr;
+    const PlayCounts c = count_plays(g.hand(seat), g.level_rank(), g.rules(), top);
+    const std::size_t k = rng.bounded(c.total + (g.can_pass() ? 1 : 0));
+    if (k == c.total) return pass_action(seat);
+    return make_action(ActionType::kPlay, seat, play_at(g.hand(seat), g.level_rank(), g.rules(), top, c, k));
   }
   s.actions.clear();
   g.legal_actions(&s.actions);

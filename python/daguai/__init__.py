@@ -27,6 +27,9 @@ from ._core import (
     Play,
 )
 from .plays import (
+    FAMILIES,
+    LegalPlays,
+    Rng,
     beats,
     beats_many,
     check_play,
@@ -34,12 +37,16 @@ from .plays import (
     classify_many,
     compare,
     count_legal_plays,
+    count_plays,
+    count_plays_by_family,
     interpretations,
     legal_plays,
     legal_plays_array,
+    play_at,
     play_counts,
     plays_from_array,
     plays_to_array,
+    sample_play,
 )
 from .game import RECORD_FORMAT, Game, ReplayError, read_record, replay
 from .analysis import min_plays
@@ -118,11 +125,18 @@ __all__ = [
     "classify_many",
     "compare",
     "count_legal_plays",
+    "count_plays",
+    "count_plays_by_family",
     "interpretations",
     "legal_plays",
     "legal_plays_array",
     "min_plays",
+    "play_at",
     "play_counts",
     "plays_from_array",
     "plays_to_array",
+    "sample_play",
+    "FAMILIES",
+    "LegalPlays",
+    "Rng",
 ]

@@ -2,18 +2,19 @@
 
 from __future__ import annotations
 
-from typing import Iterable, Optional, Union
+from typing import Any, Iterable, Iterator, Optional, Sequence, Union, overload
 
 import numpy as np
 
 from . import _core
-from ._core import Hand, Play
+from ._core import Hand, Play, Rng
 from .rules import Rules
 
 __all__ = [
-    "beats", "beats_many", "check_play", "classify", "classify_many", "compare", "count_legal_plays",
-    "interpretations", "legal_plays", "legal_plays_array", "play_counts", "plays_from_array",
-    "plays_to_array",
+    "FAMILIES", "LegalPlays", "Rng", "beats", "beats_many", "check_play", "classify", "classify_many",
+    "compare", "count_legal_plays", "count_plays", "count_plays_by_family", "interpretations",
+    "legal_plays", "legal_plays_array", "play_at", "play_counts", "plays_from_array", "plays_to_array",
+    "sample_play",
 ]
 
 CardsLike = Union[Hand, str, Iterable[str]]
@@ -99,15 +100,116 @@ def check_play(hand: CardsLike, play: PlayLike, level: Optional[str] = None,
     return _core.check_play(hand, play, _level(level, play, top), top, _rules(rules))
 
 
+class LegalPlays(Sequence[Play]):
+    """The legal plays of one position, as a read-only sequence whose :class:`Play` objects are
+    created only when touched.
+
+    The plays live in a numpy array of dtype :data:`PLAY_DTYPE` filled by C++; ``len`` reads
+    its length, an index builds one Play, a slice gives another lazy ``LegalPlays``, and
+    iteration, ``==`` with a list, ``in`` and ``repr`` build every Play once (then cached).
+    ``numpy.asarray(plays)`` and :meth:`array` give the rows themselves, without Play objects.
+    Equality holds with lists and tuples of the same plays in the same order.
+    """
+
+    __slots__ = ("_rows", "_plays")
+
+    def __init__(self, rows: np.ndarray) -> None:
+        self._rows = rows
+        self._plays: Optional[list[Play]] = None
+
+    def __len__(self) -> int:
+        return len(self._rows)
+
+    def _all(self) -> list[Play]:
+        if self._plays is None:
+            self._plays = _core.plays_from_array(np.ascontiguousarray(self._rows))
+        return self._plays
+
+    @overload
+    def __getitem__(self, i: int) -> Play: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> "LegalPlays": ...
+
+    def __getitem__(self, i: Union[int, slice]) -> Union[Play, "LegalPlays"]:
+        if isinstance(i, slice):
+            return LegalPlays(self._rows[i])
+        if self._plays is not None:
+            return self._plays[i]
+        n = len(self._rows)
+        k = i.__index__()
+        if k < 0:
+            k += n
+        if not 0 <= k < n:
+            raise IndexError(f"play index {i} out of range ({n} plays)")
+        return _core.plays_from_array(self._rows[k:k + 1])[0]
+
+    def __iter__(self) -> Iterator[Play]:
+        return iter(self._all())
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, LegalPlays):
+            return len(self) == len(other) and bool(np.array_equal(self._rows, other._rows))
+        if isinstance(other, (list, tuple)):
+            return self._all() == list(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]  # mutable cache, equal to lists: unhashable
+
+    def __repr__(self) -> str:
+        return f"LegalPlays({self._all()!r})"
+
+    def __array__(self, dtype: Any = None, copy: Optional[bool] = None) -> np.ndarray:
+        rows = self._rows if dtype is None else self._rows.astype(dtype)
+        return rows.copy() if copy else rows
+
+    def array(self) -> np.ndarray:
+        """The plays as PLAY_DTYPE rows (no Play objects are created)."""
+        return self._rows
+
+
 def legal_plays(hand: CardsLike, level: str = "2", top: Optional[PlayLike] = None,
-                rules: Optional[Rules] = None) -> list[Play]:
+                rules: Optional[Rules] = None) -> LegalPlays:
     """Every distinct legal play of ``hand``: any play if ``top`` is None (leading, R8),
     else the plays of top's size that beat it (R7).
 
     Distinct = distinct multiset of faces and, under ``wild="declare"``, distinct
     interpretation. The order is deterministic (docs/rules.md "Order of legal plays").
+    The result is a lazy :class:`LegalPlays` sequence (equal to the list of the same plays).
     """
-    return _core.legal_plays(hand, level, top, _rules(rules))
+    return LegalPlays(_core.legal_plays_array(hand, level, top, _rules(rules)))
+
+
+#: Generation families of legal plays, in their order (moves.hpp): count_plays_by_family keys.
+FAMILIES = ("singles", "pairs", "triples", "five_of_a_kind", "two_rank_fives", "sequences", "flushes")
+
+
+def count_plays(hand: CardsLike, level: str = "2", top: Optional[PlayLike] = None,
+                rules: Optional[Rules] = None) -> int:
+    """Number of legal plays, ``len(legal_plays(...))``, counted without generating them."""
+    return int(_core.count_plays(hand, level, top, _rules(rules))[0])
+
+
+def count_plays_by_family(hand: CardsLike, level: str = "2", top: Optional[PlayLike] = None,
+                          rules: Optional[Rules] = None) -> dict[str, int]:
+    """:func:`count_plays` per generation family (:data:`FAMILIES`, in legal-play order)."""
+    return dict(zip(FAMILIES, _core.count_plays(hand, level, top, _rules(rules))[1]))
+
+
+def play_at(hand: CardsLike, index: int, level: str = "2", top: Optional[PlayLike] = None,
+            rules: Optional[Rules] = None) -> Play:
+    """``legal_plays(...)[index]``, generating only that play (IndexError if out of range)."""
+    return _core.play_at(hand, level, top, _rules(rules), index)
+
+
+def sample_play(hand: CardsLike, rng: Rng, level: str = "2", top: Optional[PlayLike] = None,
+                rules: Optional[Rules] = None) -> Optional[Play]:
+    """A legal play drawn uniformly with the project's generator (R17), or None if there is
+    none: counts the plays, draws ``rng.bounded(count)`` and generates only that play, so it
+    equals ``legal_plays(...)[i]`` for the drawn ``i``."""
+    if not isinstance(rng, Rng):
+        raise TypeError(f"rng must be a daguai.Rng, got {type(rng).__name__}")
+    return _core.sample_play(hand, level, top, _rules(rules), rng)
 
 
 def legal_plays_array(hand: CardsLike, level: str = "2", top: Optional[PlayLike] = None,
