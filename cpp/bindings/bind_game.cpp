@@ -171,6 +171,8 @@ void bind_game(py::module_& m) {
       .def(py::init<const Rules&, std::uint64_t, std::uint64_t, bool, bool>(), py::arg("rules"), py::arg("seed"),
            py::arg("game") = 0, py::arg("auto_pass") = false, py::arg("record") = true)
       .def(py::init<const GameState&>(), py::arg("other"), "A copy (independent of the original).")
+      .def(py::init<const Rules&, const Position&, bool>(), py::arg("rules"), py::arg("position"),
+           py::arg("record") = true, "A match from a position (validated: PositionError names the first problem).")
       .def_property_readonly("seed", &GameState::seed)
       .def_property_readonly("game_index", &GameState::game_index)
       .def_property_readonly("phase", [](const GameState& g) { return std::string(phase_name(g.phase())); })
@@ -217,6 +219,13 @@ void bind_game(py::module_& m) {
             for (int s = 0; s < kSeats; ++s) l.append(g.score(s));
             return l;
           })
+      .def("played", [](const GameState& g, int seat) {
+            if (seat < 0 || seat >= kSeats) throw GameError("no seat " + std::to_string(seat) + ": seats are 0..5");
+            return g.played(seat);
+          }, py::arg("seat"), "The cards the seat has played this round (R16: public).")
+      .def_property_readonly("final_failures", [](const GameState& g) {
+            return py::make_tuple(g.final_failures(0), g.final_failures(1));
+          }, "R12: failed rounds of each team at the final level.")
       .def_property_readonly("tribute_state", [](const GameState& g) {
             py::list l;
             for (int i = 0; i < g.tribute_pairs(); ++i) {

@@ -116,11 +116,50 @@ struct Deal {
   std::array<Cards, kSeats> hands{};
 };
 
+// An inconsistent position (docs/records.md "Positions") -> Python PositionError, a
+// subclass of IllegalActionError (a ValueError). The message names the first problem.
+struct PositionError : GameError {
+  using GameError::GameError;
+};
+
+// One decision of a position's history; `automatic`: a forced pass made by auto_pass.
+struct HistoryEntry {
+  Action action;  // action.seat: the seat that made it (required)
+  bool automatic = false;
+};
+
+// A match as it stands inside a round (issue 9): the hands now, this round's history from
+// its deal, and the match around it. The seeded deal is the position of round 0 with an
+// empty history (GameState::seeded_position).
+struct Position {
+  std::uint64_t seed = 0, game = 0;  // the streams of the later rounds' deals (R17)
+  int round = 0;
+  int dealer = 0;
+  std::array<int, 2> levels{{0, 0}};  // rank index per team (R3)
+  std::array<std::int64_t, kSeats> scores{};
+  std::array<int, 2> final_failures{{0, 0}};
+  int n_pairs = 0;  // R11: this round's tribute pairs, tributers[i] pays receivers[i]
+  std::array<std::int8_t, 3> tributers{}, receivers{};
+  std::array<Cards, kSeats> hands{};  // the hands now (after the history)
+  std::vector<HistoryEntry> history;  // this round's decisions so far, in order
+  bool auto_pass = false;
+  int to_act = -1;                    // checked when >= 0
+  bool check_finish_order = false;    // when true, finish_order must match the history
+  std::vector<int> finish_order;
+};
+
 class GameState {
  public:
   // A new match: first dealer and every deal drawn from Rng::stream(seed, game, ...).
   GameState(const Rules& rules, std::uint64_t seed, std::uint64_t game = 0, bool auto_pass = false,
             bool record = true);
+  // A match from a position: validated first (PositionError naming the first problem:
+  // card totals R2, hand sizes against the plays, tribute pairs, an illegal history entry,
+  // the seat to act, the finishing order), then the round is dealt with the hands the
+  // history implies and the history is applied.
+  GameState(const Rules& rules, const Position& position, bool record = true);
+  // The position of a seeded match before its first decision (R10 first dealer, R2 deal).
+  static Position seeded_position(std::uint64_t seed, std::uint64_t game, bool auto_pass = false);
 
   // ---- queries -------------------------------------------------------------------------
   const Rules& rules() const { return rules_; }
@@ -135,6 +174,8 @@ class GameState {
   int level(int team) const { return level_[team]; }
   const Cards& hand(int seat) const { return hands_[seat]; }
   int cards_left(int seat) const { return hands_[seat].size(); }
+  // The cards `seat` has played this round (R16: public).
+  const Cards& played(int seat) const { return played_[seat]; }
   bool is_out(int seat) const { return (out_mask_ >> seat) & 1; }
   const std::array<std::int8_t, kSeats>& finish_order() const { return order_; }
   int players_out() const { return n_out_; }
@@ -190,6 +231,8 @@ class GameState {
 
  private:
   void deal_round();
+  void begin_round(const std::array<Cards, kSeats>& hands, int n_pairs, const std::int8_t* trib,
+                   const std::int8_t* recv);
   void start_play();
   void next_tribute_step();
   void end_trick_or_continue(int from);
@@ -216,6 +259,7 @@ class GameState {
   int current_ = 0;
 
   std::array<Cards, kSeats> hands_{};
+  std::array<Cards, kSeats> played_{};  // cards each seat played this round
   Play top_;
   int top_seat_ = -1;
   unsigned passed_ = 0;  // seats that passed since the last play

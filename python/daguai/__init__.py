@@ -25,6 +25,7 @@ from ._core import (
     IllegalPlayError,
     Kind,
     Play,
+    PositionError,
 )
 from .plays import (
     beats,
@@ -81,6 +82,7 @@ __all__ = [
     "CardError",
     "Game",
     "IllegalActionError",
+    "PositionError",
     "RECORD_FORMAT",
     "ReplayError",
     "read_record",

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import enum
-from typing import Any, Iterable, Iterator, Optional, Union
+from typing import Any, Iterable, Iterator, Optional, Union, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -128,6 +128,24 @@ def min_plays(hand: _CardsLike, level: str, rules: CoreRules) -> tuple[int, list
 
 # ---- game --------------------------------------------------------------------------------
 class IllegalActionError(ValueError): ...
+class PositionError(IllegalActionError): ...
+
+class Position:
+    @property
+    def seed(self) -> int: ...
+    @property
+    def game(self) -> int: ...
+    @property
+    def round(self) -> int: ...
+    @property
+    def dealer(self) -> int: ...
+    @property
+    def n_history(self) -> int: ...
+
+def _make_position(seed: int, game: int, round: int, dealer: int, levels: list[int], scores: list[int],
+                   final_failures: list[int], pairs: list[tuple[int, int]], hands: list[str],
+                   history: list[tuple[int, str, Any, bool]], auto_pass: bool, to_act: int,
+                   finish_order: Optional[list[int]]) -> Position: ...
 
 class Action:
     @property
@@ -149,8 +167,16 @@ class ActionList:
 _ActionLike = Union[Action, Play, str, Hand, Iterable[str]]
 
 class GameState:
+    @overload
     def __init__(self, rules: CoreRules, seed: int, game: int = ..., auto_pass: bool = ...,
                  record: bool = ...) -> None: ...
+    @overload
+    def __init__(self, rules: CoreRules, position: Position, record: bool = ...) -> None: ...
+    @overload
+    def __init__(self, other: GameState) -> None: ...
+    def played(self, seat: int) -> Hand: ...
+    @property
+    def final_failures(self) -> tuple[int, int]: ...
     @property
     def seed(self) -> int: ...
     @property

@@ -99,6 +99,7 @@ class Game(_core.GameState):
             raise ValueError(f"game must be an integer in [0, 2**64), got {game!r}")
         super().__init__(rules._core, seed, game, bool(auto_pass), bool(record))
         self._rules = rules
+        self._origin: Optional[dict[str, Any]] = None  # the start position, if not the seeded deal
 
     # ---- the basic loop -------------------------------------------------------------
     @property
@@ -195,7 +196,37 @@ class Game(_core.GameState):
         g = Game.__new__(Game)
         _core.GameState.__init__(g, self)
         g._rules = self._rules
+        g._origin = self._origin
         return g
+
+    # ---- positions (docs/records.md) --------------------------------------------------
+    def position(self) -> dict[str, Any]:
+        """The match as it stands now, as a JSON-ready dict (docs/records.md "Positions"):
+        hands, dealer, levels, scores, round, tribute pairs and this round's history.
+
+        ``Game.from_position(g.position())`` continues exactly as ``g`` does (the same later
+        deals: the position keeps the seed). Needs ``record=True``."""
+        from .positions import position_of
+        return position_of(self)
+
+    @classmethod
+    def from_position(cls, position: Union[str, bytes, dict[str, Any]], *, record: bool = True) -> "Game":
+        """A game from a position (dict or JSON text, the form :meth:`position` returns).
+
+        The position is validated first: :class:`daguai.PositionError` (a ``ValueError``)
+        names the first problem: card totals (R2: three of each face between the hands and
+        this round's plays), a hand size that does not match the plays, tribute pairs, an
+        illegal or out-of-turn history entry, the seat to act, the finishing order."""
+        from .positions import game_from_position
+        return game_from_position(cls, position, record=record)
+
+    @classmethod
+    def from_record(cls, record: Union[str, Iterable[str], list[dict[str, Any]]], upto: Optional[int] = None) -> "Game":
+        """The game as it stood after line ``upto`` of a record (all of it when None).
+
+        Lines are numbered as in the text (header = line 1, blank lines count). Forced passes
+        the engine makes under ``auto_pass`` are made at once, with the play before them."""
+        return replay(record, upto=upto)
 
     def __copy__(self) -> "Game":
         return self.clone()
@@ -232,11 +263,14 @@ class Game(_core.GameState):
         ``Game.from_json(g.to_json())`` rebuilds an equal game (decisions replayed)."""
         if not self.recording:
             raise ValueError("to_json needs a game created with record=True")
-        return json.dumps({
+        doc = {
             "format": "daguai-game", "version": RECORD_FORMAT, "engine": _core.__version__,
             "rules": self._rules.to_dict(), "seed": self.seed, "game": self.game_index,
             "auto_pass": self.initial_auto_pass, "actions": self._actions_json(),
-        }, ensure_ascii=False, separators=(",", ":"))
+        }
+        if self._origin is not None:
+            doc["position"] = self._origin
+        return json.dumps(doc, ensure_ascii=False, separators=(",", ":"))
 
     @classmethod
     def from_json(cls, text: Union[str, bytes]) -> "Game":
@@ -277,9 +311,12 @@ class Game(_core.GameState):
         """The game as record entries (docs/records.md): a header, then every event."""
         if not self.recording:
             raise ValueError("records need a game created with record=True")
-        yield {"record": "daguai", "format": RECORD_FORMAT, "engine": _core.__version__,
-               "rules": self._rules.to_dict(), "seed": self.seed, "game": self.game_index,
-               "auto_pass": self.initial_auto_pass}
+        head = {"record": "daguai", "format": RECORD_FORMAT, "engine": _core.__version__,
+                "rules": self._rules.to_dict(), "seed": self.seed, "game": self.game_index,
+                "auto_pass": self.initial_auto_pass}
+        if self._origin is not None:
+            head["position"] = self._origin
+        yield head
         for event in self.events():
             yield _event_entry(*event)
 
@@ -319,6 +356,11 @@ class Game(_core.GameState):
 
 
 def _new_game(header: dict[str, Any]) -> Game:
+    if header.get("position") is not None:  # a game that began from a position
+        try:
+            return Game.from_position(header["position"])
+        except ValueError as exc:
+            raise ReplayError(f"bad start position: {exc}") from None
     try:
         rules = Rules.from_dict(header["rules"])
         seed, game, auto = header["seed"], header.get("game", 0), header.get("auto_pass", False)
@@ -399,7 +441,7 @@ def read_record(source: Union[str, Iterable[str]]) -> list[dict[str, Any]]:
     return [e for _, e in _read_lines(source)]
 
 
-def replay(record: Union[str, Iterable[str], list[dict[str, Any]]]) -> Game:
+def replay(record: Union[str, Iterable[str], list[dict[str, Any]]], upto: Optional[int] = None) -> Game:
     """Re-play a record through the engine and return the final game.
 
     Walks the record and the engine's own log together: each decision is applied (it must
@@ -407,6 +449,9 @@ def replay(record: Union[str, Iterable[str], list[dict[str, Any]]]) -> Game:
     the engine's own entry for that event (deals as the seed gives them, plays with their
     kind, key and jokers, every result). Raises :class:`ReplayError` (a ValueError) at the
     first line that does not, naming its line number in the text.
+
+    With ``upto``, only the lines up to that line number are replayed: the game as it
+    stood after that line (a game in progress, which may stop anywhere).
     """
     if isinstance(record, list) and all(isinstance(x, dict) for x in record):
         numbered = list(enumerate(record, 1))
@@ -414,6 +459,12 @@ def replay(record: Union[str, Iterable[str], list[dict[str, Any]]]) -> Game:
         numbered = _read_lines(record)  # type: ignore[arg-type]
     if not numbered:
         raise ReplayError("empty record")
+    if upto is not None:
+        if isinstance(upto, bool) or not isinstance(upto, int) or upto < 1:
+            raise ReplayError(f"upto must be a line number >= 1, got {upto!r}")
+        if upto > numbered[-1][0]:
+            raise ReplayError(f"upto={upto} is past the record's last line ({numbered[-1][0]})")
+        numbered = [(n, e) for n, e in numbered if n <= upto]
     first, head = numbered[0]
     if not isinstance(head, dict) or head.get("record") != "daguai":
         raise ReplayError(f"line {first}: not a daguai record header")
@@ -463,7 +514,7 @@ def replay(record: Union[str, Iterable[str], list[dict[str, Any]]]) -> Game:
             raise ReplayError(f"{where}: {kind} {what}: field(s) {', '.join(diff)} "
                               f"(engine: {', '.join(f'{k}={mine.get(k)!r}' for k in diff)})")
         i += 1
-    if i != g.n_events:
+    if upto is None and i != g.n_events:
         raise ReplayError(f"line {last}: the record ends early ({i} events; the engine logged "
                           f"{g.n_events} by then)")
     return g
