@@ -8,18 +8,6 @@ namespace daguai::bind {
 
 namespace {
 
-// Cards each seat played in the current round, from a recorded game's log.
-void played_from_log(const GameState& g, Cards* played) {
-  if (!g.recording()) throw GameError("observation encoding of a Game needs record=True (it reads the log)");
-  for (int s = 0; s < kSeats; ++s) played[s] = Cards{};
-  const std::size_t n = g.log().size();
-  std::size_t start = n;
-  while (start > 0 && g.log()[start - 1].type != EventType::kDeal) --start;
-  g.log().for_each_from(start, [&](const Event& e) {
-    if (e.type == EventType::kPlay) played[e.seat] += e.play.cards;
-  });
-}
-
 struct PyBatchEnv {
   BatchEnv env;
   bool abstract;
@@ -66,10 +54,8 @@ void bind_rl(py::module_& m) {
 
   m.def("encode_observation", [](const GameState& g, int seat) {
         if (seat < 0 || seat >= kSeats) throw GameError("seat must be 0..5");
-        Cards played[kSeats];
-        played_from_log(g, played);
         py::array_t<float> out(kObsSize);
-        encode_observation(g, seat, played, out.mutable_data());
+        encode_observation(information_state(g, seat), out.mutable_data());
         return out;
       }, py::arg("game"), py::arg("seat"), "The float32 observation tensor of `seat` (what it may know, R16).");
 

@@ -12,6 +12,8 @@ PYBIND11_MODULE(_core, m) {
   daguai::bind::bind_plays(m);
   daguai::bind::bind_game(m);
   daguai::bind::bind_position(m);
+  daguai::bind::bind_infostate(m);
+  daguai::bind::bind_search(m);
   daguai::bind::bind_analysis(m);
   daguai::bind::bind_sim(m);
   daguai::bind::bind_rl(m);

@@ -10,7 +10,7 @@ BatchEnv::BatchEnv(int n, const Rules& rules, std::uint64_t seed, bool matches, 
   if (n < 1) throw GameError("BatchEnv needs n >= 1 environments, got " + std::to_string(n));
   envs_.reserve(std::size_t(n));
   for (int i = 0; i < n; ++i) {
-    envs_.push_back(Env{GameState(rules_, seed_, std::uint64_t(i), auto_pass_, false), {}, {}, {}, {}, false, 0, 0});
+    envs_.push_back(Env{GameState(rules_, seed_, std::uint64_t(i), auto_pass_, false), {}, {}, {}, false, 0, 0});
     start(envs_.back(), i, 0);
   }
 }
@@ -19,8 +19,6 @@ void BatchEnv::start(Env& e, int i, std::int64_t episode) {
   e.episode = episode;
   e.game = std::uint64_t(episode) * std::uint64_t(n_) + std::uint64_t(i);
   e.g = GameState(rules_, seed_, e.game, auto_pass_, /*record=*/false);
-  e.tracker = RoundTracker{};
-  e.tracker.sync(e.g);
   refresh(e);
 }
 
@@ -60,7 +58,6 @@ void BatchEnv::step(const std::int32_t* actions, bool abstract, float* rewards, 
     Env& e = envs_[std::size_t(i)];
     const Action act = e.legal[std::size_t(abstract ? e.index[actions[i]] : actions[i])];
     const std::size_t rounds_before = e.g.results().size();
-    e.tracker.on_action(e.g, act);
     e.g.apply(act);
     float* r = rewards ? rewards + 6 * i : nullptr;
     if (r) std::memset(r, 0, sizeof(float) * 6);
@@ -76,7 +73,6 @@ void BatchEnv::step(const std::int32_t* actions, bool abstract, float* rewards, 
       ++episodes_done_;
       start(e, i, e.episode + 1);
     } else {
-      e.tracker.sync(e.g);
       refresh(e);
     }
   }
@@ -87,7 +83,7 @@ void BatchEnv::observe(float* obs, std::uint8_t* mask, std::int32_t* to_act) {
     Env& e = envs_[std::size_t(i)];
     const int seat = e.g.current_player();
     if (to_act) to_act[i] = seat;
-    if (obs) encode_observation(e.g, seat, e.tracker.played, obs + std::size_t(i) * kObsSize);
+    if (obs) encode_observation(information_state(e.g, seat), obs + std::size_t(i) * kObsSize);
     if (mask) {
       if (!e.mask_fresh) {
         abstract_mask(e.legal, e.g.level_rank(), e.mask, e.index);

@@ -42,7 +42,6 @@ class BatchEnv {
  private:
   struct Env {
     GameState g;
-    RoundTracker tracker;
     std::vector<Action> legal;
     std::int32_t index[kNumAbstract];  // abstract id -> index into legal (-1 unavailable)
     std::uint8_t mask[kNumAbstract];

@@ -28,6 +28,7 @@ enum class Stream : std::uint64_t {
   kDeal = 1,         // index = round number: the shuffle of that round
   kFirstDealer = 2,  // index = 0: the first round's dealer (R10)
   kPolicy = 3,       // index = seat: a built-in policy's choices
+  kSample = 4,       // index = world k: sample_worlds' k-th world (seed = its seed, game = 0)
 };
 
 class Rng {

@@ -268,6 +268,7 @@ void GameState::begin_round(const std::array<Cards, kSeats>& hands, int n_pairs,
                             const std::int8_t* recv) {
   hands_ = hands;
   played_.fill(Cards{});
+  forced_ = ForcedLog();
   top_seat_ = -1;
   passed_ = 0;
   order_.fill(-1);
@@ -584,6 +585,7 @@ void GameState::apply_play(const Play& p) {
 void GameState::apply_pass(bool automatic) {
   const int seat = current_;
   passed_ |= 1u << seat;
+  if (automatic) forced_.push_back(ForcedPass{std::int8_t(seat), top_, played_[seat]});
   log_event(EventType::kPass, seat, -1, nullptr, 0, automatic ? 1 : 0);
   end_trick_or_continue(seat);
 }

@@ -116,6 +116,17 @@ struct Deal {
   std::array<Cards, kSeats> hands{};
 };
 
+// A pass made automatically (auto_pass, or a replayed forced pass). Public (R16), and it
+// tells that `seat` held no play beating `top`; played_before = the cards the seat had
+// played this round at that moment (its hand then = its hand now + what it played since).
+struct ForcedPass {
+  std::int8_t seat = -1;
+  Play top;
+  Cards played_before;
+};
+
+struct InfoState;
+
 // An inconsistent position (docs/records.md "Positions") -> Python PositionError, a
 // subclass of IllegalActionError (a ValueError). The message names the first problem.
 struct PositionError : GameError {
@@ -176,6 +187,10 @@ class GameState {
   int cards_left(int seat) const { return hands_[seat].size(); }
   // The cards `seat` has played this round (R16: public).
   const Cards& played(int seat) const { return played_[seat]; }
+  // This round's automatic passes, in order (infostate.hpp: forced-pass constraints).
+  using ForcedLog = SharedLog<ForcedPass, 16>;
+  const ForcedLog& forced_passes() const { return forced_; }
+  int pair_step() const { return pair_step_; }  // tribute phases: the pair being settled
   bool is_out(int seat) const { return (out_mask_ >> seat) & 1; }
   const std::array<std::int8_t, kSeats>& finish_order() const { return order_; }
   int players_out() const { return n_out_; }
@@ -277,6 +292,12 @@ class GameState {
   EventLog log_;       // empty unless recording
   DealLog deals_;      // empty unless recording
   std::size_t round_log_start_ = 0;
+  ForcedLog forced_;  // this round's automatic passes
+
+  GameState() = default;  // for make_world only
+  // A determinized world (sampler.cpp): the public state of a view with given hands.
+  friend GameState make_world(const InfoState& v, const std::array<Cards, kSeats>& hands, std::uint64_t seed,
+                              std::uint64_t game);
 };
 
 }  // namespace daguai

@@ -60,6 +60,7 @@ from .learning import (
     obs_spec,
 )
 from .sim import EvalResult, SimResult, evaluate, simulate
+from .search import sample_worlds
 from .titles import TITLES, title
 
 __version__: str = _core.__version__
@@ -83,6 +84,7 @@ __all__ = [
     "Game",
     "IllegalActionError",
     "PositionError",
+    "sample_worlds",
     "RECORD_FORMAT",
     "ReplayError",
     "read_record",

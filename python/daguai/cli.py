@@ -14,7 +14,9 @@ from typing import Any, NoReturn, Optional, Sequence
 
 __all__ = ["main", "build_parser"]
 
-_POLICIES = ("random", "greedy", "heuristic")
+from . import _core
+
+_POLICIES = tuple(_core.policy_names())  # the C++ registry (cpp/engine/policy.cpp)
 _OUT_EXTS = (".npz", ".csv", ".parquet", ".pq")
 # rough single-thread speed used only to decide whether a progress bar is worth showing
 _ROUNDS_PER_SECOND_GUESS = 1500.0
@@ -204,6 +206,23 @@ def build_parser() -> argparse.ArgumentParser:
                        help="random 27-card hands for the core figures (default 400, --quick 60)")
     bench.add_argument("--no-rollouts", action="store_true", help="only the core figures")
     bench.add_argument("--markdown", action="store_true", help="print a markdown table")
+
+    # analyze (issue 9): docs/search.md
+    an = sub.add_parser(
+        "analyze", help="win/draw/lose estimate of every candidate action in a position",
+        description="Every candidate action of the seat to act, with its team's probability to win, "
+                    "draw and lose the round and 95% intervals, over N sampled worlds (what that "
+                    "seat may know; docs/search.md). Input: a position JSON file, or a record "
+                    "(JSON Lines) with --line N.")
+    an.add_argument("source", metavar="FILE", help="a position JSON file, or a record with --line ('-': stdin)")
+    an.add_argument("--line", type=_positive, default=None, metavar="N", help="the record line to analyze after")
+    an.add_argument("--worlds", type=_positive, default=200, metavar="N", help="sampled worlds (default 200)")
+    an.add_argument("--policy", type=_policy, default="heuristic", metavar="NAME",
+                    help="rollout policy of every seat (default heuristic)")
+    an.add_argument("--seed", type=int, default=0, help="seed of the worlds and rollouts (default 0)")
+    an.add_argument("--threads", type=_positive, default=1, metavar="N", help="threads (default 1)")
+    an.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    an.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     return parser
 
 
@@ -264,13 +283,34 @@ def _cmd_bench(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_analyze(args: argparse.Namespace) -> int:
+    import json
+
+    from .search import analyze
+
+    try:
+        text = sys.stdin.read() if args.source == "-" else open(args.source, encoding="utf-8").read()
+        result = analyze(text, upto=args.line, worlds=args.worlds, policy=args.policy, seed=args.seed,
+                         threads=args.threads, progress=not args.quiet and not args.json and sys.stderr.isatty())
+    except (ValueError, OSError) as exc:  # bad input: one line, status 2
+        print(f"daguai: error: {' '.join(str(exc).split())}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps(result.to_dict(), ensure_ascii=False))
+    else:
+        from rich.console import Console
+        Console().print(result.table())
+    return 0
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
     """Entry point of the ``daguai`` console script; returns the exit status."""
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is None:
         parser.error("no command given (choose simulate, evaluate, bench; see daguai --help)")
-    commands = {"simulate": _cmd_simulate, "evaluate": _cmd_evaluate, "bench": _cmd_bench}
+    commands = {"simulate": _cmd_simulate, "evaluate": _cmd_evaluate, "bench": _cmd_bench,
+                "analyze": _cmd_analyze}
     try:
         return commands[args.command](args)
     except _Fail as exc:

@@ -137,54 +137,59 @@ class Game(_core.GameState):
         """
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < 6:
             raise ValueError(f"seat must be 0..5, got {seat!r}")
+        v = _core.information_state(self, seat, True, False)
         history = []
-        if self.recording:
-            for name, s, other, flags, payload in self._round_events():
-                if name in ("deal", "round_end", "forfeit"):
-                    continue
-                ev: dict[str, Any] = {"event": name, "seat": s}
-                if name == "play":
-                    ev.update(_play_fields(payload))
-                elif name == "pass":
-                    ev["auto"] = bool(flags)
-                elif name == "tribute":
-                    ev.update({"to": other, "card": str(payload)})
-                elif name == "anti_tribute":
-                    ev.update({"to": other, "jokers": str(payload)})
-                elif name in ("return", "offer", "take"):
-                    if seat not in (s, other):
-                        ev.update({"to": other})  # that it happened is public, not the cards
-                    else:
-                        ev.update({"to": other, "cards": str(payload)})
-                history.append(ev)
-        tributes = []
-        for t in self.tribute_state:
-            mine = seat in (t["from"], t["to"])
-            tributes.append({
-                "from": t["from"], "to": t["to"], "card": t["card"], "refused": t["refused"],
-                "returned": t["returned"] if mine else None,
-                "offer": t["offer"] if mine else None,
-            })
-        top = self.top
+        for name, s, other, flags, payload in v.history:
+            if name in ("deal", "round_end", "forfeit"):
+                continue
+            ev: dict[str, Any] = {"event": name, "seat": s}
+            if name == "play":
+                ev.update(_play_fields(payload))
+            elif name == "pass":
+                ev["auto"] = bool(flags)
+            elif name == "tribute":
+                ev.update({"to": other, "card": str(payload)})
+            elif name == "anti_tribute":
+                ev.update({"to": other, "jokers": str(payload)})
+            elif name in ("return", "offer", "take"):
+                ev["to"] = other  # that it happened is public; the cards only to the pair
+                if payload is not None:
+                    ev["cards"] = str(payload)
+            history.append(ev)
+        top = v.top
         return {
             "seat": seat,
             "team": seat % 2,
-            "phase": self.phase,
-            "current_player": self.current_player,
-            "round": self.round,
-            "dealer": self.dealer,
-            "level": self.level,
-            "levels": list(self.levels),
-            "hand": self.hand(seat).cards(),
-            "cards_left": self.cards_left,
-            "finish_order": self.finish_order,
-            "top": None if top is None else {"seat": self.top_seat, **_play_fields(top)},
-            "passed": self.passed,
-            "scores": self.scores,
-            "tributes": tributes,
+            "phase": v.phase,
+            "current_player": v.current_player,
+            "round": v.round,
+            "dealer": v.dealer,
+            "level": v.level,
+            "levels": list(v.levels),
+            "hand": v.hand.cards(),
+            "cards_left": v.cards_left,
+            "finish_order": v.finish_order,
+            "top": None if top is None else {"seat": v.top_seat, **_play_fields(top)},
+            "passed": v.passed,
+            "scores": v.scores,
+            "tributes": v.tributes,
             "history": history,
             "last_result": self.round_result,
+            "played": [h.cards() for h in v.played],
         }
+
+    def view(self, seat: int) -> "_core.InfoState":
+        """The information state of ``seat`` (R16, C++ ``infostate.hpp``): what a policy
+        sitting there receives. It holds the seat's own hand, public facts (plays, passes,
+        counts, cards played this round, tribute cards), the cards the seat knows to be in
+        other hands (``known``), forced-pass constraints (``forced``) and ``unseen`` cards;
+        nothing reaches another hand. ``history`` is filled when the game records;
+        ``legal_actions()`` when the seat is to act."""
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < 6:
+            raise ValueError(f"seat must be 0..5, got {seat!r}")
+        v = _core.information_state(self, seat, True, seat == self.current_player)
+        v.rules = self._rules
+        return v
 
     def _round_events(self) -> list[tuple]:
         """Events of the current round (from its deal)."""

@@ -101,8 +101,8 @@ def encode_observation(game: GameState, seat: int) -> np.ndarray:
     Parameters
     ----------
     game : Game
-        A recorded game (``record=True``, the default): the cards played this round are
-        read from its log.
+        Any game (recorded or not): the tensor is built from the seat's information
+        state (``Game.view``; the cards played this round are part of the state).
     seat : int
         Absolute seat 0..5 whose view is encoded (any seat, not only the one to act).
         Seats inside the tensor are relative: index k is seat ``(seat + k) % 6``.
@@ -115,7 +115,7 @@ def encode_observation(game: GameState, seat: int) -> np.ndarray:
     Raises
     ------
     ValueError
-        A seat outside 0..5, something other than a Game, or a game without a log.
+        A seat outside 0..5, or something other than a Game.
     """
     _check_game(game, "encode_observation")
     seat = _check_int(seat, "seat")
