@@ -198,3 +198,25 @@ def test_simulate_from_a_position():
         daguai.simulate(2, ("heuristic",), worlds=True)
     with pytest.raises(ValueError):
         daguai.simulate(2, ("heuristic",), position={"format": "nope"})
+
+
+def test_batch_env_with_builtin_opponents():
+    """The learner controls team A; team B is the C++ heuristic: observations are only of
+    learner seats, and the trajectory replays with a Game where B plays heuristic."""
+    env = daguai.BatchEnv(4, seed=3, opponents=(None, "heuristic"))
+    obs, mask, rewards, done, to_act = env.reset()
+    assert (to_act % 2 == 0).all()
+    rng = np.random.default_rng(0)
+    episodes = 0
+    for _ in range(300):
+        actions = (rng.random(mask.shape) * mask).argmax(axis=1)
+        obs, mask, rewards, done, to_act = env.step(actions)
+        assert (to_act % 2 == 0).all()
+        episodes += int(done.sum())
+        if done.any():
+            assert rewards[done.astype(bool)].any()
+    assert episodes > 0
+    with pytest.raises(ValueError, match="at least one seat"):
+        daguai.BatchEnv(2, opponents=["random"] * 6)
+    with pytest.raises(ValueError):
+        daguai.BatchEnv(2, opponents=["nope", None])

@@ -101,6 +101,19 @@ arrays are reused by the next call: copy what you keep.)doc")
            py::arg("seed") = 0, py::arg("matches") = false, py::arg("auto_pass") = false, py::arg("abstract") = true)
       .def_property_readonly("n", [](const PyBatchEnv& b) { return b.env.size(); })
       .def_property_readonly("abstract", [](const PyBatchEnv& b) { return b.abstract; })
+      .def("set_opponents", [](PyBatchEnv& b, const std::vector<py::object>& names) {
+            if (names.size() != std::size_t(kSeats)) throw GameError("set_opponents needs 6 entries (None = learner)");
+            std::array<int, kSeats> kinds{};
+            for (int s = 0; s < kSeats; ++s)
+              kinds[std::size_t(s)] = names[std::size_t(s)].is_none() ? -1
+                                      : int(parse_policy(names[std::size_t(s)].cast<std::string>()));
+            {
+              py::gil_scoped_release nogil;  // touches only this object's games
+              b.env.set_opponents(kinds);
+            }
+            std::fill(b.rewards.mutable_data(), b.rewards.mutable_data() + 6 * b.env.size(), 0.0f);
+            std::fill(b.done.mutable_data(), b.done.mutable_data() + b.env.size(), 0);
+          }, py::arg("names"), "Built-in opponents: a policy name per seat, None on the learner's seats; resets.")
       .def_property_readonly("episodes_done", [](const PyBatchEnv& b) { return b.env.episodes_done(); })
       .def("reset", [](PyBatchEnv& b) {
             {

@@ -19,6 +19,8 @@ void BatchEnv::start(Env& e, int i, std::int64_t episode) {
   e.episode = episode;
   e.game = std::uint64_t(episode) * std::uint64_t(n_) + std::uint64_t(i);
   e.g = GameState(rules_, seed_, e.game, auto_pass_, /*record=*/false);
+  for (int s = 0; s < kSeats; ++s) e.rngs[std::size_t(s)] = Rng::stream(seed_, e.game, Stream::kPolicy, std::uint64_t(s));
+  advance(e, nullptr);
   refresh(e);
 }
 
@@ -68,6 +70,7 @@ void BatchEnv::step(const std::int32_t* actions, bool abstract, float* rewards, 
         for (int s = 0; s < kSeats; ++s) r[s] = float(res.scores[std::size_t(s)]);
       ended = !matches_ || e.g.match_over();
     }
+    if (!ended) ended = advance(e, r);
     if (done) done[i] = ended ? 1 : 0;
     if (ended) {
       ++episodes_done_;
@@ -76,6 +79,36 @@ void BatchEnv::step(const std::int32_t* actions, bool abstract, float* rewards, 
       refresh(e);
     }
   }
+}
+
+bool BatchEnv::advance(Env& e, float* r) {
+  while (!e.g.match_over()) {
+    const int seat = e.g.current_player();
+    const int k = opponents_[std::size_t(seat)];
+    if (k < 0) return false;
+    const std::size_t rounds_before = e.g.results().size();
+    e.g.apply(choose_action(PolicyKind(k), e.g, e.rngs[std::size_t(seat)], scratch_[std::size_t(seat)]));
+    if (e.g.results().size() > rounds_before) {
+      const RoundResult& res = e.g.results().back();
+      if (r)
+        for (int s = 0; s < kSeats; ++s) r[s] += float(res.scores[std::size_t(s)]);
+      if (!matches_ || e.g.match_over()) return true;
+    }
+  }
+  return true;
+}
+
+void BatchEnv::set_opponents(const std::array<int, kSeats>& kinds) {
+  int learners = 0;
+  for (int s = 0; s < kSeats; ++s) {
+    const int k = kinds[std::size_t(s)];
+    if (k < -1 || k >= int(policy_registry().size()))
+      throw GameError("BatchEnv: seat " + std::to_string(s) + " has no policy " + std::to_string(k));
+    learners += k < 0;
+  }
+  if (learners == 0) throw GameError("BatchEnv: at least one seat must be the learner's (opponents on all 6)");
+  opponents_ = kinds;
+  reset();
 }
 
 void BatchEnv::observe(float* obs, std::uint8_t* mask, std::int32_t* to_act) {

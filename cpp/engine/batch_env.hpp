@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "encode.hpp"
+#include "policy.hpp"
 #include "state.hpp"
 
 namespace daguai {
@@ -38,6 +39,12 @@ class BatchEnv {
   void observe(float* obs, std::uint8_t* mask, std::int32_t* to_act);
   // Candidate features of every legal action: offsets (n + 1) into rows of kCandFeatures.
   void candidates(std::vector<float>* features, std::int64_t* offsets) const;
+  // Built-in opponents (issue 9): kinds[s] = a policy id on the seats the learner does not
+  // control, -1 on the learner's seats (at least one). Opponent seats are played in C++
+  // inside reset/step with the streams (seed, game, kPolicy, seat): observations are only
+  // ever of learner seats; rewards of rounds the opponents end are reported on that step.
+  // Restarts every environment.
+  void set_opponents(const std::array<int, kSeats>& kinds);
 
  private:
   struct Env {
@@ -48,7 +55,13 @@ class BatchEnv {
     bool mask_fresh = false;
     std::uint64_t game = 0;
     std::int64_t episode = 0;
+    std::array<Rng, kSeats> rngs;  // opponents' streams
   };
+  // Play opponent seats until a learner seat is to act; adds round rewards into r (may be
+  // null); returns true if the episode ended.
+  bool advance(Env& e, float* r);
+  std::array<int, kSeats> opponents_{{-1, -1, -1, -1, -1, -1}};
+  std::array<PolicyScratch, kSeats> scratch_;
   void start(Env& e, int i, std::int64_t episode);
   void refresh(Env& e);
 

@@ -116,7 +116,9 @@ SearchResult search(const InfoState& v, const std::vector<Action>& actions, cons
   }
   res.best = prior;
   double best_gain = 0;
-  for (int i = 0; i < n_cand && worlds >= 2; ++i) {
+  constexpr int kMinWorldsToSwitch = 4;
+  constexpr double kZ = 2.0;  // measured: one standard error switched on noise (docs/search.md)
+  for (int i = 0; i < n_cand && worlds >= kMinWorldsToSwitch; ++i) {
     if (i == prior) continue;
     double sum = 0, sq = 0;
     for (int k = 0; k < worlds; ++k) {
@@ -128,7 +130,7 @@ SearchResult search(const InfoState& v, const std::vector<Action>& actions, cons
     const double mean = sum / worlds;
     const double var = std::max(0.0, (sq - worlds * mean * mean) / (worlds - 1));
     const double se = std::sqrt(var / worlds);
-    if (mean > 0 && mean > se && mean > best_gain) {
+    if (mean > 0 && mean > kZ * se && mean > best_gain) {
       best_gain = mean;
       res.best = i;
     }

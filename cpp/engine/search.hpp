@@ -5,9 +5,9 @@
 // the rollout policy (default heuristic). A candidate's value in a world is the round's
 // score change of seat s (R13: it grows with the size of the win). Without a prior the
 // candidate with the best mean is chosen (ties: the earlier one); with a prior (the rollout
-// policy's own choice) another candidate replaces it only if its paired mean advantage over
-// the prior is positive and above one standard error (few worlds are noisy: do not switch
-// on noise).
+// policy's own choice) another candidate replaces it only if, over at least 4 worlds, its
+// paired mean advantage over the prior is positive and above two standard errors (few
+// worlds are noisy: do not switch on noise).
 // Common random numbers: in world k every candidate's rollout uses the same policy streams
 // Rng::stream(seed, k, kPolicy, seat), so candidates are compared on the same deals and
 // the same rollout choices. Why PIMC rather than IS-MCTS: docs/search.md.

@@ -17,7 +17,7 @@ The PettingZoo environment is :mod:`daguai.env` (optional dependencies, not impo
 
 from __future__ import annotations
 
-from typing import Any, Optional, Union
+from typing import Any, Optional, Sequence, Union
 
 import numpy as np
 
@@ -248,6 +248,11 @@ class BatchEnv:
     abstract : bool
         Actions are abstract ids (masks returned); else indices into each game's legal
         actions (candidate mode: see :meth:`candidates`).
+    opponents : sequence of 6, optional
+        Built-in policies (names, ``daguai.sim.POLICIES``) on the seats the learner does
+        not control, ``None`` on the learner's seats; or 2 entries (team A, team B). The
+        opponents play in C++ inside ``reset``/``step``: ``to_act`` and ``obs`` are then
+        always of learner seats, and a round the opponents end is rewarded on that step.
 
     Notes
     -----
@@ -279,7 +284,7 @@ class BatchEnv:
     """
 
     def __init__(self, n: int, rules: Optional[Rules] = None, seed: int = 0, matches: bool = False,
-                 auto_pass: bool = False, abstract: bool = True) -> None:
+                 auto_pass: bool = False, abstract: bool = True, opponents: Optional[Sequence[Optional[str]]] = None) -> None:
         if rules is None:
             rules = Rules()
         if not isinstance(rules, Rules):
@@ -299,6 +304,13 @@ class BatchEnv:
         self._auto_pass = bool(auto_pass)
         self._env = _core.BatchEnv(n, rules._core, seed, self._matches, self._auto_pass,
                                    bool(abstract))
+        if opponents is not None:
+            seats = list(opponents)
+            if len(seats) == 2:
+                seats = seats * 3
+            if len(seats) != 6 or not all(p is None or isinstance(p, str) for p in seats):
+                raise ValueError("opponents: 6 entries (or 2 per team), each a policy name or None")
+            self._env.set_opponents(seats)
 
     # ---- configuration -----------------------------------------------------------------
     @property
