@@ -59,7 +59,7 @@ def main() -> None:
         ax.set_xscale("log", base=2)
         ax.set_xlabel("rollouts per decision")
         ax.set_ylabel("wins - losses vs heuristic")
-        ax.set_title(f"pimc vs heuristic, duplicate, {rows[0]['deals']} deals")
+        ax.set_title("pimc vs heuristic, duplicate (deals: " + ", ".join(str(r['deals']) for r in rows) + ")", fontsize=9)
         fig.tight_layout()
         fig.savefig(args.plot, dpi=120)
 
