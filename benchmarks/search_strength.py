@@ -39,7 +39,6 @@ def main() -> None:
         t0 = time.perf_counter()
         r = daguai.evaluate(name, "heuristic", args.deals, seed=args.seed, threads=1)
         seconds = time.perf_counter() - t0
-        lo, hi = r.win_minus_loss_ci if hasattr(r, "win_minus_loss_ci") else (None, None)
         rows.append({"policy": name, "rollouts": rollouts, "deals": args.deals, "seconds": seconds,
                      "summary": r.summary(), **_fields(r)})
         with open(args.out, "w") as f:

@@ -10,11 +10,9 @@ from collections import Counter
 
 import numpy as np
 import pytest
-from scipy.stats import chisquare
-
-from daguai import Game, Hand, Rules, encode_observation, sample_worlds
-from daguai import _core
+from daguai import Game, Hand, Rules, _core, encode_observation, sample_worlds
 from game_helpers import random_steps
+from scipy.stats import chisquare
 
 FULL = Counter({f: 3 for f in range(54)})
 
@@ -235,7 +233,7 @@ def exact_unconstrained(v):
 def test_sampler_is_uniform_chi_square(seed, auto_pass, max_hidden):
     """Sampled worlds against the exact distribution, enumerated; with auto_pass, forced
     passes exclude most assignments (1680 -> 212 for seed 6), so rejection is exercised."""
-    g, v = small_view(seed, Rules(), auto_pass, max_hidden)
+    _g, v = small_view(seed, Rules(), auto_pass, max_hidden)
     seats, exact = exact_distribution(v)
     assert 4 <= len(exact) <= 400
     if auto_pass:

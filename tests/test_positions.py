@@ -9,7 +9,6 @@ import pickle
 import random
 
 import pytest
-
 from daguai import Game, PositionError, ReplayError, Rules, replay
 from game_helpers import random_steps
 
@@ -227,7 +226,7 @@ def test_tribute_positions():
     g = Game.from_position(pos)
     assert g.phase == "return" and g.position() == pos
     bad = copy.deepcopy(pos)
-    t, r = bad["tribute"][0]
+    t, _r = bad["tribute"][0]
     bad["tribute"][0] = [t, (t + 2) % 6]
     with pytest.raises(PositionError, match="partners|repeats|not a (tributer|receiver)"):
         Game.from_position(bad)
@@ -238,7 +237,7 @@ def test_tribute_positions():
     bad = copy.deepcopy(pos)  # the received tribute card vanished from the receiver's hand
     i = next(i for i, e in enumerate(bad["history"]) if e[1] == "tribute")
     seat, card = bad["history"][i][0], bad["history"][i][2]
-    recv = dict((a, b) for a, b in bad["tribute"])[seat]
+    recv = {a: b for a, b in bad["tribute"]}[seat]
     cards = bad["hands"][recv].split()
     if card in cards:
         cards.remove(card)

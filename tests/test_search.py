@@ -9,10 +9,9 @@ import random
 import subprocess
 import sys
 
+import daguai
 import numpy as np
 import pytest
-
-import daguai
 from daguai import Game, _core
 from daguai.search import analyze
 from game_helpers import random_steps
@@ -46,7 +45,7 @@ def test_single_legal_action_costs_no_search():
     for seed in range(30):
         g = random_steps(Game(seed, auto_pass=False), random.Random(seed), 25)
         if len(g.legal_actions()) == 1:
-            rows, best, worlds = _core._search(g, 100, 2, 8, 0.0, 1, "heuristic", 1)
+            rows, _best, worlds = _core._search(g, 100, 2, 8, 0.0, 1, "heuristic", 1)
             assert worlds == 0 and rows[0][1] == 0
             return
     pytest.skip("no single-action decision found")
@@ -100,7 +99,7 @@ def test_analyze_bad_input():
 
 def run_cli(*args, stdin=None):
     return subprocess.run([sys.executable, "-m", "daguai", "analyze", *args], input=stdin, capture_output=True,
-                          text=True, timeout=300)
+                          text=True, timeout=300, check=False)
 
 
 def test_analyze_cli(tmp_path):
@@ -210,7 +209,7 @@ def test_batch_env_with_builtin_opponents():
     episodes = 0
     for _ in range(300):
         actions = (rng.random(mask.shape) * mask).argmax(axis=1)
-        obs, mask, rewards, done, to_act = env.step(actions)
+        _obs, mask, rewards, done, to_act = env.step(actions)
         assert (to_act % 2 == 0).all()
         episodes += int(done.sum())
         if done.any():

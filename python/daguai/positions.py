@@ -10,7 +10,8 @@ legal actions and information state (R16) as the game it was taken from.
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any, Mapping, Optional, Union
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Optional, Union
 
 from . import _core
 from .rules import LEVELS, Rules
@@ -18,7 +19,7 @@ from .rules import LEVELS, Rules
 if TYPE_CHECKING:
     from .game import Game
 
-__all__ = ["POSITION_FORMAT", "PositionError", "position_of", "game_from_position"]
+__all__ = ["POSITION_FORMAT", "PositionError", "game_from_position", "position_of"]
 
 #: Version of the position JSON form.
 POSITION_FORMAT = 1
@@ -26,7 +27,7 @@ POSITION_FORMAT = 1
 PositionError = _core.PositionError
 
 
-def _fail(msg: str) -> "PositionError":
+def _fail(msg: str) -> PositionError:
     return PositionError(f"inconsistent position: {msg}")
 
 
@@ -46,7 +47,7 @@ def _history_entry(name: str, s: int, flags: int, payload: Any) -> Optional[list
     return None  # deal, auto_pass changes (the position keeps the current setting)
 
 
-def position_of(game: "Game", *, at_deal: bool = False) -> dict[str, Any]:
+def position_of(game: Game, *, at_deal: bool = False) -> dict[str, Any]:
     """The JSON-ready position of ``game`` now (or, ``at_deal``, at this round's deal)."""
     if game.match_over:
         raise ValueError("the match is over: it has no position")
@@ -94,7 +95,7 @@ def _level(v: Any) -> int:
 
 
 def game_from_position(cls: type, position: Union[str, bytes, Mapping[str, Any]], *,
-                       record: bool = True) -> "Game":
+                       record: bool = True) -> Game:
     """Build a ``cls`` (a Game subclass) from a position (dict or JSON text)."""
     if isinstance(position, (str, bytes)):
         try:

@@ -9,13 +9,14 @@ See docs/search.md.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Optional
+from typing import Any, Optional
 
 from . import _core
 from .game import Game
 
-__all__ = ["sample_worlds", "analyze", "Analysis", "Candidate"]
+__all__ = ["Analysis", "Candidate", "analyze", "sample_worlds"]
 
 
 def _check_int(x: Any, what: str) -> int:
@@ -24,7 +25,7 @@ def _check_int(x: Any, what: str) -> int:
     return x
 
 
-def sample_worlds(view: "_core.InfoState", n: int, seed: int = 0) -> list[Game]:
+def sample_worlds(view: _core.InfoState, n: int, seed: int = 0) -> list[Game]:
     """``n`` complete games consistent with what ``view``'s seat knows.
 
     The hidden cards are dealt uniformly over their physical assignments (as a random deal
@@ -195,7 +196,7 @@ def analyze(source: Any, *, upto: Optional[int] = None, worlds: int = 200, polic
             totals = [[0, 0, 0, 0] for _ in rows]
             actions = [r[0] for r in rows]
         for t, (_, n, w, d, lo) in zip(totals, rows):
-            t[0] += n; t[1] += w; t[2] += d; t[3] += lo  # noqa: E702
+            t[0] += n; t[1] += w; t[2] += d; t[3] += lo
 
     if progress:
         from rich.progress import Progress
