@@ -168,6 +168,8 @@ def _call_policy(policy: Callable[..., Any], view: Any, seat: int, game: int) ->
         except Exception:  # an exception type that takes other arguments: keep it, add a note
             again = None
         if again is None:
+            if not hasattr(exc, "add_note"):  # Python < 3.11
+                raise RuntimeError(where) from exc
             exc.add_note(where)
             raise exc
         raise again from exc
