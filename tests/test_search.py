@@ -219,3 +219,21 @@ def test_batch_env_with_builtin_opponents():
         daguai.BatchEnv(2, opponents=["random"] * 6)
     with pytest.raises(ValueError):
         daguai.BatchEnv(2, opponents=["nope", None])
+
+
+def test_analyze_a_hand_with_a_public_history():
+    """Only the acting seat's hand is given (the others null): the result equals the
+    analysis of the full position, since only that seat's view is used."""
+    g = mid_game()
+    full = g.position()
+    partial = dict(full)
+    partial["hands"] = [h if s == full["to_act"] else None for s, h in enumerate(full["hands"])]
+    filled = daguai.positions.fill_hidden_hands(partial, seed=1)
+    assert filled["hands"][full["to_act"]] == full["hands"][full["to_act"]]
+    Game.from_position(filled)  # consistent
+    assert analyze(partial, worlds=8, seed=2) == analyze(full, worlds=8, seed=2)
+    bad = dict(partial)
+    bad["hands"] = list(partial["hands"])
+    bad["hands"][full["to_act"]] += " BJ BJ BJ BJ"
+    with pytest.raises(ValueError, match="card totals|unknown hands|too many copies"):
+        analyze(bad, worlds=2)

@@ -97,6 +97,16 @@ def _level(v: Any) -> int:
 def game_from_position(cls: type, position: Union[str, bytes, Mapping[str, Any]], *,
                        record: bool = True) -> Game:
     """Build a ``cls`` (a Game subclass) from a position (dict or JSON text)."""
+    rules, core_pos = _parse_position(position)
+    g = cls.__new__(cls)
+    _core.GameState.__init__(g, rules._core, core_pos, record)
+    g._rules = rules
+    g._origin = position_of(g, at_deal=True) if record else None
+    return g
+
+
+def _parse_position(position: Union[str, bytes, Mapping[str, Any]]) -> tuple[Rules, Any]:
+    """(rules, engine Position) of a position document; PositionError on malformed input."""
     if isinstance(position, (str, bytes)):
         try:
             doc = json.loads(position)
@@ -184,8 +194,80 @@ def game_from_position(cls: type, position: Union[str, bytes, Mapping[str, Any]]
         raise
     except (ValueError, TypeError) as exc:  # a card text that is not cards
         raise _fail(str(exc)) from None
-    g = cls.__new__(cls)
-    _core.GameState.__init__(g, rules._core, core_pos, record)
-    g._rules = rules
-    g._origin = position_of(g, at_deal=True) if record else dict(doc)
-    return g
+    return rules, core_pos
+
+
+def fill_hidden_hands(position: Mapping[str, Any], seed: int = 0, tries: int = 5000) -> dict[str, Any]:
+    """A position whose unknown hands (``null`` in ``hands``) are filled with cards
+    consistent with everything else: what a seat that knows only its own hand and the public
+    history needs before analysis (the filling is re-dealt by the sampler anyway).
+
+    The unknown cards (three decks minus the given hands minus the cards played) are dealt
+    at random to the unknown seats by size (27 − played − given + received, from the
+    history) until the engine accepts the position (tribute cards where they must be,
+    forced passes that were forced). Raises :class:`PositionError` if the position's known
+    parts are inconsistent or no filling is found in ``tries`` draws.
+    """
+    import random
+
+    doc = json.loads(json.dumps(position))  # a copy, JSON values only
+    hands = doc.get("hands")
+    if not isinstance(hands, list) or len(hands) != 6:
+        raise _fail("'hands' must list 6 entries (card text, or null for an unknown hand)")
+    unknown = [s for s in range(6) if hands[s] is None]
+    if not unknown:
+        return doc
+    pairs = {t: r for t, r in doc.get("tribute", [])}
+    receivers = {r: t for t, r in pairs.items()}
+    size = {s: 27 for s in range(6)}
+    played: list[str] = []
+    for e in doc.get("history", []):
+        if not isinstance(e, list) or len(e) < 2:
+            raise _fail(f"malformed history entry {e!r}")
+        seat, kind = e[0], e[1]
+        cards = e[2].split() if len(e) > 2 and isinstance(e[2], str) and kind != "pass" else []
+        if kind == "play":
+            size[seat] -= len(cards)
+            played += cards
+        elif kind == "tribute" and seat in pairs:
+            size[seat] -= 1
+            size[pairs[seat]] += 1
+        elif kind == "return" and seat in receivers:
+            size[seat] -= 1
+            size[receivers[seat]] += 1
+        elif kind == "take" and seat in pairs:
+            size[seat] += 1
+            size[pairs[seat]] -= 1
+    pool = [c for f in _all_faces() for c in [f] * 3]
+    for s in range(6):
+        if hands[s] is not None:
+            for c in str(_core.Hand(hands[s])).split():
+                if c not in pool:
+                    raise _fail(f"card totals (R2): too many {c} in the given hands and plays")
+                pool.remove(c)
+    for c in played:
+        c = str(_core.Hand(c))
+        if c not in pool:
+            raise _fail(f"card totals (R2): too many {c} in the given hands and plays")
+        pool.remove(c)
+    if sum(size[s] for s in unknown) != len(pool):
+        raise _fail(f"the unknown hands need {sum(size[s] for s in unknown)} cards but {len(pool)} are left")
+    rng = random.Random(seed)
+    last: Optional[Exception] = None
+    for _ in range(tries):
+        rng.shuffle(pool)
+        k = 0
+        for s in unknown:
+            hands[s] = " ".join(pool[k:k + size[s]])
+            k += size[s]
+        try:
+            rules, core_pos = _parse_position(doc)
+            _core.GameState(rules._core, core_pos, False)
+            return doc
+        except PositionError as exc:
+            last = exc
+    raise _fail(f"no consistent filling of the unknown hands found in {tries} draws (last: {last})")
+
+
+def _all_faces() -> list[str]:
+    return [r + s for r in "23456789TJQKA" for s in "shdc"] + ["SJ", "BJ"]

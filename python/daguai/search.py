@@ -8,6 +8,7 @@ See docs/search.md.
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -15,6 +16,7 @@ from typing import Any, Optional
 
 from . import _core
 from .game import Game
+from .positions import PositionError, fill_hidden_hands
 
 __all__ = ["Analysis", "Candidate", "analyze", "sample_worlds"]
 
@@ -145,14 +147,22 @@ def _game_of(source: Any, upto: Optional[int]) -> Game:
         return source
     if upto is not None:
         return Game.from_record(source, upto=upto)
-    if isinstance(source, Mapping):
-        return Game.from_position(dict(source))
     if isinstance(source, (str, bytes)):
         text = source.decode() if isinstance(source, bytes) else source
         first = text.lstrip()[:200]
         if first.startswith("{") and '"record"' in first.split("\n", 1)[0]:
             return Game.from_record(text)
-        return Game.from_position(text)
+        try:
+            source = json.loads(text)
+        except ValueError as exc:
+            raise PositionError(f"inconsistent position: not JSON ({exc})") from None
+    if isinstance(source, Mapping):
+        doc = dict(source)
+        if isinstance(doc.get("hands"), list) and None in doc["hands"]:
+            # a hand with a public history: the unknown hands are filled consistently (the
+            # analysis re-deals them from the seat's view anyway)
+            doc = fill_hidden_hands(doc)
+        return Game.from_position(doc)
     raise ValueError(f"analyze needs a Game, a position (dict or JSON) or a record with upto=N, "
                      f"got {type(source).__name__}")
 
@@ -164,7 +174,8 @@ def analyze(source: Any, *, upto: Optional[int] = None, worlds: int = 200, polic
     played in every world, then every seat follows ``policy`` to the end of the round).
 
     ``source``: a Game, a position (dict or JSON text, docs/records.md), or a record (text)
-    with ``upto`` = a line number. The analysis uses only what the seat to act may know
+    with ``upto`` = a line number. A position may give only the acting seat's hand (the
+    others ``null``): "a hand with a public history" (:func:`fill_hidden_hands`). The analysis uses only what the seat to act may know
     (its view; R16): the other hands of the position are re-dealt in every world.
     Deterministic for a seed (any ``threads``). ``progress``: True for a rich progress bar.
     Raises ``ValueError`` on bad input.
