@@ -48,16 +48,17 @@ def base() -> SimResult:
 class Wrapped:
     """A Python policy that asks the built-in policy (its own PolicyRunner per game/seat)."""
 
-    def __init__(self, name: str) -> None:
+    def __init__(self, name: str, seed: int = SEED) -> None:
         self.name = name
+        self.seed = seed  # a Python policy sees a view (no seed): the run's seed is given here
         self.__name__ = f"py-{name}"
         self.runners: dict[tuple[int, int, int], _core.PolicyRunner] = {}
 
-    def __call__(self, game: Game, seat: int):
-        key = (game.seed, game.game_index, seat)
+    def __call__(self, view, seat: int):
+        key = (self.seed, view.game_index, seat)
         if key not in self.runners:
-            self.runners[key] = _core.PolicyRunner(self.name, game.seed, game.game_index, seat)
-        action = self.runners[key].act(game)
+            self.runners[key] = _core.PolicyRunner(self.name, self.seed, view.game_index, seat)
+        action = self.runners[key].act(view)
         # hand the decision back in the other forms Game.step accepts
         if action.type == "play":
             return action.play
@@ -67,8 +68,8 @@ class Wrapped:
 
 
 def py_random_policy(rng: random.Random):
-    def py_random(game: Game, seat: int):
-        actions = game.legal_actions()
+    def py_random(view, seat: int):
+        actions = view.legal_actions()
         return actions[rng.randrange(len(actions))]
     return py_random
 
@@ -274,7 +275,7 @@ def test_evaluate_structure():
     assert s.mean_score_diff == pytest.approx(-r.mean_score_diff)
 
 
-@pytest.mark.parametrize("policy", POLICIES)
+@pytest.mark.parametrize("policy", [p for p in POLICIES if not p.startswith("pimc")])  # search: too slow here
 def test_evaluate_self_is_even(policy):
     r = evaluate(policy, policy, 60, seed=11)
     assert r.score_diff_ci[0] - 1e-9 <= 0.0 <= r.score_diff_ci[1] + 1e-9
@@ -380,11 +381,11 @@ def test_ray_equals_local(base):
 
         runners: dict = {}
 
-        def py_heuristic(game, seat):  # a closure: pickled by value for the workers
-            key = (game.game_index, seat)
+        def py_heuristic(view, seat):  # a closure: pickled by value for the workers
+            key = (view.game_index, seat)
             if key not in runners:
-                runners[key] = _core.PolicyRunner("heuristic", game.seed, game.game_index, seat)
-            return runners[key].act(game)
+                runners[key] = _core.PolicyRunner("heuristic", SEED, view.game_index, seat)
+            return runners[key].act(view)
 
         slow = simulate(30, (py_heuristic, "random"), seed=SEED, backend="ray", batch=8)
         assert_same(slow, simulate(30, A_VS_B, seed=SEED))

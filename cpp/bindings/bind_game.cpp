@@ -192,6 +192,8 @@ void bind_game(py::module_& m) {
       .def_property_readonly("start_kind", [](const GameState& g) { return int(g.start()); },
                              "0: a fresh match (R3, R10); 1: a random start state (docs/game.md)")
       .def(py::init<const GameState&>(), py::arg("other"), "A copy (independent of the original).")
+      .def(py::init<const Rules&, const Position&, bool>(), py::arg("rules"), py::arg("position"),
+           py::arg("record") = true, "A match from a position (validated: PositionError names the first problem).")
       .def_property_readonly("seed", &GameState::seed)
       .def_property_readonly("game_index", &GameState::game_index)
       .def_property_readonly("phase", [](const GameState& g) { return std::string(phase_name(g.phase())); })
@@ -238,6 +240,13 @@ void bind_game(py::module_& m) {
             for (int s = 0; s < kSeats; ++s) l.append(g.score(s));
             return l;
           })
+      .def("played", [](const GameState& g, int seat) {
+            if (seat < 0 || seat >= kSeats) throw GameError("no seat " + std::to_string(seat) + ": seats are 0..5");
+            return g.played(seat);
+          }, py::arg("seat"), "The cards the seat has played this round (R16: public).")
+      .def_property_readonly("final_failures", [](const GameState& g) {
+            return py::make_tuple(g.final_failures(0), g.final_failures(1));
+          }, "R12: failed rounds of each team at the final level.")
       .def_property_readonly("tribute_state", [](const GameState& g) {
             py::list l;
             for (int i = 0; i < g.tribute_pairs(); ++i) {

@@ -8,18 +8,6 @@ namespace daguai::bind {
 
 namespace {
 
-// Cards each seat played in the current round, from a recorded game's log.
-void played_from_log(const GameState& g, Cards* played) {
-  if (!g.recording()) throw GameError("observation encoding of a Game needs record=True (it reads the log)");
-  for (int s = 0; s < kSeats; ++s) played[s] = Cards{};
-  const std::size_t n = g.log().size();
-  std::size_t start = n;
-  while (start > 0 && g.log()[start - 1].type != EventType::kDeal) --start;
-  g.log().for_each_from(start, [&](const Event& e) {
-    if (e.type == EventType::kPlay) played[e.seat] += e.play.cards;
-  });
-}
-
 Start to_start(int start) {
   if (start != 0 && start != 1) throw GameError("start must be 0 (fresh) or 1 (random), got " + std::to_string(start));
   return Start(start);
@@ -75,10 +63,8 @@ void bind_rl(py::module_& m) {
 
   m.def("encode_observation", [](const GameState& g, int seat) {
         if (seat < 0 || seat >= kSeats) throw GameError("seat must be 0..5");
-        Cards played[kSeats];
-        played_from_log(g, played);
         py::array_t<float> out(kObsSize);
-        encode_observation(g, seat, played, out.mutable_data());
+        encode_observation(information_state(g, seat), out.mutable_data());
         return out;
       }, py::arg("game"), py::arg("seat"), "The float32 observation tensor of `seat` (what it may know, R16).");
 
@@ -135,6 +121,19 @@ arrays are reused by the next call: copy what you keep.)doc")
           }, py::arg("i"), "End environment i's episode now and start its next one; returns the outputs.")
       .def_property_readonly("n", [](const PyBatchEnv& b) { return b.env.size(); })
       .def_property_readonly("abstract", [](const PyBatchEnv& b) { return b.abstract; })
+      .def("set_opponents", [](PyBatchEnv& b, const std::vector<py::object>& names) {
+            if (names.size() != std::size_t(kSeats)) throw GameError("set_opponents needs 6 entries (None = learner)");
+            std::array<int, kSeats> kinds{};
+            for (int s = 0; s < kSeats; ++s)
+              kinds[std::size_t(s)] = names[std::size_t(s)].is_none() ? -1
+                                      : int(parse_policy(names[std::size_t(s)].cast<std::string>()));
+            {
+              py::gil_scoped_release nogil;  // touches only this object's games
+              b.env.set_opponents(kinds);
+            }
+            std::fill(b.rewards.mutable_data(), b.rewards.mutable_data() + 6 * b.env.size(), 0.0f);
+            std::fill(b.done.mutable_data(), b.done.mutable_data() + b.env.size(), 0);
+          }, py::arg("names"), "Built-in opponents: a policy name per seat, None on the learner's seats; resets.")
       .def_property_readonly("episodes_done", [](const PyBatchEnv& b) { return b.env.episodes_done(); })
       .def("reset", [](PyBatchEnv& b) {
             {

@@ -3,6 +3,7 @@
 
 #include "convert.hpp"
 #include "rollout.hpp"
+#include "sampler.hpp"
 
 namespace daguai::bind {
 
@@ -15,12 +16,22 @@ struct PolicyRunner {
   PolicyScratch scratch;
 };
 
+// Drives the seats of built-in policies in C++ and stops when a Python seat is to act
+// (issue 9: a Python policy on some seats leaves the others in C++).
+struct SeatDriver {
+  std::array<int, kSeats> kind{};  // PolicyKind, or -1: a Python seat
+  std::array<Rng, kSeats> rngs;
+  std::array<PolicyScratch, kSeats> scratch;
+  std::int64_t plays = 0, passes = 0;
+};
+
 }  // namespace
 
 void bind_sim(py::module_& m) {
   m.attr("MAX_ROUNDS_PER_MATCH") = SimConfig{}.max_rounds_per_match;  // match-mode safety net
   m.def("simulate", [](const Rules& rules, std::uint64_t seed, std::int64_t n, const std::vector<std::string>& policies,
-                       bool matches, std::uint64_t first_game, int threads, bool auto_pass) {
+                       bool matches, std::uint64_t first_game, int threads, bool auto_pass,
+                       const GameState* start, int view_seat) {
         if (policies.size() != 6) throw GameError("simulate needs 6 policies (one per seat), got " + std::to_string(policies.size()));
         if (n < 0) throw GameError("simulate: n must be >= 0");
         if (threads < 1) throw GameError("simulate: threads must be >= 1");
@@ -33,6 +44,17 @@ void bind_sim(py::module_& m) {
         cfg.auto_pass = auto_pass;
         cfg.threads = threads;
         for (int s = 0; s < 6; ++s) cfg.policies[std::size_t(s)] = parse_policy(policies[std::size_t(s)]);
+        InfoState view;
+        if (start) {
+          if (start->match_over()) throw GameError("simulate: the position's match is over");
+          cfg.start = start;
+          if (view_seat >= 0) {
+            if (view_seat >= kSeats) throw GameError("simulate: no seat " + std::to_string(view_seat));
+            view = information_state(*start, view_seat);
+            sample_world_hands(view, seed, first_game);  // fail early if the view cannot be sampled
+            cfg.view = &view;
+          }
+        }
         const py::ssize_t rows = py::ssize_t(n);
         py::array_t<std::uint64_t> game(rows);
         py::array_t<std::int8_t> dealer(rows), level(rows), winner(rows), n_trib(rows);
@@ -78,6 +100,7 @@ void bind_sim(py::module_& m) {
         return d;
       }, py::arg("rules"), py::arg("seed"), py::arg("n"), py::arg("policies"), py::arg("matches") = false,
       py::arg("first_game") = 0, py::arg("threads") = 1, py::arg("auto_pass") = false,
+      py::arg("start") = nullptr, py::arg("view_seat") = -1,
       "Play n rounds (or matches) in C++ with built-in policies; a dict of numpy columns.");
 
   py::class_<PolicyRunner>(m, "PolicyRunner", "A built-in policy for one seat of one game (own random stream).")
@@ -87,7 +110,42 @@ void bind_sim(py::module_& m) {
            }), py::arg("policy"), py::arg("seed"), py::arg("game"), py::arg("seat"))
       .def("act", [](PolicyRunner& r, const GameState& g) { return choose_action(r.kind, g, r.rng, r.scratch); },
            py::arg("game"), "The policy's decision for the player to act.")
+      .def("act", [](PolicyRunner& r, const InfoState& v) {
+            // Built-in policies read only the view (PolicyView), so any world of the view
+            // gives the same decision: world 0 of seed 0 stands in for the hidden hands.
+            if (v.current != v.seat) throw GameError("act(view): the view's seat is not to act");
+            const GameState w = make_world(v, sample_world_hands(v, 0, 0), 0, 0);
+            return choose_action(r.kind, w, r.rng, r.scratch);
+          }, py::arg("view"), "The policy's decision from the view of the seat to act (Game.view).")
       .def_property_readonly("name", [](const PolicyRunner& r) { return std::string(policy_name(r.kind)); });
+
+  py::class_<SeatDriver>(m, "_SeatDriver", "Built-in seats in C++, stopping at Python seats (sim.py slow path).")
+      .def(py::init([](const std::vector<py::object>& names, std::uint64_t seed, std::uint64_t game) {
+             if (names.size() != std::size_t(kSeats)) throw GameError("_SeatDriver needs 6 entries");
+             SeatDriver d;
+             for (int s = 0; s < kSeats; ++s) {
+               d.kind[std::size_t(s)] = names[std::size_t(s)].is_none() ? -1
+                                        : int(parse_policy(names[std::size_t(s)].cast<std::string>()));
+               d.rngs[std::size_t(s)] = Rng::stream(seed, game, Stream::kPolicy, std::uint64_t(s));
+             }
+             return d;
+           }), py::arg("names"), py::arg("seed"), py::arg("game"))
+      .def("advance", [](SeatDriver& d, GameState& g, std::size_t round_limit) {
+            // GIL held: g is a Python object and this loop is short between Python seats.
+            while (!g.match_over() && g.results().size() < round_limit) {
+              const int seat = g.current_player();
+              const int k = d.kind[std::size_t(seat)];
+              if (k < 0) return seat;
+              const Action a = choose_action(PolicyKind(k), g, d.rngs[std::size_t(seat)], d.scratch[std::size_t(seat)]);
+              d.plays += a.type == ActionType::kPlay;
+              d.passes += a.type == ActionType::kPass;
+              g.apply(a);
+            }
+            return -1;
+          }, py::arg("game"), py::arg("round_limit"),
+          "Play built-in seats until a Python seat is to act (its seat) or the limit is reached (-1).")
+      .def_readonly("plays", &SeatDriver::plays)
+      .def_readonly("passes", &SeatDriver::passes);
 }
 
 }  // namespace daguai::bind

@@ -11,6 +11,9 @@ PYBIND11_MODULE(_core, m) {
   daguai::bind::bind_cards(m);
   daguai::bind::bind_plays(m);
   daguai::bind::bind_game(m);
+  daguai::bind::bind_position(m);
+  daguai::bind::bind_infostate(m);
+  daguai::bind::bind_search(m);
   daguai::bind::bind_analysis(m);
   daguai::bind::bind_sim(m);
   daguai::bind::bind_rl(m);

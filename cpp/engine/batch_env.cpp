@@ -11,7 +11,7 @@ BatchEnv::BatchEnv(int n, const Rules& rules, std::uint64_t seed, bool matches, 
   if (!matches_) rules_.max_rounds = 1;  // round episodes: keep the finished round observable
   envs_.reserve(std::size_t(n));
   for (int i = 0; i < n; ++i) {
-    envs_.push_back(Env{GameState(rules_, seed_, std::uint64_t(i), auto_pass_, false, start_), {}, {}, {}, {}, false, 0, 0});
+    envs_.push_back(Env{GameState(rules_, seed_, std::uint64_t(i), auto_pass_, false, start_), {}, {}, {}, false, 0, 0});
     start(envs_.back(), i, 0);
   }
 }
@@ -20,8 +20,8 @@ void BatchEnv::start(Env& e, int i, std::int64_t episode) {
   e.episode = episode;
   e.game = std::uint64_t(episode) * std::uint64_t(n_) + std::uint64_t(i);
   e.g = GameState(rules_, seed_, e.game, auto_pass_, /*record=*/false, start_);
-  e.tracker = RoundTracker{};
-  e.tracker.sync(e.g);
+  for (int s = 0; s < kSeats; ++s) e.rngs[std::size_t(s)] = Rng::stream(seed_, e.game, Stream::kPolicy, std::uint64_t(s));
+  advance(e, nullptr);
   refresh(e);
 }
 
@@ -69,7 +69,6 @@ void BatchEnv::step(const std::int32_t* actions, bool abstract, float* rewards, 
     const Action act = e.legal[std::size_t(abstract ? e.index[actions[i]] : actions[i])];
     const std::size_t rounds_before = e.g.results().size();
     const int actor = e.g.current_player();
-    e.tracker.on_action(e.g, act);
     e.g.apply(act);
     float* r = rewards ? rewards + 6 * i : nullptr;
     if (r) std::memset(r, 0, sizeof(float) * 6);
@@ -80,16 +79,46 @@ void BatchEnv::step(const std::int32_t* actions, bool abstract, float* rewards, 
         for (int s = 0; s < kSeats; ++s) r[s] = float(res.scores[std::size_t(s)]);
       ended = !matches_ || e.g.match_over();
     }
+    if (!ended) ended = advance(e, r);
     if (done) done[i] = ended ? 1 : 0;
     if (ended) {
-      if (final_obs) encode_observation(e.g, actor, e.tracker.played, final_obs + std::size_t(i) * kObsSize);
+      if (final_obs) encode_observation(information_state(e.g, actor), final_obs + std::size_t(i) * kObsSize);
       ++episodes_done_;
       start(e, i, e.episode + 1);
     } else {
-      e.tracker.sync(e.g);
       refresh(e);
     }
   }
+}
+
+bool BatchEnv::advance(Env& e, float* r) {
+  while (!e.g.match_over()) {
+    const int seat = e.g.current_player();
+    const int k = opponents_[std::size_t(seat)];
+    if (k < 0) return false;
+    const std::size_t rounds_before = e.g.results().size();
+    e.g.apply(choose_action(PolicyKind(k), e.g, e.rngs[std::size_t(seat)], scratch_[std::size_t(seat)]));
+    if (e.g.results().size() > rounds_before) {
+      const RoundResult& res = e.g.results().back();
+      if (r)
+        for (int s = 0; s < kSeats; ++s) r[s] += float(res.scores[std::size_t(s)]);
+      if (!matches_ || e.g.match_over()) return true;
+    }
+  }
+  return true;
+}
+
+void BatchEnv::set_opponents(const std::array<int, kSeats>& kinds) {
+  int learners = 0;
+  for (int s = 0; s < kSeats; ++s) {
+    const int k = kinds[std::size_t(s)];
+    if (k < -1 || k >= int(policy_registry().size()))
+      throw GameError("BatchEnv: seat " + std::to_string(s) + " has no policy " + std::to_string(k));
+    learners += k < 0;
+  }
+  if (learners == 0) throw GameError("BatchEnv: at least one seat must be the learner's (opponents on all 6)");
+  opponents_ = kinds;
+  reset();
 }
 
 void BatchEnv::observe(float* obs, std::int8_t* mask, std::int32_t* to_act) {
@@ -97,7 +126,7 @@ void BatchEnv::observe(float* obs, std::int8_t* mask, std::int32_t* to_act) {
     Env& e = envs_[std::size_t(i)];
     const int seat = e.g.current_player();
     if (to_act) to_act[i] = seat;
-    if (obs) encode_observation(e.g, seat, e.tracker.played, obs + std::size_t(i) * kObsSize);
+    if (obs) encode_observation(information_state(e.g, seat), obs + std::size_t(i) * kObsSize);
     if (mask) {
       if (!e.mask_fresh) {
         abstract_mask(e.legal, e.g.level_rank(), e.mask, e.index);

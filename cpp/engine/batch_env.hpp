@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "encode.hpp"
+#include "policy.hpp"
 #include "state.hpp"
 
 namespace daguai {
@@ -41,7 +42,7 @@ class BatchEnv {
   // Validate every action (throws GameError naming the environment; nothing applied), then
   // apply them. abstract: ids (encode.hpp); else indices into legal(i). rewards: n x 6,
   // done: n, final_obs: n x kObsSize (each may be null). Where an episode ends, final_obs
-  // row i is the observation of its last state seen by the seat that acted.
+  // row i is the observation of its last state seen by the learner seat that acted.
   void step(const std::int32_t* actions, bool abstract, float* rewards, std::uint8_t* done,
             float* final_obs = nullptr);
   // Observation of the player to act (n x kObsSize), abstract masks (n x kNumAbstract, may
@@ -49,18 +50,29 @@ class BatchEnv {
   void observe(float* obs, std::int8_t* mask, std::int32_t* to_act);
   // Candidate features of every legal action: offsets (n + 1) into rows of kCandFeatures.
   void candidates(std::vector<float>* features, std::int64_t* offsets) const;
+  // Built-in opponents (issue 9): kinds[s] = a policy id on the seats the learner does not
+  // control, -1 on the learner's seats (at least one). Opponent seats are played in C++
+  // inside reset/step with the streams (seed, game, kPolicy, seat): observations are only
+  // ever of learner seats; rewards of rounds the opponents end are reported on that step.
+  // Restarts every environment.
+  void set_opponents(const std::array<int, kSeats>& kinds);
 
  private:
   struct Env {
     GameState g;
-    RoundTracker tracker;
     std::vector<Action> legal;
     std::int32_t index[kNumAbstract];  // abstract id -> index into legal (-1 unavailable)
     std::uint8_t mask[kNumAbstract];
     bool mask_fresh = false;
     std::uint64_t game = 0;
     std::int64_t episode = 0;
+    std::array<Rng, kSeats> rngs;  // opponents' streams
   };
+  // Play opponent seats until a learner seat is to act; adds round rewards into r (may be
+  // null); returns true if the episode ended.
+  bool advance(Env& e, float* r);
+  std::array<int, kSeats> opponents_{{-1, -1, -1, -1, -1, -1}};
+  std::array<PolicyScratch, kSeats> scratch_;
   void start(Env& e, int i, std::int64_t episode);
   void refresh(Env& e);
 

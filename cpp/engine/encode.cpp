@@ -49,49 +49,37 @@ inline float scaled_key(const Play& p) {
 
 }  // namespace
 
-void RoundTracker::sync(const GameState& g) {
-  if (g.round() == round) return;
-  round = g.round();
-  for (auto& c : played) c = Cards{};
-}
-
-void RoundTracker::on_action(const GameState& before, const Action& a) {
-  sync(before);
-  if (a.type == ActionType::kPlay) played[before.current_player()] += a.play.cards;
-}
-
-void encode_observation(const GameState& g, int seat, const Cards* played, float* obs) {
+void encode_observation(const InfoState& v, float* obs) {
   std::memset(obs, 0, sizeof(float) * kObsSize);
+  const int seat = v.seat;
   auto rel = [&](int s) { return (s - seat + kSeats) % kSeats; };
-  put_counts(g.hand(seat), obs + kObsHand);
-  if (played)
-    for (int s = 0; s < kSeats; ++s) put_counts(played[s], obs + kObsPlayed + 54 * rel(s));
-  if (g.has_top()) {
-    const Play& t = g.top();
+  put_counts(v.hand, obs + kObsHand);
+  for (int s = 0; s < kSeats; ++s) put_counts(v.played[std::size_t(s)], obs + kObsPlayed + 54 * rel(s));
+  if (v.has_top) {
+    const Play& t = v.top;
     put_counts(t.cards, obs + kObsTopCards);
     obs[kObsTopKind + int(t.kind())] = 1;
     obs[kObsTopKey] = scaled_key(t);
-    obs[kObsTopSeat + rel(g.top_seat())] = 1;
+    obs[kObsTopSeat + rel(v.top_seat)] = 1;
     for (int s = 0; s < kSeats; ++s)
-      if ((g.passed_mask() >> s) & 1) obs[kObsPassed + rel(s)] = 1;
+      if ((v.passed >> s) & 1) obs[kObsPassed + rel(s)] = 1;
   } else {
-    obs[kObsLeading] = g.phase() == Phase::kPlay ? 1.0f : 0.0f;
+    obs[kObsLeading] = v.phase == Phase::kPlay ? 1.0f : 0.0f;
   }
-  for (int s = 0; s < kSeats; ++s) obs[kObsCounts + rel(s)] = float(g.cards_left(s)) / float(kHandSize);
-  for (int i = 0; i < g.players_out(); ++i) obs[kObsOut + rel(g.finish_order()[std::size_t(i)])] = float(i + 1) / 6.0f;
-  obs[kObsLevels + g.level(team_of(seat))] = 1;
-  obs[kObsLevels + 13 + g.level(1 - team_of(seat))] = 1;
-  obs[kObsLevelRank + g.level_rank()] = 1;
-  obs[kObsDealer + rel(g.dealer())] = 1;
-  obs[kObsPhase + int(g.phase())] = 1;
-  if (g.current_player() >= 0) obs[kObsToAct + rel(g.current_player())] = 1;
-  for (int i = 0; i < g.tribute_pairs(); ++i)
-    if (g.tribute_face(i) >= 0) obs[kObsTribute + g.tribute_face(i)] += 1;
-  for (int i = 0; i < g.tribute_pairs(); ++i)
-    if ((g.tributer(i) == seat || g.receiver(i) == seat) && g.return_face(i) >= 0)
-      obs[kObsExchange + g.return_face(i)] += 1;
-  obs[kObsScores] = float(g.score(seat)) / 100.0f;
-  obs[kObsScores + 1] = float(g.score((seat + 1) % kSeats)) / 100.0f;
+  for (int s = 0; s < kSeats; ++s) obs[kObsCounts + rel(s)] = float(v.cards_left[std::size_t(s)]) / float(kHandSize);
+  for (int i = 0; i < v.players_out; ++i) obs[kObsOut + rel(v.finish_order[std::size_t(i)])] = float(i + 1) / 6.0f;
+  obs[kObsLevels + v.levels[std::size_t(team_of(seat))]] = 1;
+  obs[kObsLevels + 13 + v.levels[std::size_t(1 - team_of(seat))]] = 1;
+  obs[kObsLevelRank + v.level_rank] = 1;
+  obs[kObsDealer + rel(v.dealer)] = 1;
+  obs[kObsPhase + int(v.phase)] = 1;
+  if (v.current >= 0) obs[kObsToAct + rel(v.current)] = 1;
+  for (int i = 0; i < v.n_pairs; ++i)
+    if (v.tribute_face[std::size_t(i)] >= 0) obs[kObsTribute + v.tribute_face[std::size_t(i)]] += 1;
+  for (int i = 0; i < v.n_pairs; ++i)  // return_face is only set in the viewer's own pair
+    if (v.return_face[std::size_t(i)] >= 0) obs[kObsExchange + v.return_face[std::size_t(i)]] += 1;
+  obs[kObsScores] = float(v.scores[std::size_t(seat)]) / 100.0f;
+  obs[kObsScores + 1] = float(v.scores[std::size_t((seat + 1) % kSeats)]) / 100.0f;
 }
 
 void encode_candidate(const Action& a, int level, float* out) {

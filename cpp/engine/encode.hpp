@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "moves.hpp"
+#include "infostate.hpp"
 #include "state.hpp"
 
 namespace daguai {
@@ -45,17 +46,8 @@ constexpr int kObsScores = kObsExchange + 54;     // 2: my seat's / next seat's 
 constexpr int kObsSize = kObsScores + 2;          // 633
 const std::vector<ObsSlice>& obs_slices();
 
-// Fill obs[kObsSize] for `seat` (what that seat may know, R16). `played` = cards each seat
-// (absolute) has played this round, maintained by the caller (see RoundTracker).
-void encode_observation(const GameState& g, int seat, const Cards* played, float* obs);
-
-// Cards played this round per seat, updated from actions (so encoding needs no log).
-struct RoundTracker {
-  Cards played[6];
-  int round = -1;
-  void sync(const GameState& g);                             // reset at a new round
-  void on_action(const GameState& before, const Action& a);  // call before applying a
-};
+// Fill obs[kObsSize] from the information state of its viewer (infostate.hpp: R16).
+void encode_observation(const InfoState& v, float* obs);
 
 // ---- candidate features: float32[kCandFeatures] per legal action -------------------------
 constexpr int kCandFeatures = 54 + 9 + 1 + 1 + 1 + 1;  // counts, kind, key, jokers/5, pass, size/5

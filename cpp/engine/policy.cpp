@@ -2,22 +2,23 @@
 
 #include <algorithm>
 
+#include "search.hpp"
+
 namespace daguai {
 
 PolicyKind parse_policy(const std::string& name) {
-  if (name == "random") return PolicyKind::kRandom;
-  if (name == "greedy") return PolicyKind::kGreedy;
-  if (name == "heuristic") return PolicyKind::kHeuristic;
-  throw GameError("unknown policy '" + name + "': expected random, greedy or heuristic");
+  const auto& reg = policy_registry();
+  std::string names;
+  for (std::size_t i = 0; i < reg.size(); ++i) {
+    if (name == reg[i].name) return PolicyKind(i);
+    names += (i ? ", " : "") + std::string(reg[i].name);
+  }
+  throw GameError("unknown policy '" + name + "': expected one of " + names);
 }
 
 const char* policy_name(PolicyKind k) {
-  switch (k) {
-    case PolicyKind::kRandom: return "random";
-    case PolicyKind::kGreedy: return "greedy";
-    case PolicyKind::kHeuristic: return "heuristic";
-  }
-  return "?";
+  const auto& reg = policy_registry();
+  return std::size_t(k) < reg.size() ? reg[std::size_t(k)].name : "?";
 }
 
 namespace {
@@ -53,7 +54,7 @@ bool cheaper(const Play& a, const Play& b, int level) {
 
 // Non-play phases shared by greedy and heuristic: pay the first highest card, return the
 // lowest-power card, offer the lowest cards, take the highest offered card.
-Action simple_exchange(const GameState& g, PolicyScratch& s) {
+Action simple_exchange(const PolicyView& g, PolicyScratch& s) {
   s.actions.clear();
   g.legal_actions(&s.actions);
   const int level = g.level_rank();
@@ -88,7 +89,7 @@ Action simple_exchange(const GameState& g, PolicyScratch& s) {
 // ---------------------------------------------------------------------------------------
 // random: uniform over the legal actions.
 // ---------------------------------------------------------------------------------------
-Action random_action(const GameState& g, Rng& rng, PolicyScratch& s) {
+Action random_action(const PolicyView& g, Rng& rng, PolicyScratch& s) {
   const int seat = g.current_player();
   if (g.phase() == Phase::kPlay) {
     // Count the plays, draw one index over plays + pass, generate only that play (moves.hpp).
@@ -106,7 +107,7 @@ Action random_action(const GameState& g, Rng& rng, PolicyScratch& s) {
 // ---------------------------------------------------------------------------------------
 // greedy
 // ---------------------------------------------------------------------------------------
-Action greedy_action(const GameState& g, PolicyScratch& s) {
+Action greedy_action(const PolicyView& g, PolicyScratch& s) {
   if (g.phase() != Phase::kPlay) return simple_exchange(g, s);
   const int seat = g.current_player(), level = g.level_rank();
   s.plays.clear();
@@ -297,7 +298,7 @@ int lead_rank(const Play& p) {
   return int(p.key >> 1);
 }
 
-Action heuristic_action(const GameState& g, Rng& rng, PolicyScratch& s) {
+Action heuristic_action(const PolicyView& g, Rng& rng, PolicyScratch& s) {
   (void)rng;
   if (g.phase() != Phase::kPlay) return simple_exchange(g, s);
   const int seat = g.current_player(), level = g.level_rank();
@@ -394,14 +395,26 @@ Action heuristic_action(const GameState& g, Rng& rng, PolicyScratch& s) {
 
 }  // namespace
 
+const std::vector<PolicyEntry>& policy_registry() {
+  // Adding a policy: one entry here (its id is its index; PolicyKind names the first ones).
+  static const std::vector<PolicyEntry> kPolicies = {
+      {"random", [](const PolicyView& v, Rng& r, PolicyScratch& s) { return random_action(v, r, s); }},
+      {"greedy", [](const PolicyView& v, Rng&, PolicyScratch& s) { return greedy_action(v, s); }},
+      {"heuristic", [](const PolicyView& v, Rng& r, PolicyScratch& s) { return heuristic_action(v, r, s); }},
+      {"pimc", &pimc_action},  // default budget (policy.hpp SearchConfig)
+      // fixed budgets in total rollouts per decision (the strength curve, docs/search.md)
+      {"pimc24", [](const PolicyView& v, Rng& r, PolicyScratch& s) { s.search.rollouts = 24; return pimc_action(v, r, s); }},
+      {"pimc48", [](const PolicyView& v, Rng& r, PolicyScratch& s) { s.search.rollouts = 48; return pimc_action(v, r, s); }},
+      {"pimc192", [](const PolicyView& v, Rng& r, PolicyScratch& s) { s.search.rollouts = 192; return pimc_action(v, r, s); }},
+  };
+  return kPolicies;
+}
+
 Action choose_action(PolicyKind kind, const GameState& g, Rng& rng, PolicyScratch& scratch) {
   if (g.match_over()) throw GameError("the match is over: no decision to choose");
-  switch (kind) {
-    case PolicyKind::kRandom: return random_action(g, rng, scratch);
-    case PolicyKind::kGreedy: return greedy_action(g, scratch);
-    case PolicyKind::kHeuristic: return heuristic_action(g, rng, scratch);
-  }
-  throw GameError("unknown policy");
+  const auto& reg = policy_registry();
+  if (std::size_t(kind) >= reg.size()) throw GameError("unknown policy");
+  return reg[std::size_t(kind)].fn(PolicyView(g), rng, scratch);
 }
 
 }  // namespace daguai

@@ -10,8 +10,12 @@
 //              does not beat its partner unless that wins the race out, and feeds a partner
 //              who is close to going out (seeds 000 / 001 strategy sections); see policy.cpp
 //
-// Policies are deterministic functions of the game state and their own random stream
-// (Rng::stream(seed, game, kPolicy, seat)).
+//   pimc       Monte Carlo over sampled worlds (search.hpp, docs/search.md)
+//
+// Policies see views, not states (issue 9): a policy is a PolicyFn receiving a PolicyView
+// of the seat to act - its own hand and public facts (R16), with GameState's query names -
+// and its own random stream (Rng::stream(seed, game, kPolicy, seat)). Adding a policy is
+// one entry in the registry kPolicies (policy.cpp); names and ids come from it.
 #pragma once
 
 #include <cstdint>
@@ -19,14 +23,28 @@
 #include <vector>
 
 #include "moves.hpp"
+#include "infostate.hpp"
 #include "rng.hpp"
 #include "state.hpp"
 
 namespace daguai {
 
-enum class PolicyKind : std::uint8_t { kRandom = 0, kGreedy = 1, kHeuristic = 2 };
+// A policy id: the index of its registry entry (the first three are named for convenience).
+enum class PolicyKind : std::uint8_t { kRandom = 0, kGreedy = 1, kHeuristic = 2, kPimc = 3 };
 PolicyKind parse_policy(const std::string& name);  // throws GameError on an unknown name
 const char* policy_name(PolicyKind k);
+
+// Search settings of a search policy (search.hpp); part of the scratch so that each seat
+// of a simulation can have its own.
+struct SearchConfig {
+  int rollouts = 96;         // total rollouts per decision (budget in iterations)
+  int min_worlds = 2;        // at least this many worlds (each candidate in each)
+  int max_worlds = 64;       // at most this many
+  double ms = 0;             // > 0: also stop adding worlds after this many milliseconds
+  int threads = 1;
+  int max_candidates = 12;   // pimc: search at most this many candidates (0 = all)
+  PolicyKind rollout = PolicyKind::kHeuristic;  // the policy every seat plays in rollouts
+};
 
 // Scratch space reused across decisions (no allocation after warm-up).
 struct PolicyScratch {
@@ -34,7 +52,50 @@ struct PolicyScratch {
   std::vector<Action> actions;
   std::vector<Play> plan;  // heuristic: the current decomposition of the hand
   Cards plan_hand;         // the hand the plan was made for
+  SearchConfig search;     // search policies
 };
+
+// What a policy sees: the information state of the seat to act (R16) with the query names
+// of GameState. hand(s) of another seat throws; info() builds the full InfoState
+// (infostate.hpp: known cards, unseen cards, forced-pass constraints) for search.
+class PolicyView {
+ public:
+  explicit PolicyView(const GameState& g) : g_(&g), seat_(g.current_player()) {}
+  int current_player() const { return seat_; }
+  bool match_over() const { return g_->match_over(); }
+  Phase phase() const { return g_->phase(); }
+  const Rules& rules() const { return g_->rules(); }
+  int level_rank() const { return g_->level_rank(); }
+  const Cards& hand(int seat) const {
+    if (seat != seat_) throw GameError("a policy sees only its own hand (R16)");
+    return g_->hand(seat);
+  }
+  int cards_left(int seat) const { return g_->cards_left(seat); }
+  bool is_out(int seat) const { return g_->is_out(seat); }
+  bool has_top() const { return g_->has_top(); }
+  const Play& top() const { return g_->top(); }
+  int top_seat() const { return g_->top_seat(); }
+  unsigned passed_mask() const { return g_->passed_mask(); }
+  bool can_pass() const { return g_->can_pass(); }
+  bool expects_offer() const { return g_->expects_offer(); }
+  // The seat's own legal decisions (they depend only on its hand and public facts).
+  void legal_plays(PlayList* out) const { g_->legal_plays(out); }
+  void legal_actions(std::vector<Action>* out) const { g_->legal_actions(out); }
+  InfoState info() const { return information_state(*g_, seat_); }
+
+ private:
+  const GameState* g_;  // read only through the queries above
+  int seat_;
+};
+
+// The policy interface.
+using PolicyFn = Action (*)(const PolicyView& view, Rng& rng, PolicyScratch& scratch);
+struct PolicyEntry {
+  const char* name;
+  PolicyFn fn;
+};
+// Every policy, id = index (PolicyKind). The one place to add a policy: policy.cpp.
+const std::vector<PolicyEntry>& policy_registry();
 
 // The decision of the player to act (g.current_player()). `rng` is that seat's stream.
 Action choose_action(PolicyKind kind, const GameState& g, Rng& rng, PolicyScratch& scratch);

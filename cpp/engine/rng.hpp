@@ -29,6 +29,7 @@ enum class Stream : std::uint64_t {
   kFirstDealer = 2,  // index = 0: the first round's dealer (R10)
   kPolicy = 3,       // index = seat: a built-in policy's choices
   kStart = 4,        // index = 0: a random start state (Start::kRandom, docs/game.md)
+  kSample = 5,       // index = world k: sample_worlds' k-th world (seed = its seed, game = 0)
 };
 
 class Rng {

@@ -7,13 +7,17 @@
 #include <thread>
 #include <vector>
 
+#include "sampler.hpp"
+
 namespace daguai {
 
 namespace {
 
 void run_one(const SimConfig& cfg, std::int64_t i, const SimOutput& out, std::array<PolicyScratch, 6>& scratch) {
   const std::uint64_t game = cfg.first_game + std::uint64_t(i);
-  GameState g(cfg.rules, cfg.seed, game, cfg.auto_pass, /*record=*/false);
+  GameState g = cfg.view  ? make_world(*cfg.view, sample_world_hands(*cfg.view, cfg.seed, game), cfg.seed, game)
+                : cfg.start ? *cfg.start
+                            : GameState(cfg.rules, cfg.seed, game, cfg.auto_pass, /*record=*/false);
   std::array<Rng, 6> rngs;
   for (int s = 0; s < kSeats; ++s) {
     rngs[std::size_t(s)] = Rng::stream(cfg.seed, game, Stream::kPolicy, std::uint64_t(s));

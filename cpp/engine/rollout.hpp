@@ -9,6 +9,7 @@
 #include <array>
 #include <cstdint>
 
+#include "infostate.hpp"
 #include "policy.hpp"
 #include "rules.hpp"
 
@@ -24,6 +25,11 @@ struct SimConfig {
   std::array<PolicyKind, 6> policies{};
   int threads = 1;
   std::int64_t max_rounds_per_match = 10000;  // safety net for matches
+  // Rollouts from a position (issue 9): every game starts from `start` (a copy), or, with
+  // `view` set, from world `game` of that view (sampler.hpp: sample_world_hands(*view,
+  // seed, game)); the policies' streams are those of (seed, game) as usual.
+  const GameState* start = nullptr;
+  const InfoState* view = nullptr;
 };
 
 // Output columns (row i = game first_game + i); any pointer may be null to skip a column.

@@ -49,17 +49,184 @@ Play card_play(const Cards& c) {
 
 GameState::GameState(const Rules& rules, std::uint64_t seed, std::uint64_t game, bool auto_pass, bool record,
                      Start start)
-    : rules_(rules), seed_(seed), game_(game), auto_pass_(auto_pass), initial_auto_pass_(auto_pass), record_(record),
-      start_(start) {
-  if (rules_.final_level > 12) throw GameError("final_level out of range");
-  if (start_ == Start::kRandom) {
-    random_start();
-    return;
-  }
+    : GameState(rules,
+                start == Start::kRandom ? random_position(rules, seed, game, auto_pass)
+                                        : seeded_position(seed, game, auto_pass),
+                record) {}
+
+namespace {
+
+// R2, R17: shuffle the 162 cards (face-major: 3 x face 0, 3 x face 1, ...) with the round's
+// stream; seat s receives shuffled positions [27 s, 27 s + 27).
+std::array<Cards, kSeats> seeded_deal(std::uint64_t seed, std::uint64_t game, int round) {
+  std::uint8_t deck[kDeckSize];
+  for (int i = 0; i < kDeckSize; ++i) deck[i] = std::uint8_t(i / kMaxCopies);
+  Rng r = Rng::stream(seed, game, Stream::kDeal, std::uint64_t(round));
+  r.shuffle(deck, kDeckSize);
+  std::array<Cards, kSeats> hands{};
+  for (int s = 0; s < kSeats; ++s)
+    for (int k = 0; k < kHandSize; ++k) hands[std::size_t(s)].add(deck[s * kHandSize + k]);
+  return hands;
+}
+
+std::string entry_text(std::size_t i, const Action& a) {
+  std::string s = "history entry " + std::to_string(i) + " (seat " + std::to_string(a.seat) + " " +
+                  action_name(a.type);
+  if (a.type != ActionType::kPass && a.type != ActionType::kAntiTribute) s += " " + cards_text(a.play.cards);
+  return s + ")";
+}
+
+}  // namespace
+
+Position GameState::seeded_position(std::uint64_t seed, std::uint64_t game, bool auto_pass) {
+  Position p;
+  p.seed = seed;
+  p.game = game;
   // R10: the first dealer is chosen at random (seeded).
-  Rng r = Rng::stream(seed_, game_, Stream::kFirstDealer, 0);
-  dealer_ = int(r.bounded(kSeats));
-  deal_round();
+  Rng r = Rng::stream(seed, game, Stream::kFirstDealer, 0);
+  p.dealer = int(r.bounded(kSeats));
+  p.hands = seeded_deal(seed, game, 0);
+  p.auto_pass = auto_pass;
+  return p;
+}
+
+// Validation order (the first failure is reported): the match fields, the tribute pairs,
+// the seats of the history, the card totals (R2), each hand against its plays and
+// exchanges, then the history itself applied decision by decision, the seat to act and
+// the finishing order.
+GameState::GameState(const Rules& rules, const Position& pos, bool record)
+    : rules_(rules), seed_(pos.seed), game_(pos.game), auto_pass_(false), initial_auto_pass_(pos.auto_pass),
+      record_(record), start_(pos.start) {
+  if (rules_.final_level > 12) throw GameError("final_level out of range");
+  auto fail = [](const std::string& m) { throw PositionError("inconsistent position: " + m); };
+  auto seat_ok = [](int s) { return s >= 0 && s < kSeats; };
+  if (pos.round < 0) fail("round " + std::to_string(pos.round) + " is negative");
+  if (rules_.max_rounds > 0 && pos.round >= rules_.max_rounds)
+    fail("round " + std::to_string(pos.round) + " is past max_rounds = " + std::to_string(rules_.max_rounds));
+  if (!seat_ok(pos.dealer)) fail("dealer " + std::to_string(pos.dealer) + " is not a seat (0..5)");
+  for (int t = 0; t < 2; ++t) {
+    if (pos.levels[std::size_t(t)] < 0 || pos.levels[std::size_t(t)] > rules_.final_level)
+      fail(std::string("the level of team ") + "AB"[t] + " is not a level up to the final level");
+    if (pos.final_failures[std::size_t(t)] < 0) fail("final_failures must be >= 0");
+  }
+  // R11 tribute pairs.
+  if (pos.n_pairs < 0 || pos.n_pairs > 3) fail("there are 0 to 3 tribute pairs, not " + std::to_string(pos.n_pairs));
+  if (pos.n_pairs > 0 && pos.round == 0 && pos.start != Start::kRandom)
+    fail("round 0 has no tribute (R11: tribute follows a won round)");
+  unsigned used = 0;
+  for (int i = 0; i < pos.n_pairs; ++i) {
+    const int t = pos.tributers[std::size_t(i)], r = pos.receivers[std::size_t(i)];
+    if (!seat_ok(t) || !seat_ok(r)) fail("tribute pair " + std::to_string(i) + " names a seat outside 0..5");
+    if (team_of(t) == team_of(r))
+      fail("tribute pair " + std::to_string(i) + ": seats " + std::to_string(t) + " and " + std::to_string(r) +
+           " are partners (R11 pairs opponents)");
+    if (team_of(t) != team_of(pos.tributers[0]))
+      fail("tribute pair " + std::to_string(i) + ": every tributer is of the losing team (R9)");
+    if (((used >> t) & 1) || ((used >> r) & 1)) fail("tribute pair " + std::to_string(i) + " repeats a seat");
+    used |= (1u << t) | (1u << r);
+  }
+  auto pair_of = [&](int seat, bool as_tributer) {
+    for (int i = 0; i < pos.n_pairs; ++i)
+      if ((as_tributer ? pos.tributers : pos.receivers)[std::size_t(i)] == seat) return i;
+    return -1;
+  };
+  // The cards each seat held at the deal: its hand now, plus what it played and gave
+  // away, minus what it received in the tribute exchange.
+  std::array<std::array<int, kNumFaces>, kSeats> held{};
+  std::array<int, kNumFaces> total{};
+  for (int s = 0; s < kSeats; ++s)
+    for (int f = 0; f < kNumFaces; ++f) {
+      held[std::size_t(s)][std::size_t(f)] = pos.hands[std::size_t(s)].count(f);
+      total[std::size_t(f)] += pos.hands[std::size_t(s)].count(f);
+    }
+  auto undo = [&](const Cards& c, int from, int to) {  // undo a move of c from `from` to `to` (-1: played)
+    for (int f = 0; f < kNumFaces; ++f) {
+      held[std::size_t(from)][std::size_t(f)] += c.count(f);
+      if (to >= 0) held[std::size_t(to)][std::size_t(f)] -= c.count(f);
+      else total[std::size_t(f)] += c.count(f);
+    }
+  };
+  for (std::size_t i = 0; i < pos.history.size(); ++i) {
+    const Action& a = pos.history[i].action;
+    if (!seat_ok(a.seat))
+      fail("history entry " + std::to_string(i) + ": seat " + std::to_string(a.seat) + " is not a seat (0..5)");
+    int j = -1;
+    switch (a.type) {
+      case ActionType::kPlay: undo(a.play.cards, a.seat, -1); break;
+      case ActionType::kTribute: case ActionType::kTake: case ActionType::kAntiTribute:
+        if ((j = pair_of(a.seat, true)) < 0)
+          fail(entry_text(i, a) + ": seat " + std::to_string(a.seat) + " is not a tributer of this round");
+        if (a.type == ActionType::kTribute) undo(a.play.cards, a.seat, pos.receivers[std::size_t(j)]);
+        if (a.type == ActionType::kTake) undo(a.play.cards, pos.receivers[std::size_t(j)], a.seat);
+        break;
+      case ActionType::kReturn: case ActionType::kOffer:
+        if ((j = pair_of(a.seat, false)) < 0)
+          fail(entry_text(i, a) + ": seat " + std::to_string(a.seat) + " is not a receiver of this round");
+        if (a.type == ActionType::kReturn) undo(a.play.cards, a.seat, pos.tributers[std::size_t(j)]);
+        break;
+      case ActionType::kPass: break;
+    }
+  }
+  for (int f = 0; f < kNumFaces; ++f)
+    if (total[std::size_t(f)] != kMaxCopies)
+      fail("card totals (R2): " + face_text(f) + " appears " + std::to_string(total[std::size_t(f)]) +
+           " times in the hands and this round's plays; every face exists 3 times");
+  for (int s = 0; s < kSeats; ++s) {
+    int n = 0;
+    for (int f = 0; f < kNumFaces; ++f) {
+      const int c = held[std::size_t(s)][std::size_t(f)];
+      if (c < 0)
+        fail("seat " + std::to_string(s) + " gives away " + face_text(f) +
+             " in the history more often than it holds or received it");
+      n += c;
+    }
+    if (n != kHandSize)
+      fail("hand size: seat " + std::to_string(s) + " holds " + std::to_string(pos.hands[std::size_t(s)].size()) +
+           " cards, which with this round's plays and exchanges makes " + std::to_string(n) + " dealt, not 27");
+  }
+  std::array<Cards, kSeats> dealt{};
+  for (int s = 0; s < kSeats; ++s)
+    for (int f = 0; f < kNumFaces; ++f)
+      if (held[std::size_t(s)][std::size_t(f)]) dealt[std::size_t(s)].add(f, held[std::size_t(s)][std::size_t(f)]);
+
+  round_ = pos.round;
+  dealer_ = pos.dealer;
+  level_ = pos.levels;
+  score_ = pos.scores;
+  final_failures_ = pos.final_failures;
+  begin_round(dealt, pos.n_pairs, pos.tributers.data(), pos.receivers.data());
+  // Replay with auto_pass off: forced passes are in the history (marked automatic).
+  for (std::size_t i = 0; i < pos.history.size(); ++i) {
+    const HistoryEntry& e = pos.history[i];
+    if (round_ != pos.round || phase_ == Phase::kMatchOver)
+      fail(entry_text(i, e.action) + ": the round ended at the entry before (a position lies inside one round)");
+    if (e.action.seat != current_)
+      fail(entry_text(i, e.action) + ": wrong seat to act, it is seat " + std::to_string(current_) + "'s turn");
+    try {
+      if (e.automatic) {
+        if (e.action.type != ActionType::kPass) fail(entry_text(i, e.action) + ": only a pass can be automatic");
+        apply_forced_pass();
+      } else {
+        apply(e.action);
+      }
+    } catch (const PositionError&) {
+      throw;
+    } catch (const std::invalid_argument& ex) {
+      fail(entry_text(i, e.action) + " is illegal: " + ex.what());
+    }
+  }
+  if (round_ != pos.round || phase_ == Phase::kMatchOver)
+    fail("the history ends the round (a position lies inside one round: give the next round's position)");
+  auto_pass_ = pos.auto_pass;
+  run_auto_passes();
+  if (pos.to_act >= 0 && pos.to_act != current_)
+    fail("wrong seat to act: the position says seat " + std::to_string(pos.to_act) +
+         " but after the history it is seat " + std::to_string(current_) + "'s turn");
+  if (pos.check_finish_order) {
+    bool same = int(pos.finish_order.size()) == n_out_;
+    for (int i = 0; same && i < n_out_; ++i) same = pos.finish_order[std::size_t(i)] == order_[std::size_t(i)];
+    if (!same) fail("the finishing order does not match the history");
+  }
 }
 
 void GameState::set_auto_pass(bool on) {
@@ -90,18 +257,23 @@ void GameState::log_event(EventType t, int seat, int other, const Play* play, st
   log_.push_back(e);
 }
 
-// R2, R17: shuffle the 162 cards (face-major: 3 x face 0, 3 x face 1, ...) with the round's
-// stream; seat s receives shuffled positions [27 s, 27 s + 27).
+// The next round of a seeded match: deal from the round's stream, tribute from the
+// previous round's result (R11).
 void GameState::deal_round() {
-  std::uint8_t deck[kDeckSize];
-  for (int i = 0; i < kDeckSize; ++i) deck[i] = std::uint8_t(i / kMaxCopies);
-  Rng r = Rng::stream(seed_, game_, Stream::kDeal, std::uint64_t(round_));
-  r.shuffle(deck, kDeckSize);
-  for (int s = 0; s < kSeats; ++s) {
-    Cards c;
-    for (int k = 0; k < kHandSize; ++k) c.add(deck[s * kHandSize + k]);
-    hands_[s] = c;
+  const std::array<Cards, kSeats> hands = seeded_deal(seed_, game_, round_);
+  if (!results_.empty() && results_.back().n_tributers > 0) {
+    const RoundResult& last = results_.back();
+    begin_round(hands, last.n_tributers, last.tributers.data(), last.receivers.data());
+  } else {
+    begin_round(hands, 0, nullptr, nullptr);
   }
+}
+
+void GameState::begin_round(const std::array<Cards, kSeats>& hands, int n_pairs, const std::int8_t* trib,
+                            const std::int8_t* recv) {
+  hands_ = hands;
+  played_.fill(Cards{});
+  forced_ = ForcedLog();
   top_seat_ = -1;
   passed_ = 0;
   order_.fill(-1);
@@ -122,13 +294,12 @@ void GameState::deal_round() {
   }
   round_log_start_ = log_.size();
   log_event(EventType::kDeal, dealer_, -1, nullptr, std::int32_t(deals_.size()) - 1);
-  // R11: tribute from the previous round's result, after this deal.
-  if (!results_.empty() && results_.back().n_tributers > 0) {
-    const RoundResult& last = results_.back();
-    n_pairs_ = last.n_tributers;
+  // R11: tribute, after this deal.
+  if (n_pairs > 0) {
+    n_pairs_ = n_pairs;
     for (int i = 0; i < n_pairs_; ++i) {
-      trib_[i] = last.tributers[i];
-      recv_[i] = last.receivers[i];
+      trib_[std::size_t(i)] = trib[i];
+      recv_[std::size_t(i)] = recv[i];
     }
     phase_ = Phase::kTribute;
     pair_step_ = 0;
@@ -398,6 +569,7 @@ void GameState::apply_forced_pass() {
 void GameState::apply_play(const Play& p) {
   const int seat = current_;
   hands_[seat] -= p.cards;
+  played_[seat] += p.cards;
   log_event(EventType::kPlay, seat, -1, &p);
   top_ = p;
   top_seat_ = seat;
@@ -418,6 +590,7 @@ void GameState::apply_play(const Play& p) {
 void GameState::apply_pass(bool automatic) {
   const int seat = current_;
   passed_ |= 1u << seat;
+  if (automatic) forced_.push_back(ForcedPass{std::int8_t(seat), top_, played_[seat]});
   log_event(EventType::kPass, seat, -1, nullptr, 0, automatic ? 1 : 0);
   end_trick_or_continue(seat);
 }
@@ -625,12 +798,16 @@ void GameState::forfeit(int seat) {
 }
 
 // Start::kRandom (state.hpp, docs/game.md): levels, dealer and tribute pairs as if a round
-// with a uniformly random finishing order had just been played. The previous round's
-// dealer (needed by dealer = stay) is uniform too; scores stay 0.
-void GameState::random_start() {
-  Rng r = Rng::stream(seed_, game_, Stream::kStart, 0);
-  level_[0] = int(r.bounded(std::uint64_t(rules_.final_level) + 1));
-  level_[1] = int(r.bounded(std::uint64_t(rules_.final_level) + 1));
+// with a uniformly random finishing order had just been played, as a position of round 0
+// with the seeded round-0 deal. The previous round's dealer (needed by dealer = stay) is
+// uniform too; scores stay 0.
+Position GameState::random_position(const Rules& rules, std::uint64_t seed, std::uint64_t game, bool auto_pass) {
+  Position p = seeded_position(seed, game, auto_pass);
+  p.start = Start::kRandom;
+  if (rules.final_level > 12) throw GameError("final_level out of range");
+  Rng r = Rng::stream(seed, game, Stream::kStart, 0);
+  p.levels[0] = int(r.bounded(std::uint64_t(rules.final_level) + 1));
+  p.levels[1] = int(r.bounded(std::uint64_t(rules.final_level) + 1));
   const int prev_dealer = int(r.bounded(kSeats));
   std::int8_t order[kSeats] = {0, 1, 2, 3, 4, 5};
   r.shuffle(order, kSeats);
@@ -655,22 +832,14 @@ void GameState::random_start() {
       }
     }
   }
-  std::array<std::int8_t, 3> pt{}, pr{};
-  if (nt > 0) pair_tributes(rules_.tribute_pairing, nt, trib, recv, &pt, &pr);
+  if (nt > 0) pair_tributes(rules.tribute_pairing, nt, trib, recv, &p.tributers, &p.receivers);
+  p.n_pairs = nt;
   // R9/R10: the next dealer.
-  if (rules_.dealer == DealerRule::kStay) dealer_ = winner == team_of(prev_dealer) ? prev_dealer : (prev_dealer + 1) % kSeats;
-  else dealer_ = order[0];
-  deal_round();  // no results yet: ends in the play phase
-  if (nt > 0) {  // R11: the tribute of the previous round, after this deal (as deal_round does)
-    n_pairs_ = nt;
-    for (int i = 0; i < nt; ++i) {
-      trib_[std::size_t(i)] = pt[std::size_t(i)];
-      recv_[std::size_t(i)] = pr[std::size_t(i)];
-    }
-    phase_ = Phase::kTribute;
-    pair_step_ = 0;
-    current_ = trib_[0];
-  }
+  if (rules.dealer == DealerRule::kStay)
+    p.dealer = winner == team_of(prev_dealer) ? prev_dealer : (prev_dealer + 1) % kSeats;
+  else
+    p.dealer = order[0];
+  return p;
 }
 
 }  // namespace daguai

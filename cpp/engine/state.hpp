@@ -125,12 +125,68 @@ struct Deal {
 //            the winner and the tribute pairs exactly as after a played round (a draw:
 //            no tribute). Scores start at 0; the first round is round 0.
 enum class Start : std::uint8_t { kFresh = 0, kRandom = 1 };
+// A pass made automatically (auto_pass, or a replayed forced pass). Public (R16), and it
+// tells that `seat` held no play beating `top`; played_before = the cards the seat had
+// played this round at that moment (its hand then = its hand now + what it played since).
+struct ForcedPass {
+  std::int8_t seat = -1;
+  Play top;
+  Cards played_before;
+};
+
+struct InfoState;
+
+// An inconsistent position (docs/records.md "Positions") -> Python PositionError, a
+// subclass of IllegalActionError (a ValueError). The message names the first problem.
+struct PositionError : GameError {
+  using GameError::GameError;
+};
+
+// One decision of a position's history; `automatic`: a forced pass made by auto_pass.
+struct HistoryEntry {
+  Action action;  // action.seat: the seat that made it (required)
+  bool automatic = false;
+};
+
+// A match as it stands inside a round (issue 9): the hands now, this round's history from
+// its deal, and the match around it. The seeded deal is the position of round 0 with an
+// empty history (GameState::seeded_position).
+struct Position {
+  std::uint64_t seed = 0, game = 0;  // the streams of the later rounds' deals (R17)
+  int round = 0;
+  int dealer = 0;
+  std::array<int, 2> levels{{0, 0}};  // rank index per team (R3)
+  std::array<std::int64_t, kSeats> scores{};
+  std::array<int, 2> final_failures{{0, 0}};
+  int n_pairs = 0;  // R11: this round's tribute pairs, tributers[i] pays receivers[i]
+  std::array<std::int8_t, 3> tributers{}, receivers{};
+  std::array<Cards, kSeats> hands{};  // the hands now (after the history)
+  std::vector<HistoryEntry> history;  // this round's decisions so far, in order
+  bool auto_pass = false;
+  int to_act = -1;                    // checked when >= 0
+  bool check_finish_order = false;    // when true, finish_order must match the history
+  std::vector<int> finish_order;
+  // kRandom: a random start state (GameState::random_position), whose round 0 follows an
+  // imagined previous round and so may begin with tribute.
+  Start start = Start::kFresh;
+};
 
 class GameState {
  public:
   // A new match: first dealer and every deal drawn from Rng::stream(seed, game, ...).
   GameState(const Rules& rules, std::uint64_t seed, std::uint64_t game = 0, bool auto_pass = false,
             bool record = true, Start start = Start::kFresh);
+  // A match from a position: validated first (PositionError naming the first problem:
+  // card totals R2, hand sizes against the plays, tribute pairs, an illegal history entry,
+  // the seat to act, the finishing order), then the round is dealt with the hands the
+  // history implies and the history is applied.
+  GameState(const Rules& rules, const Position& position, bool record = true);
+  // The position of a seeded match before its first decision (R10 first dealer, R2 deal).
+  static Position seeded_position(std::uint64_t seed, std::uint64_t game, bool auto_pass = false);
+  // The position of a random start state (Start::kRandom): the seeded round-0 deal with
+  // levels, dealer and tribute pairs drawn from Rng::stream(seed, game, kStart, 0).
+  static Position random_position(const Rules& rules, std::uint64_t seed, std::uint64_t game,
+                                  bool auto_pass = false);
 
   // ---- queries -------------------------------------------------------------------------
   const Rules& rules() const { return rules_; }
@@ -146,6 +202,12 @@ class GameState {
   int level(int team) const { return level_[team]; }
   const Cards& hand(int seat) const { return hands_[seat]; }
   int cards_left(int seat) const { return hands_[seat].size(); }
+  // The cards `seat` has played this round (R16: public).
+  const Cards& played(int seat) const { return played_[seat]; }
+  // This round's automatic passes, in order (infostate.hpp: forced-pass constraints).
+  using ForcedLog = SharedLog<ForcedPass, 16>;
+  const ForcedLog& forced_passes() const { return forced_; }
+  int pair_step() const { return pair_step_; }  // tribute phases: the pair being settled
   bool is_out(int seat) const { return (out_mask_ >> seat) & 1; }
   const std::array<std::int8_t, kSeats>& finish_order() const { return order_; }
   int players_out() const { return n_out_; }
@@ -201,7 +263,8 @@ class GameState {
 
  private:
   void deal_round();
-  void random_start();
+  void begin_round(const std::array<Cards, kSeats>& hands, int n_pairs, const std::int8_t* trib,
+                   const std::int8_t* recv);
   void start_play();
   void next_tribute_step();
   void end_trick_or_continue(int from);
@@ -229,6 +292,7 @@ class GameState {
   int current_ = 0;
 
   std::array<Cards, kSeats> hands_{};
+  std::array<Cards, kSeats> played_{};  // cards each seat played this round
   Play top_;
   int top_seat_ = -1;
   unsigned passed_ = 0;  // seats that passed since the last play
@@ -246,6 +310,12 @@ class GameState {
   EventLog log_;       // empty unless recording
   DealLog deals_;      // empty unless recording
   std::size_t round_log_start_ = 0;
+  ForcedLog forced_;  // this round's automatic passes
+
+  GameState() = default;  // for make_world only
+  // A determinized world (sampler.cpp): the public state of a view with given hands.
+  friend GameState make_world(const InfoState& v, const std::array<Cards, kSeats>& hands, std::uint64_t seed,
+                              std::uint64_t game);
 };
 
 }  // namespace daguai

@@ -25,6 +25,7 @@ from ._core import (
     IllegalPlayError,
     Kind,
     Play,
+    PositionError,
 )
 from .plays import (
     FAMILIES,
@@ -67,6 +68,7 @@ from .learning import (
 )
 from .sim import EvalResult, SimResult, evaluate, simulate
 from . import bots
+from .search import sample_worlds
 from .titles import TITLES, title
 
 __version__: str = _core.__version__
@@ -100,6 +102,8 @@ __all__ = [
     "CardError",
     "Game",
     "IllegalActionError",
+    "PositionError",
+    "sample_worlds",
     "RECORD_FORMAT",
     "ReplayError",
     "read_record",

@@ -21,7 +21,9 @@ from typing import Any, Callable, NoReturn, Optional, Sequence
 
 __all__ = ["COMMANDS", "Command", "build_parser", "main"]
 
-_POLICIES = ("random", "greedy", "heuristic")
+from . import _core
+
+_POLICIES = tuple(_core.policy_names())  # the C++ registry (cpp/engine/policy.cpp)
 _OUT_EXTS = (".npz", ".csv", ".parquet", ".pq")
 _EVAL_OUT_EXTS = (".json", ".csv")
 # rough single-thread speed used only to decide whether a progress bar is worth showing
@@ -429,6 +431,38 @@ def _run_serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def _add_analyze(an: argparse.ArgumentParser) -> None:
+    an.add_argument("source", metavar="FILE", help="a position JSON file, or a record with --line ('-': stdin)")
+    an.add_argument("--line", type=_positive, default=None, metavar="N", help="the record line to analyze after")
+    an.add_argument("--worlds", type=_positive, default=200, metavar="N", help="sampled worlds (default 200)")
+    an.add_argument("--policy", type=_policy, default="heuristic", metavar="NAME",
+                    help="rollout policy of every seat (default heuristic)")
+    an.add_argument("--seed", type=_seed, default=0, help="seed of the worlds and rollouts (default 0)")
+    an.add_argument("--threads", type=_positive, default=1, metavar="N", help="threads (default 1)")
+    an.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    an.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+
+
+def _cmd_analyze(args: argparse.Namespace) -> int:
+    import json
+
+    from .search import analyze
+
+    try:
+        text = sys.stdin.read() if args.source == "-" else open(args.source, encoding="utf-8").read()
+        result = analyze(text, upto=args.line, worlds=args.worlds, policy=args.policy, seed=args.seed,
+                         threads=args.threads, progress=not args.quiet and not args.json and sys.stderr.isatty())
+    except (ValueError, OSError) as exc:  # bad input: one line, status 2
+        print(f"daguai: error: {' '.join(str(exc).split())}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps(result.to_dict(), ensure_ascii=False))
+    else:
+        from rich.console import Console
+        Console().print(result.table())
+    return 0
+
+
 #: The subcommands, in the order of ``daguai --help``.
 COMMANDS: list[Command] = [
     Command("simulate", "play many rounds or matches and summarize",
@@ -450,6 +484,12 @@ COMMANDS: list[Command] = [
             "Serve tables over WebSockets (docs/protocol.md) with a web table to play against "
             "bots, persisting matches in SQLite (docs/server.md). Needs the 'serve' extra.",
             _add_serve, _run_serve),
+    Command("analyze", "win/draw/lose estimate of every candidate action in a position",
+            "Every candidate action of the seat to act, with its team's probability to win, "
+            "draw and lose the round and 95% intervals, over N sampled worlds (what that seat "
+            "may know; docs/search.md). Input: a position JSON file, or a record (JSON Lines) "
+            "with --line N.",
+            _add_analyze, _cmd_analyze),
 ]
 
 

@@ -74,14 +74,21 @@ class Game(_core.GameState):
             raise ValueError(f"start must be 'fresh' or 'random', got {start!r}")
         super().__init__(rules._core, seed, game, bool(auto_pass), bool(record), STARTS.index(start))
         self._rules = rules
+        self._origin: Optional[dict[str, Any]] = None  # the start position, if not the seeded deal
 
     @property
     def start(self) -> str:
         """``"fresh"`` or ``"random"``: where the match began (docs/game.md)."""
         return STARTS[self.start_kind]
 
-    def _start_header(self) -> dict[str, Any]:
-        return {"start": self.start} if self.start_kind else {}  # omitted when fresh
+    def _origin_header(self) -> dict[str, Any]:
+        """Where the game began, for its JSON and record headers: ``start`` when it is a random
+        start state, ``position`` when it began from a position; both omitted for a fresh
+        seeded match (so such documents are unchanged)."""
+        head: dict[str, Any] = {"start": self.start} if self.start_kind else {}
+        if self._origin is not None:
+            head["position"] = self._origin
+        return head
 
     # ---- the basic loop -------------------------------------------------------------
     @property
@@ -121,40 +128,46 @@ class Game(_core.GameState):
         """
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < 6:
             raise ValueError(f"seat must be 0..5, got {seat!r}")
+        v = _core.information_state(self, seat, True, False)
         history = []
-        if self.recording:
-            for event in self._round_events():
-                ev = protocol.history_entry(event, seat)
-                if ev is not None:
-                    history.append(ev)
-        tributes = []
-        for t in self.tribute_state:
-            mine = seat in (t["from"], t["to"])
-            tributes.append({
-                "from": t["from"], "to": t["to"], "card": t["card"], "refused": t["refused"],
-                "returned": t["returned"] if mine else None,
-                "offer": t["offer"] if mine else None,
-            })
-        top = self.top
+        for event in v.history:  # already filtered for this seat by the information state
+            ev = protocol.history_entry(event, seat)
+            if ev is not None:
+                history.append(ev)
+        top = v.top
         return {
             "seat": seat,
             "team": seat % 2,
-            "phase": self.phase,
-            "current_player": self.current_player,
-            "round": self.round,
-            "dealer": self.dealer,
-            "level": self.level,
-            "levels": list(self.levels),
-            "hand": self.hand(seat).cards(),
-            "cards_left": self.cards_left,
-            "finish_order": self.finish_order,
-            "top": None if top is None else {"seat": self.top_seat, **protocol.play_to_json(top)},
-            "passed": self.passed,
-            "scores": self.scores,
-            "tributes": tributes,
+            "phase": v.phase,
+            "current_player": v.current_player,
+            "round": v.round,
+            "dealer": v.dealer,
+            "level": v.level,
+            "levels": list(v.levels),
+            "hand": v.hand.cards(),
+            "cards_left": v.cards_left,
+            "finish_order": v.finish_order,
+            "top": None if top is None else {"seat": v.top_seat, **protocol.play_to_json(top)},
+            "passed": v.passed,
+            "scores": v.scores,
+            "tributes": v.tributes,
             "history": history,
             "last_result": self.round_result,
+            "played": [h.cards() for h in v.played],
         }
+
+    def view(self, seat: int) -> "_core.InfoState":
+        """The information state of ``seat`` (R16, C++ ``infostate.hpp``): what a policy
+        sitting there receives. It holds the seat's own hand, public facts (plays, passes,
+        counts, cards played this round, tribute cards), the cards the seat knows to be in
+        other hands (``known``), forced-pass constraints (``forced``) and ``unseen`` cards;
+        nothing reaches another hand. ``history`` is filled when the game records;
+        ``legal_actions()`` when the seat is to act."""
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < 6:
+            raise ValueError(f"seat must be 0..5, got {seat!r}")
+        v = _core.information_state(self, seat, True, seat == self.current_player)
+        v.rules = self._rules
+        return v
 
     def _round_events(self) -> list[tuple]:
         """Events of the current round (from its deal)."""
@@ -166,7 +179,37 @@ class Game(_core.GameState):
         g = Game.__new__(Game)
         _core.GameState.__init__(g, self)
         g._rules = self._rules
+        g._origin = self._origin
         return g
+
+    # ---- positions (docs/records.md) --------------------------------------------------
+    def position(self) -> dict[str, Any]:
+        """The match as it stands now, as a JSON-ready dict (docs/records.md "Positions"):
+        hands, dealer, levels, scores, round, tribute pairs and this round's history.
+
+        ``Game.from_position(g.position())`` continues exactly as ``g`` does (the same later
+        deals: the position keeps the seed). Needs ``record=True``."""
+        from .positions import position_of
+        return position_of(self)
+
+    @classmethod
+    def from_position(cls, position: Union[str, bytes, dict[str, Any]], *, record: bool = True) -> "Game":
+        """A game from a position (dict or JSON text, the form :meth:`position` returns).
+
+        The position is validated first: :class:`daguai.PositionError` (a ``ValueError``)
+        names the first problem: card totals (R2: three of each face between the hands and
+        this round's plays), a hand size that does not match the plays, tribute pairs, an
+        illegal or out-of-turn history entry, the seat to act, the finishing order."""
+        from .positions import game_from_position
+        return game_from_position(cls, position, record=record)
+
+    @classmethod
+    def from_record(cls, record: Union[str, Iterable[str], list[dict[str, Any]]], upto: Optional[int] = None) -> "Game":
+        """The game as it stood after line ``upto`` of a record (all of it when None).
+
+        Lines are numbered as in the text (header = line 1, blank lines count). Forced passes
+        the engine makes under ``auto_pass`` are made at once, with the play before them."""
+        return replay(record, upto=upto)
 
     def __copy__(self) -> "Game":
         return self.clone()
@@ -185,7 +228,7 @@ class Game(_core.GameState):
         return protocol.dumps({
             "format": "daguai-game", "version": RECORD_FORMAT, "engine": _core.__version__,
             "rules": self._rules.to_dict(), "seed": self.seed, "game": self.game_index,
-            "auto_pass": self.initial_auto_pass, **self._start_header(),
+            "auto_pass": self.initial_auto_pass, **self._origin_header(),
             "actions": protocol.decisions(self.events()),
         })
 
@@ -231,7 +274,7 @@ class Game(_core.GameState):
             raise ValueError("records need a game created with record=True")
         yield {"record": "daguai", "format": RECORD_FORMAT, "engine": _core.__version__,
                "rules": self._rules.to_dict(), "seed": self.seed, "game": self.game_index,
-               "auto_pass": self.initial_auto_pass, **self._start_header()}
+               "auto_pass": self.initial_auto_pass, **self._origin_header()}
         for event in self.events():
             yield protocol.event_to_json(*event)
 
@@ -270,6 +313,11 @@ class Game(_core.GameState):
 
 
 def _new_game(header: dict[str, Any]) -> Game:
+    if header.get("position") is not None:  # a game that began from a position
+        try:
+            return Game.from_position(header["position"])
+        except ValueError as exc:
+            raise ReplayError(f"bad start position: {exc}") from None
     try:
         rules = Rules.from_dict(header["rules"])
         seed, game, auto = header["seed"], header.get("game", 0), header.get("auto_pass", False)
@@ -309,7 +357,7 @@ def read_record(source: Union[str, Iterable[str]]) -> list[dict[str, Any]]:
     return [e for _, e in _read_lines(source)]
 
 
-def replay(record: Union[str, Iterable[str], list[dict[str, Any]]]) -> Game:
+def replay(record: Union[str, Iterable[str], list[dict[str, Any]]], upto: Optional[int] = None) -> Game:
     """Re-play a record through the engine and return the final game.
 
     Walks the record and the engine's own log together: each decision is applied (it must
@@ -317,6 +365,9 @@ def replay(record: Union[str, Iterable[str], list[dict[str, Any]]]) -> Game:
     the engine's own entry for that event (deals as the seed gives them, plays with their
     kind, key and jokers, every result). Raises :class:`ReplayError` (a ValueError) at the
     first line that does not, naming its line number in the text.
+
+    With ``upto``, only the lines up to that line number are replayed: the game as it
+    stood after that line (a game in progress, which may stop anywhere).
     """
     if isinstance(record, list) and all(isinstance(x, dict) for x in record):
         numbered = list(enumerate(record, 1))
@@ -324,6 +375,12 @@ def replay(record: Union[str, Iterable[str], list[dict[str, Any]]]) -> Game:
         numbered = _read_lines(record)  # type: ignore[arg-type]
     if not numbered:
         raise ReplayError("empty record")
+    if upto is not None:
+        if isinstance(upto, bool) or not isinstance(upto, int) or upto < 1:
+            raise ReplayError(f"upto must be a line number >= 1, got {upto!r}")
+        if upto > numbered[-1][0]:
+            raise ReplayError(f"upto={upto} is past the record's last line ({numbered[-1][0]})")
+        numbered = [(n, e) for n, e in numbered if n <= upto]
     first, head = numbered[0]
     if not isinstance(head, dict) or head.get("record") != "daguai":
         raise ReplayError(f"line {first}: not a daguai record header")
@@ -361,7 +418,7 @@ def replay(record: Union[str, Iterable[str], list[dict[str, Any]]]) -> Game:
             raise ReplayError(f"{where}: {kind} {what}: field(s) {', '.join(diff)} "
                               f"(engine: {', '.join(f'{k}={mine.get(k)!r}' for k in diff)})")
         i += 1
-    if i != g.n_events:
+    if upto is None and i != g.n_events:
         raise ReplayError(f"line {last}: the record ends early ({i} events; the engine logged "
                           f"{g.n_events} by then)")
     return g

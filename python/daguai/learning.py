@@ -17,7 +17,7 @@ The PettingZoo environment is :mod:`daguai.env` (optional dependencies, not impo
 
 from __future__ import annotations
 
-from typing import Any, Optional, Union
+from typing import Any, Optional, Sequence, Union
 
 import numpy as np
 
@@ -102,8 +102,8 @@ def encode_observation(game: GameState, seat: int) -> np.ndarray:
     Parameters
     ----------
     game : Game
-        A recorded game (``record=True``, the default): the cards played this round are
-        read from its log.
+        Any game (recorded or not): the tensor is built from the seat's information
+        state (``Game.view``; the cards played this round are part of the state).
     seat : int
         Absolute seat 0..5 whose view is encoded (any seat, not only the one to act).
         Seats inside the tensor are relative: index k is seat ``(seat + k) % 6``.
@@ -116,7 +116,7 @@ def encode_observation(game: GameState, seat: int) -> np.ndarray:
     Raises
     ------
     ValueError
-        A seat outside 0..5, something other than a Game, or a game without a log.
+        A seat outside 0..5, or something other than a Game.
     """
     _check_game(game, "encode_observation")
     seat = _check_int(seat, "seat")
@@ -257,6 +257,11 @@ class BatchEnv:
         learner meets every level and every phase (docs/learning.md "Start states").
         ``"fresh"`` (the default with ``matches=True``, and the behaviour before start
         states existed): level 2, no tribute.
+    opponents : sequence of 6, optional
+        Built-in policies (names, ``daguai.sim.POLICIES``) on the seats the learner does
+        not control, ``None`` on the learner's seats; or 2 entries (team A, team B). The
+        opponents play in C++ inside ``reset``/``step``: ``to_act`` and ``obs`` are then
+        always of learner seats, and a round the opponents end is rewarded on that step.
 
     Notes
     -----
@@ -291,7 +296,8 @@ class BatchEnv:
 
     def __init__(self, n: int, rules: Optional[Rules] = None, seed: int = 0, matches: bool = False,
                  auto_pass: bool = False, abstract: bool = True,
-                 start: Optional[str] = None) -> None:
+                 start: Optional[str] = None,
+                 opponents: Optional[Sequence[Optional[str]]] = None) -> None:
         if rules is None:
             rules = Rules()
         if not isinstance(rules, Rules):
@@ -316,6 +322,13 @@ class BatchEnv:
         self._start = start
         self._env = _core.BatchEnv(n, rules._core, seed, self._matches, self._auto_pass,
                                    bool(abstract), STARTS.index(start))
+        if opponents is not None:
+            seats = list(opponents)
+            if len(seats) == 2:
+                seats = seats * 3
+            if len(seats) != 6 or not all(p is None or isinstance(p, str) for p in seats):
+                raise ValueError("opponents: 6 entries (or 2 per team), each a policy name or None")
+            self._env.set_opponents(seats)
 
     # ---- configuration -----------------------------------------------------------------
     @property

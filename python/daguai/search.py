@@ -8,12 +8,17 @@ See docs/search.md.
 
 from __future__ import annotations
 
-from typing import Any
+import json
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Optional
 
 from . import _core
 from .game import Game
+from .positions import PositionError, fill_hidden_hands
 
-__all__ = ["sample_worlds"]
+__all__ = ["Analysis", "Candidate", "analyze", "sample_worlds"]
 
 
 def _check_int(x: Any, what: str) -> int:
@@ -22,7 +27,7 @@ def _check_int(x: Any, what: str) -> int:
     return x
 
 
-def sample_worlds(view: "_core.InfoState", n: int, seed: int = 0) -> list[Game]:
+def sample_worlds(view: _core.InfoState, n: int, seed: int = 0) -> list[Game]:
     """``n`` complete games consistent with what ``view``'s seat knows.
 
     The hidden cards are dealt uniformly over their physical assignments (as a random deal
@@ -52,3 +57,174 @@ def sample_worlds(view: "_core.InfoState", n: int, seed: int = 0) -> list[Game]:
         g._origin = None
         out.append(g)
     return out
+
+
+# ---------------------------------------------------------------------------------------
+# analysis: every candidate of the seat to act over sampled worlds
+
+
+_Z95 = 1.959963984540054
+
+
+def _wilson(k: int, n: int) -> tuple[float, float]:
+    """95% Wilson score interval of a proportion k / n."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = k / n
+    d = 1 + _Z95 ** 2 / n
+    c = (p + _Z95 ** 2 / (2 * n)) / d
+    h = _Z95 * math.sqrt(p * (1 - p) / n + _Z95 ** 2 / (4 * n * n)) / d
+    return (max(0.0, c - h), min(1.0, c + h))
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One candidate action and its estimated outcome for the acting seat's team."""
+    action: str
+    n: int
+    wins: int
+    draws: int
+    losses: int
+
+    @property
+    def win(self) -> float:
+        return self.wins / self.n if self.n else 0.0
+
+    @property
+    def draw(self) -> float:
+        return self.draws / self.n if self.n else 0.0
+
+    @property
+    def lose(self) -> float:
+        return self.losses / self.n if self.n else 0.0
+
+    @property
+    def score(self) -> float:
+        """Mean of win +1 / draw 0 / loss -1."""
+        return (self.wins - self.losses) / self.n if self.n else 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"action": self.action, "n": self.n, "win": self.win, "draw": self.draw, "lose": self.lose,
+                "win_ci": list(_wilson(self.wins, self.n)), "draw_ci": list(_wilson(self.draws, self.n)),
+                "lose_ci": list(_wilson(self.losses, self.n)), "score": self.score}
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """Result of :func:`analyze`: the candidates, best first."""
+    seat: int
+    phase: str
+    worlds: int
+    policy: str
+    seed: int
+    candidates: list[Candidate] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"seat": self.seat, "phase": self.phase, "worlds": self.worlds, "policy": self.policy,
+                "seed": self.seed, "candidates": [c.to_dict() for c in self.candidates]}
+
+    def table(self) -> Any:
+        """A rich Table of the candidates."""
+        from rich.table import Table
+        t = Table(title=f"seat {self.seat} to act ({self.phase}): {self.worlds} worlds, "
+                        f"rollouts by {self.policy}, seed {self.seed}")
+        for col in ("action", "win", "draw", "lose", "score"):
+            t.add_column(col, justify="left" if col == "action" else "right")
+        for c in self.candidates:
+            cells = [c.action]
+            for k, p in ((c.wins, c.win), (c.draws, c.draw), (c.losses, c.lose)):
+                lo, hi = _wilson(k, c.n)
+                cells.append(f"{p:.3f} [{lo:.3f}, {hi:.3f}]")
+            cells.append(f"{c.score:+.3f}")
+            t.add_row(*cells)
+        return t
+
+
+def _game_of(source: Any, upto: Optional[int]) -> Game:
+    if isinstance(source, Game):
+        if upto is not None:
+            raise ValueError("upto is for a record, not a Game")
+        return source
+    if upto is not None:
+        return Game.from_record(source, upto=upto)
+    if isinstance(source, (str, bytes)):
+        text = source.decode() if isinstance(source, bytes) else source
+        first = text.lstrip()[:200]
+        if first.startswith("{") and '"record"' in first.split("\n", 1)[0]:
+            return Game.from_record(text)
+        try:
+            source = json.loads(text)
+        except ValueError as exc:
+            raise PositionError(f"inconsistent position: not JSON ({exc})") from None
+    if isinstance(source, Mapping):
+        doc = dict(source)
+        if isinstance(doc.get("hands"), list) and None in doc["hands"]:
+            # a hand with a public history: the unknown hands are filled consistently (the
+            # analysis re-deals them from the seat's view anyway)
+            doc = fill_hidden_hands(doc)
+        return Game.from_position(doc)
+    raise ValueError(f"analyze needs a Game, a position (dict or JSON) or a record with upto=N, "
+                     f"got {type(source).__name__}")
+
+
+def analyze(source: Any, *, upto: Optional[int] = None, worlds: int = 200, policy: str = "heuristic",
+            seed: int = 0, threads: int = 1, progress: Any = None) -> Analysis:
+    """Every candidate action of the seat to act, with its team's estimated probability of
+    winning, drawing and losing the round, over ``worlds`` sampled worlds (each candidate is
+    played in every world, then every seat follows ``policy`` to the end of the round).
+
+    ``source``: a Game, a position (dict or JSON text, docs/records.md), or a record (text)
+    with ``upto`` = a line number. A position may give only the acting seat's hand (the
+    others ``null``): "a hand with a public history" (:func:`fill_hidden_hands`). The analysis uses only what the seat to act may know
+    (its view; R16): the other hands of the position are re-dealt in every world.
+    Deterministic for a seed (any ``threads``). ``progress``: True for a rich progress bar.
+    Raises ``ValueError`` on bad input.
+    """
+    if isinstance(worlds, bool) or not isinstance(worlds, int) or worlds <= 0:
+        raise ValueError(f"worlds must be a positive integer, got {worlds!r}")
+    if isinstance(threads, bool) or not isinstance(threads, int) or threads <= 0:
+        raise ValueError(f"threads must be a positive integer, got {threads!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
+        raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
+    rollout_policies = [p for p in _core.policy_names() if not p.startswith("pimc")]
+    if not isinstance(policy, str) or policy not in rollout_policies:
+        raise ValueError(f"rollout policy must be one of {', '.join(rollout_policies)}, got {policy!r}")
+    g = _game_of(source, upto)
+    if g.match_over:
+        raise ValueError("the match is over: nothing to analyze")
+    seat = g.current_player
+    assert seat is not None
+    chunk = max(1, min(worlds, 25))
+    chunks = [(i, min(chunk, worlds - i)) for i in range(0, worlds, chunk)]
+    totals: Optional[list[list[int]]] = None
+    actions: list[Any] = []
+
+    def run(k: int, size: int) -> None:
+        nonlocal totals, actions
+        # chunk k: its own seed stream, so the result is the same however it is split in time
+        rows, _, _ = _core._search(g, size * 1000, size, size, 0.0, threads, policy, seed * 1_000_003 + k)
+        if totals is None:
+            totals = [[0, 0, 0, 0] for _ in rows]
+            actions = [r[0] for r in rows]
+        for t, (_, n, w, d, lo) in zip(totals, rows):
+            t[0] += n; t[1] += w; t[2] += d; t[3] += lo
+
+    if progress:
+        from rich.progress import Progress
+        with Progress(transient=True) as bar:
+            task = bar.add_task("analyzing", total=worlds)
+            for k, (_, size) in enumerate(chunks):
+                run(k, size)
+                bar.advance(task, size)
+    else:
+        for k, (_, size) in enumerate(chunks):
+            run(k, size)
+    assert totals is not None
+    n_legal = len(actions)
+    if n_legal == 1:  # a single legal action: no search, reported as certain to be played
+        cands = [Candidate(str(actions[0]), 0, 0, 0, 0)]
+    else:
+        cands = [Candidate(str(a), *t) for a, t in zip(actions, totals)]
+        cands.sort(key=lambda c: -c.score)
+    return Analysis(seat=seat, phase=g.phase, worlds=worlds if n_legal > 1 else 0, policy=policy, seed=seed,
+                    candidates=cands)

@@ -6,9 +6,10 @@ columns (:class:`~daguai.results.SimResult`, in ``results.py``); :func:`evaluate
 swapped.
 
 Built-in policies ("random", "greedy", "heuristic") run entirely in C++ (``_core.simulate``,
-threads with the GIL released). Any Python callable ``policy(game, seat) -> action`` may
-take a seat too: the run then goes through the slower Python path, which drives a
-:class:`~daguai.Game` step by step and gives exactly the same columns for the same seeds.
+threads with the GIL released). Any Python callable ``policy(view, seat) -> action`` may
+take a seat too (``view`` = ``Game.view(seat)``, what that seat may know): the run then
+goes through the Python path, where the built-in seats still run in C++ between the Python
+decisions, and gives exactly the same columns for the same seeds.
 
 Game ``i`` of a run depends only on ``(seed, i)`` (its deals, first dealer and every
 built-in policy's random stream, docs/game.md "Randomness"), so the columns are identical
@@ -37,8 +38,8 @@ from .rules import LEVELS, Rules
 
 __all__ = ["simulate", "evaluate", "SimResult", "EvalResult", "POLICIES", "ProgressBar"]
 
-#: The built-in policies (cpp/engine/policy.hpp).
-POLICIES = ("random", "greedy", "heuristic")
+#: The built-in policies (the C++ registry, cpp/engine/policy.cpp).
+POLICIES = tuple(_core.policy_names())
 
 #: Safety net of the match mode: a match stops after this many rounds (read from C++).
 MAX_ROUNDS_PER_MATCH: int = _core.MAX_ROUNDS_PER_MATCH
@@ -50,7 +51,7 @@ CHUNK_SECONDS = 0.25
 #: Default seconds to wait for a Ray cluster (``ray_timeout``, ``daguai --ray-timeout``).
 RAY_TIMEOUT = 30.0
 
-PolicyLike = Union[str, Callable[[Game, int], Any]]
+PolicyLike = Union[str, Callable[[Any, int], Any]]  # policy(view: InfoState, seat)
 ProgressLike = Union[None, bool, Callable[[int, int], Any]]
 
 
@@ -80,7 +81,7 @@ def _check_policy(p: Any) -> PolicyLike:
     if callable(p):
         return p
     raise ValueError(f"a policy is a name ({', '.join(POLICIES)}) or a callable "
-                     f"policy(game, seat) -> action, got {type(p).__name__}")
+                     f"policy(view, seat) -> action, got {type(p).__name__}")
 
 
 def _seat_policies(policies: Any) -> list[PolicyLike]:
@@ -127,9 +128,10 @@ def _check_int(name: str, value: Any, lowest: int, highest: Optional[int] = None
 
 
 def _run_fast(rules: Rules, seed: int, first: int, count: int, policies: Sequence[str],
-              matches: bool, threads: int, auto_pass: bool) -> dict[str, np.ndarray]:
+              matches: bool, threads: int, auto_pass: bool, start: Optional[Game] = None,
+              view_seat: int = -1) -> dict[str, np.ndarray]:
     return dict(_core.simulate(rules._core, seed, count, list(policies), matches, first,
-                               threads, auto_pass))
+                               threads, auto_pass, start, view_seat))
 
 
 def _empty_columns(count: int, matches: bool) -> dict[str, np.ndarray]:
@@ -141,7 +143,7 @@ def play_game(seed: int, game: int, policies: Sequence[PolicyLike], *, rules: Op
     """Play game ``game`` of a run from Python, decision by decision (the slow path).
 
     Built-in seats are driven by ``_core.PolicyRunner(name, seed, game, seat)`` (the same
-    random stream as in C++), callables are called as ``policy(game, seat)``. Stops after
+    random stream as in C++), callables are called as ``policy(view, seat)``. Stops after
     the first round, or at the end of the match with ``matches=True``. Returns the game and
     the numbers of plays and passes decided (forced passes applied by ``auto_pass`` are not
     decisions, as in C++).
@@ -152,38 +154,63 @@ def play_game(seed: int, game: int, policies: Sequence[PolicyLike], *, rules: Op
     return g, plays, passes
 
 
+def _call_policy(policy: Callable[..., Any], view: Any, seat: int, game: int) -> Any:
+    """policy(view, seat); an exception inside it is re-raised with the seat and game."""
+    try:
+        return policy(view, seat)
+    except Exception as exc:
+        where = f"policy {_policy_name(policy)!r} (seat {seat}, game {game}) raised: {exc}"
+        try:
+            again = type(exc)(where)
+        except Exception:  # an exception type that takes other arguments: keep it, add a note
+            again = None
+        if again is None:
+            if not hasattr(exc, "add_note"):  # Python < 3.11
+                raise RuntimeError(where) from exc
+            exc.add_note(where)
+            raise exc
+        raise again from exc
+
+
 def _play(g: Game, pols: Sequence[PolicyLike], matches: bool) -> tuple[int, int]:
-    seed, game = g.seed, g.game_index
-    runners = [None if callable(p) else _core.PolicyRunner(p, seed, game, s) for s, p in enumerate(pols)]
+    # Built-in seats run in C++ (_SeatDriver) until a Python seat is to act; that policy
+    # receives the seat's view (Game.view: R16, no other hand), never the Game.
+    game = g.game_index
+    driver = _core._SeatDriver([None if callable(p) else p for p in pols], g.seed, game)
     limit = MAX_ROUNDS_PER_MATCH if matches else 1
     plays = passes = 0
-    while not g.match_over and g.n_results < limit:
-        seat = g.current_player
-        runner = runners[seat]
-        if runner is not None:
-            action = runner.act(g)
+    while True:
+        seat = driver.advance(g, limit)
+        if seat < 0:
+            break
+        view = g.view(seat)
+        view.game_index = game  # which game of the run (not its seed: that would give the deal)
+        choice = _call_policy(pols[seat], view, seat, game)  # type: ignore[arg-type]
+        try:
+            action = g.to_action(choice)
             g.step(action)
-        else:
-            choice = pols[seat](g, seat)
-            try:
-                action = g.to_action(choice)
-                g.step(action)
-            except ValueError as exc:
-                raise type(exc)(f"policy {_policy_name(pols[seat])!r} (seat {seat}, game {game}) "
-                                f"chose {choice!r}: {exc}") from None
-        kind = action.type
-        plays += kind == "play"
-        passes += kind == "pass"
-    return plays, passes
+        except ValueError as exc:
+            raise type(exc)(f"policy {_policy_name(pols[seat])!r} (seat {seat}, game {game}) "
+                            f"chose {choice!r}: {exc}") from None
+        plays += action.type == "play"
+        passes += action.type == "pass"
+    return plays + driver.plays, passes + driver.passes
 
 
 def _run_slow(rules: Rules, seed: int, first: int, count: int, policies: Sequence[PolicyLike],
-              matches: bool, auto_pass: bool) -> dict[str, np.ndarray]:
+              matches: bool, auto_pass: bool, start: Optional[Game] = None,
+              view_seat: int = -1) -> dict[str, np.ndarray]:
     cols = _empty_columns(count, matches)
     level_rank = {text: i for i, text in enumerate(LEVELS)}
     for j in range(count):
         i = first + j
-        g = Game(seed, rules, game=i, auto_pass=auto_pass, record=True)  # policies see the history
+        if start is None:
+            g = Game(seed, rules, game=i, auto_pass=auto_pass, record=True)  # policies see the history
+        elif view_seat < 0:
+            g = start.clone()
+        else:  # world i of the view, as in C++ (sample_worlds' world i)
+            from .search import sample_worlds
+            g = sample_worlds(start.view(view_seat), i + 1, seed)[i]
         dealer, level = g.dealer, level_rank[g.level]
         plays, passes = _play(g, policies, matches)
         last = g.result(-1)
@@ -212,10 +239,12 @@ def _run_slow(rules: Rules, seed: int, first: int, count: int, policies: Sequenc
 
 
 def _run_range(rules: Rules, seed: int, first: int, count: int, policies: Sequence[PolicyLike],
-               matches: bool, threads: int, auto_pass: bool) -> dict[str, np.ndarray]:
+               matches: bool, threads: int, auto_pass: bool, start: Optional[Game] = None,
+               view_seat: int = -1) -> dict[str, np.ndarray]:
     if all(isinstance(p, str) for p in policies):
-        return _run_fast(rules, seed, first, count, policies, matches, threads, auto_pass)  # type: ignore[arg-type]
-    return _run_slow(rules, seed, first, count, policies, matches, auto_pass)
+        return _run_fast(rules, seed, first, count, policies, matches, threads, auto_pass,  # type: ignore[arg-type]
+                         start, view_seat)
+    return _run_slow(rules, seed, first, count, policies, matches, auto_pass, start, view_seat)
 
 
 def _ray_task(rules: Rules, seed: int, first: int, count: int, policies: Sequence[PolicyLike],
@@ -297,9 +326,16 @@ def simulate(n: int = 10_000, policies: Sequence[PolicyLike] = ("heuristic", "ra
              seed: int = 0, rules: Optional[Rules] = None, matches: bool = False,
              threads: Optional[int] = None, batch: Optional[int] = None, backend: str = "local",
              ray_address: Optional[str] = None, progress: ProgressLike = None,
-             auto_pass: bool = False,
-             ray_timeout: float = RAY_TIMEOUT) -> "SimResult":
+             auto_pass: bool = False, ray_timeout: float = RAY_TIMEOUT,
+             position: Any = None, worlds: bool = False) -> "SimResult":
     """Play ``n`` rounds (or matches) and return their results as numpy columns.
+
+    With ``position`` (a Game, or a position dict / JSON: docs/records.md) every game starts
+    from that position instead of a seeded deal and plays to the end of its round (or
+    match); with ``worlds=True`` game ``i`` starts from world ``i`` of the view of the seat
+    to act (``sample_worlds``: the hands that seat cannot see are re-dealt), so the run
+    estimates outcomes from what that seat knows. Rules and ``auto_pass`` then come from the
+    position. Native speed: built-in policies run in C++.
 
     Parameters
     ----------
@@ -308,8 +344,9 @@ def simulate(n: int = 10_000, policies: Sequence[PolicyLike] = ("heuristic", "ra
         a match from ``seed``/game index), or a whole match with ``matches=True``.
     policies : sequence
         2 policies (team A = seats 0, 2, 4; team B = seats 1, 3, 5) or 6 (one per seat).
-        Each is a built-in name (``"random"``, ``"greedy"``, ``"heuristic"``) or a callable
-        ``policy(game: Game, seat: int) -> action`` (anything ``Game.step`` accepts). With
+        Each is a built-in name (``daguai.sim.POLICIES``) or a callable
+        ``policy(view, seat: int) -> action`` (anything ``Game.step`` accepts; ``view`` is
+        ``Game.view(seat)``: that seat's information, with ``legal_actions()``). With
         any callable the run takes the slower Python path (same results for the same
         seeds; ``threads`` is then ignored).
     seed : int
@@ -356,6 +393,11 @@ def simulate(n: int = 10_000, policies: Sequence[PolicyLike] = ("heuristic", "ra
         batch = _check_int("batch", batch, 1)
     report = _progress_callback(progress, "matches" if matches else "rounds")
     fast = all(isinstance(p, str) for p in pols)
+    origin, view_seat = _start_position(position, worlds)
+    if origin is not None:
+        if backend != "local":
+            raise ValueError("simulate(position=...) runs on the local backend")
+        rules, auto_pass = origin.rules, origin.auto_pass
 
     if isinstance(ray_timeout, bool) or not isinstance(ray_timeout, (int, float)) or not ray_timeout > 0:
         raise ValueError(f"ray_timeout must be a positive number of seconds, got {ray_timeout!r}")
@@ -376,7 +418,8 @@ def simulate(n: int = 10_000, policies: Sequence[PolicyLike] = ("heuristic", "ra
         while first < n or not parts:
             count = min(count, n - first)
             t0 = time.perf_counter()
-            parts.append(_run_range(rules, seed, first, count, pols, matches, threads, auto_pass))
+            parts.append(_run_range(rules, seed, first, count, pols, matches, threads, auto_pass,
+                                    origin, view_seat))
             spent = time.perf_counter() - t0
             first += count
             if report is not None:
@@ -391,6 +434,22 @@ def simulate(n: int = 10_000, policies: Sequence[PolicyLike] = ("heuristic", "ra
     return SimResult(columns, seed=seed, rules=rules, policies=tuple(_policy_name(p) for p in pols),
                      matches=matches, elapsed=elapsed, threads=threads if fast else 1,
                      backend=backend, auto_pass=auto_pass)
+
+
+def _start_position(position: Any, worlds: Any) -> tuple[Optional[Game], int]:
+    """(start game without a log, seat whose view is sampled or -1) for simulate(position=)."""
+    if not isinstance(worlds, bool):
+        raise ValueError(f"worlds must be True or False, got {worlds!r}")
+    if position is None:
+        if worlds:
+            raise ValueError("worlds=True needs a position")
+        return None, -1
+    if isinstance(position, Game):
+        position = position.position()
+    start = Game.from_position(position, record=False)
+    if start.match_over:
+        raise ValueError("the position's match is over")
+    return start, (start.current_player if worlds else -1)
 
 
 def _concat(parts: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:

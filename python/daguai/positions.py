@@ -1,0 +1,273 @@
+"""Positions (issue 9): a match as it stands inside a round, as JSON (docs/records.md).
+
+A position holds the six hands now, the dealer, both levels, scores, the round number, the
+round's tribute pairs and this round's history (plays, passes, tribute exchanges) in order.
+The engine validates it before use (:class:`PositionError`, a ``ValueError``, names the
+first problem) and re-applies the history, so a game made from a position has the same log,
+legal actions and information state (R16) as the game it was taken from.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Optional, Union
+
+from . import _core
+from .rules import LEVELS, Rules
+
+if TYPE_CHECKING:
+    from .game import Game
+
+__all__ = ["POSITION_FORMAT", "PositionError", "game_from_position", "position_of"]
+
+#: Version of the position JSON form.
+POSITION_FORMAT = 1
+
+PositionError = _core.PositionError
+
+
+def _fail(msg: str) -> PositionError:
+    return PositionError(f"inconsistent position: {msg}")
+
+
+def _history_entry(name: str, s: int, flags: int, payload: Any) -> Optional[list[Any]]:
+    """One round event as a position history entry (None: not a decision)."""
+    if name == "play":
+        e: list[Any] = [s, "play", str(payload.cards)]
+        if payload.jokers_as:
+            e.append(" ".join(payload.jokers_as))
+        return e
+    if name == "pass":
+        return [s, "pass", "auto"] if flags else [s, "pass"]
+    if name == "anti_tribute":
+        return [s, "anti_tribute"]
+    if name in ("tribute", "return", "offer", "take"):
+        return [s, name, str(payload)]
+    return None  # deal, auto_pass changes (the position keeps the current setting)
+
+
+def position_of(game: Game, *, at_deal: bool = False) -> dict[str, Any]:
+    """The JSON-ready position of ``game`` now (or, ``at_deal``, at this round's deal)."""
+    if game.match_over:
+        raise ValueError("the match is over: it has no position")
+    if not game.recording:
+        raise ValueError("a position needs a game created with record=True (the round's history "
+                         "comes from the log)")
+    events = game.events(game.round_events_start)
+    deal = events[0][4]
+    history = [] if at_deal else [h for h in (_history_entry(n, s, f, p) for n, s, _, f, p in events)
+                                  if h is not None]
+    return {
+        "format": "daguai-position", "version": POSITION_FORMAT,
+        "rules": game.rules.to_dict(), "seed": game.seed, "game": game.game_index,
+        "auto_pass": game.auto_pass, "round": game.round, "dealer": game.dealer,
+        "levels": list(deal["levels"]), "scores": list(game.scores),
+        "final_failures": list(game.final_failures),
+        "tribute": [[t["from"], t["to"]] for t in game.tribute_state],
+        "hands": [str(h) for h in deal["hands"]] if at_deal else [str(game.hand(s)) for s in range(6)],
+        "history": history,
+        "finish_order": [] if at_deal else list(game.finish_order),
+        "to_act": None if at_deal else game.current_player,
+    }
+
+
+def _int(doc: Mapping[str, Any], key: str, default: Any = None) -> int:
+    v = doc.get(key, default)
+    if isinstance(v, bool) or not isinstance(v, int):
+        raise _fail(f"'{key}' must be an integer, got {v!r}")
+    return v
+
+
+def _int_list(doc: Mapping[str, Any], key: str, n: Optional[int], default: Any = None) -> list[int]:
+    v = doc.get(key, default)
+    if not isinstance(v, list) or (n is not None and len(v) != n) or \
+            any(isinstance(x, bool) or not isinstance(x, int) for x in v):
+        raise _fail(f"'{key}' must be a list of {n if n is not None else ''} integers, got {v!r}".replace("  ", " "))
+    return v
+
+
+def _level(v: Any) -> int:
+    text = "T" if v == "10" else v
+    if not isinstance(text, str) or text.upper() not in LEVELS:
+        raise _fail(f"{v!r} is not a level ({' '.join(LEVELS)})")
+    return LEVELS.index(text.upper())
+
+
+def game_from_position(cls: type, position: Union[str, bytes, Mapping[str, Any]], *,
+                       record: bool = True) -> Game:
+    """Build a ``cls`` (a Game subclass) from a position (dict or JSON text)."""
+    rules, core_pos = _parse_position(position)
+    g = cls.__new__(cls)
+    _core.GameState.__init__(g, rules._core, core_pos, record)
+    g._rules = rules
+    g._origin = position_of(g, at_deal=True) if record else None
+    return g
+
+
+def _parse_position(position: Union[str, bytes, Mapping[str, Any]]) -> tuple[Rules, Any]:
+    """(rules, engine Position) of a position document; PositionError on malformed input."""
+    if isinstance(position, (str, bytes)):
+        try:
+            doc = json.loads(position)
+        except ValueError as exc:
+            raise _fail(f"not JSON ({exc})") from None
+    else:
+        doc = position
+    if not isinstance(doc, Mapping) or doc.get("format") != "daguai-position":
+        raise _fail("not a daguai position (format != 'daguai-position')")
+    if doc.get("version") != POSITION_FORMAT:
+        raise _fail(f"unsupported position version {doc.get('version')!r}")
+    try:
+        rules = Rules.from_dict(doc.get("rules", {}))
+    except (TypeError, ValueError) as exc:
+        raise _fail(f"bad rules: {exc}") from None
+    seed, game_index = _int(doc, "seed", 0), _int(doc, "game", 0)
+    if not 0 <= seed < 2**64 or not 0 <= game_index < 2**64:
+        raise _fail("seed and game are integers in [0, 2**64)")
+    auto = doc.get("auto_pass", False)
+    if not isinstance(auto, bool):
+        raise _fail("'auto_pass' must be true or false")
+    dealer = _int(doc, "dealer")
+    if not 0 <= dealer < 6:
+        raise _fail(f"dealer {dealer} is not a seat (0..5)")
+    levels_raw = doc.get("levels", ["2", "2"])
+    if not isinstance(levels_raw, list) or len(levels_raw) != 2:
+        raise _fail("'levels' must be [team A, team B]")
+    levels = [_level(v) for v in levels_raw]
+    level_text = LEVELS[levels[dealer % 2]]
+    pairs_raw = doc.get("tribute", [])
+    if not isinstance(pairs_raw, list) or any(
+            not isinstance(p, list) or len(p) != 2 or any(isinstance(x, bool) or not isinstance(x, int) for x in p)
+            for p in pairs_raw):
+        raise _fail("'tribute' must be a list of [tributer, receiver] seat pairs")
+    hands = doc.get("hands")
+    if not isinstance(hands, list) or len(hands) != 6 or not all(isinstance(h, str) for h in hands):
+        raise _fail("'hands' must list 6 card texts")
+    history_raw = doc.get("history", [])
+    if not isinstance(history_raw, list):
+        raise _fail("'history' must be a list")
+    history = []
+    for i, e in enumerate(history_raw):
+        if not isinstance(e, list) or len(e) < 2 or isinstance(e[0], bool) or not isinstance(e[0], int) \
+                or not isinstance(e[1], str):
+            raise _fail(f"history entry {i}: malformed {e!r}")
+        seat, kind = e[0], e[1]
+        if kind == "play":
+            if len(e) not in (3, 4) or not isinstance(e[2], str):
+                raise _fail(f"history entry {i}: a play is [seat, 'play', cards, jokers_as?]")
+            declared = e[3] if len(e) > 3 and rules.wild == "declare" else None
+            try:
+                play = _core.classify(e[2], level_text, rules._core, declared)
+            except ValueError as exc:
+                raise _fail(f"history entry {i}: {exc}") from None
+            if play is None:
+                raise _fail(f"history entry {i}: '{e[2]}' is not a play")
+            if len(e) > 3 and " ".join(play.jokers_as) != e[3]:
+                raise _fail(f"history entry {i}: jokers stand for {' '.join(play.jokers_as)!r}, not {e[3]!r}")
+            history.append((seat, "play", play, False))
+        elif kind == "pass":
+            if len(e) > 3 or (len(e) == 3 and e[2] != "auto"):
+                raise _fail(f"history entry {i}: a pass is [seat, 'pass'] or [seat, 'pass', 'auto']")
+            history.append((seat, "pass", None, len(e) == 3))
+        elif kind == "anti_tribute":
+            history.append((seat, kind, None, False))
+        elif kind in ("tribute", "return", "offer", "take"):
+            if len(e) != 3 or not isinstance(e[2], str):
+                raise _fail(f"history entry {i}: a {kind} is [seat, '{kind}', cards]")
+            history.append((seat, kind, e[2], False))
+        else:
+            raise _fail(f"history entry {i}: unknown action {kind!r}")
+    to_act = doc.get("to_act")
+    if to_act is not None and (isinstance(to_act, bool) or not isinstance(to_act, int) or not 0 <= to_act < 6):
+        raise _fail(f"'to_act' must be a seat 0..5 or null, got {to_act!r}")
+    finish = doc.get("finish_order")
+    if finish is not None:
+        finish = _int_list(doc, "finish_order", None)
+    try:
+        core_pos = _core._make_position(
+            seed, game_index, _int(doc, "round", 0), dealer, levels,
+            _int_list(doc, "scores", 6, [0] * 6), _int_list(doc, "final_failures", 2, [0, 0]),
+            [tuple(p) for p in pairs_raw], hands, history, auto,
+            -1 if to_act is None else to_act, finish)
+    except PositionError:
+        raise
+    except (ValueError, TypeError) as exc:  # a card text that is not cards
+        raise _fail(str(exc)) from None
+    return rules, core_pos
+
+
+def fill_hidden_hands(position: Mapping[str, Any], seed: int = 0, tries: int = 5000) -> dict[str, Any]:
+    """A position whose unknown hands (``null`` in ``hands``) are filled with cards
+    consistent with everything else: what a seat that knows only its own hand and the public
+    history needs before analysis (the filling is re-dealt by the sampler anyway).
+
+    The unknown cards (three decks minus the given hands minus the cards played) are dealt
+    at random to the unknown seats by size (27 − played − given + received, from the
+    history) until the engine accepts the position (tribute cards where they must be,
+    forced passes that were forced). Raises :class:`PositionError` if the position's known
+    parts are inconsistent or no filling is found in ``tries`` draws.
+    """
+    import random
+
+    doc = json.loads(json.dumps(position))  # a copy, JSON values only
+    hands = doc.get("hands")
+    if not isinstance(hands, list) or len(hands) != 6:
+        raise _fail("'hands' must list 6 entries (card text, or null for an unknown hand)")
+    unknown = [s for s in range(6) if hands[s] is None]
+    if not unknown:
+        return doc
+    pairs = {t: r for t, r in doc.get("tribute", [])}
+    receivers = {r: t for t, r in pairs.items()}
+    size = {s: 27 for s in range(6)}
+    played: list[str] = []
+    for e in doc.get("history", []):
+        if not isinstance(e, list) or len(e) < 2:
+            raise _fail(f"malformed history entry {e!r}")
+        seat, kind = e[0], e[1]
+        cards = e[2].split() if len(e) > 2 and isinstance(e[2], str) and kind != "pass" else []
+        if kind == "play":
+            size[seat] -= len(cards)
+            played += cards
+        elif kind == "tribute" and seat in pairs:
+            size[seat] -= 1
+            size[pairs[seat]] += 1
+        elif kind == "return" and seat in receivers:
+            size[seat] -= 1
+            size[receivers[seat]] += 1
+        elif kind == "take" and seat in pairs:
+            size[seat] += 1
+            size[pairs[seat]] -= 1
+    pool = [c for f in _all_faces() for c in [f] * 3]
+    for s in range(6):
+        if hands[s] is not None:
+            for c in str(_core.Hand(hands[s])).split():
+                if c not in pool:
+                    raise _fail(f"card totals (R2): too many {c} in the given hands and plays")
+                pool.remove(c)
+    for c in played:
+        c = str(_core.Hand(c))
+        if c not in pool:
+            raise _fail(f"card totals (R2): too many {c} in the given hands and plays")
+        pool.remove(c)
+    if sum(size[s] for s in unknown) != len(pool):
+        raise _fail(f"the unknown hands need {sum(size[s] for s in unknown)} cards but {len(pool)} are left")
+    rng = random.Random(seed)
+    last: Optional[Exception] = None
+    for _ in range(tries):
+        rng.shuffle(pool)
+        k = 0
+        for s in unknown:
+            hands[s] = " ".join(pool[k:k + size[s]])
+            k += size[s]
+        try:
+            rules, core_pos = _parse_position(doc)
+            _core.GameState(rules._core, core_pos, False)
+            return doc
+        except PositionError as exc:
+            last = exc
+    raise _fail(f"no consistent filling of the unknown hands found in {tries} draws (last: {last})")
+
+
+def _all_faces() -> list[str]:
+    return [r + s for r in "23456789TJQKA" for s in "shdc"] + ["SJ", "BJ"]

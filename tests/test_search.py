@@ -1,0 +1,239 @@
+"""Search over hidden information (issue 9): PIMC, the policy registry, daguai.analyze and
+the analyze command."""
+
+from __future__ import annotations
+
+import gc
+import json
+import random
+import subprocess
+import sys
+
+import daguai
+import numpy as np
+import pytest
+from daguai import Game, _core
+from daguai.search import analyze
+from game_helpers import random_steps
+
+
+def mid_game(seed=5, steps=60):
+    return random_steps(Game(seed), random.Random(seed), steps)
+
+
+def test_search_same_on_1_and_2_threads():
+    g = mid_game()
+    for rollouts in (24, 120):
+        one = _core._search(g, rollouts, 2, 64, 0.0, 1, "heuristic", 7)
+        two = _core._search(g, rollouts, 2, 64, 0.0, 2, "heuristic", 7)
+        assert [r[1:] for r in one[0]] == [r[1:] for r in two[0]]
+        assert one[1:] == two[1:]
+        assert one[2] == max(2, min(64, rollouts // len(g.legal_actions())))
+
+
+def test_search_uses_only_the_view():
+    """Two games that differ only in hidden hands (a world of the view) give the same search."""
+    g = mid_game()
+    w = daguai.sample_worlds(g.view(g.current_player), 1, seed=3)[0]
+    assert any(w.hand(s) != g.hand(s) for s in range(6))
+    a = _core._search(g, 60, 2, 8, 0.0, 1, "greedy", 1)
+    b = _core._search(w, 60, 2, 8, 0.0, 1, "greedy", 1)
+    assert [r[1:] for r in a[0]] == [r[1:] for r in b[0]]
+
+
+def test_single_legal_action_costs_no_search():
+    for seed in range(30):
+        g = random_steps(Game(seed, auto_pass=False), random.Random(seed), 25)
+        if len(g.legal_actions()) == 1:
+            rows, _best, worlds = _core._search(g, 100, 2, 8, 0.0, 1, "heuristic", 1)
+            assert worlds == 0 and rows[0][1] == 0
+            return
+    pytest.skip("no single-action decision found")
+
+
+def test_search_bad_budget():
+    g = mid_game()
+    for args in [(0, 2, 8, 0.0, 1), (10, 0, 8, 0.0, 1), (10, 2, 8, 0.0, 0), (10, 2, 8, -1.0, 1)]:
+        with pytest.raises(ValueError, match="budget"):
+            _core._search(g, *args, "heuristic", 1)
+    with pytest.raises(ValueError, match="search policy"):
+        _core._search(g, 10, 2, 8, 0.0, 1, "pimc", 1)
+
+
+def test_pimc_is_registered_like_the_builtins():
+    assert {"random", "greedy", "heuristic", "pimc"} <= set(daguai.sim.POLICIES)
+    r = daguai.simulate(2, ("pimc24", "heuristic"), seed=3, threads=1)
+    assert r.n == 2
+    again = daguai.simulate(2, ("pimc24", "heuristic"), seed=3, threads=2)
+    assert r == again
+
+
+def test_analyze_result():
+    g = mid_game()
+    a = analyze(g, worlds=12, seed=4)
+    assert a.seat == g.current_player and a.worlds == 12
+    assert len(a.candidates) == len(g.legal_actions())
+    scores = [c.score for c in a.candidates]
+    assert scores == sorted(scores, reverse=True)
+    for c in a.candidates:
+        assert c.n == 12 and c.wins + c.draws + c.losses == 12
+        d = c.to_dict()
+        assert d["win_ci"][0] <= d["win"] <= d["win_ci"][1]
+    b = analyze(json.dumps(g.position()), worlds=12, seed=4, threads=2)
+    assert a == b  # a position is the same game; threads do not matter
+    rec = g.to_record()
+    c = analyze(rec, upto=len(rec.splitlines()), worlds=12, seed=4)
+    assert c == a
+
+
+def test_analyze_bad_input():
+    g = mid_game()
+    for kw in ({"worlds": 0}, {"worlds": -1}, {"threads": 0}, {"policy": "pimc"}, {"policy": "nope"}):
+        with pytest.raises(ValueError):
+            analyze(g, **kw)
+    with pytest.raises(ValueError):
+        analyze(42)
+    with pytest.raises(ValueError):
+        analyze("{not json")
+
+
+def run_cli(*args, stdin=None):
+    return subprocess.run([sys.executable, "-m", "daguai", "analyze", *args], input=stdin, capture_output=True,
+                          text=True, timeout=300, check=False)
+
+
+def test_analyze_cli(tmp_path):
+    g = mid_game()
+    path = tmp_path / "pos.json"
+    path.write_text(json.dumps(g.position()))
+    out = run_cli(str(path), "--worlds", "6", "--json")
+    assert out.returncode == 0, out.stderr
+    doc = json.loads(out.stdout)
+    assert doc["seat"] == g.current_player and len(doc["candidates"]) == len(g.legal_actions())
+    table = run_cli(str(path), "--worlds", "4")
+    assert table.returncode == 0 and "win" in table.stdout
+    rec = tmp_path / "game.jsonl"
+    rec.write_text(g.to_record())
+    out2 = run_cli(str(rec), "--line", "20", "--worlds", "4", "--json")
+    assert out2.returncode == 0, out2.stderr
+    bad = dict(g.position())
+    bad["to_act"] = (bad["to_act"] + 1) % 6
+    path.write_text(json.dumps(bad))
+    for args in ([str(path)], [str(tmp_path / "missing.json")], [str(rec), "--line", "100000"]):
+        res = run_cli(*args, "--worlds", "2")
+        assert res.returncode == 2
+        assert len(res.stderr.strip().splitlines()) == 1 and res.stderr.startswith("daguai: error:")
+
+
+# ---- Python policies see views; rollouts from a position ------------------------------
+
+def test_python_policy_receives_a_view_only():
+    seen = []
+
+    def spy(view, seat):
+        seen.append(view)
+        assert isinstance(view, _core.InfoState) and view.seat == seat == view.current_player
+        assert not any(isinstance(x, (_core.GameState, Game)) for x in gc.get_referents(view))
+        for name in dir(view):
+            if not name.startswith("__"):
+                assert not isinstance(getattr(view, name), (_core.GameState, Game)), name
+        with pytest.raises(AttributeError):
+            view.game  # noqa: B018
+        return view.legal_actions()[0]
+
+    daguai.simulate(2, (spy, "heuristic"), seed=1)
+    assert seen and all(len(v.legal_actions()) >= 1 for v in seen)
+
+
+def test_python_seats_leave_the_others_in_cpp():
+    """Builtin seats in a mixed run make the same decisions as in an all-C++ run: a Python
+    wrapper of heuristic on one team gives the C++ columns."""
+    def py_heuristic(view, seat):
+        return _core.PolicyRunner("heuristic", 0, 0, seat).act(view)  # heuristic reads only the view
+
+    a = daguai.simulate(6, (py_heuristic, "random"), seed=4)
+    b = daguai.simulate(6, ("heuristic", "random"), seed=4)
+    for k in ("winner", "order", "scores", "plays", "passes"):
+        assert np.array_equal(a[k], b[k]), k
+
+
+def test_exception_in_python_policy_names_seat_and_game():
+    def broken(view, seat):
+        raise KeyError("boom")
+
+    with pytest.raises(KeyError, match=r"policy 'broken' \(seat \d, game 0\) raised"):
+        daguai.simulate(2, (broken, "random"), seed=1)
+
+    class Odd(Exception):
+        def __init__(self, a, b):
+            super().__init__(a, b)
+
+    def odd(view, seat):
+        raise Odd(1, 2)
+
+    with pytest.raises(Odd) as info:
+        daguai.simulate(1, (odd, "random"), seed=1)
+    assert any("seat" in n and "game 0" in n for n in info.value.__notes__)
+
+
+def test_simulate_from_a_position():
+    g = mid_game()
+    pos = g.position()
+    exact = daguai.simulate(20, ("heuristic", "heuristic"), seed=1, position=pos, threads=1)
+    assert (exact["rounds"] == 1).all()
+    # every game starts from the same hands: a deterministic heuristic gives one outcome
+    assert len({tuple(r) for r in exact["order"]}) == 1
+    w1 = daguai.simulate(30, ("heuristic", "heuristic"), seed=1, position=pos, worlds=True, threads=1)
+    w2 = daguai.simulate(30, ("heuristic", "heuristic"), seed=1, position=pos, worlds=True, threads=2)
+    for k in ("winner", "order", "scores"):
+        assert np.array_equal(w1[k], w2[k])
+    assert len({tuple(r) for r in w1["order"]}) > 1  # the hidden hands differ between worlds
+    # the slow path (a Python seat) plays the same worlds
+    def py_heuristic(view, seat):
+        return _core.PolicyRunner("heuristic", 0, 0, seat).act(view)
+    slow = daguai.simulate(5, (py_heuristic, "heuristic"), seed=1, position=pos, worlds=True)
+    assert np.array_equal(slow["order"], w1["order"][:5])
+    with pytest.raises(ValueError, match="worlds"):
+        daguai.simulate(2, ("heuristic",), worlds=True)
+    with pytest.raises(ValueError):
+        daguai.simulate(2, ("heuristic",), position={"format": "nope"})
+
+
+def test_batch_env_with_builtin_opponents():
+    """The learner controls team A; team B is the C++ heuristic: observations are only of
+    learner seats, and the trajectory replays with a Game where B plays heuristic."""
+    env = daguai.BatchEnv(4, seed=3, opponents=(None, "heuristic"))
+    obs, mask, rewards, done, to_act = env.reset()
+    assert (to_act % 2 == 0).all()
+    rng = np.random.default_rng(0)
+    episodes = 0
+    for _ in range(300):
+        actions = (rng.random(mask.shape) * mask).argmax(axis=1)
+        _obs, mask, rewards, done, to_act = env.step(actions)
+        assert (to_act % 2 == 0).all()
+        episodes += int(done.sum())
+        if done.any():
+            assert rewards[done.astype(bool)].any()
+    assert episodes > 0
+    with pytest.raises(ValueError, match="at least one seat"):
+        daguai.BatchEnv(2, opponents=["random"] * 6)
+    with pytest.raises(ValueError):
+        daguai.BatchEnv(2, opponents=["nope", None])
+
+
+def test_analyze_a_hand_with_a_public_history():
+    """Only the acting seat's hand is given (the others null): the result equals the
+    analysis of the full position, since only that seat's view is used."""
+    g = mid_game()
+    full = g.position()
+    partial = dict(full)
+    partial["hands"] = [h if s == full["to_act"] else None for s, h in enumerate(full["hands"])]
+    filled = daguai.positions.fill_hidden_hands(partial, seed=1)
+    assert filled["hands"][full["to_act"]] == full["hands"][full["to_act"]]
+    Game.from_position(filled)  # consistent
+    assert analyze(partial, worlds=8, seed=2) == analyze(full, worlds=8, seed=2)
+    bad = dict(partial)
+    bad["hands"] = list(partial["hands"])
+    bad["hands"][full["to_act"]] += " BJ BJ BJ BJ"
+    with pytest.raises(ValueError, match="card totals|unknown hands|too many copies"):
+        analyze(bad, worlds=2)
