@@ -67,6 +67,11 @@ void bind_rl(py::module_& m) {
         encode_observation(information_state(g, seat), out.mutable_data());
         return out;
       }, py::arg("game"), py::arg("seat"), "The float32 observation tensor of `seat` (what it may know, R16).");
+  m.def("encode_view", [](const InfoState& v) {
+        py::array_t<float> out(kObsSize);
+        encode_observation(v, out.mutable_data());
+        return out;
+      }, py::arg("view"), "The float32 observation tensor of a view (Game.view): the same as encode_observation.");
 
   m.def("encode_candidates", [](const GameState& g) {
         std::vector<Action> acts;
@@ -90,6 +95,22 @@ void bind_rl(py::module_& m) {
         return py::make_tuple(mask, index);
       }, py::arg("game"), "(mask int8[NUM_ABSTRACT], index into legal_actions() or -1).");
 
+  // The same two from a view (Game.view of the seat to act: its legal decisions are in it).
+  m.def("abstract_mask", [](const InfoState& v) {
+        py::array_t<std::int8_t> mask(kNumAbstract);
+        py::array_t<std::int32_t> index(kNumAbstract);
+        abstract_mask(v.legal, v.level_rank, reinterpret_cast<std::uint8_t*>(mask.mutable_data()), index.mutable_data());
+        return py::make_tuple(mask, index);
+      }, py::arg("view"), "(mask int8[NUM_ABSTRACT], index into the view's legal_actions() or -1).");
+  m.def("action_from_abstract", [](const InfoState& v, int id) {
+        if (id < 0 || id >= kNumAbstract)
+          throw GameError("abstract action " + std::to_string(id) + " is out of range 0.." + std::to_string(kNumAbstract - 1));
+        std::uint8_t mask[kNumAbstract];
+        std::int32_t index[kNumAbstract];
+        abstract_mask(v.legal, v.level_rank, mask, index);
+        if (!mask[id]) throw GameError("abstract action " + std::to_string(id) + " is masked out (not legal now)");
+        return v.legal[std::size_t(index[id])];
+      }, py::arg("view"), py::arg("id"), "The canonical legal action of an abstract id, from a view.");
   m.def("action_from_abstract", [](const GameState& g, int id) {
         if (id < 0 || id >= kNumAbstract)
           throw GameError("abstract action " + std::to_string(id) + " is out of range 0.." + std::to_string(kNumAbstract - 1));

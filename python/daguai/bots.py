@@ -25,8 +25,8 @@ from . import _core
 
 __all__ = ["BOTS", "Bot", "get", "greedy", "heuristic", "load", "random"]
 
-#: The names of the built-in policies.
-BOTS = ("random", "greedy", "heuristic")
+#: The names of the built-in policies (the C++ registry, cpp/engine/policy.cpp).
+BOTS = tuple(_core.policy_names())
 
 
 class Bot:
@@ -38,26 +38,34 @@ class Bot:
         self.name = name.strip().lower()
         self.__name__ = self.name
         self._lock = threading.Lock()
-        # game object -> one runner per seat (weak: forgotten with the game)
-        self._runners: weakref.WeakKeyDictionary[Any, dict[tuple[int, int, int], Any]] = (
-            weakref.WeakKeyDictionary())
+        # id(game) -> (weak reference to the game, one runner per seat); keyed by id because a
+        # Game is mutable and so not hashable; the entry goes when the game does
+        self._runners: dict[int, tuple[Any, dict[tuple[int, int, int], Any]]] = {}
 
     def _runner(self, game: Any, seat: int) -> Any:
         key = (game.seed, game.game_index, seat)
         with self._lock:
-            try:
-                per_game = self._runners.setdefault(game, {})
-            except TypeError:  # not weak-referenceable: a fresh runner each call
-                return _core.PolicyRunner(self.name, key[0], key[1], seat)
-            runner = per_game.get(key)
+            entry = self._runners.get(id(game))
+            if entry is None or entry[0]() is not game:
+                try:
+                    ref = weakref.ref(game, lambda _, k=id(game): self._runners.pop(k, None))
+                except TypeError:  # not weak-referenceable: a fresh runner each call
+                    return _core.PolicyRunner(self.name, key[0], key[1], seat)
+                entry = self._runners[id(game)] = (ref, {})
+            runner = entry[1].get(key)
             if runner is None:
-                runner = per_game[key] = _core.PolicyRunner(self.name, key[0], key[1], seat)
+                runner = entry[1][key] = _core.PolicyRunner(self.name, key[0], key[1], seat)
             return runner
 
     def __call__(self, game: Any, seat: int) -> Any:
         """The decision of this policy for ``seat``, the player to act in ``game``."""
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < 6:
             raise ValueError(f"seat must be 0..5, got {seat!r}")
+        if isinstance(game, _core.InfoState):
+            raise ValueError(
+                f"daguai.bots.{self.name} needs the Game, not a view: a view carries no seed, so "
+                "the bot cannot take its built-in random stream. Give the bot itself (or its "
+                "name) as the seat's policy to simulate/evaluate, where it runs in C++.")
         if seat != game.current_player:
             raise ValueError(f"{self.name}: seat {seat} is not the player to act "
                              f"(seat {game.current_player} is)")

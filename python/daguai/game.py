@@ -32,6 +32,49 @@ def _json_normal(x: Any) -> Any:
     return x
 
 
+def _observation(v: "_core.InfoState", last_result: Optional[dict[str, Any]]) -> dict[str, Any]:
+    """The observation dict (``Game.observation``) of an information state: one R16 layer for
+    the game, its views and the protocol."""
+    seat = v.seat
+    history = []
+    for event in v.history:  # already filtered for this seat by the information state
+        ev = protocol.history_entry(event, seat)
+        if ev is not None:
+            history.append(ev)
+    top = v.top
+    return {
+        "seat": seat,
+        "team": seat % 2,
+        "phase": v.phase,
+        "current_player": v.current_player,
+        "round": v.round,
+        "dealer": v.dealer,
+        "level": v.level,
+        "levels": list(v.levels),
+        "hand": v.hand.cards(),
+        "cards_left": v.cards_left,
+        "finish_order": v.finish_order,
+        "top": None if top is None else {"seat": v.top_seat, **protocol.play_to_json(top)},
+        "passed": v.passed,
+        "scores": v.scores,
+        "tributes": v.tributes,
+        "history": history,
+        "last_result": last_result,
+        "played": [h.cards() for h in v.played],
+    }
+
+
+def _view_observation(self: "_core.InfoState", seat: Optional[int] = None) -> dict[str, Any]:
+    """``view.observation()``: what ``Game.observation(view.seat)`` gives, from the view alone
+    (a Python policy receives a view; this is the dict a learner trained on)."""
+    if seat is not None and seat != self.seat:
+        raise ValueError(f"this view is seat {self.seat}'s; seat {seat!r} is not in it (R16)")
+    return _observation(self, getattr(self, "last_result", None))
+
+
+_core.InfoState.observation = _view_observation  # type: ignore[attr-defined]
+
+
 class Game(_core.GameState):
     """One match (R12) from a seed.
 
@@ -128,33 +171,7 @@ class Game(_core.GameState):
         """
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < 6:
             raise ValueError(f"seat must be 0..5, got {seat!r}")
-        v = _core.information_state(self, seat, True, False)
-        history = []
-        for event in v.history:  # already filtered for this seat by the information state
-            ev = protocol.history_entry(event, seat)
-            if ev is not None:
-                history.append(ev)
-        top = v.top
-        return {
-            "seat": seat,
-            "team": seat % 2,
-            "phase": v.phase,
-            "current_player": v.current_player,
-            "round": v.round,
-            "dealer": v.dealer,
-            "level": v.level,
-            "levels": list(v.levels),
-            "hand": v.hand.cards(),
-            "cards_left": v.cards_left,
-            "finish_order": v.finish_order,
-            "top": None if top is None else {"seat": v.top_seat, **protocol.play_to_json(top)},
-            "passed": v.passed,
-            "scores": v.scores,
-            "tributes": v.tributes,
-            "history": history,
-            "last_result": self.round_result,
-            "played": [h.cards() for h in v.played],
-        }
+        return _observation(_core.information_state(self, seat, True, False), self.round_result)
 
     def view(self, seat: int) -> "_core.InfoState":
         """The information state of ``seat`` (R16, C++ ``infostate.hpp``): what a policy
@@ -167,6 +184,7 @@ class Game(_core.GameState):
             raise ValueError(f"seat must be 0..5, got {seat!r}")
         v = _core.information_state(self, seat, True, seat == self.current_player)
         v.rules = self._rules
+        v.last_result = self.round_result
         return v
 
     def _round_events(self) -> list[tuple]:

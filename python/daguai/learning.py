@@ -85,9 +85,10 @@ def obs_meanings() -> dict[str, str]:
     return dict(_MEANING)
 
 
-def _check_game(game: Any, what: str) -> None:
-    if not isinstance(game, GameState):
-        raise ValueError(f"{what} needs a daguai.Game, got {type(game).__name__}")
+def _check_game(game: Any, what: str, views: bool = False) -> None:
+    if not isinstance(game, GameState) and not (views and isinstance(game, _core.InfoState)):
+        raise ValueError(f"{what} needs a daguai.Game{' or a view' if views else ''}, "
+                         f"got {type(game).__name__}")
 
 
 def _check_int(value: Any, what: str) -> int:
@@ -101,9 +102,10 @@ def encode_observation(game: GameState, seat: int) -> np.ndarray:
 
     Parameters
     ----------
-    game : Game
+    game : Game or view
         Any game (recorded or not): the tensor is built from the seat's information
-        state (``Game.view``; the cards played this round are part of the state).
+        state (``Game.view``; the cards played this round are part of the state). A view
+        (``Game.view(seat)``, what a Python policy receives) gives the same tensor.
     seat : int
         Absolute seat 0..5 whose view is encoded (any seat, not only the one to act).
         Seats inside the tensor are relative: index k is seat ``(seat + k) % 6``.
@@ -118,6 +120,11 @@ def encode_observation(game: GameState, seat: int) -> np.ndarray:
     ValueError
         A seat outside 0..5, or something other than a Game.
     """
+    if isinstance(game, _core.InfoState):  # a view (what a Python policy receives)
+        seat = _check_int(seat, "seat")
+        if seat != game.seat:
+            raise ValueError(f"this view is seat {game.seat}'s; seat {seat} is not in it (R16)")
+        return _core.encode_view(game)
     _check_game(game, "encode_observation")
     seat = _check_int(seat, "seat")
     if not 0 <= seat < 6:
@@ -179,8 +186,9 @@ def abstract_mask(game: GameState, return_index: bool = False
 
     Parameters
     ----------
-    game : Game
-        Any game state.
+    game : Game or view
+        Any game state, or the view of the seat to act (``Game.view``, what a Python
+        policy receives).
     return_index : bool
         Also return, for each id, the index of its canonical action in
         ``game.legal_actions()`` (-1 where the id is masked out).
@@ -194,7 +202,7 @@ def abstract_mask(game: GameState, return_index: bool = False
     index : numpy.ndarray
         ``int32`` array of shape ``(NUM_ABSTRACT,)``, only with ``return_index=True``.
     """
-    _check_game(game, "abstract_mask")
+    _check_game(game, "abstract_mask", views=True)
     mask, index = _core.abstract_mask(game)
     return (mask, index) if return_index else mask
 
@@ -222,7 +230,7 @@ def action_from_abstract(game: GameState, id: int) -> Action:  # noqa: A002 - do
     IllegalActionError
         (a ``ValueError``) the id is not an integer, is out of range, or is masked out.
     """
-    _check_game(game, "action_from_abstract")
+    _check_game(game, "action_from_abstract", views=True)
     if isinstance(id, (bool, np.bool_)) or not isinstance(id, (int, np.integer)):
         raise IllegalActionError(f"an abstract action must be an integer, got {id!r}")
     return _core.action_from_abstract(game, int(id))
