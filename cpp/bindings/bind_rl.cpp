@@ -3,6 +3,7 @@
 
 #include "batch_env.hpp"
 #include "convert.hpp"
+#include "guard.hpp"
 
 namespace daguai::bind {
 
@@ -65,6 +66,7 @@ void bind_rl(py::module_& m) {
       }, "The observation layout: (name, offset, size, meaning) per slice.");
 
   m.def("encode_observation", [](const GameState& g, int seat) {
+        const Guard guard(&g);
         if (seat < 0 || seat >= kSeats) throw GameError("seat must be 0..5");
         Cards played[kSeats];
         played_from_log(g, played);
@@ -74,6 +76,7 @@ void bind_rl(py::module_& m) {
       }, py::arg("game"), py::arg("seat"), "The float32 observation tensor of `seat` (what it may know, R16).");
 
   m.def("encode_candidates", [](const GameState& g) {
+        const Guard guard(&g);
         std::vector<Action> acts;
         g.legal_actions(&acts);
         py::array_t<float> out({py::ssize_t(acts.size()), py::ssize_t(kCandFeatures)});
@@ -86,6 +89,7 @@ void bind_rl(py::module_& m) {
         py::arg("action"), py::arg("level"), "The abstract action id of an action.");
 
   m.def("abstract_mask", [](const GameState& g) {
+        const Guard guard(&g);
         std::vector<Action> acts;
         g.legal_actions(&acts);
         py::array_t<std::uint8_t> mask(kNumAbstract);
@@ -94,9 +98,9 @@ void bind_rl(py::module_& m) {
         return py::make_tuple(py::array_t<bool>(py::array(mask).attr("astype")("bool")), index);
       }, py::arg("game"), "(mask bool[NUM_ABSTRACT], index into legal_actions() or -1).");
 
-  m.def("action_from_abstract", [](const GameState& g, int id) {
-        if (id < 0 || id >= kNumAbstract)
-          throw GameError("abstract action " + std::to_string(id) + " is out of range 0.." + std::to_string(kNumAbstract - 1));
+  m.def("action_from_abstract", [](const GameState& g, py::handle id_obj) {
+        const Guard guard(&g);
+        const int id = int(to_int<GameError>(id_obj, "abstract action id", 0, kNumAbstract - 1));
         std::vector<Action> acts;
         g.legal_actions(&acts);
         std::uint8_t mask[kNumAbstract];
@@ -113,10 +117,10 @@ legal actions with abstract=False) and returns (obs, mask, rewards, done, to_act
 arrays are reused by the next call: copy what you keep.)doc")
       .def(py::init<int, const Rules&, std::uint64_t, bool, bool, bool>(), py::arg("n"), py::arg("rules"),
            py::arg("seed") = 0, py::arg("matches") = false, py::arg("auto_pass") = false, py::arg("abstract") = true)
-      .def_property_readonly("n", [](const PyBatchEnv& b) { return b.env.size(); })
-      .def_property_readonly("abstract", [](const PyBatchEnv& b) { return b.abstract; })
-      .def_property_readonly("episodes_done", [](const PyBatchEnv& b) { return b.env.episodes_done(); })
-      .def("reset", [](PyBatchEnv& b) {
+      .def_property_readonly("n", [](const PyBatchEnv& b) { const Guard guard(&b); return b.env.size(); })
+      .def_property_readonly("abstract", [](const PyBatchEnv& b) { const Guard guard(&b); return b.abstract; })
+      .def_property_readonly("episodes_done", [](const PyBatchEnv& b) { const Guard guard(&b); return b.env.episodes_done(); })
+      .def("reset", [](PyBatchEnv& b) { const Guard guard(&b);
             {
               py::gil_scoped_release nogil;  // touches only this object's games
               b.env.reset();
@@ -126,11 +130,11 @@ arrays are reused by the next call: copy what you keep.)doc")
             b.observe();
             return b.outputs();
           }, "Restart every game; returns (obs, mask, rewards, done, to_act).")
-      .def("observe", [](PyBatchEnv& b) {
+      .def("observe", [](PyBatchEnv& b) { const Guard guard(&b);
             b.observe();
             return b.outputs();
           }, "The current (obs, mask, rewards, done, to_act) without stepping.")
-      .def("step", [](PyBatchEnv& b, py::object actions) {
+      .def("step", [](PyBatchEnv& b, py::object actions) { const Guard guard(&b);
             py::array raw = py::array::ensure(actions);
             if (!raw || raw.ndim() != 1 || raw.shape(0) != b.env.size())
               throw GameError("BatchEnv.step needs a 1-d array of " + std::to_string(b.env.size()) + " actions");
@@ -165,7 +169,7 @@ arrays are reused by the next call: copy what you keep.)doc")
             b.observe();
             return b.outputs();
           }, py::arg("actions"), "Apply one action per game; returns (obs, mask, rewards, done, to_act).")
-      .def("candidates", [](const PyBatchEnv& b) {
+      .def("candidates", [](const PyBatchEnv& b) { const Guard guard(&b);
             std::vector<float> feats;
             py::array_t<std::int64_t> offsets(py::ssize_t(b.env.size() + 1));
             b.env.candidates(&feats, offsets.mutable_data());
@@ -174,18 +178,19 @@ arrays are reused by the next call: copy what you keep.)doc")
             if (!feats.empty()) std::memcpy(out.mutable_data(), feats.data(), feats.size() * sizeof(float));
             return py::make_tuple(out, offsets);
           }, "Candidate features of every game's legal actions: (features, offsets[n + 1]).")
-      .def("legal_actions", [](const PyBatchEnv& b, int i) {
+      .def("legal_actions", [](const PyBatchEnv& b, int i) { const Guard guard(&b);
             if (i < 0 || i >= b.env.size()) throw GameError("no environment " + std::to_string(i));
             return b.env.legal(i);
           }, py::arg("i"), "The legal actions of game i (a list of Action).")
-      .def("game_index", [](const PyBatchEnv& b, int i) {
+      .def("game_index", [](const PyBatchEnv& b, int i) { const Guard guard(&b);
             if (i < 0 || i >= b.env.size()) throw GameError("no environment " + std::to_string(i));
             return b.env.game_index(i);
           }, py::arg("i"), "The game index of environment i's current episode (Game(seed, game=...)).")
-      .def("game", [](const PyBatchEnv& b, int i) {
+      .def("game", [](const PyBatchEnv& b, int i) { const Guard guard(&b);
             if (i < 0 || i >= b.env.size()) throw GameError("no environment " + std::to_string(i));
             return GameState(b.env.game(i));
           }, py::arg("i"), "A copy of environment i's game state.");
+  harden<PyBatchEnv>(m, "BatchEnv");
 }
 
 }  // namespace daguai::bind

@@ -2,6 +2,7 @@
 #include <pybind11/stl.h>
 
 #include "convert.hpp"
+#include "guard.hpp"
 #include "rollout.hpp"
 
 namespace daguai::bind {
@@ -84,9 +85,16 @@ void bind_sim(py::module_& m) {
              if (seat < 0 || seat >= kSeats) throw GameError("seat must be 0..5");
              return PolicyRunner{parse_policy(name), Rng::stream(seed, game, Stream::kPolicy, std::uint64_t(seat)), {}};
            }), py::arg("policy"), py::arg("seed"), py::arg("game"), py::arg("seat"))
-      .def("act", [](PolicyRunner& r, const GameState& g) { return choose_action(r.kind, g, r.rng, r.scratch); },
+      .def("act", [](PolicyRunner& r, const GameState& g) {
+             const Guard guard(&r, &g);
+             return choose_action(r.kind, g, r.rng, r.scratch);
+           },
            py::arg("game"), "The policy's decision for the player to act.")
-      .def_property_readonly("name", [](const PolicyRunner& r) { return std::string(policy_name(r.kind)); });
+      .def_property_readonly("name", [](const PolicyRunner& r) {
+        const Guard guard(&r);
+        return std::string(policy_name(r.kind));
+      });
+  harden<PolicyRunner>(m, "PolicyRunner");
 }
 
 }  // namespace daguai::bind
