@@ -23,9 +23,9 @@ std::string to_text(py::handle obj, const char* what);
 // otherwise E (a ValueError subclass) naming `what` and the bounds.
 template <class E>
 std::int64_t to_int(py::handle obj, const char* what, std::int64_t lo, std::int64_t hi) {
-  const auto fail = [&]() {
+  const auto fail = [&](const char* why = "") {
     return E(std::string(what) + " must be an integer in [" + std::to_string(lo) + ", " + std::to_string(hi) +
-             "], got " + std::string(py::str(py::repr(obj))));
+             "], got " + std::string(py::str(py::repr(obj))) + why);
   };
   if (PyBool_Check(obj.ptr()) || !PyIndex_Check(obj.ptr())) throw fail();
   py::object i = py::reinterpret_steal<py::object>(PyNumber_Index(obj.ptr()));
@@ -34,9 +34,9 @@ std::int64_t to_int(py::handle obj, const char* what, std::int64_t lo, std::int6
   const long long v = PyLong_AsLongLongAndOverflow(i.ptr(), &overflow);
   if (overflow || (v == -1 && PyErr_Occurred())) {
     PyErr_Clear();
-    throw fail();
+    throw fail(" (out of range)");
   }
-  if (v < lo || v > hi) throw fail();
+  if (v < lo || v > hi) throw fail(" (out of range)");
   return std::int64_t(v);
 }
 // Hand-like argument: a Hand, card text, or an iterable of card strings.
