@@ -278,7 +278,13 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     except KeyboardInterrupt:
         print("\ndaguai: interrupted", file=sys.stderr)
         return 130
-    except (ValueError, ImportError, OSError, RuntimeError) as exc:
+    except (ValueError, TypeError, OverflowError, MemoryError) as exc:  # bad input: exit 2
+        message = " ".join(str(exc).split()) or type(exc).__name__
+        if isinstance(exc, MemoryError):
+            message = f"out of memory{': ' + message if message != 'MemoryError' else ''} (ask for fewer games)"
+        print(f"daguai: error: {message}", file=sys.stderr)
+        return 2
+    except (ImportError, OSError, RuntimeError) as exc:
         message = " ".join(str(exc).split()) or type(exc).__name__
         print(f"daguai: error: {message}", file=sys.stderr)
         return 1
