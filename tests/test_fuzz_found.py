@@ -10,12 +10,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import daguai
 import numpy as np
 import pytest
-
-import daguai
-from daguai import (BatchEnv, CardError, Game, Hand, IllegalActionError, ReplayError, Rules,
-                    _core)
+from daguai import BatchEnv, CardError, Game, Hand, IllegalActionError, ReplayError, Rules, _core
 
 USES = {  # a zero-argument use of each bound class
     Game: lambda o: o.events(), _core.GameState: lambda o: o.phase, Hand: str,

@@ -15,9 +15,8 @@ from __future__ import annotations
 
 import threading
 
-import numpy as np
-
 import daguai
+import numpy as np
 from daguai import CAND_FEATURES, NUM_ABSTRACT, BatchEnv, Game, _core
 
 STEPS = 300
@@ -31,7 +30,7 @@ def _run_pair(writer, reader) -> list[BaseException]:
     def wrap(fn, stop_after: bool) -> None:
         try:
             fn(stop)
-        except BaseException as exc:  # noqa: BLE001 - reported to the test below
+        except BaseException as exc:
             errors.append(exc)
         finally:
             if stop_after:
