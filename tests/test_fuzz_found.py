@@ -31,6 +31,14 @@ def test_uninitialized_objects_are_unusable(cls):
         USES[cls](obj)
 
 
+def test_uninitialized_game_python_side_is_unusable_too():
+    """Found by the fuzz test: Game.__new__(Game).rules was AttributeError."""
+    g = Game.__new__(Game)
+    for use in (lambda: g.rules, lambda: g == Game(seed=1), lambda: g.titles(), lambda: g.clone()):
+        with pytest.raises(TypeError, match="not initialized"):
+            use()
+
+
 def test_uninitialized_then_initialized_is_valid():
     """Game.clone() makes an instance with __new__ and then initializes it: still fine."""
     g = Game(seed=4)

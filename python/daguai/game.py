@@ -101,6 +101,14 @@ class Game(_core.GameState):
         super().__init__(rules._core, seed, game, bool(auto_pass), bool(record))
         self._rules = rules
 
+    def __getattr__(self, name: str) -> Any:
+        # Only reached when normal lookup fails: _rules is missing only in an object made by
+        # Game.__new__ without __init__, which is unusable (docs/errors.md).
+        if name == "_rules":
+            raise TypeError("daguai.Game object is not initialized: it was made with __new__ "
+                            "without __init__; create it by calling the class")
+        raise AttributeError(f"'Game' object has no attribute {name!r}")
+
     # ---- the basic loop -------------------------------------------------------------
     @property
     def rules(self) -> Rules:
