@@ -99,6 +99,8 @@ def test_deep_nesting_is_replay_error(reader, text):
     (lambda: Hand("As").count(2**70), r"face must be an integer in \[0, 53\]"),
     (lambda: Hand.from_faces([2**64]), r"face id must be an integer in \[0, 53\]"),
     (lambda: Hand.from_bits(2**64, 0), r"not a 64-bit word"),
+    (lambda: Hand.from_faces([np.array([[1, 2]])]), r"face id must be an integer in \[0, 53\]"),
+    (lambda: Hand("As").count(np.array([48, 1])), r"face must be an integer in \[0, 53\]"),
     (lambda: _core.face_text(-1), r"face must be an integer in \[0, 53\]"),
 ])
 def test_integers_beyond_c_ranges_name_argument_and_bounds(call, match):

@@ -29,7 +29,10 @@ std::int64_t to_int(py::handle obj, const char* what, std::int64_t lo, std::int6
   };
   if (PyBool_Check(obj.ptr()) || !PyIndex_Check(obj.ptr())) throw fail();
   py::object i = py::reinterpret_steal<py::object>(PyNumber_Index(obj.ptr()));
-  if (!i) throw py::error_already_set();
+  if (!i) {  // e.g. a numpy array of more than one element
+    PyErr_Clear();
+    throw fail();
+  }
   int overflow = 0;
   const long long v = PyLong_AsLongLongAndOverflow(i.ptr(), &overflow);
   if (overflow || (v == -1 && PyErr_Occurred())) {
