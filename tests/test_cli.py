@@ -136,6 +136,7 @@ def test_bench_quick():
 
 
 @pytest.mark.filterwarnings("ignore::DeprecationWarning")
+@pytest.mark.ray
 def test_simulate_ray(tmp_path):
     pytest.importorskip("ray")
     p = run("simulate", "--rounds", "100", "--seed", "8", "--ray", "--quiet", "--out", "r.npz",

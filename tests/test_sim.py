@@ -363,6 +363,7 @@ def test_plot(base, tmp_path):
 
 @pytest.mark.filterwarnings("ignore::DeprecationWarning")
 @pytest.mark.filterwarnings("ignore::FutureWarning")
+@pytest.mark.ray
 def test_ray_equals_local(base):
     ray = pytest.importorskip("ray")
     started = not ray.is_initialized()

@@ -4,12 +4,26 @@
 #include <functional>
 
 #include "convert.hpp"
+#include "guard.hpp"
 
 namespace daguai::bind {
 
+std::string to_text(py::handle obj, const char* what) {
+  if (!py::isinstance<py::str>(obj))
+    throw CardError(std::string(what) + " must be text (a str), got " + std::string(py::str(py::type::of(obj).attr("__name__"))));
+  Py_ssize_t size = 0;
+  const char* data = PyUnicode_AsUTF8AndSize(obj.ptr(), &size);
+  if (!data) {  // lone surrogates cannot be encoded
+    PyErr_Clear();
+    throw CardError(std::string(what) + " is not valid text: " + std::string(py::str(py::repr(obj))) +
+                    " holds a lone surrogate (\\ud800-\\udfff)");
+  }
+  return std::string(data, std::size_t(size));
+}
+
 Cards to_cards(py::handle obj, const char* what) {
   if (py::isinstance<Cards>(obj)) return obj.cast<Cards>();
-  if (py::isinstance<py::str>(obj)) return parse_cards(obj.cast<std::string>());
+  if (py::isinstance<py::str>(obj)) return parse_cards(to_text(obj, what));
   if (py::isinstance<py::bytes>(obj) || py::isinstance<py::dict>(obj) || obj.is_none() ||
       !py::hasattr(obj, "__iter__"))
     throw CardError(std::string(what) + " must be a Hand, card text like 'As Th SJ', or a list of "
@@ -19,7 +33,7 @@ Cards to_cards(py::handle obj, const char* what) {
     if (!py::isinstance<py::str>(item))
       throw CardError(std::string(what) + ": every card must be a string like 'As', got " +
                       std::string(py::str(py::repr(item))));
-    const int f = parse_face(item.cast<std::string>());
+    const int f = parse_face(to_text(item, what));
     if (c.count(f) == kMaxCopies)
       throw CardError("too many copies of " + face_text(f) + " (at most 3: three decks, R2)");
     c.add(f);
@@ -28,7 +42,7 @@ Cards to_cards(py::handle obj, const char* what) {
 }
 
 int to_level(py::handle obj) {
-  if (py::isinstance<py::str>(obj)) return parse_level(obj.cast<std::string>());
+  if (py::isinstance<py::str>(obj)) return parse_level(to_text(obj, "level"));
   throw CardError("level must be a string: one of 2 3 4 5 6 7 8 9 T (or 10) J Q K A; got " +
                   std::string(py::str(py::repr(obj))));
 }
@@ -66,14 +80,16 @@ void bind_cards(py::module_& m) {
   m.attr("SJ") = kSJ;
   m.attr("BJ") = kBJ;
 
-  m.def("face_text", &face_text, py::arg("face"), "Text of a face id (0..53), e.g. 'As', 'SJ'.");
-  m.def("parse_face", [](const std::string& t) { return parse_face(t); }, py::arg("text"),
+  m.def("face_text", [](py::handle f) { return face_text(int(to_int<CardError>(f, "face", 0, kNumFaces - 1))); },
+        py::arg("face"), "Text of a face id (0..53), e.g. 'As', 'SJ'.");
+  m.def("parse_face", [](py::handle t) { return parse_face(to_text(t, "text")); }, py::arg("text"),
         "Face id of one card token.");
   m.def("parse_level", [](py::handle l) { return to_level(l); }, py::arg("level"),
         "Rank index 0..12 of a level text.");
-  m.def("level_text", &level_text, py::arg("rank"), "Level text of a rank index 0..12.");
-  m.def("face_power", [](int f, py::handle level) {
-        if (f < 0 || f >= kNumFaces) throw CardError("face id " + std::to_string(f) + " out of range 0..53");
+  m.def("level_text", [](py::handle r) { return level_text(int(to_int<CardError>(r, "rank", 0, kNumRanks - 1))); },
+        py::arg("rank"), "Level text of a rank index 0..12.");
+  m.def("face_power", [](py::handle face, py::handle level) {
+        const int f = int(to_int<CardError>(face, "face", 0, kNumFaces - 1));
         return face_power(f, to_level(level));
       }, py::arg("face"), py::arg("level"), "Single power (R4) of a face at a level: 0..14.");
 
@@ -83,7 +99,7 @@ Build from card text (``Hand("As Ah SJ 3c")``), a list of card strings, another 
 or ``Hand.from_counts(counts54)``. ``str(h)`` is the canonical text (faces in id order).)doc")
       .def(py::init<>())
       .def(py::init([](py::handle src) { return to_cards(src, "Hand"); }), py::arg("cards"))
-      .def_static("parse", [](const std::string& t) { return parse_cards(t); }, py::arg("text"),
+      .def_static("parse", [](py::handle t) { return parse_cards(to_text(t, "text")); }, py::arg("text"),
                   "Parse card text (R2 notation; also 10, ♠♥♦♣, any case).")
       .def_static("from_counts", [](py::object obj) {
             py::array raw = py::array::ensure(obj);
@@ -111,10 +127,13 @@ or ``Hand.from_counts(counts54)``. ``str(h)`` is the canonical text (faces in id
             }
             return cards_from_counts(buf);
           }, py::arg("counts"), "Hand from 54 face counts (face id order).")
-      .def_static("from_faces", [](const std::vector<int>& faces) {
+      .def_static("from_faces", [](py::handle faces) {
+            if (py::isinstance<py::str>(faces) || !py::hasattr(faces, "__iter__"))
+              throw CardError("from_faces needs an iterable of face ids (0..53), got " +
+                              std::string(py::str(py::type::of(faces).attr("__name__"))));
             Cards c;
-            for (int f : faces) {
-              if (f < 0 || f >= kNumFaces) throw CardError("face id " + std::to_string(f) + " out of range 0..53");
+            for (py::handle item : faces) {
+              const int f = int(to_int<CardError>(item, "face id", 0, kNumFaces - 1));
               if (c.count(f) == kMaxCopies) throw CardError("too many copies of " + face_text(f) + " (at most 3: three decks, R2)");
               c.add(f);
             }
@@ -132,12 +151,9 @@ or ``Hand.from_counts(counts54)``. ``str(h)`` is the canonical text (faces in id
           }, "Card strings in canonical order, one per card.")
       .def("faces", &cards_faces, "Face ids in ascending order, one per card.")
       .def("count", [](const Cards& c, py::handle face) {
-            if (py::isinstance<py::int_>(face)) {
-              const int f = face.cast<int>();
-              if (f < 0 || f >= kNumFaces) throw CardError("face id " + std::to_string(f) + " out of range 0..53");
-              return c.count(f);
-            }
-            return c.count(parse_face(face.cast<std::string>()));
+            if (PyIndex_Check(face.ptr()) && !PyBool_Check(face.ptr()))  // int, numpy integers
+              return c.count(int(to_int<CardError>(face, "face", 0, kNumFaces - 1)));
+            return c.count(parse_face(to_text(face, "face")));
           }, py::arg("face"), "Copies of one face (text or id).")
       .def_property_readonly("jokers", &Cards::jokers, "Number of jokers (SJ + BJ).")
       .def("__len__", &Cards::size)
@@ -152,11 +168,8 @@ or ``Hand.from_counts(counts54)``. ``str(h)`` is the canonical text (faces in id
           }, py::is_operator())
       .def("__hash__", &hash_cards)
       .def("__contains__", [](const Cards& a, py::handle b) {
-            if (py::isinstance<py::int_>(b)) {
-              const int f = b.cast<int>();
-              if (f < 0 || f >= kNumFaces) throw CardError("face id " + std::to_string(f) + " out of range 0..53");
-              return a.count(f) > 0;
-            }
+            if (PyIndex_Check(b.ptr()) && !PyBool_Check(b.ptr()))  // a face id (int, numpy integer)
+              return a.count(int(to_int<CardError>(b, "face", 0, kNumFaces - 1))) > 0;
             return a.contains(to_cards(b));
           })
       .def("__le__", [](const Cards& a, const Cards& b) { return b.contains(a); }, py::is_operator())
@@ -182,7 +195,9 @@ or ``Hand.from_counts(counts54)``. ``str(h)`` is the canonical text (faces in id
           })
       .def_property_readonly("bits", [](const Cards& c) { return py::make_tuple(c.lo, c.hi); },
                              "The packed (lo, hi) 64-bit words (docs/rules.md, Cards layout).")
-      .def_static("from_bits", &from_state, py::arg("lo"), py::arg("hi"),
+      .def_static("from_bits", [](py::handle lo, py::handle hi) {
+            return from_state(state_word(lo, "Hand"), state_word(hi, "Hand"));
+          }, py::arg("lo"), py::arg("hi"),
                   "Hand from the packed (lo, hi) words.")
       // Pickling through a module function (works for every protocol, validates the state).
       .def("__reduce__", [](const Cards& c) {
@@ -194,6 +209,7 @@ or ``Hand.from_counts(counts54)``. ``str(h)`` is the canonical text (faces in id
         return from_state(state_word(a[0], "Hand"), state_word(a[1], "Hand"));
       }, "Unpickling helper: a Hand from its packed words (validated).");
   py::implicitly_convertible<py::str, Cards>();
+  harden<Cards>(m, "Hand");
 }
 
 }  // namespace daguai::bind

@@ -8,6 +8,7 @@
 #include <functional>
 
 #include "convert.hpp"
+#include "guard.hpp"
 #include "bench.hpp"
 #include "moves.hpp"
 
@@ -186,7 +187,9 @@ void bind_plays(py::module_& m) {
                        int final_level, int max_rounds, int max_final_failures, int scoring,
                        int base, bool losers_pay, int min_rounds) {
              auto in = [](int v, int hi, const char* name) {
-               if (v < 0 || v > hi) throw CardError(std::string("CoreRules: ") + name + " out of range");
+               if (v < 0 || v > hi)  // the public name (daguai.Rules validates first)
+                 throw CardError(std::string("Rules.") + name + " must be in [0, " + std::to_string(hi) + "], got " +
+                                 std::to_string(v));
                return v;
              };
              Rules r;
@@ -216,6 +219,7 @@ void bind_plays(py::module_& m) {
       .def_property_readonly("wild", [](const Rules& r) { return int(r.wild); })
       .def_property_readonly("wrap_straights", [](const Rules& r) { return r.wrap_straights; })
       .def_property_readonly("joker_pair", [](const Rules& r) { return int(r.joker_pair); });
+  harden<Rules>(m, "CoreRules");
 
   py::class_<Play>(m, "Play", R"doc(A classified play (R5-R7): its cards, kind, comparison key and level.
 
@@ -241,7 +245,12 @@ the jokers stand for (R6), ``interpreted`` the play as natural cards.)doc")
             return all;
           }, "The play as natural cards (jokers replaced by what they stand for).")
       .def("describe", &describe, "Kind and ranks in reading order, e.g. 'straight 23456'.")
-      .def("beats", [](const Play& a, const Play& b) { return beats(a, b); }, py::arg("other"),
+      .def("beats", [](const Play& a, py::handle other) {
+            if (!py::isinstance<Play>(other))
+              throw IllegalPlay("Play.beats needs another Play (other), got " +
+                                std::string(py::str(py::type::of(other).attr("__name__"))));
+            return beats(a, other.cast<Play>());
+          }, py::arg("other"),
            "R7: same size and strictly higher key.")
       .def("__len__", [](const Play& p) { return int(p.size()); })
       .def("__str__", [](const Play& p) { return cards_text(p.cards); })
@@ -262,6 +271,7 @@ the jokers stand for (R6), ``interpreted`` the play as natural cards.)doc")
                               py::make_tuple(p.cards.lo, p.cards.hi, p.key, int(p.kind()), int(p.size()),
                                              int(p.jokers()), int(p.level())));
       });
+  harden<Play>(m, "Play");
   m.def("_play_from_state", [](py::args a) {
         if (a.size() != 7) throw CardError("corrupt Play state: expected 7 fields, got " + std::to_string(a.size()));
         return play_from_state(a[0], a[1], a[2], a[3], a[4], a[5], a[6]);
@@ -275,7 +285,14 @@ the jokers stand for (R6), ``interpreted`` the play as natural cards.)doc")
             throw CardError("jokers_as needs rules with wild='declare' (R6); under '" +
                             std::string(rules.wild == Wild::kAuto ? "auto" : "high") +
                             "' the interpretation is fixed");
-          return py::cast(declare(c, c.naturals() + to_cards(jokers_as, "jokers_as"), lv, rules));
+          const Cards as = to_cards(jokers_as, "jokers_as"), nat = c.naturals();
+          if (Cards::sum_overflows(nat, as))  // name the face that would get a 4th copy
+            for (int f = 0; f < kNumFaces; ++f)
+              if (nat.count(f) + as.count(f) > kMaxCopies)
+                throw CardError("jokers_as: a joker cannot stand for " + face_text(f) + ": the play has " +
+                                std::to_string(nat.count(f)) + " natural " + face_text(f) +
+                                " already (at most 3 copies: three decks, R2)");
+          return py::cast(declare(c, nat + as, lv, rules));
         }
         Play p;
         if (!classify(c, lv, rules, &p)) return py::none();
@@ -484,7 +501,19 @@ the jokers stand for (R6), ``interpreted`` the play as natural cards.)doc")
         return out;
       }, py::arg("rows"), "Play objects from PLAY_DTYPE rows.");
 
-  m.def("plays_to_array", [](const std::vector<Play>& plays) { return rows_from(plays.data(), plays.size()); },
+  m.def("plays_to_array", [](py::handle seq) {
+        if (py::isinstance<py::str>(seq) || !py::hasattr(seq, "__iter__"))
+          throw CardError("plays_to_array needs an iterable of Play objects, got " +
+                          std::string(py::str(py::type::of(seq).attr("__name__"))));
+        std::vector<Play> plays;
+        for (py::handle item : seq) {
+          if (!py::isinstance<Play>(item))
+            throw CardError("plays_to_array: item " + std::to_string(plays.size()) + " is not a Play, got " +
+                            std::string(py::str(py::type::of(item).attr("__name__"))));
+          plays.push_back(item.cast<Play>());
+        }
+        return rows_from(plays.data(), plays.size());
+      },
         py::arg("plays"), "PLAY_DTYPE rows from Play objects.");
 
   m.def("counts_from_array", [](py::object obj) {

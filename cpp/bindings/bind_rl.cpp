@@ -3,6 +3,7 @@
 
 #include "batch_env.hpp"
 #include "convert.hpp"
+#include "guard.hpp"
 
 namespace daguai::bind {
 
@@ -62,6 +63,7 @@ void bind_rl(py::module_& m) {
       }, "The observation layout: (name, offset, size, meaning) per slice.");
 
   m.def("encode_observation", [](const GameState& g, int seat) {
+        const Guard guard(&g);
         if (seat < 0 || seat >= kSeats) throw GameError("seat must be 0..5");
         py::array_t<float> out(kObsSize);
         encode_observation(information_state(g, seat), out.mutable_data());
@@ -74,6 +76,7 @@ void bind_rl(py::module_& m) {
       }, py::arg("view"), "The float32 observation tensor of a view (Game.view): the same as encode_observation.");
 
   m.def("encode_candidates", [](const GameState& g) {
+        const Guard guard(&g);
         std::vector<Action> acts;
         g.legal_actions(&acts);
         py::array_t<float> out({py::ssize_t(acts.size()), py::ssize_t(kCandFeatures)});
@@ -86,6 +89,7 @@ void bind_rl(py::module_& m) {
         py::arg("action"), py::arg("level"), "The abstract action id of an action.");
 
   m.def("abstract_mask", [](const GameState& g) {
+        const Guard guard(&g);
         std::vector<Action> acts;
         g.legal_actions(&acts);
         py::array_t<std::int8_t> mask(kNumAbstract);
@@ -97,23 +101,24 @@ void bind_rl(py::module_& m) {
 
   // The same two from a view (Game.view of the seat to act: its legal decisions are in it).
   m.def("abstract_mask", [](const InfoState& v) {
+        const Guard guard(&v);
         py::array_t<std::int8_t> mask(kNumAbstract);
         py::array_t<std::int32_t> index(kNumAbstract);
         abstract_mask(v.legal, v.level_rank, reinterpret_cast<std::uint8_t*>(mask.mutable_data()), index.mutable_data());
         return py::make_tuple(mask, index);
       }, py::arg("view"), "(mask int8[NUM_ABSTRACT], index into the view's legal_actions() or -1).");
-  m.def("action_from_abstract", [](const InfoState& v, int id) {
-        if (id < 0 || id >= kNumAbstract)
-          throw GameError("abstract action " + std::to_string(id) + " is out of range 0.." + std::to_string(kNumAbstract - 1));
+  m.def("action_from_abstract", [](const InfoState& v, py::handle id_obj) {
+        const Guard guard(&v);
+        const int id = int(to_int<GameError>(id_obj, "abstract action id", 0, kNumAbstract - 1));
         std::uint8_t mask[kNumAbstract];
         std::int32_t index[kNumAbstract];
         abstract_mask(v.legal, v.level_rank, mask, index);
         if (!mask[id]) throw GameError("abstract action " + std::to_string(id) + " is masked out (not legal now)");
         return v.legal[std::size_t(index[id])];
       }, py::arg("view"), py::arg("id"), "The canonical legal action of an abstract id, from a view.");
-  m.def("action_from_abstract", [](const GameState& g, int id) {
-        if (id < 0 || id >= kNumAbstract)
-          throw GameError("abstract action " + std::to_string(id) + " is out of range 0.." + std::to_string(kNumAbstract - 1));
+  m.def("action_from_abstract", [](const GameState& g, py::handle id_obj) {
+        const Guard guard(&g);
+        const int id = int(to_int<GameError>(id_obj, "abstract action id", 0, kNumAbstract - 1));
         std::vector<Action> acts;
         g.legal_actions(&acts);
         std::uint8_t mask[kNumAbstract];
@@ -131,18 +136,20 @@ arrays are reused by the next call: copy what you keep.)doc")
       .def(py::init<int, const Rules&, std::uint64_t, bool, bool, bool, int>(), py::arg("n"), py::arg("rules"),
            py::arg("seed") = 0, py::arg("matches") = false, py::arg("auto_pass") = false, py::arg("abstract") = true,
            py::arg("start") = 0)
-      .def_property_readonly("start", [](const PyBatchEnv& b) { return int(b.env.start()); })
-      .def_property_readonly("final_obs", [](const PyBatchEnv& b) { return b.final_obs; },
+      .def_property_readonly("start", [](const PyBatchEnv& b) { const Guard guard(&b); return int(b.env.start()); })
+      .def_property_readonly("final_obs", [](const PyBatchEnv& b) { const Guard guard(&b); return b.final_obs; },
                              "float32 (n, OBS_SIZE): row i is the last state of the episode that ended at the last step")
-      .def("truncate", [](PyBatchEnv& b, int i) {
-            if (i < 0 || i >= b.env.size()) throw GameError("no environment " + std::to_string(i));
+      .def("truncate", [](PyBatchEnv& b, py::handle i_obj) {
+            const Guard guard(&b);
+            const int i = int(to_int<GameError>(i_obj, "environment", 0, b.env.size() - 1));
             b.env.truncate(i);
             b.observe();
             return b.outputs();
           }, py::arg("i"), "End environment i's episode now and start its next one; returns the outputs.")
-      .def_property_readonly("n", [](const PyBatchEnv& b) { return b.env.size(); })
-      .def_property_readonly("abstract", [](const PyBatchEnv& b) { return b.abstract; })
+      .def_property_readonly("n", [](const PyBatchEnv& b) { const Guard guard(&b); return b.env.size(); })
+      .def_property_readonly("abstract", [](const PyBatchEnv& b) { const Guard guard(&b); return b.abstract; })
       .def("set_opponents", [](PyBatchEnv& b, const std::vector<py::object>& names) {
+            const Guard guard(&b);
             if (names.size() != std::size_t(kSeats)) throw GameError("set_opponents needs 6 entries (None = learner)");
             std::array<int, kSeats> kinds{};
             for (int s = 0; s < kSeats; ++s)
@@ -155,8 +162,8 @@ arrays are reused by the next call: copy what you keep.)doc")
             std::fill(b.rewards.mutable_data(), b.rewards.mutable_data() + 6 * b.env.size(), 0.0f);
             std::fill(b.done.mutable_data(), b.done.mutable_data() + b.env.size(), 0);
           }, py::arg("names"), "Built-in opponents: a policy name per seat, None on the learner's seats; resets.")
-      .def_property_readonly("episodes_done", [](const PyBatchEnv& b) { return b.env.episodes_done(); })
-      .def("reset", [](PyBatchEnv& b) {
+      .def_property_readonly("episodes_done", [](const PyBatchEnv& b) { const Guard guard(&b); return b.env.episodes_done(); })
+      .def("reset", [](PyBatchEnv& b) { const Guard guard(&b);
             {
               py::gil_scoped_release nogil;  // touches only this object's games
               b.env.reset();
@@ -166,11 +173,11 @@ arrays are reused by the next call: copy what you keep.)doc")
             b.observe();
             return b.outputs();
           }, "Restart every game; returns (obs, mask, rewards, done, to_act).")
-      .def("observe", [](PyBatchEnv& b) {
+      .def("observe", [](PyBatchEnv& b) { const Guard guard(&b);
             b.observe();
             return b.outputs();
           }, "The current (obs, mask, rewards, done, to_act) without stepping.")
-      .def("step", [](PyBatchEnv& b, py::object actions) {
+      .def("step", [](PyBatchEnv& b, py::object actions) { const Guard guard(&b);
             py::array raw = py::array::ensure(actions);
             if (!raw || raw.ndim() != 1 || raw.shape(0) != b.env.size())
               throw GameError("BatchEnv.step needs a 1-d array of " + std::to_string(b.env.size()) + " actions");
@@ -206,7 +213,7 @@ arrays are reused by the next call: copy what you keep.)doc")
             b.observe();
             return b.outputs();
           }, py::arg("actions"), "Apply one action per game; returns (obs, mask, rewards, done, to_act).")
-      .def("candidates", [](const PyBatchEnv& b) {
+      .def("candidates", [](const PyBatchEnv& b) { const Guard guard(&b);
             std::vector<float> feats;
             py::array_t<std::int64_t> offsets(py::ssize_t(b.env.size() + 1));
             b.env.candidates(&feats, offsets.mutable_data());
@@ -215,18 +222,19 @@ arrays are reused by the next call: copy what you keep.)doc")
             if (!feats.empty()) std::memcpy(out.mutable_data(), feats.data(), feats.size() * sizeof(float));
             return py::make_tuple(out, offsets);
           }, "Candidate features of every game's legal actions: (features, offsets[n + 1]).")
-      .def("legal_actions", [](const PyBatchEnv& b, int i) {
+      .def("legal_actions", [](const PyBatchEnv& b, int i) { const Guard guard(&b);
             if (i < 0 || i >= b.env.size()) throw GameError("no environment " + std::to_string(i));
             return b.env.legal(i);
           }, py::arg("i"), "The legal actions of game i (a list of Action).")
-      .def("game_index", [](const PyBatchEnv& b, int i) {
+      .def("game_index", [](const PyBatchEnv& b, int i) { const Guard guard(&b);
             if (i < 0 || i >= b.env.size()) throw GameError("no environment " + std::to_string(i));
             return b.env.game_index(i);
           }, py::arg("i"), "The game index of environment i's current episode (Game(seed, game=...)).")
-      .def("game", [](const PyBatchEnv& b, int i) {
+      .def("game", [](const PyBatchEnv& b, int i) { const Guard guard(&b);
             if (i < 0 || i >= b.env.size()) throw GameError("no environment " + std::to_string(i));
             return GameState(b.env.game(i));
           }, py::arg("i"), "A copy of environment i's game state.");
+  harden<PyBatchEnv>(m, "BatchEnv");
 }
 
 }  // namespace daguai::bind

@@ -2,6 +2,7 @@
 #include <pybind11/stl.h>
 
 #include "convert.hpp"
+#include "guard.hpp"
 #include "rollout.hpp"
 #include "sampler.hpp"
 
@@ -108,16 +109,24 @@ void bind_sim(py::module_& m) {
              if (seat < 0 || seat >= kSeats) throw GameError("seat must be 0..5");
              return PolicyRunner{parse_policy(name), Rng::stream(seed, game, Stream::kPolicy, std::uint64_t(seat)), {}};
            }), py::arg("policy"), py::arg("seed"), py::arg("game"), py::arg("seat"))
-      .def("act", [](PolicyRunner& r, const GameState& g) { return choose_action(r.kind, g, r.rng, r.scratch); },
+      .def("act", [](PolicyRunner& r, const GameState& g) {
+             const Guard guard(&r, &g);
+             return choose_action(r.kind, g, r.rng, r.scratch);
+           },
            py::arg("game"), "The policy's decision for the player to act.")
       .def("act", [](PolicyRunner& r, const InfoState& v) {
+            const Guard guard(&r, &v);
             // Built-in policies read only the view (PolicyView), so any world of the view
             // gives the same decision: world 0 of seed 0 stands in for the hidden hands.
             if (v.current != v.seat) throw GameError("act(view): the view's seat is not to act");
             const GameState w = make_world(v, sample_world_hands(v, 0, 0), 0, 0);
             return choose_action(r.kind, w, r.rng, r.scratch);
           }, py::arg("view"), "The policy's decision from the view of the seat to act (Game.view).")
-      .def_property_readonly("name", [](const PolicyRunner& r) { return std::string(policy_name(r.kind)); });
+      .def_property_readonly("name", [](const PolicyRunner& r) {
+        const Guard guard(&r);
+        return std::string(policy_name(r.kind));
+      });
+  harden<PolicyRunner>(m, "PolicyRunner");
 
   py::class_<SeatDriver>(m, "_SeatDriver", "Built-in seats in C++, stopping at Python seats (sim.py slow path).")
       .def(py::init([](const std::vector<py::object>& names, std::uint64_t seed, std::uint64_t game) {
@@ -131,6 +140,7 @@ void bind_sim(py::module_& m) {
              return d;
            }), py::arg("names"), py::arg("seed"), py::arg("game"))
       .def("advance", [](SeatDriver& d, GameState& g, std::size_t round_limit) {
+            const Guard guard(&d, &g);
             // GIL held: g is a Python object and this loop is short between Python seats.
             while (!g.match_over() && g.results().size() < round_limit) {
               const int seat = g.current_player();
@@ -144,8 +154,9 @@ void bind_sim(py::module_& m) {
             return -1;
           }, py::arg("game"), py::arg("round_limit"),
           "Play built-in seats until a Python seat is to act (its seat) or the limit is reached (-1).")
-      .def_readonly("plays", &SeatDriver::plays)
-      .def_readonly("passes", &SeatDriver::passes);
+      .def_property_readonly("plays", [](const SeatDriver& d) { const Guard guard(&d); return d.plays; })
+      .def_property_readonly("passes", [](const SeatDriver& d) { const Guard guard(&d); return d.passes; });
+  harden<SeatDriver>(m, "_SeatDriver");
 }
 
 }  // namespace daguai::bind

@@ -5,6 +5,7 @@
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 
+#include <cstdint>
 #include <string>
 
 #include "cards.hpp"
@@ -15,6 +16,32 @@ namespace daguai::bind {
 
 namespace py = pybind11;
 
+// Text argument as UTF-8; CardError naming `what` if it is not a str or holds a lone
+// surrogate ("\ud800": not encodable, so pybind11's own cast would raise RuntimeError).
+std::string to_text(py::handle obj, const char* what);
+// Integer argument (int, numpy integer: anything with __index__, not bool) in [lo, hi];
+// otherwise E (a ValueError subclass) naming `what` and the bounds.
+template <class E>
+std::int64_t to_int(py::handle obj, const char* what, std::int64_t lo, std::int64_t hi) {
+  const auto fail = [&](const char* why = "") {
+    return E(std::string(what) + " must be an integer in [" + std::to_string(lo) + ", " + std::to_string(hi) +
+             "], got " + std::string(py::str(py::repr(obj))) + why);
+  };
+  if (PyBool_Check(obj.ptr()) || !PyIndex_Check(obj.ptr())) throw fail();
+  py::object i = py::reinterpret_steal<py::object>(PyNumber_Index(obj.ptr()));
+  if (!i) {  // e.g. a numpy array of more than one element
+    PyErr_Clear();
+    throw fail();
+  }
+  int overflow = 0;
+  const long long v = PyLong_AsLongLongAndOverflow(i.ptr(), &overflow);
+  if (overflow || (v == -1 && PyErr_Occurred())) {
+    PyErr_Clear();
+    throw fail(" (out of range)");
+  }
+  if (v < lo || v > hi) throw fail(" (out of range)");
+  return std::int64_t(v);
+}
 // Hand-like argument: a Hand, card text, or an iterable of card strings.
 Cards to_cards(py::handle obj, const char* what = "cards");
 // A 64-bit word of a pickled state (CardError if it is not one).

@@ -526,16 +526,6 @@ def _main(argv: Optional[Sequence[str]]) -> int:
         parser.error(str(exc))
     except RayConnectionError as exc:
         parser.error(str(exc))
-    except (ValueError, ImportError, RuntimeError) as exc:
-        message = " ".join(str(exc).split()) or type(exc).__name__
-        print(f"daguai: error: {message}", file=sys.stderr)
-        return 1
-    except OSError as exc:
-        if isinstance(exc, BrokenPipeError):
-            raise
-        message = " ".join(str(exc).split()) or type(exc).__name__
-        print(f"daguai: error: {message}", file=sys.stderr)
-        return 1
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
@@ -556,6 +546,16 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         except (OSError, ValueError):
             pass
         return 0
+    except (ValueError, TypeError, OverflowError, MemoryError) as exc:  # bad input: exit 2
+        message = " ".join(str(exc).split()) or type(exc).__name__
+        if isinstance(exc, MemoryError):
+            message = f"out of memory{': ' + message if message != 'MemoryError' else ''} (ask for fewer games)"
+        print(f"daguai: error: {message}", file=sys.stderr)
+        return 2
+    except (ImportError, OSError, RuntimeError) as exc:
+        message = " ".join(str(exc).split()) or type(exc).__name__
+        print(f"daguai: error: {message}", file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -248,7 +248,7 @@ def evaluate(policy_a: PolicyLike, policy_b: PolicyLike, n_deals: int = 1000, *,
     cancels most of the luck of the deal. See :class:`EvalResult` for the figures.
     """
     pa, pb = _check_policy(policy_a), _check_policy(policy_b)
-    n_deals = _check_int("n_deals", n_deals, 1)
+    n_deals = _check_int("n_deals", n_deals, 1, 2**32 - 1)
     report = _progress_callback(progress, "matches" if matches else "rounds")
     kw: dict[str, Any] = dict(seed=seed, rules=rules, matches=matches, threads=threads,
                               backend=backend, ray_address=ray_address, auto_pass=auto_pass,

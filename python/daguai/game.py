@@ -13,6 +13,7 @@ from typing import Any, Iterable, Iterator, Optional, Union
 from . import _core, protocol
 from ._core import Action, ActionList, Hand, Play
 from .protocol import RECORD_FORMAT, ReplayError
+from .errors import safe_json_loads
 from .rules import Rules
 
 __all__ = ["Game", "RECORD_FORMAT", "ReplayError", "replay", "read_record"]
@@ -132,6 +133,14 @@ class Game(_core.GameState):
         if self._origin is not None:
             head["position"] = self._origin
         return head
+
+    def __getattr__(self, name: str) -> Any:
+        # Only reached when normal lookup fails: _rules is missing only in an object made by
+        # Game.__new__ without __init__, which is unusable (docs/errors.md).
+        if name == "_rules":
+            raise TypeError("daguai.Game object is not initialized: it was made with __new__ "
+                            "without __init__; create it by calling the class")
+        raise AttributeError(f"'Game' object has no attribute {name!r}")
 
     # ---- the basic loop -------------------------------------------------------------
     @property
@@ -254,10 +263,7 @@ class Game(_core.GameState):
     def from_json(cls, text: Union[str, bytes]) -> "Game":
         """Inverse of :meth:`to_json`; raises :class:`ReplayError` (a ValueError) on a
         corrupt document or an illegal decision, naming the first bad entry."""
-        try:
-            doc = json.loads(text)
-        except (TypeError, ValueError) as exc:
-            raise ReplayError(f"not JSON: {exc}") from None
+        doc = safe_json_loads(text, ReplayError, "the game document")
         if not isinstance(doc, dict) or doc.get("format") != "daguai-game":
             raise ReplayError("not a daguai game document (format != 'daguai-game')")
         if doc.get("version") != RECORD_FORMAT:
@@ -356,17 +362,17 @@ def _new_game(header: dict[str, Any]) -> Game:
 
 def _read_lines(source: Union[str, Iterable[str]]) -> list[tuple[int, Any]]:
     """(text line number, parsed entry) for every non-blank line."""
-    lines = source.splitlines() if isinstance(source, str) else list(source)
+    try:
+        lines = source.splitlines() if isinstance(source, str) else list(source)
+    except TypeError:
+        raise ReplayError(f"a record is text or an iterable of lines, got {type(source).__name__}") from None
     out = []
     for i, line in enumerate(lines, 1):
         if not isinstance(line, str):
             raise ReplayError(f"line {i}: not text")
         if not line.strip():
             continue
-        try:
-            out.append((i, json.loads(line)))
-        except ValueError as exc:
-            raise ReplayError(f"line {i}: not JSON ({exc})") from None
+        out.append((i, safe_json_loads(line, ReplayError, f"line {i}")))
     return out
 
 

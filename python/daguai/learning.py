@@ -311,8 +311,8 @@ class BatchEnv:
         if not isinstance(rules, Rules):
             raise ValueError(f"rules must be a daguai.Rules, got {type(rules).__name__}")
         n = _check_int(n, "n")
-        if n < 1:
-            raise ValueError(f"BatchEnv needs n >= 1 environments, got {n}")
+        if not 1 <= n <= 2**20:
+            raise ValueError(f"BatchEnv needs n >= 1 environments, at most {2**20}, got {n}")
         seed = _check_int(seed, "seed")
         if not 0 <= seed < 2**64:
             raise ValueError(f"seed must be an integer in [0, 2**64), got {seed}")

@@ -238,7 +238,7 @@ def plays_from_array(rows: np.ndarray) -> list[Play]:
 
 def plays_to_array(plays: Iterable[Play]) -> np.ndarray:
     """PLAY_DTYPE rows from Play objects."""
-    return _core.plays_to_array(list(plays))
+    return _core.plays_to_array(plays)  # any iterable; CardError names a non-Play item
 
 
 def _face_rows(faces: np.ndarray, what: str) -> np.ndarray:

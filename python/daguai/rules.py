@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import operator
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
@@ -23,7 +24,9 @@ _CHOICES: dict[str, tuple[str, ...]] = {
 }
 
 _BOOLS = ("wrap_straights", "anti_tribute", "joker_tribute_choice", "losers_pay")
-_INTS = {"max_rounds": 0, "max_final_failures": 0, "base": 1, "min_rounds": 0}
+# name: (lowest, highest); the upper bounds are the engine's (cpp/bindings CoreRules)
+_INTS = {"max_rounds": (0, 2**30), "max_final_failures": (0, 2**30), "base": (1, 2**20),
+         "min_rounds": (0, 2**30)}
 
 
 @dataclass(frozen=True, repr=False, init=False)
@@ -109,18 +112,24 @@ class Rules:
     def _validate(self) -> None:
         for name, choices in _CHOICES.items():
             value = getattr(self, name)
-            if value not in choices:
+            if not isinstance(value, str) or value not in choices:
                 raise ValueError(
                     f"Rules.{name}={value!r} is not one of {', '.join(map(repr, choices))}")
         for name in _BOOLS:
             if not isinstance(getattr(self, name), bool):
                 raise ValueError(f"Rules.{name} must be True or False, got {getattr(self, name)!r}")
-        for name, lowest in _INTS.items():
+        for name, (lowest, highest) in _INTS.items():
             value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or value < lowest:
-                raise ValueError(f"Rules.{name} must be an integer >= {lowest}, got {value!r}")
+            if isinstance(value, bool) or not hasattr(type(value), "__index__"):
+                raise ValueError(f"Rules.{name} must be an integer in [{lowest}, {highest}], "
+                                 f"got {value!r}")
+            value = operator.index(value)  # numpy integers too; stored as int
+            if not lowest <= value <= highest:
+                raise ValueError(f"Rules.{name} must be an integer in [{lowest}, {highest}], "
+                                 f"got {value!r}")
+            object.__setattr__(self, name, value)
         level = self.final_level
-        if level == "10":
+        if isinstance(level, str) and level == "10":
             object.__setattr__(self, "final_level", level := "T")
         if not isinstance(level, str) or level.upper() not in LEVELS:
             raise ValueError(f"Rules.final_level={level!r} is not a level ({' '.join(LEVELS)})")

@@ -379,7 +379,7 @@ def simulate(n: int = 10_000, policies: Sequence[PolicyLike] = ("heuristic", "ra
     SimResult
         A read-only mapping of column name to numpy array, one row per game.
     """
-    n = _check_int("n", n, 0)
+    n = _check_int("n", n, 0, 2**32 - 1)  # game indices; memory runs out well before
     seed = _check_int("seed", seed, 0, 2**64 - 1)
     rules = _check_rules(rules)
     pols = _seat_policies(policies)
@@ -388,7 +388,7 @@ def simulate(n: int = 10_000, policies: Sequence[PolicyLike] = ("heuristic", "ra
     if backend not in ("local", "ray"):
         raise ValueError(f"backend must be 'local' or 'ray', got {backend!r}")
     if threads is not None:
-        threads = _check_int("threads", threads, 1)
+        threads = _check_int("threads", threads, 1, 1024)
     if batch is not None:
         batch = _check_int("batch", batch, 1)
     report = _progress_callback(progress, "matches" if matches else "rounds")

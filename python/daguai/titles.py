@@ -33,7 +33,7 @@ def title(score: int, table: str = "000") -> str:
 
     Under table "000" a negative score keeps the lowest title, 科员.
     """
-    if table not in TITLES:
+    if not isinstance(table, str) or table not in TITLES:
         raise ValueError(f"unknown title table {table!r}: expected one of {', '.join(TITLES)}")
     if isinstance(score, bool) or not isinstance(score, (int, float)):
         raise ValueError(f"score must be a number, got {score!r}")

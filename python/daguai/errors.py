@@ -1,0 +1,43 @@
+"""The project's error types in one place, and the one JSON reader of untrusted text.
+
+Every bad input raises a ``ValueError`` subclass naming what was wrong (docs/errors.md):
+
+- :class:`CardError` — card, face or level text / ids (bad token, 4th copy, lone surrogate);
+- :class:`IllegalPlayError` — cards that form no play, or a play that does not beat the top;
+- :class:`IllegalActionError` — a decision the game does not allow now, a seat or id out of
+  range, bad arguments to the learning interfaces;
+- :class:`ReplayError` — a corrupt or tampered game document or record;
+- ``ValueError`` itself for bad options of the Python face (``Rules``, ``simulate``).
+
+Wrong argument *types* raise one of the above as well (the bound C++ functions take any
+object and convert it); a ``TypeError`` is only Python's own (wrong number of arguments,
+an operator between unrelated types) or an uninitialized native object.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Callable, Union
+
+from ._core import CardError, IllegalActionError, IllegalPlayError
+
+__all__ = ["CardError", "IllegalActionError", "IllegalPlayError", "safe_json_loads"]
+
+
+def safe_json_loads(text: Union[str, bytes, bytearray], error: Callable[[str], Exception],
+                    what: str = "document") -> Any:
+    """``json.loads`` for untrusted text: every failure raises ``error(message)``.
+
+    Besides syntax errors this covers deep nesting (``"[" * 100000``, which ``json`` answers
+    with ``RecursionError``), non-text input and bytes that are not UTF-8. Lone surrogates
+    (``"\\ud800"``) parse as in ``json``; the card and level readers reject them with
+    :class:`CardError` where they are used, so the caller's error names the entry.
+    """
+    if not isinstance(text, (str, bytes, bytearray)):
+        raise error(f"{what} must be JSON text, got {type(text).__name__}")
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise error(f"{what}: not JSON of this format (nested too deeply)") from None
+    except (ValueError, TypeError) as exc:  # JSONDecodeError, UnicodeDecodeError
+        raise error(f"{what}: not JSON ({exc})") from None
