@@ -138,6 +138,47 @@ for _fn in ("beats", "compare"):
         return getattr(daguai, _name)(d(JUNK), d(JUNK), d(LEVEL), d(RULES))
 
 
+for _fn in ("count_plays", "count_plays_by_family"):
+    @case(_fn)
+    def _count(d: Draw, _name: str = _fn) -> Any:
+        return getattr(daguai, _name)(d(JUNK), d(LEVEL), d(JUNK), d(RULES))
+
+
+@case("play_at")
+def _play_at(d: Draw) -> Any:
+    return daguai.play_at(d(JUNK), d(JUNK), d(LEVEL), d(JUNK), d(RULES))
+
+
+@case("sample_play")
+def _sample_play(d: Draw) -> Any:
+    rng = daguai.Rng(d(st.integers(0, 9))) if d(st.booleans()) else d(JUNK)
+    return daguai.sample_play(d(JUNK), rng, d(LEVEL), d(JUNK), d(RULES))
+
+
+@case("Rng")
+def _rng(d: Draw) -> Any:
+    return daguai.Rng(d(JUNK))
+
+
+@case("LegalPlays")
+def _legal_plays_seq(d: Draw) -> Any:
+    seq = daguai.legal_plays(d(st.sampled_from(["3s 3h 4d SJ", "As Ah Ad Ac BJ", ""])), "2")
+    return seq[d(JUNK)]
+
+
+@case("sample_worlds")
+def _sample_worlds(d: Draw) -> Any:
+    g = _fresh_game(d)
+    view = g.view(g.current_player) if not g.match_over and d(st.booleans()) else d(JUNK)
+    return daguai.sample_worlds(view, d(st.one_of(st.integers(-3, 3), JUNK)), d(JUNK))
+
+
+@case("pettingzoo_env")
+def _pettingzoo_env(d: Draw) -> Any:
+    pytest.importorskip("pettingzoo")
+    return daguai.pettingzoo_env(rules=d(JUNK))
+
+
 @case("check_play")
 def _check_play(d: Draw) -> Any:
     return daguai.check_play(d(JUNK), d(JUNK), d(LEVEL), d(JUNK), d(RULES))

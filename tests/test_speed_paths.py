@@ -186,7 +186,7 @@ def test_r8_sample_play_is_play_at_of_one_draw():
     none = Rng(1)
     assert daguai.sample_play("3s", none, "2", "As") is None
     assert none.state() == Rng(1).state()  # nothing drawn when there is no play
-    with pytest.raises(TypeError):
+    with pytest.raises(daguai.CardError, match="rng must be a daguai.Rng"):  # docs/errors.md
         daguai.sample_play(hand, 5, "J")  # type: ignore[arg-type]
 
 

@@ -379,7 +379,8 @@ the jokers stand for (R6), ``interpreted`` the play as natural cards.)doc")
       }, py::arg("hand"), py::arg("level"), py::arg("top"), py::arg("rules"),
       "(total, per-family counts) of the legal plays, without generating them.");
 
-  m.def("play_at", [](py::handle hand, py::handle level, py::handle top, const Rules& rules, py::ssize_t index) {
+  m.def("play_at", [](py::handle hand, py::handle level, py::handle top, const Rules& rules, py::handle index_obj) {
+        py::ssize_t index = py::ssize_t(to_int<CardError>(index_obj, "play index", -(std::int64_t(1) << 40), std::int64_t(1) << 40));
         const int lv = to_level(level);
         const Cards h = to_cards(hand, "hand");
         Play tp;
@@ -392,16 +393,20 @@ the jokers stand for (R6), ``interpreted`` the play as natural cards.)doc")
       "legal_plays(...)[index], generating only that play.");
 
   py::class_<Rng>(m, "Rng", "The project's generator (R17): xoshiro256** seeded by SplitMix64.")
-      .def(py::init<std::uint64_t>(), py::arg("seed") = 0)
-      .def("next", &Rng::next, "The next 64-bit output.")
-      .def("bounded", [](Rng& r, std::uint64_t n) {
+      .def(py::init([](py::handle seed) { return Rng(state_word(seed, "seed")); }), py::arg("seed") = 0)
+      .def("next", [](Rng& r) { const Guard guard(&r); return r.next(); }, "The next 64-bit output.")
+      .def("bounded", [](Rng& r, py::handle n_obj) {
+            const Guard guard(&r);
+            const std::uint64_t n = state_word(n_obj, "n");
             if (n == 0) throw CardError("bounded(n) needs n >= 1");
             return r.bounded(n);
           }, py::arg("n"), "A uniform integer in [0, n).")
       .def("state", [](const Rng& r) {
+            const Guard guard(&r);
             const std::uint64_t* s = r.state();
             return py::make_tuple(s[0], s[1], s[2], s[3]);
           }, "The four state words.");
+  harden<Rng>(m, "Rng");
 
   m.def("sample_play", [](py::handle hand, py::handle level, py::handle top, const Rules& rules, Rng& rng) -> py::object {
         const int lv = to_level(level);
@@ -409,7 +414,8 @@ the jokers stand for (R6), ``interpreted`` the play as natural cards.)doc")
         Play tp;
         const Play* t = optional_top(top, lv, rules, &tp);
         Play pick;
-        // The GIL stays held: rng is a Python object another thread could be using.
+        // The GIL stays held; the guard keeps another thread's draws off this rng meanwhile.
+        const Guard guard(&rng);
         const bool ok = sample_play(h, lv, rules, t, rng, &pick);
         return ok ? py::cast(pick) : py::none();
       }, py::arg("hand"), py::arg("level"), py::arg("top"), py::arg("rules"), py::arg("rng"),

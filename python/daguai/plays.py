@@ -7,7 +7,7 @@ from typing import Any, Iterable, Iterator, Optional, Sequence, Union, overload
 import numpy as np
 
 from . import _core
-from ._core import Hand, Play, Rng
+from ._core import CardError, Hand, Play, Rng
 from .rules import Rules
 
 __all__ = [
@@ -134,6 +134,8 @@ class LegalPlays(Sequence[Play]):
     def __getitem__(self, i: Union[int, slice]) -> Union[Play, "LegalPlays"]:
         if isinstance(i, slice):
             return LegalPlays(self._rows[i])
+        if isinstance(i, bool) or not hasattr(i, "__index__"):
+            raise IndexError(f"a play index is an integer or a slice, got {type(i).__name__}")
         if self._plays is not None:
             return self._plays[i]
         n = len(self._rows)
@@ -208,7 +210,7 @@ def sample_play(hand: CardsLike, rng: Rng, level: str = "2", top: Optional[PlayL
     none: counts the plays, draws ``rng.bounded(count)`` and generates only that play, so it
     equals ``legal_plays(...)[i]`` for the drawn ``i``."""
     if not isinstance(rng, Rng):
-        raise TypeError(f"rng must be a daguai.Rng, got {type(rng).__name__}")
+        raise CardError(f"rng must be a daguai.Rng, got {type(rng).__name__}")
     return _core.sample_play(hand, level, top, _rules(rules), rng)
 
 
