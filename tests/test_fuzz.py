@@ -173,6 +173,14 @@ def _sample_worlds(d: Draw) -> Any:
     return daguai.sample_worlds(view, d(st.one_of(st.integers(-3, 3), JUNK)), d(JUNK))
 
 
+@case("analyze")
+def _analyze(d: Draw) -> Any:
+    source = _fresh_game(d) if d(st.booleans()) else d(JUNK)
+    return daguai.analyze(source, upto=d(st.one_of(st.none(), st.integers(-2, 5), JUNK)),
+                          worlds=d(st.one_of(st.integers(-1, 2), JUNK)),
+                          policy=d(st.one_of(st.just("random"), JUNK)), seed=d(JUNK))
+
+
 @case("pettingzoo_env")
 def _pettingzoo_env(d: Draw) -> Any:
     pytest.importorskip("pettingzoo")

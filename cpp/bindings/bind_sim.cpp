@@ -109,19 +109,24 @@ void bind_sim(py::module_& m) {
              if (seat < 0 || seat >= kSeats) throw GameError("seat must be 0..5");
              return PolicyRunner{parse_policy(name), Rng::stream(seed, game, Stream::kPolicy, std::uint64_t(seat)), {}};
            }), py::arg("policy"), py::arg("seed"), py::arg("game"), py::arg("seat"))
-      .def("act", [](PolicyRunner& r, const GameState& g) {
-             const Guard guard(&r, &g);
-             return choose_action(r.kind, g, r.rng, r.scratch);
-           },
-           py::arg("game"), "The policy's decision for the player to act.")
-      .def("act", [](PolicyRunner& r, const InfoState& v) {
-            const Guard guard(&r, &v);
-            // Built-in policies read only the view (PolicyView), so any world of the view
-            // gives the same decision: world 0 of seed 0 stands in for the hidden hands.
-            if (v.current != v.seat) throw GameError("act(view): the view's seat is not to act");
-            const GameState w = make_world(v, sample_world_hands(v, 0, 0), 0, 0);
-            return choose_action(r.kind, w, r.rng, r.scratch);
-          }, py::arg("view"), "The policy's decision from the view of the seat to act (Game.view).")
+      .def("act", [](PolicyRunner& r, py::handle obj) {
+            if (py::isinstance<GameState>(obj)) {
+              const GameState& g = obj.cast<const GameState&>();
+              const Guard guard(&r, &g);
+              return choose_action(r.kind, g, r.rng, r.scratch);
+            }
+            if (py::isinstance<InfoState>(obj)) {
+              const InfoState& v = obj.cast<const InfoState&>();
+              const Guard guard(&r, &v);
+              // Built-in policies read only the view (PolicyView), so any world of the view
+              // gives the same decision: world 0 of seed 0 stands in for the hidden hands.
+              if (v.current != v.seat) throw GameError("act(view): the view's seat is not to act");
+              const GameState w = make_world(v, sample_world_hands(v, 0, 0), 0, 0);
+              return choose_action(r.kind, w, r.rng, r.scratch);
+            }
+            throw GameError(std::string("act needs a Game or a view (Game.view), got ") +
+                            std::string(py::str(py::type::of(obj).attr("__name__"))));
+          }, py::arg("game"), "The policy's decision for the player to act, from the Game or from its view.")
       .def_property_readonly("name", [](const PolicyRunner& r) {
         const Guard guard(&r);
         return std::string(policy_name(r.kind));

@@ -68,7 +68,7 @@ from .learning import (
 )
 from .sim import EvalResult, SimResult, evaluate, simulate
 from . import bots
-from .search import sample_worlds
+from .search import analyze, sample_worlds
 from .titles import TITLES, title
 
 __version__: str = _core.__version__
@@ -103,6 +103,7 @@ __all__ = [
     "Game",
     "IllegalActionError",
     "PositionError",
+    "analyze",
     "sample_worlds",
     "RECORD_FORMAT",
     "ReplayError",

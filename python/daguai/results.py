@@ -74,7 +74,11 @@ def render_text(items: Sequence[Any], width: Optional[int] = None) -> str:
     import io
     import shutil
 
-    from rich.console import Console
+    try:
+        from rich.console import Console
+    except ImportError:
+        raise ImportError("tables and summaries need rich: pip install 'daguai[cli]' "
+                          "(or pip install rich)") from None
 
     if width is None:
         width = shutil.get_terminal_size((80, 24)).columns

@@ -123,18 +123,24 @@ class Analysis:
         return {"seat": self.seat, "phase": self.phase, "worlds": self.worlds, "policy": self.policy,
                 "seed": self.seed, "candidates": [c.to_dict() for c in self.candidates]}
 
+    def __str__(self) -> str:
+        """The table as plain text (``print(analysis)``)."""
+        from .results import render_text
+        return render_text([self.table()])
+
     def table(self) -> Any:
         """A rich Table of the candidates."""
+        from rich import box
         from rich.table import Table
         t = Table(title=f"seat {self.seat} to act ({self.phase}): {self.worlds} worlds, "
-                        f"rollouts by {self.policy}, seed {self.seed}")
+                        f"rollouts by {self.policy}, seed {self.seed}", box=box.SIMPLE)
         for col in ("action", "win", "draw", "lose", "score"):
             t.add_column(col, justify="left" if col == "action" else "right")
         for c in self.candidates:
             cells = [c.action]
             for k, p in ((c.wins, c.win), (c.draws, c.draw), (c.losses, c.lose)):
                 lo, hi = _wilson(k, c.n)
-                cells.append(f"{p:.3f} [{lo:.3f}, {hi:.3f}]")
+                cells.append(f"{p:.2f} [{lo:.2f}, {hi:.2f}]")
             cells.append(f"{c.score:+.3f}")
             t.add_row(*cells)
         return t
