@@ -11,23 +11,6 @@ namespace daguai::bind {
 
 namespace {
 
-const char* history_name(EventType t) {
-  switch (t) {
-    case EventType::kDeal: return "deal";
-    case EventType::kTribute: return "tribute";
-    case EventType::kAntiTribute: return "anti_tribute";
-    case EventType::kReturn: return "return";
-    case EventType::kOffer: return "offer";
-    case EventType::kTake: return "take";
-    case EventType::kPlay: return "play";
-    case EventType::kPass: return "pass";
-    case EventType::kRoundEnd: return "round_end";
-    case EventType::kForfeit: return "forfeit";
-    case EventType::kAutoPass: return "auto_pass";
-  }
-  return "?";
-}
-
 py::list seats_of(unsigned mask) {
   py::list l;
   for (int s = 0; s < kSeats; ++s)
@@ -120,7 +103,7 @@ void bind_infostate(py::module_& m) {
               else if (!(e.flags & 2) && e.type != EventType::kPass && e.type != EventType::kAutoPass &&
                        e.type != EventType::kDeal && e.type != EventType::kRoundEnd && e.type != EventType::kForfeit)
                 payload = py::cast(e.play.cards);
-              l.append(py::make_tuple(history_name(e.type), int(e.seat), int(e.other), int(e.flags & 1), payload));
+              l.append(py::make_tuple(event_name(e.type), int(e.seat), int(e.other), int(e.flags & 1), payload));
             }
             return l;
           }, "This round's public events (name, seat, other, flags, payload); others' private cards are None.")

@@ -28,6 +28,21 @@ static_assert(std::endian::native == std::endian::little, "Play.info byte order 
 
 namespace {
 
+// The tops of a timing hook: None, or a list with one top (or None) per hand.
+void timing_tops(py::object tops, std::size_t n, int lv, const Rules& rules, const char* what,
+                 std::vector<Play>* tp, std::vector<std::uint8_t>* set) {
+  tp->assign(n, Play{});
+  set->assign(n, 0);
+  if (tops.is_none()) return;
+  const py::list tl = tops.cast<py::list>();
+  if (tl.size() != n) throw CardError(std::string(what) + ": one top per hand");
+  for (std::size_t i = 0; i < n; ++i)
+    if (!tl[i].is_none()) {
+      (*tp)[i] = to_play(tl[i], lv, rules, "top");
+      (*set)[i] = 1;
+    }
+}
+
 std::string rank_char(int r) { return std::string(1, "23456789TJQKA"[r]); }
 
 // Ranks of the interpreted play in reading order, e.g. "23456", "55599", "KJ742".
@@ -432,17 +447,9 @@ the jokers stand for (R6), ``interpreted`` the play as natural cards.)doc")
                             const Rules& rules, int reps) {
         if (op < 0 || op > 3) throw CardError("_time_play_op: op is 0..3");
         const int lv = to_level(level);
-        std::vector<Play> tp(hands.size());
-        std::vector<std::uint8_t> set(hands.size(), 0);
-        if (!tops.is_none()) {
-          const py::list tl = tops.cast<py::list>();
-          if (tl.size() != hands.size()) throw CardError("_time_play_op: one top per hand");
-          for (std::size_t i = 0; i < hands.size(); ++i)
-            if (!tl[i].is_none()) {
-              tp[i] = to_play(tl[i], lv, rules, "top");
-              set[i] = 1;
-            }
-        }
+        std::vector<Play> tp;
+        std::vector<std::uint8_t> set;
+        timing_tops(tops, hands.size(), lv, rules, "_time_play_op", &tp, &set);
         py::array_t<double> ns(static_cast<py::ssize_t>(hands.size()));
         py::array_t<std::int64_t> counts(static_cast<py::ssize_t>(hands.size()));
         double* o = ns.mutable_data();
@@ -470,17 +477,9 @@ the jokers stand for (R6), ``interpreted`` the play as natural cards.)doc")
   m.def("_time_legal_plays", [](const std::vector<Cards>& hands, py::object tops, py::handle level,
                                 const Rules& rules, int reps) {
         const int lv = to_level(level);
-        std::vector<Play> tp(hands.size());
-        std::vector<std::uint8_t> set(hands.size(), 0);
-        if (!tops.is_none()) {
-          const py::list tl = tops.cast<py::list>();
-          if (tl.size() != hands.size()) throw CardError("_time_legal_plays: one top per hand");
-          for (std::size_t i = 0; i < hands.size(); ++i)
-            if (!tl[i].is_none()) {
-              tp[i] = to_play(tl[i], lv, rules, "top");
-              set[i] = 1;
-            }
-        }
+        std::vector<Play> tp;
+        std::vector<std::uint8_t> set;
+        timing_tops(tops, hands.size(), lv, rules, "_time_legal_plays", &tp, &set);
         py::array_t<double> ns(static_cast<py::ssize_t>(hands.size()));
         py::array_t<std::int64_t> counts(static_cast<py::ssize_t>(hands.size()));
         double* o = ns.mutable_data();

@@ -15,6 +15,23 @@ const char* phase_name(Phase p) {
   return "?";
 }
 
+const char* event_name(EventType t) {
+  switch (t) {
+    case EventType::kDeal: return "deal";
+    case EventType::kTribute: return "tribute";
+    case EventType::kAntiTribute: return "anti_tribute";
+    case EventType::kReturn: return "return";
+    case EventType::kOffer: return "offer";
+    case EventType::kTake: return "take";
+    case EventType::kPlay: return "play";
+    case EventType::kPass: return "pass";
+    case EventType::kRoundEnd: return "round_end";
+    case EventType::kForfeit: return "forfeit";
+    case EventType::kAutoPass: return "auto_pass";
+  }
+  return "?";
+}
+
 const char* action_name(ActionType t) {
   switch (t) {
     case ActionType::kPlay: return "play";

@@ -100,6 +100,8 @@ enum class EventType : std::uint8_t {
   kAutoPass = 10,  // the auto_pass setting changed (flags: 1 on, 0 off)
 };
 
+const char* event_name(EventType t);  // "deal", "tribute", ..., "auto_pass" (records, docs/records.md)
+
 // One entry of the game log. kDeal / kRoundEnd refer to deals_ / results_ by `index`.
 struct Event {
   EventType type = EventType::kPass;

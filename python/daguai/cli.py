@@ -310,21 +310,13 @@ def _make_bar(args: argparse.Namespace, unit: str, expected: float, threads: int
     return ProgressBar(unit) if _want_progress(args, expected, threads) else None
 
 
-def _run_simulate(args: argparse.Namespace) -> int:
-    from .sim import simulate
-
-    rules = _parse_rules(args.rules)
-    _check_outputs(args.out, args.plot)
-    backend, address = _ray_backend(args)
-    matches = args.matches is not None
-    n = args.matches if matches else (args.rounds if args.rounds is not None else 10_000)
-    threads = args.threads or (1 if backend == "ray" else os.cpu_count() or 1)
-    bar = _make_bar(args, "matches" if matches else "rounds",
-                    n * (_ROUNDS_PER_MATCH_GUESS if matches else 1), threads)
+def _run_and_report(args: argparse.Namespace, unit: str, expected: float, threads: int,
+                    run: Callable[[Any], Any]) -> Any:
+    """Run with a progress bar when wanted, print the result (table or --json) and save
+    every --out; returns the result (simulate and evaluate alike)."""
+    bar = _make_bar(args, unit, expected, threads)
     try:
-        result = simulate(n, (args.policy_a, args.policy_b), seed=args.seed, rules=rules,
-                          matches=matches, threads=args.threads, backend=backend,
-                          ray_address=address, progress=bar, auto_pass=args.auto_pass)
+        result = run(bar)
     finally:
         if bar is not None:
             bar.close()
@@ -335,6 +327,24 @@ def _run_simulate(args: argparse.Namespace) -> int:
     for path in args.out:
         result.save(path)
         _note(args, f"wrote {path}")
+    return result
+
+
+def _run_simulate(args: argparse.Namespace) -> int:
+    from .sim import simulate
+
+    rules = _parse_rules(args.rules)
+    _check_outputs(args.out, args.plot)
+    backend, address = _ray_backend(args)
+    matches = args.matches is not None
+    n = args.matches if matches else (args.rounds if args.rounds is not None else 10_000)
+    threads = args.threads or (1 if backend == "ray" else os.cpu_count() or 1)
+    result = _run_and_report(
+        args, "matches" if matches else "rounds",
+        n * (_ROUNDS_PER_MATCH_GUESS if matches else 1), threads,
+        lambda bar: simulate(n, (args.policy_a, args.policy_b), seed=args.seed, rules=rules,
+                             matches=matches, threads=args.threads, backend=backend,
+                             ray_address=address, progress=bar, auto_pass=args.auto_pass))
     for path in args.plot:
         result.plot(path)
         _note(args, f"wrote {path}")
@@ -363,22 +373,12 @@ def _run_evaluate(args: argparse.Namespace) -> int:
     _check_outputs(args.out, [], _EVAL_OUT_EXTS)
     backend, address = _ray_backend(args)
     threads = args.threads or (1 if backend == "ray" else os.cpu_count() or 1)
-    bar = _make_bar(args, "matches" if args.matches else "rounds",
-                    2 * args.deals * (_ROUNDS_PER_MATCH_GUESS if args.matches else 1), threads)
-    try:
-        result = evaluate(args.policy_a, args.policy_b, args.deals, seed=args.seed, rules=rules,
-                          matches=args.matches, threads=args.threads, backend=backend,
-                          ray_address=address, progress=bar, auto_pass=args.auto_pass)
-    finally:
-        if bar is not None:
-            bar.close()
-    if args.json:
-        _print_json(result.figures())
-    else:
-        _print(result.renderables())
-    for path in args.out:
-        result.save(path)
-        _note(args, f"wrote {path}")
+    _run_and_report(
+        args, "matches" if args.matches else "rounds",
+        2 * args.deals * (_ROUNDS_PER_MATCH_GUESS if args.matches else 1), threads,
+        lambda bar: evaluate(args.policy_a, args.policy_b, args.deals, seed=args.seed, rules=rules,
+                             matches=args.matches, threads=args.threads, backend=backend,
+                             ray_address=address, progress=bar, auto_pass=args.auto_pass))
     return 0
 
 
