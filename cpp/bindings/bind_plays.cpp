@@ -474,24 +474,6 @@ the jokers stand for (R6), ``interpreted`` the play as natural cards.)doc")
       }, py::arg("hand"), py::arg("play"), py::arg("level"), py::arg("top"), py::arg("rules"),
       "Validate a play from a hand (in hand, allowed interpretation, beats top); returns the Play.");
 
-  m.def("_time_legal_plays", [](const std::vector<Cards>& hands, py::object tops, py::handle level,
-                                const Rules& rules, int reps) {
-        const int lv = to_level(level);
-        std::vector<Play> tp;
-        std::vector<std::uint8_t> set;
-        timing_tops(tops, hands.size(), lv, rules, "_time_legal_plays", &tp, &set);
-        py::array_t<double> ns(static_cast<py::ssize_t>(hands.size()));
-        py::array_t<std::int64_t> counts(static_cast<py::ssize_t>(hands.size()));
-        double* o = ns.mutable_data();
-        std::int64_t* c = counts.mutable_data();
-        {
-          py::gil_scoped_release nogil;  // arguments converted; outputs owned by this call
-          time_legal_plays(hands.data(), tp.data(), set.data(), hands.size(), lv, rules, std::max(1, reps), o, c);
-        }
-        return py::make_tuple(ns, counts);
-      }, py::arg("hands"), py::arg("tops"), py::arg("level"), py::arg("rules"), py::arg("reps") = 20,
-      "Benchmark hook: fastest-of-reps ns per legal_plays call, timed in C++; and play counts.");
-
   m.attr("PLAY_DTYPE") = py::dtype::of<PlayRow>();
 
   m.def("plays_from_array", [](py::object obj) {

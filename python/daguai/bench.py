@@ -99,14 +99,14 @@ def measure(n_hands: int = 400, batch_pairs: int = 1_000_000) -> list[Row]:
     rows.append(("classify both + compare, per pair (batch)", t / len(faces) * 1e9, "ns", 5.0 * 2))
 
     # all legal leads of a random 27-card hand, timed in C++
-    ns, counts = _core._time_legal_plays(hands, None, "2", rules._core, 20)
+    ns, counts = _core._time_play_op(0, hands, None, "2", rules._core, 20)
     rows.append((f"all legal leads, 27-card hand (median {int(np.median(counts))} plays, "
                  f"{counts.min()}-{counts.max()})", float(np.median(ns)) / 1000, "µs", 5.0))
     lead_ns_per_play = float(np.median(ns / counts))
 
     for size, target in ((1, 0.2), (2, 0.2), (3, 0.2), (5, 2.0)):
         tops = random_tops(hands, size, seed=size)
-        ns_f, counts_f = _core._time_legal_plays(hands, tops, "2", rules._core, 20)
+        ns_f, counts_f = _core._time_play_op(0, hands, tops, "2", rules._core, 20)
         name = {1: "single", 2: "pair", 3: "triple", 5: "5-card"}[size]
         rows.append((f"follow set for a random {name} top (median {int(np.median(counts_f))} plays)",
                      float(np.median(ns_f)) / 1000, "µs", target))
