@@ -69,13 +69,16 @@ def create_app(db: str = ":memory:", *, bot_delay: float = 0.0, rate: float = 50
     async def list_tables(request: Request) -> Response:
         return JSONResponse([t.summary() for t in hub.tables.values()])
 
-    async def create_table(request: Request) -> Response:
-        doc = await read_json(request)
+    def create(request: Request, doc: Any) -> Response:
+        """A table from a create_table document: 201 with the seat tokens, or 400."""
         try:
             table, tokens = hub.create(doc)
         except ValueError as exc:
             return _error(400, "bad_request", str(exc))
         return created(request, table, tokens)
+
+    async def create_table(request: Request) -> Response:
+        return create(request, await read_json(request))
 
     async def play_vs_bots(request: Request) -> Response:
         doc = await read_json(request)
@@ -86,11 +89,7 @@ def create_app(db: str = ":memory:", *, bot_delay: float = 0.0, rate: float = 50
                "bot_delay": doc.get("bot_delay", 0.6)}
         if "seed" in doc:
             req["seed"] = doc["seed"]
-        try:
-            table, tokens = hub.create(req)
-        except ValueError as exc:
-            return _error(400, "bad_request", str(exc))
-        return created(request, table, tokens)
+        return create(request, req)
 
     async def get_table(request: Request) -> Response:
         try:
