@@ -50,7 +50,7 @@ def theirs(seconds: float) -> tuple[float, float]:
         state = game.new_initial_state()
         while not state.is_terminal():
             if state.is_chance_node():
-                actions, probs = zip(*state.chance_outcomes())
+                actions, probs = zip(*state.chance_outcomes(), strict=False)
                 state.apply_action(rng.choices(actions, probs)[0])
             else:
                 state.apply_action(rng.choice(state.legal_actions()))

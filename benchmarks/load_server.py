@@ -29,16 +29,15 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any
 
 import httpx
 import websockets
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-from server_helpers import ServerProcess, remote_bot  # noqa: E402
-
 from daguai import Game, Rules  # noqa: E402
 from daguai.server.tables import policy_action  # noqa: E402
+from server_helpers import ServerProcess, remote_bot  # noqa: E402
 
 
 class Bot:
@@ -193,7 +192,9 @@ def crash_phase(db: str, n_remote: int, n_bot_tables: int) -> dict[str, Any]:
         bots, _ = asyncio.run(drive(srv, remote, 0.0, 60.0))  # play the rest (they end by themselves)
         deadline = time.monotonic() + 60
         while True:
-            matches = {m["table"]: m["match"] for m in httpx.get(srv.base + "/api/matches", timeout=30).json()}
+            matches = {
+                m["table"]: m["match"] for m in httpx.get(srv.base + "/api/matches", timeout=30).json()
+            }
             if len(matches) == n_remote + n_bot_tables or time.monotonic() > deadline:
                 break
             time.sleep(0.2)
@@ -223,7 +224,7 @@ def crash_phase(db: str, n_remote: int, n_bot_tables: int) -> dict[str, Any]:
             "finished_after_restart": len(matches), "same_result_as_uninterrupted": same}
 
 
-def main(argv: Optional[list[str]] = None) -> None:
+def main(argv: list[str] | None = None) -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--phases", default="think,instant,crash")
     p.add_argument("--tables", type=int, default=200)

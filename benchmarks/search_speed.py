@@ -56,8 +56,11 @@ def main() -> None:
     print(f"sample one world (hands):      {sample_ns / 1000:8.2f} us   (target <= 2 us)")
     print(f"heuristic rollout to round end: {rollout_ns / 1000:8.1f} us = {1e9 / rollout_ns:,.0f} /s/core "
           f"(target >= 20,000 /s)")
-    print(f"pimc decision, default budget:  median {statistics.median(times) * 1000:6.1f} ms, "
-          f"p90 {sorted(times)[int(0.9 * len(times))] * 1000:6.1f} ms over {len(times)} decisions (target <= 50 ms)")
+    print(
+        f"pimc decision, default budget:  median {statistics.median(times) * 1000:6.1f} ms, "
+        f"p90 {sorted(times)[int(0.9 * len(times))] * 1000:6.1f} ms "
+        f"over {len(times)} decisions (target <= 50 ms)"
+    )
 
 
 if __name__ == "__main__":

@@ -1,9 +1,10 @@
-"""Strength of the search policy against heuristic by budget (docs/search.md).
+r"""Strength of the search policy against heuristic by budget (docs/search.md).
 
 Duplicate evaluation (every deal twice, teams swapped) of pimc at several budgets against
 heuristic, one thread, then a table and a plot. Usage:
 
-    python benchmarks/search_strength.py --deals 500 --out docs/search_strength.json --plot docs/search_strength.png
+    python benchmarks/search_strength.py --deals 500 --out docs/search_strength.json \
+        --plot docs/search_strength.png
 """
 
 from __future__ import annotations
@@ -58,7 +59,10 @@ def main() -> None:
         ax.set_xscale("log", base=2)
         ax.set_xlabel("rollouts per decision")
         ax.set_ylabel("wins - losses vs heuristic")
-        ax.set_title("pimc vs heuristic, duplicate (deals: " + ", ".join(str(r['deals']) for r in rows) + ")", fontsize=9)
+        ax.set_title(
+            "pimc vs heuristic, duplicate (deals: " + ", ".join(str(r["deals"]) for r in rows) + ")",
+            fontsize=9,
+        )
         fig.tight_layout()
         fig.savefig(args.plot, dpi=120)
 

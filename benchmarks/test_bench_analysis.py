@@ -17,9 +17,8 @@ import random
 import statistics
 import time
 
-import pytest
-
 import daguai
+import pytest
 from daguai import Hand, Rules
 
 DECK = [f for f in range(54) for _ in range(3)]

@@ -11,10 +11,9 @@ import random
 
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
+import daguai  # noqa: E402
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
-
-import daguai  # noqa: E402
 from daguai import Hand, Rules  # noqa: E402
 
 DECK = [f for f in range(54) for _ in range(3)]

@@ -21,10 +21,9 @@ import time
 
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
+import daguai  # noqa: E402
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
-
-import daguai  # noqa: E402
 from daguai import BatchEnv, Game  # noqa: E402
 
 N = 256

@@ -29,11 +29,10 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import Any, Optional
-
-import numpy as np
+from typing import Any
 
 import daguai
+import numpy as np
 from daguai import NUM_ABSTRACT, OBS_SIZE
 
 WEIGHTS = Path(__file__).with_name("reinforce_weights.npz")
@@ -55,7 +54,7 @@ class LinearPolicy:
     (``greedy=True``, the default for evaluation) or a sampled one.
     """
 
-    def __init__(self, weights: Optional[np.ndarray] = None, bias: Optional[np.ndarray] = None,
+    def __init__(self, weights: np.ndarray | None = None, bias: np.ndarray | None = None,
                  greedy: bool = True, seed: int = 0) -> None:
         self.W = np.zeros((NUM_ABSTRACT, OBS_SIZE)) if weights is None else np.asarray(weights, float)
         self.b = np.zeros(NUM_ABSTRACT) if bias is None else np.asarray(bias, float)
@@ -73,7 +72,7 @@ class LinearPolicy:
         g[a] += 1.0
         return np.outer(g, x), g
 
-    def choose(self, x: np.ndarray, mask: np.ndarray, greedy: Optional[bool] = None) -> int:
+    def choose(self, x: np.ndarray, mask: np.ndarray, greedy: bool | None = None) -> int:
         p = self.probabilities(x, mask)
         if self.greedy if greedy is None else greedy:
             return int(np.argmax(p))
@@ -90,21 +89,20 @@ class LinearPolicy:
         np.savez_compressed(path, W=self.W.astype(np.float32), b=self.b.astype(np.float32))
 
     @classmethod
-    def load(cls, path: Path = WEIGHTS) -> "LinearPolicy":
+    def load(cls, path: Path = WEIGHTS) -> LinearPolicy:
         with np.load(path) as f:
             return cls(f["W"], f["b"])
 
 
 def train(episodes: int = 300, seed: int = 0, lr: float = 0.01, opponents: str = "heuristic",
-          policy: Optional[LinearPolicy] = None) -> tuple[LinearPolicy, list[float]]:
+          policy: LinearPolicy | None = None) -> tuple[LinearPolicy, list[float]]:
     """REINFORCE through ``daguai/DaGuai-v0``; returns the policy and every episode's return.
 
     Deterministic for a given seed: the environment plays ``Game(seed, game=k)`` in episode
     k, and the sampling of actions uses ``numpy.random.default_rng(seed)``.
     """
-    import gymnasium
-
     import daguai.gym_env  # noqa: F401 - registers daguai/DaGuai-v0
+    import gymnasium
 
     if policy is None:
         policy = LinearPolicy(seed=seed)
@@ -145,7 +143,7 @@ def _load_default() -> LinearPolicy:
 policy: Any = _load_default()
 
 
-def main(argv: Optional[list[str]] = None) -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--episodes", type=int, default=300)
     parser.add_argument("--seed", type=int, default=0)

@@ -22,7 +22,7 @@ import random
 import time
 import urllib.request
 from dataclasses import dataclass, field
-from typing import Any, Optional
+from typing import Any
 
 import websockets
 
@@ -34,7 +34,7 @@ class BotStats:
     rtts: list[float] = field(default_factory=list)  # act sent -> ack received, seconds
     errors: list[dict[str, Any]] = field(default_factory=list)
     messages: list[dict[str, Any]] = field(default_factory=list)  # when keep_messages
-    match_over: Optional[dict[str, Any]] = None
+    match_over: dict[str, Any] | None = None
 
 
 def choose(seed: int, decision: int, legal: list[str]) -> int:
@@ -43,7 +43,7 @@ def choose(seed: int, decision: int, legal: list[str]) -> int:
 
 
 async def play(url: str, table: str, token: str, *, seed: int = 0, think: float = 0.0,
-               keep_messages: bool = False, stop_after: Optional[float] = None) -> BotStats:
+               keep_messages: bool = False, stop_after: float | None = None) -> BotStats:
     """Play a seat until the match is over (or the connection closes, or ``stop_after``
     seconds pass); returns what happened."""
     stats = BotStats()

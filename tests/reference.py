@@ -18,7 +18,7 @@ Encodings (docs/rules.md):
 """
 
 from collections import Counter
-from functools import lru_cache
+from functools import cache
 from itertools import combinations_with_replacement, product
 
 # ---------------------------------------------------------------------------
@@ -343,7 +343,7 @@ def _five_interpretations(naturals, j, level, wrap):
     return out
 
 
-@lru_cache(maxsize=None)
+@cache
 def _interpretations_cached(naturals, jokers_key, level, wrap, joker_pair):
     """naturals: sorted tuple of natural faces; jokers_key: the number of jokers if there
     are naturals (SJ vs BJ is irrelevant when they are wild), else the sorted tuple of

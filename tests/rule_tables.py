@@ -15,8 +15,18 @@ Options (R6_CLASSIFY, R7_CASES) use the oracle's keyword names: wild, wrap, joke
 
 
 from reference import (
-    BJ, FLUSH, FOUR_PLUS_ONE, FIVE_OF_A_KIND, FULL_HOUSE, PAIR, SINGLE, SJ, STRAIGHT,
-    STRAIGHT_FLUSH, TRIPLE, flush_sub,
+    BJ,
+    FIVE_OF_A_KIND,
+    FLUSH,
+    FOUR_PLUS_ONE,
+    FULL_HOUSE,
+    PAIR,
+    SINGLE,
+    SJ,
+    STRAIGHT,
+    STRAIGHT_FLUSH,
+    TRIPLE,
+    flush_sub,
 )
 
 __all__ = ["R2_PARSE", "R2_BAD", "R4_POWER", "R5_CASES", "R6_CLASSIFY", "R6_INTERPRETATIONS",

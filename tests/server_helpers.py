@@ -9,7 +9,6 @@ import sys
 import time
 from pathlib import Path
 from types import ModuleType
-from typing import Optional
 
 import httpx
 
@@ -35,7 +34,7 @@ def remote_bot() -> ModuleType:
 class ServerProcess:
     """``python -m daguai serve`` on a free loopback port, stopped by ``stop``/``kill``."""
 
-    def __init__(self, db: str, port: Optional[int] = None, rate: int = 1000) -> None:
+    def __init__(self, db: str, port: int | None = None, rate: int = 1000) -> None:
         self.db, self.port = db, port or free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.ws = f"ws://127.0.0.1:{self.port}/ws"
@@ -46,7 +45,9 @@ class ServerProcess:
         deadline = time.monotonic() + 60
         while True:
             if self.proc.poll() is not None:
-                raise RuntimeError(f"daguai serve exited: {self.proc.stdout.read() if self.proc.stdout else ''}")
+                raise RuntimeError(
+                    f"daguai serve exited: {self.proc.stdout.read() if self.proc.stdout else ''}"
+                )
             try:
                 httpx.get(self.base + "/api/tables", timeout=1.0)
                 return

@@ -6,15 +6,13 @@ from __future__ import annotations
 
 import pickle
 
+import daguai
 import numpy as np
 import pytest
+import reference as ref
+from daguai import CardError, Hand, IllegalPlayError, Play, Rules, _core
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
-import daguai
-from daguai import CardError, Hand, IllegalPlayError, Play, Rules, _core
-
-import reference as ref
 
 # ---------------------------------------------------------------------------
 # R2: malformed card tokens
@@ -350,7 +348,7 @@ AA = daguai.classify("As Ah")                  # pair AA, key 22
 
 def _with(state, **changes):
     names = ["lo", "hi", "key", "kind", "size", "jokers", "level"]
-    values = dict(zip(names, state))
+    values = dict(zip(names, state, strict=False))
     values.update(changes)
     return tuple(values[n] for n in names)
 

@@ -10,7 +10,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from server_helpers import ROOT, ServerProcess
 
 CHROMIUM = next((p for p in ("/usr/bin/chromium", "/usr/bin/chromium-browser", shutil.which("chromium") or "")
@@ -147,7 +146,10 @@ def test_the_replay_viewer_steps_through_a_stored_match(tmp_path, browser):
         assert counts == ["27 cards"] * 6
         for _ in range(20):
             drv.find_element(By.ID, "next").click()
-        assert "plays" in drv.find_element(By.ID, "event").text or "passes" in drv.find_element(By.ID, "event").text
+        assert (
+            "plays" in drv.find_element(By.ID, "event").text
+            or "passes" in drv.find_element(By.ID, "event").text
+        )
         drv.save_screenshot(str(ROOT / "docs" / "replay-viewer.png"))
         drv.find_element(By.ID, "last").click()
         assert "round 0" in drv.find_element(By.ID, "event").text  # the round's result

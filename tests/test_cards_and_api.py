@@ -13,13 +13,11 @@ import subprocess
 import sys
 import textwrap
 
+import daguai
 import numpy as np
 import pytest
-
-import daguai
-from daguai import Hand, Kind, Play, Rules
-
 import reference as ref
+from daguai import Hand, Kind, Play, Rules
 
 ALL_TEXT = " ".join(r + s for r in "23456789TJQKA" for s in "shdc") + " SJ BJ"
 DEAL = "2s 2s 2h 2d 3s 3d 3d 3c 5d 5c 7h 7h 8s 8h 8d 8c Ts Jh Jd Qc As Ah Ah Ac Ac SJ BJ"
@@ -333,7 +331,7 @@ def test_legal_plays_array_rows_equal_legal_plays(hand, level, rules, top):
     assert counts.dtype == np.uint8 and counts.shape == (len(plays), 54)
     assert all(np.array_equal(counts[i], p.cards.counts()) for i, p in enumerate(plays))
     lv = daguai.LEVELS.index(level)
-    for row, p in zip(rows, plays):
+    for row, p in zip(rows, plays, strict=False):
         assert (int(row["lo"]), int(row["hi"])) == p.cards.bits
         assert int(row["key"]) == p.key and int(row["kind"]) == int(p.kind)
         assert int(row["size"]) == p.size and int(row["jokers"]) == p.jokers
@@ -369,7 +367,7 @@ def test_classify_many_and_beats_many_agree_with_scalar(size, level, rules):
     kinds, keys = daguai.classify_many(a, level, rules)
     assert kinds.dtype == np.uint8 and keys.dtype == np.uint32 and kinds.shape == (120,)
     scalar = [daguai.classify(Hand.from_faces(list(row)), level, rules) for row in a]
-    assert [None if k == 255 else (int(k), int(key)) for k, key in zip(kinds, keys)] == [
+    assert [None if k == 255 else (int(k), int(key)) for k, key in zip(kinds, keys, strict=False)] == [
         None if p is None else (int(p.kind), p.key) for p in scalar]
     assert sum(p is not None for p in scalar) > 40        # many rows are plays
     # beats_many on the rows that are plays in both arrays
@@ -378,7 +376,7 @@ def test_classify_many_and_beats_many_agree_with_scalar(size, level, rules):
     got = daguai.beats_many(a[ok], b[ok], level, rules)
     assert got.dtype == np.bool_ and got.shape == (int(ok.sum()),)
     want = [daguai.beats(Hand.from_faces(list(x)), Hand.from_faces(list(y)), level, rules)
-            for x, y in zip(a[ok], b[ok])]
+            for x, y in zip(a[ok], b[ok], strict=False)]
     assert got.tolist() == want
     # non-contiguous and int64 input give the same answers
     assert np.array_equal(daguai.classify_many(a.astype(np.int64)[::-1], level, rules)[1],

@@ -8,10 +8,9 @@ import os
 import subprocess
 import sys
 
+import daguai
 import numpy as np
 import pytest
-
-import daguai
 from daguai import SimResult, simulate
 
 # the folder holding the daguai package that this test imported (source tree or installed)

@@ -9,7 +9,6 @@ import shutil
 import subprocess
 
 import pytest
-
 from daguai import Game
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

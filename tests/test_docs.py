@@ -28,9 +28,8 @@ import tempfile
 import time
 from pathlib import Path
 
-import pytest
-
 import daguai
+import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
@@ -91,7 +90,7 @@ def test_python_blocks(page, found, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     namespace: dict = {"__name__": "__docs__"}
     ran = 0
-    for line, _, code, mark, reason in found:
+    for line, _, code, mark, _reason in found:
         if mark == "skip":
             continue
         assert not mark, f"{page.name}:{line}: unknown docs-test mark {mark!r}"
@@ -140,7 +139,9 @@ def _synopses() -> list:
                     command = "" if m.group(1).startswith("-") else m.group(1)
                 for option in re.findall(r"(?<![\w-])(--[a-z][a-z-]*)", text):
                     if command is not None:
-                        cases.append(pytest.param(command, option, id=f"{page.name}:{line}:{command}{option}"))
+                        cases.append(
+                            pytest.param(command, option, id=f"{page.name}:{line}:{command}{option}")
+                        )
     return cases
 
 
@@ -150,8 +151,13 @@ _HELP: dict[str, str] = {}
 @pytest.mark.parametrize("command,option", _synopses())
 def test_synopsis_options_exist(command, option):
     if command not in _HELP:
-        p = subprocess.run([sys.executable, "-m", "daguai", *([command] if command else []), "--help"], env=_env(),
-                           capture_output=True, text=True, timeout=120)
+        p = subprocess.run(
+            [sys.executable, "-m", "daguai", *([command] if command else []), "--help"],
+            env=_env(),
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
         assert p.returncode == 0, p.stderr
         _HELP[command] = p.stdout
     assert re.search(rf"(?<![\w-]){re.escape(option)}(?![\w-])", _HELP[command]), (command, option)
@@ -159,7 +165,7 @@ def test_synopsis_options_exist(command, option):
 
 def _cluster_block() -> str:
     for page in PAGES:
-        for _, lang, code, mark, _ in blocks(page):
+        for _, _lang, code, mark, _ in blocks(page):
             if mark == "ray-cluster":
                 return code
     raise AssertionError("no block marked <!-- docs-test: ray-cluster -->")
@@ -203,7 +209,9 @@ def test_ray_cluster_recipe_on_loopback(tmp_path):
                     tail = (tmp_path / "head.log").read_text()[-500:]
                     pytest.skip(f"the Ray head did not start on 127.0.0.1 within 120 s: {tail}")
                 time.sleep(1)
-        cmd = shrink(re.sub(r"^(?:RAY_[A-Z_]+=\S+\s+)+", "", driver[0]).replace("HEAD_IP:6379", f"127.0.0.1:{port}"))
+        cmd = shrink(
+            re.sub(r"^(?:RAY_[A-Z_]+=\S+\s+)+", "", driver[0]).replace("HEAD_IP:6379", f"127.0.0.1:{port}")
+        )
         args = shlex.split(cmd)
         assert args[0] == "daguai", cmd
         p = subprocess.run([sys.executable, "-m", "daguai", *args[1:], "-q", "--ray-timeout", "90"],

@@ -6,14 +6,12 @@ from __future__ import annotations
 
 from collections import Counter
 
+import daguai
 import pytest
+import reference as ref
+from daguai import Hand, Rules
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
-
-import daguai
-from daguai import Hand, Rules
-
-import reference as ref
 
 LEVELS = daguai.LEVELS
 SETTINGS = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -14,10 +14,9 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+import daguai
 import numpy as np
 import pytest
-
-import daguai
 from daguai import BatchEnv, Game, Rules, abstract_mask, obs_spec
 from game_helpers import random_steps
 from test_game_invariants import pair_tributes
@@ -206,7 +205,8 @@ def test_from_daguai_import_env_is_callable():
     e = env(render_mode="ansi")  # failed before: 'module' object is not callable
     e.reset(seed=1)
     assert e.agent_selection.startswith("player_")
-    from daguai.env import env as env_function, raw_env
+    from daguai.env import env as env_function
+    from daguai.env import raw_env
 
     assert type(env_function()) is type(e) and isinstance(e.unwrapped, raw_env)
     e2 = daguai.pettingzoo_env()
@@ -256,9 +256,8 @@ def test_one_mask_dtype_int8_everywhere():
     e.reset(seed=1)
     assert e.observe(e.agent_selection)["action_mask"].dtype == np.int8
     pytest.importorskip("gymnasium")
-    import gymnasium
-
     import daguai.gym_env  # noqa: F401 - registers the ids
+    import gymnasium
 
     obs, info = gymnasium.make("daguai/DaGuai-v0").reset(seed=1)
     assert obs["action_mask"].dtype == np.int8 and info["action_mask"].dtype == np.int8

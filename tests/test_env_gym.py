@@ -8,12 +8,18 @@ import numpy as np
 import pytest
 
 gymnasium = pytest.importorskip("gymnasium")
-from gymnasium.utils.env_checker import check_env  # noqa: E402
-
-from daguai import (BatchEnv, Game, IllegalActionError, Rules, abstract_mask,  # noqa: E402
-                    action_from_abstract, encode_observation)
-from daguai import _core  # noqa: E402
+from daguai import (  # noqa: E402
+    BatchEnv,
+    Game,
+    IllegalActionError,
+    Rules,
+    _core,  # noqa: E402
+    abstract_mask,
+    action_from_abstract,
+    encode_observation,
+)
 from daguai.gym_env import ENV_ID, SELF_PLAY_ID, DaGuaiEnv, DaGuaiVectorEnv  # noqa: E402
+from gymnasium.utils.env_checker import check_env  # noqa: E402
 
 
 @pytest.mark.parametrize("kwargs", [
@@ -47,7 +53,7 @@ def play_against_reference(seed, seat, opponents, rules, episodes, start=None):
         g = Game(seed, rules.replace(max_rounds=1), game=ep, start=env.start)
         runners = {s: _core.PolicyRunner(opponents, seed, ep, s) for s in range(6) if s not in seats}
 
-        def advance():
+        def advance(g=g, runners=runners):
             while not g.match_over and g.current_player not in seats:
                 g.step(runners[g.current_player].act(g))
 
@@ -186,7 +192,7 @@ def test_vector_env_truncation():
     v = DaGuaiVectorEnv(num_envs=3, max_episode_steps=10)
     obs, info = v.reset(seed=2)
     first_games = info["game_index"].copy()
-    for step in range(10):
+    for _step in range(10):
         actions = np.array([np.flatnonzero(m)[0] for m in obs["action_mask"]])
         before = obs["observation"].copy()
         obs, reward, term, trunc, info = v.step(actions)

@@ -16,12 +16,18 @@ import pytest
 pytest.importorskip("pettingzoo")
 pytest.importorskip("gymnasium")
 
-from pettingzoo.test import api_test, render_test, seed_test  # noqa: E402
-
 import daguai  # noqa: E402
-from daguai import (Game, IllegalActionError, Rules, abstract_mask,  # noqa: E402
-                    action_from_abstract, encode_candidates, encode_observation)
+from daguai import (  # noqa: E402
+    Game,
+    IllegalActionError,
+    Rules,
+    abstract_mask,
+    action_from_abstract,
+    encode_candidates,
+    encode_observation,
+)
 from daguai.env import env, raw_env  # noqa: E402
+from pettingzoo.test import api_test, render_test, seed_test  # noqa: E402
 
 # api_test warns (not fails) that a Dict observation space is not a Box / Discrete and
 # that the observation is not a bare array: both are PettingZoo's own convention for

@@ -18,7 +18,8 @@ if str(ROOT) not in sys.path:  # `examples.reinforce` imports from the repositor
     sys.path.insert(0, str(ROOT))
 
 import daguai  # noqa: E402
-from daguai import Game, IllegalActionError, abstract_mask  # noqa: E402
+from daguai import Game, IllegalActionError  # noqa: E402
+
 from examples import reinforce  # noqa: E402
 
 

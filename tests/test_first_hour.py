@@ -15,10 +15,9 @@ import subprocess
 import sys
 import time
 
+import daguai
 import numpy as np
 import pytest
-
-import daguai
 from daguai import EvalResult, Game, SimResult, _core, encode_observation, evaluate, simulate
 
 PKG_PARENT = os.path.dirname(os.path.dirname(os.path.abspath(daguai.__file__)))
@@ -192,7 +191,10 @@ def test_chunked_local_runs(monkeypatch):
 
 def test_broken_pipe_is_quiet():
     """Found: `daguai ... | head` ended with 'Broken pipe', exit 1."""
-    for args in (["simulate", "--rounds", "50", "-q"], ["evaluate", "greedy", "random", "--deals", "5", "--json"]):
+    for args in (
+        ["simulate", "--rounds", "50", "-q"],
+        ["evaluate", "greedy", "random", "--deals", "5", "--json"],
+    ):
         proc = subprocess.Popen([sys.executable, "-m", "daguai", *args], stdout=subprocess.PIPE,
                                 stderr=subprocess.PIPE, env=_env(), stdin=subprocess.DEVNULL)
         proc.stdout.close()  # the reader is gone before anything is written

@@ -21,7 +21,8 @@ from __future__ import annotations
 import inspect
 import os
 import re
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import daguai
 import numpy as np

@@ -10,14 +10,22 @@ import functools
 import json
 import random
 
+import daguai
 import pytest
+from daguai import (
+    CardError,
+    Game,
+    Hand,
+    IllegalActionError,
+    IllegalPlayError,
+    ReplayError,
+    Rules,
+    legal_plays,
+    replay,
+)
+from game_helpers import random_steps
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
-import daguai
-from daguai import (CardError, Game, Hand, IllegalActionError, IllegalPlayError, ReplayError,
-                    Rules, legal_plays, replay)
-from game_helpers import random_steps
 
 SETTINGS = settings(derandomize=True, database=None, deadline=None, max_examples=40,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
@@ -74,7 +82,7 @@ def assert_rejected(g: Game, action, exc=ValueError) -> BaseException:
     return info.value
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _tribute_game() -> Game:
     """SEED 6: dealer 0; team A goes out 0 2 4, so round 1 starts with three tributes."""
     g = Game(6)
@@ -96,7 +104,7 @@ def tribute_game() -> Game:
     return _tribute_game().clone()
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _finished_game() -> Game:
     g = Game(3, Rules(final_level="2"))
     random_steps(g, random.Random(3), 100000)
@@ -304,7 +312,7 @@ def test_actions_and_forfeits_after_match_over():
 # Records: corrupt and tampered
 # ---------------------------------------------------------------------------
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _records() -> tuple[str, ...]:
     out = []
     # a match with tribute (seed 6 scripted round 0), then random play, 2 rounds

@@ -15,10 +15,9 @@ import json
 import pickle
 import random
 
+import daguai
 import numpy as np
 import pytest
-
-import daguai
 from daguai import Game, Hand, Rules, replay
 from daguai.plays import play_counts
 
@@ -204,10 +203,10 @@ class Checker:
                 exp = expected_round_result(self.rules, self.rounds_done, self.out, self.left,
                                             self.dealer, self.levels, self.failures)
                 assert payload == exp, f"round {self.rounds_done}: {payload} != {exp}"
-                self.totals = [a + b for a, b in zip(self.totals, payload["scores"])]
+                self.totals = [a + b for a, b in zip(self.totals, payload["scores"], strict=False)]
                 self.rounds_done += 1
                 self.next_dealer = payload["next_dealer"]
-                self.pending_pairs = list(zip(payload["tributers"], payload["receivers"]))
+                self.pending_pairs = list(zip(payload["tributers"], payload["receivers"], strict=False))
                 self.rounds_checked += 1
             elif name == "forfeit":
                 assert payload["forfeit"] == seat
@@ -215,7 +214,7 @@ class Checker:
                     self.rules, self.rounds_done, self.out, seat)
                 assert payload["match_over"] and payload["match_winner"] == 1 - seat % 2
                 assert payload["levels_after"] == payload["levels_before"]
-                self.totals = [a + b for a, b in zip(self.totals, payload["scores"])]
+                self.totals = [a + b for a, b in zip(self.totals, payload["scores"], strict=False)]
                 self.forfeits += 1
             else:  # pragma: no cover
                 raise AssertionError(f"unknown event {name}")

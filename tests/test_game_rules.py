@@ -14,9 +14,8 @@ from __future__ import annotations
 
 from itertools import combinations_with_replacement
 
-import pytest
-
 import daguai
+import pytest
 from daguai import Game, Hand, Kind, Rules
 from daguai._core import face_power
 
@@ -337,11 +336,11 @@ def test_r9_levels_carry_over_and_only_dealer_team_levels():
 def test_r13_scores_accumulate_over_rounds(scoring, per_round):
     g = Game(SEED_D0, Rules(scoring=scoring, base=2))
     totals = [0] * 6
-    for targets, (a, b) in zip(([0, 2, 4], [1, 3, 5], [1, 0, 2, 3, 4]), per_round):
+    for targets, (a, b) in zip(([0, 2, 4], [1, 3, 5], [1, 0, 2, 3, 4]), per_round, strict=False):
         finish_tribute(g)
         r = play_round(g, targets)
         assert r["scores"] == _scores(a, b)
-        totals = [t + x for t, x in zip(totals, r["scores"])]
+        totals = [t + x for t, x in zip(totals, r["scores"], strict=False)]
         assert g.scores == totals
     assert [r["next_dealer"] for r in g.results] == [0, 1, 1]
 
@@ -420,7 +419,7 @@ def test_r11_tribute_pairing(targets, pairing, tributers, receivers):
     assert r["tributers"] == tributers and r["receivers"] == receivers
     # the pairs are applied in the next round: tributers[i] pays receivers[i]
     state = g.tribute_state
-    assert [(t["from"], t["to"]) for t in state] == list(zip(tributers, receivers))
+    assert [(t["from"], t["to"]) for t in state] == list(zip(tributers, receivers, strict=False))
     paid = []
     while g.phase == "tribute":
         seat = g.current_player
@@ -428,7 +427,7 @@ def test_r11_tribute_pairing(targets, pairing, tributers, receivers):
         name, s, other, _f, card = g.events()[-1]
         assert name == "tribute" and s == seat
         paid.append((s, other))
-    assert paid == list(zip(tributers, receivers))
+    assert paid == list(zip(tributers, receivers, strict=False))
 
 
 def _won_round(seed, targets, rules=None):
@@ -511,7 +510,7 @@ def test_r11_every_tributer_pays_highest_and_hands_stay_27(targets):
     assert order == r["receivers"]  # then every receiver returns, pair by pair
     assert g.phase == "play" and g.current_player == g.dealer  # R8: the dealer leads
     assert g.cards_left == [27] * 6
-    for t, rcv in zip(r["tributers"], r["receivers"]):
+    for t, rcv in zip(r["tributers"], r["receivers"], strict=False):
         assert g.hand(t) == dealt[t] - paid[t] + returned[rcv]
         assert g.hand(rcv) == dealt[rcv] + paid[t] - returned[rcv]
     assert len(paid) == len(returned) == n
@@ -693,7 +692,7 @@ def test_r8_passed_player_may_play_again_and_trick_end():
     g.step(plays[-1])
     assert g.top_seat == 1
     # the trick ends only when all five others have passed since 1's play
-    for seat in (2, 3, 4, 5):
+    for _seat in (2, 3, 4, 5):
         g.step("pass")
         assert g.top_seat == 1
     g.step("pass")  # 0: the fifth pass
@@ -734,7 +733,7 @@ def test_r8_lead_after_out_unbeaten(lead_after_out, leaders):
         assert g.finish_order[-1] == seat and g.top_seat == seat
         # all five (then four) others pass; the trick ends only at the last of them
         active = [s for s in range(6) if s not in g.finish_order]
-        for k in range(len(active)):
+        for _k in range(len(active)):
             assert g.top is not None
             g.step("pass")
         assert g.top is None

@@ -48,7 +48,7 @@ def test_golden_playthrough_record():
         golden = f.read().splitlines()
     g = play_golden_match()
     now = g.to_record().splitlines()
-    for n, (a, b) in enumerate(zip(golden, now), 1):
+    for n, (a, b) in enumerate(zip(golden, now, strict=False), 1):
         if _comparable(a, n) != _comparable(b, n):
             raise AssertionError(
                 f"golden record changed at line {n}: review the diff and regenerate with "

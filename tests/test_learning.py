@@ -14,17 +14,30 @@ import re
 import threading
 from pathlib import Path
 
+import daguai
 import numpy as np
 import pytest
+from daguai import (
+    CAND_FEATURES,
+    NUM_ABSTRACT,
+    OBS_SIZE,
+    OBS_VERSION,
+    BatchEnv,
+    Game,
+    IllegalActionError,
+    Kind,
+    Rules,
+    _core,
+    abstract_id,
+    abstract_mask,
+    action_from_abstract,
+    encode_candidates,
+    encode_observation,
+    obs_spec,
+)
+from game_helpers import random_steps
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
-import daguai
-from daguai import (CAND_FEATURES, NUM_ABSTRACT, OBS_SIZE, OBS_VERSION, BatchEnv, Game,
-                    IllegalActionError, Kind, Rules, abstract_id, abstract_mask,
-                    action_from_abstract, encode_candidates, encode_observation, obs_spec)
-from daguai import _core
-from game_helpers import random_steps
 
 SETTINGS = settings(derandomize=True, database=None, deadline=None, max_examples=30,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
@@ -311,7 +324,7 @@ def check_abstract(g: Game) -> None:
     assert set(ids) == set(np.flatnonzero(mask).tolist())
     assert np.array_equal(index < 0, mask == 0)
     by_id: dict[int, list[int]] = {}
-    for k, (a, i) in enumerate(zip(legal, ids)):
+    for k, (a, i) in enumerate(zip(legal, ids, strict=False)):
         assert abstract_id(a) == i  # the level argument is optional
         by_id.setdefault(i, []).append(k)
         if a.type == "play":
@@ -481,8 +494,8 @@ def test_batch_env_arrays_are_reused_and_threads_agree():
     ta.start(), tb.start()
     ta.join(), tb.join()
     run(BatchEnv(16, seed=9), c_out)
-    for x, y, z in zip(a_out[0], b_out[0], c_out[0]):
-        for u, v, w in zip(x, y, z):
+    for x, y, z in zip(a_out[0], b_out[0], c_out[0], strict=False):
+        for u, v, w in zip(x, y, z, strict=False):
             assert np.array_equal(u, v) and np.array_equal(u, w)
 
 
@@ -509,7 +522,7 @@ def _snapshot(env: BatchEnv):
 
 
 def _same(a, b) -> bool:
-    return all((x is None and y is None) or np.array_equal(x, y) for x, y in zip(a, b))
+    return all((x is None and y is None) or np.array_equal(x, y) for x, y in zip(a, b, strict=False))
 
 
 @pytest.mark.parametrize("abstract", [True, False], ids=["abstract", "candidates"])
@@ -560,7 +573,7 @@ def test_batch_env_bad_actions_raise_and_change_nothing(abstract):
     # and the environment goes on exactly like its untouched twin
     a = env.step(good)
     b = twin.step(good)
-    for x, y in zip(a, b):
+    for x, y in zip(a, b, strict=False):
         assert (x is None and y is None) or np.array_equal(x, y)
 
 

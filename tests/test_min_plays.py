@@ -13,13 +13,12 @@ from __future__ import annotations
 
 import random
 
+import daguai
 import numpy as np
 import pytest
+from daguai import LEVELS, Hand, Kind, Rules, min_plays
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
-import daguai
-from daguai import LEVELS, Hand, Kind, Rules, min_plays
 
 DECK = [f for f in range(54) for _ in range(3)]
 

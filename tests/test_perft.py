@@ -16,13 +16,10 @@ of 1, 2, 3 and 5 cards; following counts only plays of top's size with a higher 
 
 from __future__ import annotations
 
-
-import pytest
-
 import daguai
-from daguai import Rules
-
+import pytest
 import reference as ref
+from daguai import Rules
 
 # 27 cards = a full dealt hand (R2).
 HANDS = {

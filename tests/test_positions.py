@@ -105,7 +105,7 @@ def test_from_record_upto_each_line_is_the_game_then():
     h = Game.from_record(record, upto=n)
     assert replay(record).to_json() == g.to_json()
     k = h.n_events
-    for name, s, other, flags, payload in g.events(k):  # continue with the original's decisions
+    for name, _s, _other, flags, payload in g.events(k):  # continue with the original's decisions
         if name == "play":
             h.step(payload)
         elif name == "pass" and not flags:

@@ -6,10 +6,9 @@ from __future__ import annotations
 import json
 import random
 
+import daguai
 import jsonschema
 import pytest
-
-import daguai
 from daguai import Game, Rules, protocol
 from game_helpers import random_steps
 
@@ -56,7 +55,7 @@ def test_declare_texts_are_distinct_and_read_back():
         actions = list(g.legal_actions())
         texts = [str(a) for a in actions]
         assert len(set(texts)) == len(texts), g
-        for a, t in zip(actions, texts):
+        for a, t in zip(actions, texts, strict=False):
             back = protocol.parse_action(g, t)
             assert back == a, t
             assert protocol.action_from_json(g, protocol.action_to_json(a)) == a, t

@@ -13,16 +13,40 @@ import itertools
 import random
 
 import pytest
-
-
 from reference import (
-    BJ, FLUSH, FOUR_PLUS_ONE, FIVE_OF_A_KIND, FULL_HOUSE, PAIR, RANK_CHARS, SINGLE, SJ,
-    STRAIGHT, STRAIGHT_FLUSH, TRIPLE, beats, classify, face_power, flush_sub, fmt,
-    interpretations, interpretations_bruteforce, legal_plays, natural_kind_key, parse,
-    power, valid_assignments,
+    BJ,
+    FIVE_OF_A_KIND,
+    FLUSH,
+    FOUR_PLUS_ONE,
+    FULL_HOUSE,
+    PAIR,
+    RANK_CHARS,
+    SINGLE,
+    SJ,
+    STRAIGHT,
+    STRAIGHT_FLUSH,
+    TRIPLE,
+    beats,
+    classify,
+    face_power,
+    flush_sub,
+    fmt,
+    interpretations,
+    interpretations_bruteforce,
+    legal_plays,
+    natural_kind_key,
+    parse,
+    power,
+    valid_assignments,
 )
 from rule_tables import (
-    R2_BAD, R2_PARSE, R4_POWER, R5_CASES, R6_CLASSIFY, R6_INTERPRETATIONS, R7_CASES,
+    R2_BAD,
+    R2_PARSE,
+    R4_POWER,
+    R5_CASES,
+    R6_CLASSIFY,
+    R6_INTERPRETATIONS,
+    R7_CASES,
 )
 
 
@@ -217,7 +241,7 @@ def test_r7_keys_and_comparison():
     plays = [_play(t, L2) for t in chain]
     assert [p[1] for p in plays] == [STRAIGHT, FLUSH, FULL_HOUSE, FOUR_PLUS_ONE,
                                      STRAIGHT_FLUSH, FIVE_OF_A_KIND]
-    for lo, hi in zip(plays, plays[1:]):
+    for lo, hi in zip(plays, plays[1:], strict=False):
         assert beats(hi, lo) and not beats(lo, hi)
     # the strongest of each type is below the weakest of the next (key layout)
     assert K5(STRAIGHT, 12) < K5(FLUSH, 0)

@@ -9,7 +9,6 @@ from __future__ import annotations
 import random
 
 import pytest
-
 from daguai import Game, Rules, protocol
 
 # ---------------------------------------------------------------------------

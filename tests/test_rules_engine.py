@@ -10,15 +10,18 @@ joker_pair); ``_rules`` maps them onto daguai.Rules.
 
 from __future__ import annotations
 
-
-import pytest
-
 import daguai
-from daguai import Hand, Kind, Rules, _core
-
+import pytest
 import reference as ref
+from daguai import Hand, Kind, Rules, _core
 from rule_tables import (
-    R2_BAD, R2_PARSE, R4_POWER, R5_CASES, R6_CLASSIFY, R6_INTERPRETATIONS, R7_CASES,
+    R2_BAD,
+    R2_PARSE,
+    R4_POWER,
+    R5_CASES,
+    R6_CLASSIFY,
+    R6_INTERPRETATIONS,
+    R7_CASES,
 )
 
 KIND_NAMES = ["single", "pair", "triple", "straight", "flush", "full_house", "four_plus_one",
@@ -315,9 +318,9 @@ R7_TYPE_CHAIN = [
 
 def test_r7_five_card_type_order():
     plays = [daguai.classify(text) for text, _, _ in R7_TYPE_CHAIN]
-    for play, (text, kind, key) in zip(plays, R7_TYPE_CHAIN):
+    for play, (text, kind, key) in zip(plays, R7_TYPE_CHAIN, strict=False):
         assert play.kind.name.lower() == kind and play.key == key, text
-    for lo, hi in zip(plays, plays[1:]):
+    for lo, hi in zip(plays, plays[1:], strict=False):
         assert hi.beats(lo) and not lo.beats(hi)
         assert daguai.compare(hi, lo) == 1
 

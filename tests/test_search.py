@@ -98,8 +98,14 @@ def test_analyze_bad_input():
 
 
 def run_cli(*args, stdin=None):
-    return subprocess.run([sys.executable, "-m", "daguai", "analyze", *args], input=stdin, capture_output=True,
-                          text=True, timeout=300, check=False)
+    return subprocess.run(
+        [sys.executable, "-m", "daguai", "analyze", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
 
 
 def test_analyze_cli(tmp_path):

@@ -12,11 +12,10 @@ import jsonschema
 import pytest
 
 pytest.importorskip("starlette")
-from starlette.testclient import TestClient  # noqa: E402
-
 import daguai  # noqa: E402
 from daguai import protocol  # noqa: E402
 from daguai.server import create_app  # noqa: E402
+from starlette.testclient import TestClient  # noqa: E402
 
 SCHEMA = protocol.schema()
 SERVER_MESSAGE = jsonschema.Draft202012Validator({**SCHEMA, "$ref": "#/$defs/server_message"})

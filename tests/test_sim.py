@@ -17,8 +17,6 @@ import warnings
 
 import numpy as np
 import pytest
-
-import daguai
 from daguai import EvalResult, Game, Rules, SimResult, _core, evaluate, simulate
 from daguai.sim import POLICIES, _run_slow, play_game
 
@@ -417,6 +415,7 @@ def test_missing_optional_packages(base, tmp_path, monkeypatch):
 
 def test_progress_bar_text():
     import io
+
     from daguai.sim import ProgressBar
     out = io.StringIO()
     simulate(50, seed=1, batch=10, progress=ProgressBar("rounds", stream=out, min_interval=0, width=80))

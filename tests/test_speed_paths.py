@@ -19,12 +19,11 @@ import random
 import sys
 from collections import Counter
 
+import daguai
 import numpy as np
 import pytest
-from scipy.stats import chisquare
-
-import daguai
 from daguai import LegalPlays, Rng, Rules, _core
+from scipy.stats import chisquare
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import test_perft  # noqa: E402
@@ -89,7 +88,7 @@ def test_r5_r6_five_table_equals_reference_random():
 
 
 def _perft_cases():
-    for hand, level, rd, top_text, top_kind, count in test_perft.PERFT:
+    for hand, level, rd, top_text, _top_kind, count in test_perft.PERFT:
         yield test_perft.HANDS.get(hand, hand), level, Rules(**rd), top_text, count
 
 

@@ -1,8 +1,7 @@
 """R15: title tables (seeds 000/002 and 003) and Game.titles."""
 
-import pytest
-
 import daguai
+import pytest
 from daguai import TITLES, title
 
 # seed 000's table: title n needs 50·(2^n − 1): 0, 50, 150, 350, ..., 26214350

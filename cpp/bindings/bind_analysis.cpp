@@ -7,7 +7,9 @@
 namespace daguai::bind {
 
 void bind_analysis(py::module_& m) {
-  m.def("min_plays", [](py::handle hand, py::handle level, const Rules& rules) {
+  m.def(
+      "min_plays",
+      [](py::handle hand, py::handle level, const Rules& rules) {
         const Cards h = to_cards(hand, "hand");
         const int lv = to_level(level);
         Partition p;
@@ -18,7 +20,8 @@ void bind_analysis(py::module_& m) {
           p = min_plays(h, lv, rules);
         }
         return py::make_tuple(p.count, py::cast(p.plays));
-      }, py::arg("hand"), py::arg("level"), py::arg("rules"),
+      },
+      py::arg("hand"), py::arg("level"), py::arg("rules"),
       "Fewest legal plays that empty the hand, and one partition achieving it.");
 }
 

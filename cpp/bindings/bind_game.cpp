@@ -1,9 +1,9 @@
 // GameState, Action, ActionList: the match state machine (engine/state.hpp) for Python.
 #include <pybind11/stl.h>
 
+#include "bench.hpp"
 #include "convert.hpp"
 #include "guard.hpp"
-#include "bench.hpp"
 #include "state.hpp"
 
 namespace daguai::bind {
@@ -32,8 +32,14 @@ Action to_action(const GameState& g, py::handle obj) {
   }
   if (py::isinstance<py::str>(obj)) {
     const std::string s = to_text(obj, "action");
-    if (s == "pass") { a.type = ActionType::kPass; return a; }
-    if (s == "anti_tribute") { a.type = ActionType::kAntiTribute; return a; }
+    if (s == "pass") {
+      a.type = ActionType::kPass;
+      return a;
+    }
+    if (s == "anti_tribute") {
+      a.type = ActionType::kAntiTribute;
+      return a;
+    }
   }
   const Cards c = to_cards(obj, "action");
   switch (g.phase()) {
@@ -42,10 +48,17 @@ Action to_action(const GameState& g, py::handle obj) {
       a.play = to_play(py::cast(c), g.level_rank(), g.rules(), "play");
       return a;
     }
-    case Phase::kTribute: a.type = ActionType::kTribute; break;
-    case Phase::kReturn: a.type = g.expects_offer() ? ActionType::kOffer : ActionType::kReturn; break;
-    case Phase::kTake: a.type = ActionType::kTake; break;
-    default: break;
+    case Phase::kTribute:
+      a.type = ActionType::kTribute;
+      break;
+    case Phase::kReturn:
+      a.type = g.expects_offer() ? ActionType::kOffer : ActionType::kReturn;
+      break;
+    case Phase::kTake:
+      a.type = ActionType::kTake;
+      break;
+    default:
+      break;
   }
   a.play = card_play(c);
   return a;
@@ -55,15 +68,18 @@ py::dict result_dict(const RoundResult& r) {
   py::dict d;
   d["round"] = r.round;
   py::list order;  // a forfeit can leave positions unknown: None
-  for (auto s : r.order) order.append(s >= 0 ? py::object(py::int_(int(s))) : py::object(py::none()));
+  for (auto s : r.order)
+    order.append(s >= 0 ? py::object(py::int_(int(s))) : py::object(py::none()));
   d["order"] = order;
   d["players_out"] = int(r.players_out);
   d["winner"] = r.winner >= 0 ? py::object(py::int_(int(r.winner))) : py::none();
   d["dealer"] = int(r.dealer);
   d["next_dealer"] = int(r.next_dealer);
   d["level"] = level_text(r.level_rank);
-  d["levels_before"] = py::list(py::make_tuple(level_text(r.levels_before[0]), level_text(r.levels_before[1])));
-  d["levels_after"] = py::list(py::make_tuple(level_text(r.levels_after[0]), level_text(r.levels_after[1])));
+  d["levels_before"] =
+      py::list(py::make_tuple(level_text(r.levels_before[0]), level_text(r.levels_before[1])));
+  d["levels_after"] =
+      py::list(py::make_tuple(level_text(r.levels_after[0]), level_text(r.levels_after[1])));
   py::list t, rc;
   for (int i = 0; i < r.n_tributers; ++i) {
     t.append(int(r.tributers[std::size_t(i)]));
@@ -75,7 +91,9 @@ py::dict result_dict(const RoundResult& r) {
   for (auto v : r.scores) sc.append(int(v));
   d["scores"] = sc;
   d["match_over"] = r.match_over;
-  d["match_winner"] = (r.match_over && r.match_winner >= 0) ? py::object(py::int_(int(r.match_winner))) : py::none();
+  d["match_winner"] = (r.match_over && r.match_winner >= 0)
+                          ? py::object(py::int_(int(r.match_winner)))
+                          : py::none();
   d["forfeit"] = r.forfeit_seat >= 0 ? py::object(py::int_(int(r.forfeit_seat))) : py::none();
   return d;
 }
@@ -85,73 +103,98 @@ py::dict result_dict(const RoundResult& r) {
 void bind_game(py::module_& m) {
   py::register_exception<GameError>(m, "IllegalActionError", PyExc_ValueError);
 
-  py::class_<Action>(m, "Action", "One decision: play, pass, tribute, anti_tribute, return, offer or take.")
-      .def_property_readonly("type", [](const Action& a) { return std::string(action_name(a.type)); })
+  py::class_<Action>(m, "Action",
+                     "One decision: play, pass, tribute, anti_tribute, return, offer or take.")
+      .def_property_readonly("type",
+                             [](const Action& a) { return std::string(action_name(a.type)); })
       .def_property_readonly("seat", [](const Action& a) { return int(a.seat); })
-      .def_property_readonly("play", [](const Action& a) {
-            return play_or_none(a.play, a.type == ActionType::kPlay);
-          }, "The Play for a play action, else None.")
-      .def_property_readonly("cards", [](const Action& a) { return a.play.cards; }, "The cards involved (a Hand).")
-      .def("__eq__", [](const Action& a, py::handle b) {
+      .def_property_readonly(
+          "play", [](const Action& a) { return play_or_none(a.play, a.type == ActionType::kPlay); },
+          "The Play for a play action, else None.")
+      .def_property_readonly(
+          "cards", [](const Action& a) { return a.play.cards; }, "The cards involved (a Hand).")
+      .def(
+          "__eq__",
+          [](const Action& a, py::handle b) {
             return py::isinstance<Action>(b) && a == b.cast<Action>();  // the engine's ==
-          }, py::is_operator())
-      .def("__hash__", [](const Action& a) {
-            return std::hash<std::uint64_t>{}(a.play.cards.lo * 31 + a.play.cards.hi * 7 + a.play.key +
-                                              (std::uint64_t(a.type) << 56) + (std::uint64_t(std::uint8_t(a.seat)) << 48));
-          })
-      .def("__str__", [](const Action& a) {
-            // The text form read back by daguai.protocol.parse_action (docs/protocol.md):
-            // a play is its cards, then "as" and the faces its jokers stand for, if any.
-            if (a.type == ActionType::kPass || a.type == ActionType::kAntiTribute) return std::string(action_name(a.type));
-            if (a.type != ActionType::kPlay) return std::string(action_name(a.type)) + " " + cards_text(a.play.cards);
-            std::string s = cards_text(a.play.cards);
-            const auto jf = joker_faces(a.play, a.play.level());
-            if (!jf.empty()) {
-              s += " as";
-              for (int f : jf) s += " " + face_text(f);
-            }
-            return s;
-          })
+          },
+          py::is_operator())
+      .def("__hash__",
+           [](const Action& a) {
+             return std::hash<std::uint64_t>{}(a.play.cards.lo * 31 + a.play.cards.hi * 7 +
+                                               a.play.key + (std::uint64_t(a.type) << 56) +
+                                               (std::uint64_t(std::uint8_t(a.seat)) << 48));
+           })
+      .def("__str__",
+           [](const Action& a) {
+             // The text form read back by daguai.protocol.parse_action (docs/protocol.md):
+             // a play is its cards, then "as" and the faces its jokers stand for, if any.
+             if (a.type == ActionType::kPass || a.type == ActionType::kAntiTribute)
+               return std::string(action_name(a.type));
+             if (a.type != ActionType::kPlay)
+               return std::string(action_name(a.type)) + " " + cards_text(a.play.cards);
+             std::string s = cards_text(a.play.cards);
+             const auto jf = joker_faces(a.play, a.play.level());
+             if (!jf.empty()) {
+               s += " as";
+               for (int f : jf) s += " " + face_text(f);
+             }
+             return s;
+           })
       .def("__repr__", [](const Action& a) {
-            std::string s = "Action(" + std::string(action_name(a.type));
-            if (a.type != ActionType::kPass && a.type != ActionType::kAntiTribute) s += " '" + cards_text(a.play.cards) + "'";
-            if (a.type == ActionType::kPlay) {
-              const auto jf = joker_faces(a.play, a.play.level());
-              if (!jf.empty()) {
-                s += " as";
-                for (int f : jf) s += " " + face_text(f);
-              }
-            }
-            return s + ", seat " + std::to_string(a.seat) + ")";
-          });
+        std::string s = "Action(" + std::string(action_name(a.type));
+        if (a.type != ActionType::kPass && a.type != ActionType::kAntiTribute)
+          s += " '" + cards_text(a.play.cards) + "'";
+        if (a.type == ActionType::kPlay) {
+          const auto jf = joker_faces(a.play, a.play.level());
+          if (!jf.empty()) {
+            s += " as";
+            for (int f : jf) s += " " + face_text(f);
+          }
+        }
+        return s + ", seat " + std::to_string(a.seat) + ")";
+      });
 
-  py::class_<ActionList>(m, "ActionList", "The legal actions of the current player (a read-only sequence).")
+  py::class_<ActionList>(m, "ActionList",
+                         "The legal actions of the current player (a read-only sequence).")
       .def("__len__", [](const ActionList& l) { return l.actions.size(); })
-      .def("__getitem__", [](const ActionList& l, py::ssize_t i) {
-            const py::ssize_t n = py::ssize_t(l.actions.size());
-            if (i < 0) i += n;
-            if (i < 0 || i >= n) throw py::index_error("action index out of range");
-            return l.actions[std::size_t(i)];
-          })
-      .def("__getitem__", [](const ActionList& l, const py::slice& sl) {
+      .def("__getitem__",
+           [](const ActionList& l, py::ssize_t i) {
+             const py::ssize_t n = py::ssize_t(l.actions.size());
+             if (i < 0) i += n;
+             if (i < 0 || i >= n) throw py::index_error("action index out of range");
+             return l.actions[std::size_t(i)];
+           })
+      .def(
+          "__getitem__",
+          [](const ActionList& l, const py::slice& sl) {
             py::ssize_t start = 0, stop = 0, step = 0, len = 0;
-            if (!sl.compute(py::ssize_t(l.actions.size()), &start, &stop, &step, &len)) throw py::error_already_set();
+            if (!sl.compute(py::ssize_t(l.actions.size()), &start, &stop, &step, &len))
+              throw py::error_already_set();
             ActionList out;
             out.actions.reserve(std::size_t(len));
-            for (py::ssize_t k = 0; k < len; ++k) out.actions.push_back(l.actions[std::size_t(start + k * step)]);
+            for (py::ssize_t k = 0; k < len; ++k)
+              out.actions.push_back(l.actions[std::size_t(start + k * step)]);
             return out;
-          }, "A slice is a new ActionList (list(actions[a:b]) for a plain list).")
-      .def("__iter__", [](const ActionList& l) {
-            return py::make_iterator(l.actions.begin(), l.actions.end());
-          }, py::keep_alive<0, 1>())
-      .def("__contains__", [](const ActionList& l, py::handle a) {
-            if (!py::isinstance<Action>(a)) return false;
-            const Action x = a.cast<Action>();
-            return std::find(l.actions.begin(), l.actions.end(), x) != l.actions.end();
-          })
-      .def("__repr__", [](const ActionList& l) { return "<ActionList of " + std::to_string(l.actions.size()) + " actions>"; });
+          },
+          "A slice is a new ActionList (list(actions[a:b]) for a plain list).")
+      .def(
+          "__iter__",
+          [](const ActionList& l) { return py::make_iterator(l.actions.begin(), l.actions.end()); },
+          py::keep_alive<0, 1>())
+      .def("__contains__",
+           [](const ActionList& l, py::handle a) {
+             if (!py::isinstance<Action>(a)) return false;
+             const Action x = a.cast<Action>();
+             return std::find(l.actions.begin(), l.actions.end(), x) != l.actions.end();
+           })
+      .def("__repr__", [](const ActionList& l) {
+        return "<ActionList of " + std::to_string(l.actions.size()) + " actions>";
+      });
 
-  m.def("_time_game", [](const Rules& rules, std::uint64_t seed, std::int64_t decisions, bool record) {
+  m.def(
+      "_time_game",
+      [](const Rules& rules, std::uint64_t seed, std::int64_t decisions, bool record) {
         GameTiming t;
         {
           py::gil_scoped_release nogil;  // pure C++ on local state
@@ -164,83 +207,147 @@ void bind_game(py::module_& m) {
         d["generate_ns"] = t.generate_ns;
         d["clone_ns"] = t.clone_ns;
         return d;
-      }, py::arg("rules"), py::arg("seed"), py::arg("decisions"), py::arg("record") = true,
+      },
+      py::arg("rules"), py::arg("seed"), py::arg("decisions"), py::arg("record") = true,
       "Benchmark hook: random play timed in C++ (apply, legal actions, copies).");
 
   py::class_<GameState>(m, "GameState", "The C++ match state (use daguai.Game).")
-      .def(py::init([](const Rules& rules, std::uint64_t seed, std::uint64_t game, bool auto_pass, bool record, int start) {
-             if (start != 0 && start != 1) throw GameError("start must be 0 (fresh) or 1 (random), got " + std::to_string(start));
+      .def(py::init([](const Rules& rules, std::uint64_t seed, std::uint64_t game, bool auto_pass,
+                       bool record, int start) {
+             if (start != 0 && start != 1)
+               throw GameError("start must be 0 (fresh) or 1 (random), got " +
+                               std::to_string(start));
              return GameState(rules, seed, game, auto_pass, record, Start(start));
-           }), py::arg("rules"), py::arg("seed"), py::arg("game") = 0, py::arg("auto_pass") = false,
+           }),
+           py::arg("rules"), py::arg("seed"), py::arg("game") = 0, py::arg("auto_pass") = false,
            py::arg("record") = true, py::arg("start") = 0)
-      .def_property_readonly("start_kind", [](const GameState& g) { const Guard guard(&g); return int(g.start()); },
-                             "0: a fresh match (R3, R10); 1: a random start state (docs/game.md)")
+      .def_property_readonly(
+          "start_kind",
+          [](const GameState& g) {
+            const Guard guard(&g);
+            return int(g.start());
+          },
+          "0: a fresh match (R3, R10); 1: a random start state (docs/game.md)")
       .def(py::init([](const GameState& other) {
              const Guard guard(&other);
              return GameState(other);
-           }), py::arg("other"), "A copy (independent of the original).")
+           }),
+           py::arg("other"), "A copy (independent of the original).")
       .def(py::init<const Rules&, const Position&, bool>(), py::arg("rules"), py::arg("position"),
-           py::arg("record") = true, "A match from a position (validated: PositionError names the first problem).")
+           py::arg("record") = true,
+           "A match from a position (validated: PositionError names the first problem).")
       .def_property_readonly("seed", locked(&GameState::seed))
       .def_property_readonly("game_index", locked(&GameState::game_index))
-      .def_property_readonly("phase", [](const GameState& g) { const Guard guard(&g); return std::string(phase_name(g.phase())); })
+      .def_property_readonly("phase",
+                             [](const GameState& g) {
+                               const Guard guard(&g);
+                               return std::string(phase_name(g.phase()));
+                             })
       .def_property_readonly("match_over", locked(&GameState::match_over))
-      .def_property_readonly("current_player", [](const GameState& g) -> py::object { const Guard guard(&g);
+      .def_property_readonly(
+          "current_player",
+          [](const GameState& g) -> py::object {
+            const Guard guard(&g);
             return g.current_player() >= 0 ? py::object(py::int_(g.current_player())) : py::none();
           })
       .def_property_readonly("round", locked(&GameState::round))
       .def_property_readonly("dealer", locked(&GameState::dealer))
-      .def_property_readonly("level", [](const GameState& g) { const Guard guard(&g); return level_text(g.level_rank()); },
-                             "The round's level rank L (the dealer's team's level).")
-      .def_property_readonly("levels", [](const GameState& g) { const Guard guard(&g);
+      .def_property_readonly(
+          "level",
+          [](const GameState& g) {
+            const Guard guard(&g);
+            return level_text(g.level_rank());
+          },
+          "The round's level rank L (the dealer's team's level).")
+      .def_property_readonly(
+          "levels",
+          [](const GameState& g) {
+            const Guard guard(&g);
             return py::make_tuple(level_text(g.level(0)), level_text(g.level(1)));
-          }, "Levels of team A (even seats) and team B (odd seats).")
-      .def_property("auto_pass", locked(&GameState::auto_pass), [](GameState& g, py::handle on) {
-            if (!PyBool_Check(on.ptr()) && !py::isinstance(on, py::module_::import("numpy").attr("bool_")))
-              throw GameError("auto_pass must be True or False, got " + std::string(py::str(py::repr(on))));
+          },
+          "Levels of team A (even seats) and team B (odd seats).")
+      .def_property(
+          "auto_pass", locked(&GameState::auto_pass),
+          [](GameState& g, py::handle on) {
+            if (!PyBool_Check(on.ptr()) &&
+                !py::isinstance(on, py::module_::import("numpy").attr("bool_")))
+              throw GameError("auto_pass must be True or False, got " +
+                              std::string(py::str(py::repr(on))));
             const Guard guard(&g);
             g.set_auto_pass(PyObject_IsTrue(on.ptr()) == 1);
           },
-                    "Apply forced passes automatically (changes are logged and replayed).")
+          "Apply forced passes automatically (changes are logged and replayed).")
       .def_property_readonly("initial_auto_pass", locked(&GameState::initial_auto_pass))
-      .def("hand", [](const GameState& g, py::handle seat) { const Guard guard(&g);
+      .def(
+          "hand",
+          [](const GameState& g, py::handle seat) {
+            const Guard guard(&g);
             return g.hand(int(to_int<GameError>(seat, "seat", 0, kSeats - 1)));
-          }, py::arg("seat"))
-      .def_property_readonly("cards_left", [](const GameState& g) { const Guard guard(&g);
+          },
+          py::arg("seat"))
+      .def_property_readonly("cards_left",
+                             [](const GameState& g) {
+                               const Guard guard(&g);
+                               py::list l;
+                               for (int s = 0; s < kSeats; ++s) l.append(g.cards_left(s));
+                               return l;
+                             })
+      .def_property_readonly(
+          "finish_order",
+          [](const GameState& g) {
+            const Guard guard(&g);
             py::list l;
-            for (int s = 0; s < kSeats; ++s) l.append(g.cards_left(s));
+            for (int i = 0; i < g.players_out(); ++i)
+              l.append(int(g.finish_order()[std::size_t(i)]));
             return l;
-          })
-      .def_property_readonly("finish_order", [](const GameState& g) { const Guard guard(&g);
-            py::list l;
-            for (int i = 0; i < g.players_out(); ++i) l.append(int(g.finish_order()[std::size_t(i)]));
-            return l;
-          }, "Seats out so far this round, in order.")
-      .def_property_readonly("top", [](const GameState& g) { const Guard guard(&g); return play_or_none(g.top(), g.has_top()); })
-      .def_property_readonly("top_seat", [](const GameState& g) -> py::object { const Guard guard(&g);
-            return g.has_top() ? py::object(py::int_(g.top_seat())) : py::none();
-          })
-      .def_property_readonly("passed", [](const GameState& g) { const Guard guard(&g);
+          },
+          "Seats out so far this round, in order.")
+      .def_property_readonly("top",
+                             [](const GameState& g) {
+                               const Guard guard(&g);
+                               return play_or_none(g.top(), g.has_top());
+                             })
+      .def_property_readonly("top_seat",
+                             [](const GameState& g) -> py::object {
+                               const Guard guard(&g);
+                               return g.has_top() ? py::object(py::int_(g.top_seat())) : py::none();
+                             })
+      .def_property_readonly(
+          "passed",
+          [](const GameState& g) {
+            const Guard guard(&g);
             py::list l;
             for (int s = 0; s < kSeats; ++s)
               if ((g.passed_mask() >> s) & 1) l.append(s);
             return l;
-          }, "Seats that passed since the top play.")
-      .def_property_readonly("scores", [](const GameState& g) { const Guard guard(&g);
-            py::list l;
-            for (int s = 0; s < kSeats; ++s) l.append(g.score(s));
-            return l;
-          })
-      .def("played", [](const GameState& g, py::handle seat_obj) {
+          },
+          "Seats that passed since the top play.")
+      .def_property_readonly("scores",
+                             [](const GameState& g) {
+                               const Guard guard(&g);
+                               py::list l;
+                               for (int s = 0; s < kSeats; ++s) l.append(g.score(s));
+                               return l;
+                             })
+      .def(
+          "played",
+          [](const GameState& g, py::handle seat_obj) {
             const Guard guard(&g);
             const int seat = int(to_int<GameError>(seat_obj, "seat", 0, kSeats - 1));
             return g.played(seat);
-          }, py::arg("seat"), "The cards the seat has played this round (R16: public).")
-      .def_property_readonly("final_failures", [](const GameState& g) {
+          },
+          py::arg("seat"), "The cards the seat has played this round (R16: public).")
+      .def_property_readonly(
+          "final_failures",
+          [](const GameState& g) {
             const Guard guard(&g);
             return py::make_tuple(g.final_failures(0), g.final_failures(1));
-          }, "R12: failed rounds of each team at the final level.")
-      .def_property_readonly("tribute_state", [](const GameState& g) { const Guard guard(&g);
+          },
+          "R12: failed rounds of each team at the final level.")
+      .def_property_readonly(
+          "tribute_state",
+          [](const GameState& g) {
+            const Guard guard(&g);
             py::list l;
             for (int i = 0; i < g.tribute_pairs(); ++i) {
               py::dict d;
@@ -250,81 +357,149 @@ void bind_game(py::module_& m) {
               d["card"] = tf >= 0 ? py::object(py::str(face_text(tf))) : py::none();
               d["refused"] = tf == -2;
               d["returned"] = rf >= 0 ? py::object(py::str(face_text(rf))) : py::none();
-              d["offer"] = g.offer(i).empty() ? py::object(py::none()) : py::object(py::str(cards_text(g.offer(i))));
+              d["offer"] = g.offer(i).empty() ? py::object(py::none())
+                                              : py::object(py::str(cards_text(g.offer(i))));
               l.append(d);
             }
             return l;
-          }, "This round's tribute pairs (R11) and what has been paid / returned so far.")
-      .def("legal_actions", [](const GameState& g) { const Guard guard(&g);
+          },
+          "This round's tribute pairs (R11) and what has been paid / returned so far.")
+      .def(
+          "legal_actions",
+          [](const GameState& g) {
+            const Guard guard(&g);
             ActionList l;
             g.legal_actions(&l.actions);
             return l;
-          }, "The current player's legal actions (ActionList; empty when the match is over).")
-      .def("legal_plays_array", [](const GameState& g) { const Guard guard(&g);
+          },
+          "The current player's legal actions (ActionList; empty when the match is over).")
+      .def(
+          "legal_plays_array",
+          [](const GameState& g) {
+            const Guard guard(&g);
             PlayList buf;
             g.legal_plays(&buf);
-            return py::module_::import("daguai._core").attr("plays_to_array")(std::vector<Play>(buf.begin(), buf.end()));
-          }, "The current player's legal plays as PLAY_DTYPE rows (play phase).")
-      .def("to_action", [](const GameState& g, py::handle a) { const Guard guard(&g); return to_action(g, a); },
-           py::arg("action"),
-           "Read an action (Action, Play, 'pass', 'anti_tribute' or cards) for the current decision.")
-      .def("apply", [](GameState& g, py::handle action) { const Guard guard(&g); g.apply(to_action(g, action)); }, py::arg("action"),
-           "Apply a decision of the current player; invalid ones raise and change nothing.")
-      .def("check", [](const GameState& g, py::handle action) { const Guard guard(&g); g.check(to_action(g, action)); }, py::arg("action"),
-           "Raise what apply would raise, without applying.")
-      .def("forfeit", [](GameState& g, py::handle seat) {
+            return py::module_::import("daguai._core")
+                .attr("plays_to_array")(std::vector<Play>(buf.begin(), buf.end()));
+          },
+          "The current player's legal plays as PLAY_DTYPE rows (play phase).")
+      .def(
+          "to_action",
+          [](const GameState& g, py::handle a) {
+            const Guard guard(&g);
+            return to_action(g, a);
+          },
+          py::arg("action"),
+          "Read an action (Action, Play, 'pass', 'anti_tribute' or cards) for the current "
+          "decision.")
+      .def(
+          "apply",
+          [](GameState& g, py::handle action) {
+            const Guard guard(&g);
+            g.apply(to_action(g, action));
+          },
+          py::arg("action"),
+          "Apply a decision of the current player; invalid ones raise and change nothing.")
+      .def(
+          "check",
+          [](const GameState& g, py::handle action) {
+            const Guard guard(&g);
+            g.check(to_action(g, action));
+          },
+          py::arg("action"), "Raise what apply would raise, without applying.")
+      .def(
+          "forfeit",
+          [](GameState& g, py::handle seat) {
             const Guard guard(&g);
             g.forfeit(int(to_int<GameError>(seat, "seat", 0, kSeats - 1)));
-          }, py::arg("seat"), "R14: the seat leaves the match now.")
+          },
+          py::arg("seat"), "R14: the seat leaves the match now.")
       .def("_apply_forced_pass", locked(&GameState::apply_forced_pass),
            "A forced pass, logged as automatic (replaying records of auto_pass games).")
-      .def_property_readonly("results", [](const GameState& g) { const Guard guard(&g);
+      .def_property_readonly(
+          "results",
+          [](const GameState& g) {
+            const Guard guard(&g);
             py::list l;
             g.results().for_each_from(0, [&](const RoundResult& r) { l.append(result_dict(r)); });
             return l;
-          }, "Results of the finished rounds (dicts).")
-      .def_property_readonly("n_results", [](const GameState& g) { const Guard guard(&g); return g.results().size(); })
-      .def("result", [](const GameState& g, py::handle index) { const Guard guard(&g);
-            py::ssize_t i = py::ssize_t(to_int<GameError>(index, "index", -(std::int64_t(1) << 40), std::int64_t(1) << 40));
+          },
+          "Results of the finished rounds (dicts).")
+      .def_property_readonly("n_results",
+                             [](const GameState& g) {
+                               const Guard guard(&g);
+                               return g.results().size();
+                             })
+      .def(
+          "result",
+          [](const GameState& g, py::handle index) {
+            const Guard guard(&g);
+            py::ssize_t i = py::ssize_t(
+                to_int<GameError>(index, "index", -(std::int64_t(1) << 40), std::int64_t(1) << 40));
             const py::ssize_t n = py::ssize_t(g.results().size());
             if (i < 0) i += n;
             if (i < 0 || i >= n) throw py::index_error("no such round result");
             return result_dict(g.results()[std::size_t(i)]);
-          }, py::arg("index"))
-      .def("events", [](const GameState& g, py::handle start_obj) { const Guard guard(&g);
-            const py::ssize_t start = py::ssize_t(to_int<GameError>(start_obj, "start", -(std::int64_t(1) << 40), std::int64_t(1) << 40));
+          },
+          py::arg("index"))
+      .def(
+          "events",
+          [](const GameState& g, py::handle start_obj) {
+            const Guard guard(&g);
+            const py::ssize_t start = py::ssize_t(to_int<GameError>(
+                start_obj, "start", -(std::int64_t(1) << 40), std::int64_t(1) << 40));
             // (name, seat, other, flags, payload): payload = Play (play), Hand (cards), deal
             // dict, or result dict.
             py::list l;
-            g.log().for_each_from(std::size_t(std::max<py::ssize_t>(0, start)), [&](const Event& e) {
-              py::object payload = py::none();
-              switch (e.type) {
-                case EventType::kPlay: payload = py::cast(e.play); break;
-                case EventType::kDeal: {
-                  const Deal& d = g.deals()[std::size_t(e.index)];
-                  py::dict dd;
-                  dd["round"] = d.round;
-                  dd["dealer"] = int(d.dealer);
-                  dd["levels"] = py::list(py::make_tuple(level_text(d.levels[0]), level_text(d.levels[1])));
-                  py::list hands;
-                  for (const Cards& h : d.hands) hands.append(py::cast(h));
-                  dd["hands"] = hands;
-                  payload = dd;
-                  break;
-                }
-                case EventType::kRoundEnd: case EventType::kForfeit:
-                  payload = result_dict(g.results()[std::size_t(e.index)]);
-                  break;
-                case EventType::kPass: case EventType::kAutoPass: break;
-                default: payload = py::cast(e.play.cards); break;
-              }
-              l.append(py::make_tuple(event_name(e.type), int(e.seat), int(e.other), int(e.flags), payload));
-            });
+            g.log().for_each_from(
+                std::size_t(std::max<py::ssize_t>(0, start)), [&](const Event& e) {
+                  py::object payload = py::none();
+                  switch (e.type) {
+                    case EventType::kPlay:
+                      payload = py::cast(e.play);
+                      break;
+                    case EventType::kDeal: {
+                      const Deal& d = g.deals()[std::size_t(e.index)];
+                      py::dict dd;
+                      dd["round"] = d.round;
+                      dd["dealer"] = int(d.dealer);
+                      dd["levels"] = py::list(
+                          py::make_tuple(level_text(d.levels[0]), level_text(d.levels[1])));
+                      py::list hands;
+                      for (const Cards& h : d.hands) hands.append(py::cast(h));
+                      dd["hands"] = hands;
+                      payload = dd;
+                      break;
+                    }
+                    case EventType::kRoundEnd:
+                    case EventType::kForfeit:
+                      payload = result_dict(g.results()[std::size_t(e.index)]);
+                      break;
+                    case EventType::kPass:
+                    case EventType::kAutoPass:
+                      break;
+                    default:
+                      payload = py::cast(e.play.cards);
+                      break;
+                  }
+                  l.append(py::make_tuple(event_name(e.type), int(e.seat), int(e.other),
+                                          int(e.flags), payload));
+                });
             return l;
-          }, py::arg("start") = 0, "The game log from index `start` (empty if recording is off).")
-      .def_property_readonly("n_events", [](const GameState& g) { const Guard guard(&g); return g.log().size(); })
-      .def_property_readonly("round_events_start", [](const GameState& g) { const Guard guard(&g); return g.round_log_start(); },
-                             "Index in events() of the current round's deal.")
+          },
+          py::arg("start") = 0, "The game log from index `start` (empty if recording is off).")
+      .def_property_readonly("n_events",
+                             [](const GameState& g) {
+                               const Guard guard(&g);
+                               return g.log().size();
+                             })
+      .def_property_readonly(
+          "round_events_start",
+          [](const GameState& g) {
+            const Guard guard(&g);
+            return g.round_log_start();
+          },
+          "Index in events() of the current round's deal.")
       .def_property_readonly("recording", locked(&GameState::recording));
   harden<Action>(m, "Action");
   harden<ActionList>(m, "ActionList");

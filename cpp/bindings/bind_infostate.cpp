@@ -26,47 +26,71 @@ py::list per_seat(const T& arr, F&& f) {
 }
 
 InfoState view_of(const GameState& g, int seat, bool history, bool legal) {
-  if (seat < 0 || seat >= kSeats) throw GameError("no seat " + std::to_string(seat) + ": seats are 0..5");
+  if (seat < 0 || seat >= kSeats)
+    throw GameError("no seat " + std::to_string(seat) + ": seats are 0..5");
   return information_state(g, seat, history, legal);
 }
 
 }  // namespace
 
 void bind_infostate(py::module_& m) {
-  py::class_<InfoState>(m, "InfoState", py::dynamic_attr(),
-                        "What one seat may know (R16): its own hand and public facts; no other hand.")
+  py::class_<InfoState>(
+      m, "InfoState", py::dynamic_attr(),
+      "What one seat may know (R16): its own hand and public facts; no other hand.")
       .def_readonly("seat", &InfoState::seat)
-      .def_property_readonly("phase", [](const InfoState& v) { return std::string(phase_name(v.phase)); })
-      .def_property_readonly("current_player", [](const InfoState& v) -> py::object {
-            return v.current >= 0 ? py::object(py::int_(v.current)) : py::none();
-          })
+      .def_property_readonly("phase",
+                             [](const InfoState& v) { return std::string(phase_name(v.phase)); })
+      .def_property_readonly("current_player",
+                             [](const InfoState& v) -> py::object {
+                               return v.current >= 0 ? py::object(py::int_(v.current)) : py::none();
+                             })
       .def_readonly("round", &InfoState::round)
       .def_readonly("dealer", &InfoState::dealer)
       .def_property_readonly("level", [](const InfoState& v) { return level_text(v.level_rank); })
-      .def_property_readonly("levels", [](const InfoState& v) {
-            return py::make_tuple(level_text(v.levels[0]), level_text(v.levels[1]));
-          })
+      .def_property_readonly("levels",
+                             [](const InfoState& v) {
+                               return py::make_tuple(level_text(v.levels[0]),
+                                                     level_text(v.levels[1]));
+                             })
       .def_readonly("hand", &InfoState::hand, "The viewer's own hand.")
-      .def_property_readonly("played", [](const InfoState& v) { return per_seat(v.played, [](const Cards& c) { return py::cast(c); }); },
-                             "Cards each seat played this round.")
-      .def_property_readonly("cards_left", [](const InfoState& v) { return per_seat(v.cards_left, [](int n) { return py::int_(n); }); })
-      .def_property_readonly("finish_order", [](const InfoState& v) {
-            py::list l;
-            for (int i = 0; i < v.players_out; ++i) l.append(int(v.finish_order[std::size_t(i)]));
-            return l;
-          })
-      .def_property_readonly("top", [](const InfoState& v) { return v.has_top ? py::cast(v.top) : py::none(); })
-      .def_property_readonly("top_seat", [](const InfoState& v) -> py::object {
-            return v.has_top ? py::object(py::int_(v.top_seat)) : py::none();
-          })
+      .def_property_readonly(
+          "played",
+          [](const InfoState& v) {
+            return per_seat(v.played, [](const Cards& c) { return py::cast(c); });
+          },
+          "Cards each seat played this round.")
+      .def_property_readonly("cards_left",
+                             [](const InfoState& v) {
+                               return per_seat(v.cards_left, [](int n) { return py::int_(n); });
+                             })
+      .def_property_readonly("finish_order",
+                             [](const InfoState& v) {
+                               py::list l;
+                               for (int i = 0; i < v.players_out; ++i)
+                                 l.append(int(v.finish_order[std::size_t(i)]));
+                               return l;
+                             })
+      .def_property_readonly(
+          "top", [](const InfoState& v) { return v.has_top ? py::cast(v.top) : py::none(); })
+      .def_property_readonly("top_seat",
+                             [](const InfoState& v) -> py::object {
+                               return v.has_top ? py::object(py::int_(v.top_seat)) : py::none();
+                             })
       .def_property_readonly("passed", [](const InfoState& v) { return seats_of(v.passed); })
-      .def_property_readonly("scores", [](const InfoState& v) { return per_seat(v.scores, [](std::int64_t n) { return py::int_(n); }); })
+      .def_property_readonly("scores",
+                             [](const InfoState& v) {
+                               return per_seat(v.scores,
+                                               [](std::int64_t n) { return py::int_(n); });
+                             })
       .def_readonly("auto_pass", &InfoState::auto_pass)
-      .def_property_readonly("tributes", [](const InfoState& v) {
+      .def_property_readonly(
+          "tributes",
+          [](const InfoState& v) {
             py::list l;
             for (int i = 0; i < v.n_pairs; ++i) {
               py::dict d;
-              const bool mine = v.tributers[std::size_t(i)] == v.seat || v.receivers[std::size_t(i)] == v.seat;
+              const bool mine =
+                  v.tributers[std::size_t(i)] == v.seat || v.receivers[std::size_t(i)] == v.seat;
               d["from"] = int(v.tributers[std::size_t(i)]);
               d["to"] = int(v.receivers[std::size_t(i)]);
               const int tf = v.tribute_face[std::size_t(i)], rf = v.return_face[std::size_t(i)];
@@ -78,52 +102,81 @@ void bind_infostate(py::module_& m) {
               l.append(d);
             }
             return l;
-          }, "This round's tribute pairs; returned / offer only in the viewer's own pair.")
-      .def_property_readonly("known", [](const InfoState& v) { return per_seat(v.known, [](const Cards& c) { return py::cast(c); }); },
-                             "Cards the viewer knows each seat holds now (its own entry: its hand).")
-      .def_property_readonly("jokers_known", [](const InfoState& v) { return per_seat(v.jokers_known, [](bool b) { return py::bool_(b); }); },
-                             "Seats that showed all their jokers in a refusal (anti_tribute).")
-      .def_readonly("unseen", &InfoState::unseen, "Cards the viewer has not seen: in the other hands, beyond `known`.")
-      .def_property_readonly("hidden_counts", [](const InfoState& v) {
+          },
+          "This round's tribute pairs; returned / offer only in the viewer's own pair.")
+      .def_property_readonly(
+          "known",
+          [](const InfoState& v) {
+            return per_seat(v.known, [](const Cards& c) { return py::cast(c); });
+          },
+          "Cards the viewer knows each seat holds now (its own entry: its hand).")
+      .def_property_readonly(
+          "jokers_known",
+          [](const InfoState& v) {
+            return per_seat(v.jokers_known, [](bool b) { return py::bool_(b); });
+          },
+          "Seats that showed all their jokers in a refusal (anti_tribute).")
+      .def_readonly("unseen", &InfoState::unseen,
+                    "Cards the viewer has not seen: in the other hands, beyond `known`.")
+      .def_property_readonly(
+          "hidden_counts",
+          [](const InfoState& v) {
             py::list l;
             for (int s = 0; s < kSeats; ++s) l.append(s == v.seat ? 0 : v.hidden_count(s));
             return l;
-          }, "How many unseen cards each seat holds.")
-      .def_property_readonly("forced", [](const InfoState& v) {
+          },
+          "How many unseen cards each seat holds.")
+      .def_property_readonly(
+          "forced",
+          [](const InfoState& v) {
             py::list l;
             for (const ForcedPass& fp : v.forced)
-              l.append(py::make_tuple(int(fp.seat), fp.top, v.played[std::size_t(fp.seat)] - fp.played_before));
+              l.append(py::make_tuple(int(fp.seat), fp.top,
+                                      v.played[std::size_t(fp.seat)] - fp.played_before));
             return l;
-          }, "Forced passes: (seat, top, cards played since); the seat then held no play beating top.")
-      .def_property_readonly("history", [](const InfoState& v) {
+          },
+          "Forced passes: (seat, top, cards played since); the seat then held no play beating top.")
+      .def_property_readonly(
+          "history",
+          [](const InfoState& v) {
             py::list l;
             for (const Event& e : v.history) {
               py::object payload = py::none();
-              if (e.type == EventType::kPlay) payload = py::cast(e.play);
-              else if (!(e.flags & 2) && e.type != EventType::kPass && e.type != EventType::kAutoPass &&
-                       e.type != EventType::kDeal && e.type != EventType::kRoundEnd && e.type != EventType::kForfeit)
+              if (e.type == EventType::kPlay)
+                payload = py::cast(e.play);
+              else if (!(e.flags & 2) && e.type != EventType::kPass &&
+                       e.type != EventType::kAutoPass && e.type != EventType::kDeal &&
+                       e.type != EventType::kRoundEnd && e.type != EventType::kForfeit)
                 payload = py::cast(e.play.cards);
-              l.append(py::make_tuple(event_name(e.type), int(e.seat), int(e.other), int(e.flags & 1), payload));
+              l.append(py::make_tuple(event_name(e.type), int(e.seat), int(e.other),
+                                      int(e.flags & 1), payload));
             }
             return l;
-          }, "This round's public events (name, seat, other, flags, payload); others' private cards are None.")
-      .def("legal_actions", [](const InfoState& v) { return v.legal; },
-           "The viewer's legal decisions when it is to act (empty otherwise).")
-      .def("legal_plays", [](const InfoState& v) {
+          },
+          "This round's public events (name, seat, other, flags, payload); others' private cards "
+          "are None.")
+      .def(
+          "legal_actions", [](const InfoState& v) { return v.legal; },
+          "The viewer's legal decisions when it is to act (empty otherwise).")
+      .def(
+          "legal_plays",
+          [](const InfoState& v) {
             PlayList buf;
             v.legal_plays(&buf);
             return std::vector<Play>(buf.begin(), buf.end());
-          }, "The plays the viewer's hand could make now (against the current top).")
+          },
+          "The plays the viewer's hand could make now (against the current top).")
       .def("__repr__", [](const InfoState& v) {
-            return "<InfoState seat " + std::to_string(v.seat) + " round " + std::to_string(v.round) + " phase " +
-                   phase_name(v.phase) + ", " + std::to_string(v.hand.size()) + " cards>";
-          });
+        return "<InfoState seat " + std::to_string(v.seat) + " round " + std::to_string(v.round) +
+               " phase " + phase_name(v.phase) + ", " + std::to_string(v.hand.size()) + " cards>";
+      });
 
   m.def("information_state", &view_of, py::arg("game"), py::arg("seat"), py::arg("history") = true,
-        py::arg("legal") = false,
-        "The information state of `seat` (R16).");
+        py::arg("legal") = false, "The information state of `seat` (R16).");
 
-  m.def("sample_worlds", [](const InfoState& v, int n, std::uint64_t seed) {
+  m.def(
+      "sample_worlds",
+      [](const InfoState& v, int n, std::uint64_t seed) {
         std::vector<GameState> worlds;
         {
           py::gil_scoped_release nogil;  // v and the result are C++ values owned by this call
@@ -132,29 +185,40 @@ void bind_infostate(py::module_& m) {
         py::list l;
         for (auto& w : worlds) l.append(py::cast(std::move(w)));
         return l;
-      }, py::arg("view"), py::arg("n"), py::arg("seed"), "n complete states consistent with the view.");
+      },
+      py::arg("view"), py::arg("n"), py::arg("seed"),
+      "n complete states consistent with the view.");
 
-  m.def("_sample_hands_array", [](const InfoState& v, std::int64_t n, std::uint64_t seed) {
+  m.def(
+      "_sample_hands_array",
+      [](const InfoState& v, std::int64_t n, std::uint64_t seed) {
         if (n <= 0) throw GameError("sample_worlds: n must be >= 1, got " + std::to_string(n));
-        py::array_t<std::uint8_t> out({py::ssize_t(n), py::ssize_t(kSeats), py::ssize_t(kNumFaces)});
+        py::array_t<std::uint8_t> out(
+            {py::ssize_t(n), py::ssize_t(kSeats), py::ssize_t(kNumFaces)});
         std::uint8_t* o = out.mutable_data();
         {
           py::gil_scoped_release nogil;  // writes only `out`, owned here
           for (std::int64_t k = 0; k < n; ++k) {
             const auto h = sample_world_hands(v, seed, std::uint64_t(k));
             for (int s = 0; s < kSeats; ++s)
-              for (int f = 0; f < kNumFaces; ++f) o[(k * kSeats + s) * kNumFaces + f] = std::uint8_t(h[std::size_t(s)].count(f));
+              for (int f = 0; f < kNumFaces; ++f)
+                o[(k * kSeats + s) * kNumFaces + f] = std::uint8_t(h[std::size_t(s)].count(f));
           }
         }
         return out;
-      }, py::arg("view"), py::arg("n"), py::arg("seed"), "Face counts (n x 6 x 54) of the hands of worlds 0..n-1.");
+      },
+      py::arg("view"), py::arg("n"), py::arg("seed"),
+      "Face counts (n x 6 x 54) of the hands of worlds 0..n-1.");
 
-  m.def("_consistent", [](const InfoState& v, std::vector<Cards> hands) {
+  m.def(
+      "_consistent",
+      [](const InfoState& v, std::vector<Cards> hands) {
         if (hands.size() != std::size_t(kSeats)) throw GameError("six hands");
         std::array<Cards, kSeats> h{};
         for (int s = 0; s < kSeats; ++s) h[std::size_t(s)] = hands[std::size_t(s)];
         return consistent(v, h);
-      }, py::arg("view"), py::arg("hands"), "Whether six hands agree with everything the view knows.");
+      },
+      py::arg("view"), py::arg("hands"), "Whether six hands agree with everything the view knows.");
 }
 
 }  // namespace daguai::bind

@@ -7,9 +7,9 @@
 #include <cstring>
 #include <functional>
 
+#include "bench.hpp"
 #include "convert.hpp"
 #include "guard.hpp"
-#include "bench.hpp"
 #include "moves.hpp"
 
 namespace daguai::bind {
@@ -23,8 +23,8 @@ struct PlayRow {
 static_assert(sizeof(PlayRow) == sizeof(Play) && offsetof(PlayRow, key) == offsetof(Play, key) &&
                   offsetof(PlayRow, kind) == offsetof(Play, info),
               "PlayRow must mirror Play");
-static_assert(std::endian::native == std::endian::little, "Play.info byte order assumes little-endian");
-
+static_assert(std::endian::native == std::endian::little,
+              "Play.info byte order assumes little-endian");
 
 namespace {
 
@@ -67,11 +67,13 @@ std::string describe(const Play& p) {
   std::string ranks;
   const std::uint32_t sub = p.key & 0xFFFFF;
   switch (p.kind()) {
-    case Kind::kStraight: case Kind::kStraightFlush:
+    case Kind::kStraight:
+    case Kind::kStraightFlush:
       for (int i = 4; i >= 0; --i) ranks += rank_char((int(sub) - i + kNumRanks) % kNumRanks);
       break;
     case Kind::kFlush:
-      for (int i = 4; i >= 0; --i) ranks += rank_char(power_rank(int((sub >> (4 * i)) & 15), level));
+      for (int i = 4; i >= 0; --i)
+        ranks += rank_char(power_rank(int((sub >> (4 * i)) & 15), level));
       break;
     default: {  // groups: the group's rank first, then the rest
       const int g = power_rank(int(p.size() == 5 ? sub : (p.key >> 1)) & 15, level);
@@ -135,8 +137,8 @@ void validate_play(const Play& p) {
       for (const Play& q : interpretations(p.cards, p.level(), r))
         if (q.key == p.key && q.kind() == p.kind()) return;
     }
-  throw CardError("corrupt play: '" + cards_text(p.cards) + "' cannot be a " + kind_name(p.kind()) + " with key " +
-                  std::to_string(p.key) + " at level " + level_text(p.level()));
+  throw CardError("corrupt play: '" + cards_text(p.cards) + "' cannot be a " + kind_name(p.kind()) +
+                  " with key " + std::to_string(p.key) + " at level " + level_text(p.level()));
 }
 
 Play play_from_state(py::handle lo, py::handle hi, py::handle key, py::handle kind, py::handle size,
@@ -159,7 +161,8 @@ Play play_from_state(py::handle lo, py::handle hi, py::handle key, py::handle ki
 py::array_t<PlayRow, py::array::c_style> play_rows(py::object obj, const char* what) {
   py::array a = py::array::ensure(obj);
   if (!a || a.ndim() != 1 || !a.dtype().equal(py::dtype::of<PlayRow>()))
-    throw CardError(std::string(what) + " needs a 1-d array of dtype PLAY_DTYPE (from legal_plays_array)");
+    throw CardError(std::string(what) +
+                    " needs a 1-d array of dtype PLAY_DTYPE (from legal_plays_array)");
   return py::array_t<PlayRow, py::array::c_style>::ensure(a);
 }
 
@@ -174,9 +177,10 @@ Play to_play(py::handle obj, int level, const Rules& rules, const char* what) {
   const Cards c = to_cards(obj, what);
   Play p;
   if (!classify(c, level, rules, &p))
-    throw IllegalPlay(std::string(what) + " '" + cards_text(c) + "' is not a play (R5: a single, pair, "
-                    "triple, or a five-card straight, flush, full house, four-plus-one, straight "
-                    "flush or five of a kind)");
+    throw IllegalPlay(std::string(what) + " '" + cards_text(c) +
+                      "' is not a play (R5: a single, pair, "
+                      "triple, or a five-card straight, flush, full house, four-plus-one, straight "
+                      "flush or five of a kind)");
   return p;
 }
 
@@ -184,7 +188,8 @@ void bind_plays(py::module_& m) {
   PYBIND11_NUMPY_DTYPE(PlayRow, lo, hi, key, kind, size, jokers, level);
   py::register_exception<IllegalPlay>(m, "IllegalPlayError", PyExc_ValueError);
 
-  py::native_enum<Kind>(m, "Kind", "enum.IntEnum", "Combination type (R5), in order of 5-card strength.")
+  py::native_enum<Kind>(m, "Kind", "enum.IntEnum",
+                        "Combination type (R5), in order of 5-card strength.")
       .value("SINGLE", Kind::kSingle)
       .value("PAIR", Kind::kPair)
       .value("TRIPLE", Kind::kTriple)
@@ -197,102 +202,140 @@ void bind_plays(py::module_& m) {
       .finalize();
 
   py::class_<Rules>(m, "CoreRules", "The engine's copy of a daguai.Rules (use daguai.Rules).")
-      .def(py::init([](int wild, bool wrap_straights, int joker_pair, int lead_after_out, int dealer,
-                       int tribute_pairing, bool anti_tribute, bool joker_tribute_choice,
-                       int final_level, int max_rounds, int max_final_failures, int scoring,
-                       int base, bool losers_pay, int min_rounds) {
-             auto in = [](int v, int hi, const char* name) {
-               if (v < 0 || v > hi)  // the public name (daguai.Rules validates first)
-                 throw CardError(std::string("Rules.") + name + " must be in [0, " + std::to_string(hi) + "], got " +
-                                 std::to_string(v));
-               return v;
-             };
-             Rules r;
-             r.wild = Wild(in(wild, 2, "wild"));
-             r.wrap_straights = wrap_straights;
-             r.joker_pair = JokerPair(in(joker_pair, 1, "joker_pair"));
-             r.lead_after_out = LeadAfterOut(in(lead_after_out, 1, "lead_after_out"));
-             r.dealer = DealerRule(in(dealer, 1, "dealer"));
-             r.tribute_pairing = TributePairing(in(tribute_pairing, 2, "tribute_pairing"));
-             r.anti_tribute = anti_tribute;
-             r.joker_tribute_choice = joker_tribute_choice;
-             r.final_level = std::uint8_t(in(final_level, 12, "final_level"));
-             r.max_rounds = in(max_rounds, 1 << 30, "max_rounds");
-             r.max_final_failures = in(max_final_failures, 1 << 30, "max_final_failures");
-             r.scoring = Scoring(in(scoring, 2, "scoring"));
-             r.base = in(base, 1 << 20, "base");
-             r.losers_pay = losers_pay;
-             r.min_rounds = in(min_rounds, 1 << 30, "min_rounds");
-             return r;
-           }),
-           py::kw_only(), py::arg("wild") = 0, py::arg("wrap_straights") = false, py::arg("joker_pair") = 0,
-           py::arg("lead_after_out") = 0, py::arg("dealer") = 0, py::arg("tribute_pairing") = 0,
-           py::arg("anti_tribute") = false, py::arg("joker_tribute_choice") = false,
-           py::arg("final_level") = 12, py::arg("max_rounds") = 0, py::arg("max_final_failures") = 0,
-           py::arg("scoring") = 0, py::arg("base") = 1, py::arg("losers_pay") = true,
-           py::arg("min_rounds") = 3)
+      .def(
+          py::init([](int wild, bool wrap_straights, int joker_pair, int lead_after_out, int dealer,
+                      int tribute_pairing, bool anti_tribute, bool joker_tribute_choice,
+                      int final_level, int max_rounds, int max_final_failures, int scoring,
+                      int base, bool losers_pay, int min_rounds, int table) {
+            auto in = [](int v, int hi, const char* name) {
+              if (v < 0 || v > hi)  // the public name (daguai.Rules validates first)
+                throw CardError(std::string("Rules.") + name + " must be in [0, " +
+                                std::to_string(hi) + "], got " + std::to_string(v));
+              return v;
+            };
+            Rules r;
+            r.wild = Wild(in(wild, 2, "wild"));
+            r.wrap_straights = wrap_straights;
+            r.joker_pair = JokerPair(in(joker_pair, 1, "joker_pair"));
+            r.lead_after_out = LeadAfterOut(in(lead_after_out, 1, "lead_after_out"));
+            r.dealer = DealerRule(in(dealer, 1, "dealer"));
+            r.tribute_pairing = TributePairing(in(tribute_pairing, 2, "tribute_pairing"));
+            r.anti_tribute = anti_tribute;
+            r.joker_tribute_choice = joker_tribute_choice;
+            r.final_level = std::uint8_t(in(final_level, 12, "final_level"));
+            r.max_rounds = in(max_rounds, 1 << 30, "max_rounds");
+            r.max_final_failures = in(max_final_failures, 1 << 30, "max_final_failures");
+            r.scoring = Scoring(in(scoring, 2, "scoring"));
+            r.base = in(base, 1 << 20, "base");
+            r.losers_pay = losers_pay;
+            r.min_rounds = in(min_rounds, 1 << 30, "min_rounds");
+            r.table = TableKind(in(table, 1, "table"));
+            if (r.table != TableKind::k6p3d)  // R18 is issue 8's work in progress
+              throw CardError("Rules.table='4p2d' is not implemented yet");
+            return r;
+          }),
+          py::kw_only(), py::arg("wild") = 0, py::arg("wrap_straights") = false,
+          py::arg("joker_pair") = 0, py::arg("lead_after_out") = 0, py::arg("dealer") = 0,
+          py::arg("tribute_pairing") = 0, py::arg("anti_tribute") = false,
+          py::arg("joker_tribute_choice") = false, py::arg("final_level") = 12,
+          py::arg("max_rounds") = 0, py::arg("max_final_failures") = 0, py::arg("scoring") = 0,
+          py::arg("base") = 1, py::arg("losers_pay") = true, py::arg("min_rounds") = 3,
+          py::arg("table") = 0)
       .def_property_readonly("wild", [](const Rules& r) { return int(r.wild); })
       .def_property_readonly("wrap_straights", [](const Rules& r) { return r.wrap_straights; })
       .def_property_readonly("joker_pair", [](const Rules& r) { return int(r.joker_pair); });
   harden<Rules>(m, "CoreRules");
 
-  py::class_<Play>(m, "Play", R"doc(A classified play (R5-R7): its cards, kind, comparison key and level.
+  py::class_<Play>(m, "Play",
+                   R"doc(A classified play (R5-R7): its cards, kind, comparison key and level.
 
 Two plays of the same size compare by ``key`` (higher beats). ``jokers_as`` lists the faces
 the jokers stand for (R6), ``interpreted`` the play as natural cards.)doc")
-      .def_property_readonly("cards", [](const Play& p) { return p.cards; }, "The cards played (a Hand).")
-      .def_property_readonly("kind", [](const Play& p) { return p.kind(); }, "The Kind.")
-      .def_property_readonly("key", [](const Play& p) { return p.key; },
-                             "Comparison key (docs/rules.md); same size: higher beats.")
-      .def_property_readonly("size", [](const Play& p) { return int(p.size()); }, "Number of cards.")
-      .def_property_readonly("jokers", [](const Play& p) { return int(p.jokers()); }, "Number of jokers.")
-      .def_property_readonly("level", [](const Play& p) { return level_text(p.level()); },
-                             "The level the key was computed for.")
-      .def_property_readonly("jokers_as", [](const Play& p) {
+      .def_property_readonly(
+          "cards", [](const Play& p) { return p.cards; }, "The cards played (a Hand).")
+      .def_property_readonly(
+          "kind", [](const Play& p) { return p.kind(); }, "The Kind.")
+      .def_property_readonly(
+          "key", [](const Play& p) { return p.key; },
+          "Comparison key (docs/rules.md); same size: higher beats.")
+      .def_property_readonly(
+          "size", [](const Play& p) { return int(p.size()); }, "Number of cards.")
+      .def_property_readonly(
+          "jokers", [](const Play& p) { return int(p.jokers()); }, "Number of jokers.")
+      .def_property_readonly(
+          "level", [](const Play& p) { return level_text(p.level()); },
+          "The level the key was computed for.")
+      .def_property_readonly(
+          "jokers_as",
+          [](const Play& p) {
             std::vector<std::string> out;
             for (int f : joker_faces(p, p.level())) out.push_back(face_text(f));
             return out;
-          }, "Faces the jokers stand for (SJs first, then BJs); empty for singles and joker-only plays.")
-      .def_property_readonly("interpreted", [](const Play& p) {
+          },
+          "Faces the jokers stand for (SJs first, then BJs); empty for singles and joker-only "
+          "plays.")
+      .def_property_readonly(
+          "interpreted",
+          [](const Play& p) {
             if (p.jokers() == 0 || p.jokers() == p.size() || p.size() == 1) return p.cards;
             Cards all = p.cards.naturals();
             for (int f : joker_faces(p, p.level())) all.add(f);
             return all;
-          }, "The play as natural cards (jokers replaced by what they stand for).")
+          },
+          "The play as natural cards (jokers replaced by what they stand for).")
       .def("describe", &describe, "Kind and ranks in reading order, e.g. 'straight 23456'.")
-      .def("beats", [](const Play& a, py::handle other) {
+      .def(
+          "beats",
+          [](const Play& a, py::handle other) {
             if (!py::isinstance<Play>(other))
               throw IllegalPlay("Play.beats needs another Play (other), got " +
                                 std::string(py::str(py::type::of(other).attr("__name__"))));
             return beats(a, other.cast<Play>());
-          }, py::arg("other"),
-           "R7: same size and strictly higher key.")
+          },
+          py::arg("other"), "R7: same size and strictly higher key.")
       .def("__len__", [](const Play& p) { return int(p.size()); })
       .def("__str__", [](const Play& p) { return cards_text(p.cards); })
       .def("__repr__", &play_repr)
-      .def("__eq__", [](const Play& a, py::handle b) {
-            return py::isinstance<Play>(b) && a == b.cast<Play>() && a.level() == b.cast<Play>().level();
-          }, py::is_operator())
-      .def("__ne__", [](const Play& a, py::handle b) {
-            return !(py::isinstance<Play>(b) && a == b.cast<Play>() && a.level() == b.cast<Play>().level());
-          }, py::is_operator())
-      .def("__hash__", [](const Play& p) {
-            return std::hash<std::uint64_t>{}((p.cards.lo * 0x9E3779B97F4A7C15ULL) ^ p.cards.hi ^
-                                              (std::uint64_t(p.key) << 20) ^ (std::uint64_t(p.level()) << 60));
-          })
+      .def(
+          "__eq__",
+          [](const Play& a, py::handle b) {
+            return py::isinstance<Play>(b) && a == b.cast<Play>() &&
+                   a.level() == b.cast<Play>().level();
+          },
+          py::is_operator())
+      .def(
+          "__ne__",
+          [](const Play& a, py::handle b) {
+            return !(py::isinstance<Play>(b) && a == b.cast<Play>() &&
+                     a.level() == b.cast<Play>().level());
+          },
+          py::is_operator())
+      .def("__hash__",
+           [](const Play& p) {
+             return std::hash<std::uint64_t>{}((p.cards.lo * 0x9E3779B97F4A7C15ULL) ^ p.cards.hi ^
+                                               (std::uint64_t(p.key) << 20) ^
+                                               (std::uint64_t(p.level()) << 60));
+           })
       // Pickling through a module function (every protocol; the state is validated).
       .def("__reduce__", [](const Play& p) {
         return py::make_tuple(py::module_::import("daguai._core").attr("_play_from_state"),
-                              py::make_tuple(p.cards.lo, p.cards.hi, p.key, int(p.kind()), int(p.size()),
-                                             int(p.jokers()), int(p.level())));
+                              py::make_tuple(p.cards.lo, p.cards.hi, p.key, int(p.kind()),
+                                             int(p.size()), int(p.jokers()), int(p.level())));
       });
   harden<Play>(m, "Play");
-  m.def("_play_from_state", [](py::args a) {
-        if (a.size() != 7) throw CardError("corrupt Play state: expected 7 fields, got " + std::to_string(a.size()));
+  m.def(
+      "_play_from_state",
+      [](py::args a) {
+        if (a.size() != 7)
+          throw CardError("corrupt Play state: expected 7 fields, got " + std::to_string(a.size()));
         return play_from_state(a[0], a[1], a[2], a[3], a[4], a[5], a[6]);
-      }, "Unpickling helper: a validated Play.");
+      },
+      "Unpickling helper: a validated Play.");
 
-  m.def("classify", [](py::handle cards, py::handle level, const Rules& rules, py::handle jokers_as) -> py::object {
+  m.def(
+      "classify",
+      [](py::handle cards, py::handle level, const Rules& rules,
+         py::handle jokers_as) -> py::object {
         const int lv = to_level(level);
         const Cards c = to_cards(cards);
         if (!jokers_as.is_none()) {
@@ -304,39 +347,52 @@ the jokers stand for (R6), ``interpreted`` the play as natural cards.)doc")
           if (Cards::sum_overflows(nat, as))  // name the face that would get a 4th copy
             for (int f = 0; f < kNumFaces; ++f)
               if (nat.count(f) + as.count(f) > kMaxCopies)
-                throw CardError("jokers_as: a joker cannot stand for " + face_text(f) + ": the play has " +
-                                std::to_string(nat.count(f)) + " natural " + face_text(f) +
-                                " already (at most 3 copies: three decks, R2)");
+                throw CardError("jokers_as: a joker cannot stand for " + face_text(f) +
+                                ": the play has " + std::to_string(nat.count(f)) + " natural " +
+                                face_text(f) + " already (at most 3 copies: three decks, R2)");
           return py::cast(declare(c, nat + as, lv, rules));
         }
         Play p;
         if (!classify(c, lv, rules, &p)) return py::none();
         return py::cast(p);
-      }, py::arg("cards"), py::arg("level"), py::arg("rules"), py::arg("jokers_as") = py::none(),
+      },
+      py::arg("cards"), py::arg("level"), py::arg("rules"), py::arg("jokers_as") = py::none(),
       "Classify cards (R5-R7); None if they form no play.");
 
-  m.def("interpretations", [](py::handle cards, py::handle level, const Rules& rules) {
+  m.def(
+      "interpretations",
+      [](py::handle cards, py::handle level, const Rules& rules) {
         return interpretations(to_cards(cards), to_level(level), rules);
-      }, py::arg("cards"), py::arg("level"), py::arg("rules"),
+      },
+      py::arg("cards"), py::arg("level"), py::arg("rules"),
       "Every interpretation the cards can form (R6), increasing key order.");
 
-  m.def("beats", [](py::handle a, py::handle b, py::handle level, const Rules& rules) {
+  m.def(
+      "beats",
+      [](py::handle a, py::handle b, py::handle level, const Rules& rules) {
         const int lv = to_level(level);
         return beats(to_play(a, lv, rules, "play"), to_play(b, lv, rules, "top"));
-      }, py::arg("a"), py::arg("b"), py::arg("level"), py::arg("rules"),
+      },
+      py::arg("a"), py::arg("b"), py::arg("level"), py::arg("rules"),
       "R7: whether a beats b (False when the sizes differ).");
 
-  m.def("compare", [](py::handle a, py::handle b, py::handle level, const Rules& rules) {
+  m.def(
+      "compare",
+      [](py::handle a, py::handle b, py::handle level, const Rules& rules) {
         const int lv = to_level(level);
         const Play pa = to_play(a, lv, rules, "play"), pb = to_play(b, lv, rules, "top");
         if (pa.size() != pb.size())
           throw IllegalPlay("cannot compare a " + std::to_string(pa.size()) + "-card play with a " +
-                          std::to_string(pb.size()) + "-card play (R7: only plays of equal size compare)");
+                            std::to_string(pb.size()) +
+                            "-card play (R7: only plays of equal size compare)");
         return pa.key > pb.key ? 1 : (pa.key < pb.key ? -1 : 0);
-      }, py::arg("a"), py::arg("b"), py::arg("level"), py::arg("rules"),
+      },
+      py::arg("a"), py::arg("b"), py::arg("level"), py::arg("rules"),
       "Three-way comparison of plays of equal size: 1, 0 (tie) or -1.");
 
-  m.def("legal_plays", [](py::handle hand, py::handle level, py::handle top, const Rules& rules) {
+  m.def(
+      "legal_plays",
+      [](py::handle hand, py::handle level, py::handle top, const Rules& rules) {
         const int lv = to_level(level);
         const Cards h = to_cards(hand, "hand");
         Play tp;
@@ -350,10 +406,13 @@ the jokers stand for (R6), ``interpreted`` the play as natural cards.)doc")
         py::list out(buf.size());
         for (std::size_t i = 0; i < buf.size(); ++i) out[i] = py::cast(buf[i]);
         return out;
-      }, py::arg("hand"), py::arg("level"), py::arg("top"), py::arg("rules"),
+      },
+      py::arg("hand"), py::arg("level"), py::arg("top"), py::arg("rules"),
       "Every distinct legal play (as Play objects).");
 
-  m.def("legal_plays_array", [](py::handle hand, py::handle level, py::handle top, const Rules& rules) {
+  m.def(
+      "legal_plays_array",
+      [](py::handle hand, py::handle level, py::handle top, const Rules& rules) {
         const int lv = to_level(level);
         const Cards h = to_cards(hand, "hand");
         Play tp;
@@ -365,20 +424,26 @@ the jokers stand for (R6), ``interpreted`` the play as natural cards.)doc")
           legal_plays(h, lv, rules, t, &buf);
         }
         return rows_from(buf.data(), buf.size());
-      }, py::arg("hand"), py::arg("level"), py::arg("top"), py::arg("rules"),
+      },
+      py::arg("hand"), py::arg("level"), py::arg("top"), py::arg("rules"),
       "Every distinct legal play as a numpy structured array (PLAY_DTYPE).");
 
-  m.def("count_legal_plays", [](py::handle hand, py::handle level, py::handle top, const Rules& rules) {
+  m.def(
+      "count_legal_plays",
+      [](py::handle hand, py::handle level, py::handle top, const Rules& rules) {
         const int lv = to_level(level);
         const Cards h = to_cards(hand, "hand");
         Play tp;
         const Play* t = optional_top(top, lv, rules, &tp);
         py::gil_scoped_release nogil;  // pure C++ on local data
         return count_plays(h, lv, rules, t).total;
-      }, py::arg("hand"), py::arg("level"), py::arg("top"), py::arg("rules"),
+      },
+      py::arg("hand"), py::arg("level"), py::arg("top"), py::arg("rules"),
       "Number of distinct legal plays (perft-style), counted without generating them.");
 
-  m.def("count_plays", [](py::handle hand, py::handle level, py::handle top, const Rules& rules) {
+  m.def(
+      "count_plays",
+      [](py::handle hand, py::handle level, py::handle top, const Rules& rules) {
         const int lv = to_level(level);
         const Cards h = to_cards(hand, "hand");
         Play tp;
@@ -391,11 +456,16 @@ the jokers stand for (R6), ``interpreted`` the play as natural cards.)doc")
         py::tuple fam(kNumFamilies);
         for (int f = 0; f < kNumFamilies; ++f) fam[std::size_t(f)] = c.family[std::size_t(f)];
         return py::make_tuple(c.total, fam);
-      }, py::arg("hand"), py::arg("level"), py::arg("top"), py::arg("rules"),
+      },
+      py::arg("hand"), py::arg("level"), py::arg("top"), py::arg("rules"),
       "(total, per-family counts) of the legal plays, without generating them.");
 
-  m.def("play_at", [](py::handle hand, py::handle level, py::handle top, const Rules& rules, py::handle index_obj) {
-        py::ssize_t index = py::ssize_t(to_int<CardError>(index_obj, "play index", -(std::int64_t(1) << 40), std::int64_t(1) << 40));
+  m.def(
+      "play_at",
+      [](py::handle hand, py::handle level, py::handle top, const Rules& rules,
+         py::handle index_obj) {
+        py::ssize_t index = py::ssize_t(to_int<CardError>(
+            index_obj, "play index", -(std::int64_t(1) << 40), std::int64_t(1) << 40));
         const int lv = to_level(level);
         const Cards h = to_cards(hand, "hand");
         Play tp;
@@ -404,26 +474,43 @@ the jokers stand for (R6), ``interpreted`` the play as natural cards.)doc")
         if (index < 0) index += py::ssize_t(c.total);
         if (index < 0) throw py::index_error("play index out of range");
         return play_at(h, lv, rules, t, c, std::size_t(index));
-      }, py::arg("hand"), py::arg("level"), py::arg("top"), py::arg("rules"), py::arg("index"),
+      },
+      py::arg("hand"), py::arg("level"), py::arg("top"), py::arg("rules"), py::arg("index"),
       "legal_plays(...)[index], generating only that play.");
 
   py::class_<Rng>(m, "Rng", "The project's generator (R17): xoshiro256** seeded by SplitMix64.")
-      .def(py::init([](py::handle seed) { return Rng(state_word(seed, "seed")); }), py::arg("seed") = 0)
-      .def("next", [](Rng& r) { const Guard guard(&r); return r.next(); }, "The next 64-bit output.")
-      .def("bounded", [](Rng& r, py::handle n_obj) {
+      .def(py::init([](py::handle seed) { return Rng(state_word(seed, "seed")); }),
+           py::arg("seed") = 0)
+      .def(
+          "next",
+          [](Rng& r) {
+            const Guard guard(&r);
+            return r.next();
+          },
+          "The next 64-bit output.")
+      .def(
+          "bounded",
+          [](Rng& r, py::handle n_obj) {
             const Guard guard(&r);
             const std::uint64_t n = state_word(n_obj, "n");
             if (n == 0) throw CardError("bounded(n) needs n >= 1");
             return r.bounded(n);
-          }, py::arg("n"), "A uniform integer in [0, n).")
-      .def("state", [](const Rng& r) {
+          },
+          py::arg("n"), "A uniform integer in [0, n).")
+      .def(
+          "state",
+          [](const Rng& r) {
             const Guard guard(&r);
             const std::uint64_t* s = r.state();
             return py::make_tuple(s[0], s[1], s[2], s[3]);
-          }, "The four state words.");
+          },
+          "The four state words.");
   harden<Rng>(m, "Rng");
 
-  m.def("sample_play", [](py::handle hand, py::handle level, py::handle top, const Rules& rules, Rng& rng) -> py::object {
+  m.def(
+      "sample_play",
+      [](py::handle hand, py::handle level, py::handle top, const Rules& rules,
+         Rng& rng) -> py::object {
         const int lv = to_level(level);
         const Cards h = to_cards(hand, "hand");
         Play tp;
@@ -433,18 +520,24 @@ the jokers stand for (R6), ``interpreted`` the play as natural cards.)doc")
         const Guard guard(&rng);
         const bool ok = sample_play(h, lv, rules, t, rng, &pick);
         return ok ? py::cast(pick) : py::none();
-      }, py::arg("hand"), py::arg("level"), py::arg("top"), py::arg("rules"), py::arg("rng"),
+      },
+      py::arg("hand"), py::arg("level"), py::arg("top"), py::arg("rules"), py::arg("rng"),
       "A uniformly drawn legal play (one draw from rng), or None if there is none.");
 
-  m.def("_classify_reference", [](py::handle cards, py::handle level, const Rules& rules) -> py::object {
+  m.def(
+      "_classify_reference",
+      [](py::handle cards, py::handle level, const Rules& rules) -> py::object {
         Play p;
         if (!classify_reference(to_cards(cards), to_level(level), rules, &p)) return py::none();
         return py::cast(p);
-      }, py::arg("cards"), py::arg("level"), py::arg("rules"),
+      },
+      py::arg("cards"), py::arg("level"), py::arg("rules"),
       "Test hook: classify through the branchy reference classifier (not the five-card tables).");
 
-  m.def("_time_play_op", [](int op, const std::vector<Cards>& hands, py::object tops, py::handle level,
-                            const Rules& rules, int reps) {
+  m.def(
+      "_time_play_op",
+      [](int op, const std::vector<Cards>& hands, py::object tops, py::handle level,
+         const Rules& rules, int reps) {
         if (op < 0 || op > 3) throw CardError("_time_play_op: op is 0..3");
         const int lv = to_level(level);
         std::vector<Play> tp;
@@ -456,14 +549,20 @@ the jokers stand for (R6), ``interpreted`` the play as natural cards.)doc")
         std::int64_t* c = counts.mutable_data();
         {
           py::gil_scoped_release nogil;  // arguments converted; outputs owned by this call
-          time_play_op(op, hands.data(), tp.data(), set.data(), hands.size(), lv, rules, std::max(1, reps), o, c);
+          time_play_op(op, hands.data(), tp.data(), set.data(), hands.size(), lv, rules,
+                       std::max(1, reps), o, c);
         }
         return py::make_tuple(ns, counts);
-      }, py::arg("op"), py::arg("hands"), py::arg("tops"), py::arg("level"), py::arg("rules"), py::arg("reps") = 20,
-      "Benchmark hook: fastest-of-reps ns per call of op (0 legal_plays, 1 count_plays, 2 sample_play, "
+      },
+      py::arg("op"), py::arg("hands"), py::arg("tops"), py::arg("level"), py::arg("rules"),
+      py::arg("reps") = 20,
+      "Benchmark hook: fastest-of-reps ns per call of op (0 legal_plays, 1 count_plays, 2 "
+      "sample_play, "
       "3 has_legal_follow), timed in C++.");
 
-  m.def("check_play", [](py::handle hand, py::handle play, py::handle level, py::handle top, const Rules& rules) {
+  m.def(
+      "check_play",
+      [](py::handle hand, py::handle play, py::handle level, py::handle top, const Rules& rules) {
         const int lv = to_level(level);
         const Cards h = to_cards(hand, "hand");
         const Play p = to_play(play, lv, rules, "play");
@@ -471,12 +570,16 @@ the jokers stand for (R6), ``interpreted`` the play as natural cards.)doc")
         const Play* t = optional_top(top, lv, rules, &tp);
         check_play(h, p, lv, rules, t);
         return p;
-      }, py::arg("hand"), py::arg("play"), py::arg("level"), py::arg("top"), py::arg("rules"),
-      "Validate a play from a hand (in hand, allowed interpretation, beats top); returns the Play.");
+      },
+      py::arg("hand"), py::arg("play"), py::arg("level"), py::arg("top"), py::arg("rules"),
+      "Validate a play from a hand (in hand, allowed interpretation, beats top); returns the "
+      "Play.");
 
   m.attr("PLAY_DTYPE") = py::dtype::of<PlayRow>();
 
-  m.def("plays_from_array", [](py::object obj) {
+  m.def(
+      "plays_from_array",
+      [](py::object obj) {
         const auto rows = play_rows(obj, "plays_from_array");
         std::vector<Play> out;
         out.reserve(std::size_t(rows.shape(0)));
@@ -486,27 +589,34 @@ the jokers stand for (R6), ``interpreted`` the play as natural cards.)doc")
           validate_play(out.back());
         }
         return out;
-      }, py::arg("rows"), "Play objects from PLAY_DTYPE rows.");
+      },
+      py::arg("rows"), "Play objects from PLAY_DTYPE rows.");
 
-  m.def("plays_to_array", [](py::handle seq) {
+  m.def(
+      "plays_to_array",
+      [](py::handle seq) {
         if (py::isinstance<py::str>(seq) || !py::hasattr(seq, "__iter__"))
           throw CardError("plays_to_array needs an iterable of Play objects, got " +
                           std::string(py::str(py::type::of(seq).attr("__name__"))));
         std::vector<Play> plays;
         for (py::handle item : seq) {
           if (!py::isinstance<Play>(item))
-            throw CardError("plays_to_array: item " + std::to_string(plays.size()) + " is not a Play, got " +
+            throw CardError("plays_to_array: item " + std::to_string(plays.size()) +
+                            " is not a Play, got " +
                             std::string(py::str(py::type::of(item).attr("__name__"))));
           plays.push_back(item.cast<Play>());
         }
         return rows_from(plays.data(), plays.size());
       },
-        py::arg("plays"), "PLAY_DTYPE rows from Play objects.");
+      py::arg("plays"), "PLAY_DTYPE rows from Play objects.");
 
-  m.def("counts_from_array", [](py::object obj) {
+  m.def(
+      "counts_from_array",
+      [](py::object obj) {
         const auto rows = play_rows(obj, "play_counts");
         for (py::ssize_t i = 0; i < rows.shape(0); ++i)
-          if (rows.data()[i].hi & ~Cards::kHiValid) throw CardError("play_counts: row " + std::to_string(i) + " is corrupt");
+          if (rows.data()[i].hi & ~Cards::kHiValid)
+            throw CardError("play_counts: row " + std::to_string(i) + " is corrupt");
         const py::ssize_t n = rows.shape(0);
         py::array_t<std::uint8_t> out({n, py::ssize_t(kNumFaces)});
         std::uint8_t* o = out.mutable_data();
@@ -517,10 +627,13 @@ the jokers stand for (R6), ``interpreted`` the play as natural cards.)doc")
             cards_to_counts(Cards{d[i].lo, d[i].hi}, o + i * kNumFaces);
         }
         return out;
-      }, py::arg("rows"), "An (n, 54) uint8 array of face counts from PLAY_DTYPE rows.");
+      },
+      py::arg("rows"), "An (n, 54) uint8 array of face counts from PLAY_DTYPE rows.");
 
-  m.def("classify_many", [](py::array_t<std::uint8_t, py::array::c_style> faces, py::handle level,
-                            const Rules& rules) {
+  m.def(
+      "classify_many",
+      [](py::array_t<std::uint8_t, py::array::c_style> faces, py::handle level,
+         const Rules& rules) {
         if (faces.ndim() != 2 || faces.shape(1) < 1 || faces.shape(1) > 5)
           throw CardError("classify_many needs an (n, k) uint8 array of face ids with k in 1..5");
         const int lv = to_level(level);
@@ -536,15 +649,18 @@ the jokers stand for (R6), ``interpreted`` the play as natural cards.)doc")
           classify_batch(f, std::size_t(n), k, nullptr, k, lv, rules, ko, kk);
         }
         return py::make_tuple(kinds, keys);
-      }, py::arg("faces"), py::arg("level"), py::arg("rules"),
+      },
+      py::arg("faces"), py::arg("level"), py::arg("rules"),
       "Classify n plays of k face ids: (kinds uint8 (255 = no play), keys uint32).");
 
-  m.def("beats_many", [](py::array_t<std::uint8_t, py::array::c_style> a,
-                         py::array_t<std::uint8_t, py::array::c_style> b, py::handle level,
-                         const Rules& rules) {
+  m.def(
+      "beats_many",
+      [](py::array_t<std::uint8_t, py::array::c_style> a,
+         py::array_t<std::uint8_t, py::array::c_style> b, py::handle level, const Rules& rules) {
         if (a.ndim() != 2 || b.ndim() != 2 || a.shape(0) != b.shape(0) || a.shape(1) < 1 ||
             a.shape(1) > 5 || b.shape(1) < 1 || b.shape(1) > 5)
-          throw CardError("beats_many needs two (n, k) uint8 face-id arrays with the same n, k in 1..5");
+          throw CardError(
+              "beats_many needs two (n, k) uint8 face-id arrays with the same n, k in 1..5");
         const int lv = to_level(level);
         const py::ssize_t n = a.shape(0);
         const int ka = int(a.shape(1)), kb = int(b.shape(1));
@@ -557,8 +673,10 @@ the jokers stand for (R6), ``interpreted`` the play as natural cards.)doc")
           beats_batch(pa, pb, std::size_t(n), ka, kb, lv, rules, o);
         }
         return out;
-      }, py::arg("a"), py::arg("b"), py::arg("level"), py::arg("rules"),
-      "Row-wise R7 comparison of two face-id arrays (classifies both). Raises if a row is not a play.");
+      },
+      py::arg("a"), py::arg("b"), py::arg("level"), py::arg("rules"),
+      "Row-wise R7 comparison of two face-id arrays (classifies both). Raises if a row is not a "
+      "play.");
 }
 
 }  // namespace daguai::bind

@@ -11,14 +11,19 @@
 namespace daguai::bind {
 
 void bind_search(py::module_& m) {
-  m.def("policy_names", []() {
+  m.def(
+      "policy_names",
+      []() {
         py::list l;
         for (const PolicyEntry& e : policy_registry()) l.append(e.name);
         return l;
-      }, "The registered C++ policies, by id (cpp/engine/policy.cpp kPolicies).");
+      },
+      "The registered C++ policies, by id (cpp/engine/policy.cpp kPolicies).");
 
-  m.def("_search", [](const GameState& g, int rollouts, int min_worlds, int max_worlds, double ms, int threads,
-                      const std::string& rollout, std::uint64_t seed) {
+  m.def(
+      "_search",
+      [](const GameState& g, int rollouts, int min_worlds, int max_worlds, double ms, int threads,
+         const std::string& rollout, std::uint64_t seed) {
         if (g.match_over()) throw GameError("the match is over: nothing to analyze");
         SearchConfig cfg;
         cfg.rollouts = rollouts;
@@ -39,11 +44,14 @@ void bind_search(py::module_& m) {
         for (const CandidateStats& c : r.candidates)
           out.append(py::make_tuple(c.action, c.n, c.wins, c.draws, c.losses));
         return py::make_tuple(out, r.best, r.worlds);
-      }, py::arg("game"), py::arg("rollouts"), py::arg("min_worlds"), py::arg("max_worlds"), py::arg("ms"),
-      py::arg("threads"), py::arg("rollout"), py::arg("seed"),
+      },
+      py::arg("game"), py::arg("rollouts"), py::arg("min_worlds"), py::arg("max_worlds"),
+      py::arg("ms"), py::arg("threads"), py::arg("rollout"), py::arg("seed"),
       "PIMC over the view of the seat to act: ([(action, n, wins, draws, losses)], best, worlds).");
 
-  m.def("_time_sampling", [](const GameState& g, int n, std::uint64_t seed) {
+  m.def(
+      "_time_sampling",
+      [](const GameState& g, int n, std::uint64_t seed) {
         const InfoState v = information_state(g, g.current_player());
         double ns;
         {
@@ -51,13 +59,19 @@ void bind_search(py::module_& m) {
           const auto t0 = std::chrono::steady_clock::now();
           std::uint64_t sink = 0;
           for (int k = 0; k < n; ++k) sink += sample_world_hands(v, seed, std::uint64_t(k))[0].lo;
-          ns = std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - t0).count() / n;
+          ns = std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - t0)
+                   .count() /
+               n;
           if (sink == 42) ns += 0;  // keep the loop
         }
         return ns;
-      }, py::arg("game"), py::arg("n"), py::arg("seed") = 0, "Benchmark hook: ns per sampled world (hands).");
+      },
+      py::arg("game"), py::arg("n"), py::arg("seed") = 0,
+      "Benchmark hook: ns per sampled world (hands).");
 
-  m.def("_time_rollouts", [](const GameState& g, int n, const std::string& policy) {
+  m.def(
+      "_time_rollouts",
+      [](const GameState& g, int n, const std::string& policy) {
         const PolicyKind k = parse_policy(policy);
         double ns;
         {
@@ -67,10 +81,13 @@ void bind_search(py::module_& m) {
             GameState w = g;
             rollout_round(w, k, 99, std::uint64_t(i));
           }
-          ns = std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - t0).count() / n;
+          ns = std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - t0)
+                   .count() /
+               n;
         }
         return ns;
-      }, py::arg("game"), py::arg("n"), py::arg("policy") = "heuristic",
+      },
+      py::arg("game"), py::arg("n"), py::arg("policy") = "heuristic",
       "Benchmark hook: ns per rollout to the end of the round from the game's state.");
 }
 

@@ -30,10 +30,14 @@ struct SeatDriver {
 
 void bind_sim(py::module_& m) {
   m.attr("MAX_ROUNDS_PER_MATCH") = SimConfig{}.max_rounds_per_match;  // match-mode safety net
-  m.def("simulate", [](const Rules& rules, std::uint64_t seed, std::int64_t n, const std::vector<std::string>& policies,
-                       bool matches, std::uint64_t first_game, int threads, bool auto_pass,
-                       const GameState* start, int view_seat) {
-        if (policies.size() != 6) throw GameError("simulate needs 6 policies (one per seat), got " + std::to_string(policies.size()));
+  m.def(
+      "simulate",
+      [](const Rules& rules, std::uint64_t seed, std::int64_t n,
+         const std::vector<std::string>& policies, bool matches, std::uint64_t first_game,
+         int threads, bool auto_pass, const GameState* start, int view_seat) {
+        if (policies.size() != 6)
+          throw GameError("simulate needs 6 policies (one per seat), got " +
+                          std::to_string(policies.size()));
         if (n < 0) throw GameError("simulate: n must be >= 0");
         if (threads < 1) throw GameError("simulate: threads must be >= 1");
         SimConfig cfg;
@@ -44,13 +48,15 @@ void bind_sim(py::module_& m) {
         cfg.matches = matches;
         cfg.auto_pass = auto_pass;
         cfg.threads = threads;
-        for (int s = 0; s < 6; ++s) cfg.policies[std::size_t(s)] = parse_policy(policies[std::size_t(s)]);
+        for (int s = 0; s < 6; ++s)
+          cfg.policies[std::size_t(s)] = parse_policy(policies[std::size_t(s)]);
         InfoState view;
         if (start) {
           if (start->match_over()) throw GameError("simulate: the position's match is over");
           cfg.start = start;
           if (view_seat >= 0) {
-            if (view_seat >= kSeats) throw GameError("simulate: no seat " + std::to_string(view_seat));
+            if (view_seat >= kSeats)
+              throw GameError("simulate: no seat " + std::to_string(view_seat));
             view = information_state(*start, view_seat);
             sample_world_hands(view, seed, first_game);  // fail early if the view cannot be sampled
             cfg.view = &view;
@@ -59,8 +65,10 @@ void bind_sim(py::module_& m) {
         const py::ssize_t rows = py::ssize_t(n);
         py::array_t<std::uint64_t> game(rows);
         py::array_t<std::int8_t> dealer(rows), level(rows), winner(rows), n_trib(rows);
-        py::array_t<std::int8_t> order({rows, py::ssize_t(6)}), trib({rows, py::ssize_t(3)}), levels({rows, py::ssize_t(2)});
-        py::array_t<std::int32_t> scores({rows, py::ssize_t(6)}), plays(rows), passes(rows), rounds(rows), draws(rows);
+        py::array_t<std::int8_t> order({rows, py::ssize_t(6)}), trib({rows, py::ssize_t(3)}),
+            levels({rows, py::ssize_t(2)});
+        py::array_t<std::int32_t> scores({rows, py::ssize_t(6)}), plays(rows), passes(rows),
+            rounds(rows), draws(rows);
         py::array_t<std::int32_t> wins({rows, py::ssize_t(2)});
         SimOutput out;
         out.game = game.mutable_data();
@@ -99,17 +107,24 @@ void bind_sim(py::module_& m) {
           d["wins"] = wins;
         }
         return d;
-      }, py::arg("rules"), py::arg("seed"), py::arg("n"), py::arg("policies"), py::arg("matches") = false,
-      py::arg("first_game") = 0, py::arg("threads") = 1, py::arg("auto_pass") = false,
-      py::arg("start") = nullptr, py::arg("view_seat") = -1,
+      },
+      py::arg("rules"), py::arg("seed"), py::arg("n"), py::arg("policies"),
+      py::arg("matches") = false, py::arg("first_game") = 0, py::arg("threads") = 1,
+      py::arg("auto_pass") = false, py::arg("start") = nullptr, py::arg("view_seat") = -1,
       "Play n rounds (or matches) in C++ with built-in policies; a dict of numpy columns.");
 
-  py::class_<PolicyRunner>(m, "PolicyRunner", "A built-in policy for one seat of one game (own random stream).")
+  py::class_<PolicyRunner>(m, "PolicyRunner",
+                           "A built-in policy for one seat of one game (own random stream).")
       .def(py::init([](const std::string& name, std::uint64_t seed, std::uint64_t game, int seat) {
              if (seat < 0 || seat >= kSeats) throw GameError("seat must be 0..5");
-             return PolicyRunner{parse_policy(name), Rng::stream(seed, game, Stream::kPolicy, std::uint64_t(seat)), {}};
-           }), py::arg("policy"), py::arg("seed"), py::arg("game"), py::arg("seat"))
-      .def("act", [](PolicyRunner& r, py::handle obj) {
+             return PolicyRunner{parse_policy(name),
+                                 Rng::stream(seed, game, Stream::kPolicy, std::uint64_t(seat)),
+                                 {}};
+           }),
+           py::arg("policy"), py::arg("seed"), py::arg("game"), py::arg("seat"))
+      .def(
+          "act",
+          [](PolicyRunner& r, py::handle obj) {
             if (py::isinstance<GameState>(obj)) {
               const GameState& g = obj.cast<const GameState&>();
               const Guard guard(&r, &g);
@@ -126,41 +141,61 @@ void bind_sim(py::module_& m) {
             }
             throw GameError(std::string("act needs a Game or a view (Game.view), got ") +
                             std::string(py::str(py::type::of(obj).attr("__name__"))));
-          }, py::arg("game"), "The policy's decision for the player to act, from the Game or from its view.")
+          },
+          py::arg("game"),
+          "The policy's decision for the player to act, from the Game or from its view.")
       .def_property_readonly("name", [](const PolicyRunner& r) {
         const Guard guard(&r);
         return std::string(policy_name(r.kind));
       });
   harden<PolicyRunner>(m, "PolicyRunner");
 
-  py::class_<SeatDriver>(m, "_SeatDriver", "Built-in seats in C++, stopping at Python seats (sim.py slow path).")
-      .def(py::init([](const std::vector<py::object>& names, std::uint64_t seed, std::uint64_t game) {
-             if (names.size() != std::size_t(kSeats)) throw GameError("_SeatDriver needs 6 entries");
+  py::class_<SeatDriver>(m, "_SeatDriver",
+                         "Built-in seats in C++, stopping at Python seats (sim.py slow path).")
+      .def(py::init([](const std::vector<py::object>& names, std::uint64_t seed,
+                       std::uint64_t game) {
+             if (names.size() != std::size_t(kSeats))
+               throw GameError("_SeatDriver needs 6 entries");
              SeatDriver d;
              for (int s = 0; s < kSeats; ++s) {
-               d.kind[std::size_t(s)] = names[std::size_t(s)].is_none() ? -1
-                                        : int(parse_policy(names[std::size_t(s)].cast<std::string>()));
+               d.kind[std::size_t(s)] =
+                   names[std::size_t(s)].is_none()
+                       ? -1
+                       : int(parse_policy(names[std::size_t(s)].cast<std::string>()));
                d.rngs[std::size_t(s)] = Rng::stream(seed, game, Stream::kPolicy, std::uint64_t(s));
              }
              return d;
-           }), py::arg("names"), py::arg("seed"), py::arg("game"))
-      .def("advance", [](SeatDriver& d, GameState& g, std::size_t round_limit) {
+           }),
+           py::arg("names"), py::arg("seed"), py::arg("game"))
+      .def(
+          "advance",
+          [](SeatDriver& d, GameState& g, std::size_t round_limit) {
             const Guard guard(&d, &g);
             // GIL held: g is a Python object and this loop is short between Python seats.
             while (!g.match_over() && g.results().size() < round_limit) {
               const int seat = g.current_player();
               const int k = d.kind[std::size_t(seat)];
               if (k < 0) return seat;
-              const Action a = choose_action(PolicyKind(k), g, d.rngs[std::size_t(seat)], d.scratch[std::size_t(seat)]);
+              const Action a = choose_action(PolicyKind(k), g, d.rngs[std::size_t(seat)],
+                                             d.scratch[std::size_t(seat)]);
               d.plays += a.type == ActionType::kPlay;
               d.passes += a.type == ActionType::kPass;
               g.apply(a);
             }
             return -1;
-          }, py::arg("game"), py::arg("round_limit"),
-          "Play built-in seats until a Python seat is to act (its seat) or the limit is reached (-1).")
-      .def_property_readonly("plays", [](const SeatDriver& d) { const Guard guard(&d); return d.plays; })
-      .def_property_readonly("passes", [](const SeatDriver& d) { const Guard guard(&d); return d.passes; });
+          },
+          py::arg("game"), py::arg("round_limit"),
+          "Play built-in seats until a Python seat is to act (its seat) or the limit is reached "
+          "(-1).")
+      .def_property_readonly("plays",
+                             [](const SeatDriver& d) {
+                               const Guard guard(&d);
+                               return d.plays;
+                             })
+      .def_property_readonly("passes", [](const SeatDriver& d) {
+        const Guard guard(&d);
+        return d.passes;
+      });
   harden<SeatDriver>(m, "_SeatDriver");
 }
 

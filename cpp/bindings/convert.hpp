@@ -24,8 +24,8 @@ std::string to_text(py::handle obj, const char* what);
 template <class E>
 std::int64_t to_int(py::handle obj, const char* what, std::int64_t lo, std::int64_t hi) {
   const auto fail = [&](const char* why = "") {
-    return E(std::string(what) + " must be an integer in [" + std::to_string(lo) + ", " + std::to_string(hi) +
-             "], got " + std::string(py::str(py::repr(obj))) + why);
+    return E(std::string(what) + " must be an integer in [" + std::to_string(lo) + ", " +
+             std::to_string(hi) + "], got " + std::string(py::str(py::repr(obj))) + why);
   };
   if (PyBool_Check(obj.ptr()) || !PyIndex_Check(obj.ptr())) throw fail();
   py::object i = py::reinterpret_steal<py::object>(PyNumber_Index(obj.ptr()));

@@ -99,7 +99,8 @@ template <class T>
 void* uninitialized_instance(std::size_t) {
   const py::detail::type_info* ti = py::detail::get_type_info(typeid(T));
   const std::string name = ti ? ti->type->tp_name : "daguai object";
-  throw py::type_error(name + " object (or subclass) is not initialized: it was made with __new__ "
+  throw py::type_error(name +
+                       " object (or subclass) is not initialized: it was made with __new__ "
                        "without __init__; create it by calling the class");
 }
 
@@ -117,9 +118,12 @@ void harden(py::module_& m, const char* name) {
   py::object cls = m.attr(name);
   if (cls.attr("__dict__").contains("__reduce__")) return;
   const std::string qual = "daguai._core." + std::string(name);
-  py::setattr(cls, "__reduce__", py::cpp_function([qual](py::handle) -> py::object {
-                throw py::type_error("cannot pickle '" + qual + "' object");
-              }, py::name("__reduce__"), py::is_method(cls)));
+  py::setattr(cls, "__reduce__",
+              py::cpp_function(
+                  [qual](py::handle) -> py::object {
+                    throw py::type_error("cannot pickle '" + qual + "' object");
+                  },
+                  py::name("__reduce__"), py::is_method(cls)));
 }
 
 }  // namespace daguai::bind

@@ -54,15 +54,18 @@ constexpr int kJokerOnlyPlays[7] = {0, 1, 1, 1, 2, 1, 2};
 // the masks of m distinct ranks through r that lie inside some straight. kWindows behind
 // straight_windows() is constexpr, so this dynamic initializer may call it.
 struct StraightTables {
-  std::array<std::vector<std::uint16_t>, 2> windows;                     // [wrap]
-  std::array<std::array<std::array<std::vector<std::uint16_t>, 6>, 13>, 2> masks;  // [wrap][rank][m]
+  std::array<std::vector<std::uint16_t>, 2> windows;  // [wrap]
+  std::array<std::array<std::array<std::vector<std::uint16_t>, 6>, 13>, 2>
+      masks;  // [wrap][rank][m]
   StraightTables() {
     for (int wrap = 0; wrap < 2; ++wrap) {
-      for (int t = wrap ? 0 : 3; t < kNumRanks; ++t) windows[wrap].push_back(std::uint16_t(straight_ranks(t)));
+      for (int t = wrap ? 0 : 3; t < kNumRanks; ++t)
+        windows[wrap].push_back(std::uint16_t(straight_ranks(t)));
       for (unsigned mask = 1; mask < 8192; ++mask) {
         const int m = __builtin_popcount(mask);
         if (m < 3 || m > 5 || !straight_windows(mask, wrap != 0)) continue;
-        for (unsigned x = mask; x; x &= x - 1) masks[wrap][low_bit(x)][m].push_back(std::uint16_t(mask));
+        for (unsigned x = mask; x; x &= x - 1)
+          masks[wrap][low_bit(x)][m].push_back(std::uint16_t(mask));
       }
     }
   }
@@ -107,7 +110,8 @@ class FailTable {
     std::int32_t value = 0;
   };
   std::size_t slot(std::uint64_t lo, std::uint64_t hi) const {
-    std::uint64_t h = lo * 0x9E3779B97F4A7C15ULL ^ (hi + 0x632BE59BD9B4E019ULL) * 0xC2B2AE3D27D4EB4FULL;
+    std::uint64_t h =
+        lo * 0x9E3779B97F4A7C15ULL ^ (hi + 0x632BE59BD9B4E019ULL) * 0xC2B2AE3D27D4EB4FULL;
     h ^= h >> 29;
     return std::size_t(h) & mask_;
   }
@@ -146,7 +150,8 @@ class FailTable {
 
 class Solver {
  public:
-  Solver(const Rules& rules, FailTable* fails) : wrap_(rules.wrap_straights ? 1 : 0), fails_(fails) {}
+  Solver(const Rules& rules, FailTable* fails)
+      : wrap_(rules.wrap_straights ? 1 : 0), fails_(fails) {}
 
   // Lower bound on the number of plays for the whole hand.
   int lower_bound(const Cards& nat, int jokers) {
@@ -225,14 +230,16 @@ class Solver {
     return (x & 0x0F0F0F0F0F0F0F0FULL) + ((x >> 4) & 0x0F0F0F0F0F0F0F0FULL);
   }
   static int field_sum(std::uint64_t x) {
-    return __builtin_popcountll(x & Cards::kLowBits) + 2 * __builtin_popcountll(x & Cards::kHighBits);
+    return __builtin_popcountll(x & Cards::kLowBits) +
+           2 * __builtin_popcountll(x & Cards::kHighBits);
   }
 
   void analyse(const Cards& nat, int jokers, Analysis* a) const {
     const std::uint64_t lo = nat.lo, hi = nat.hi & Cards::kHiNatural;
     // Counts per rank (bytes), distinct suits per rank, cards per suit.
     const std::uint64_t n_lo = byte_sums(lo), n_hi = byte_sums(hi);
-    const std::uint64_t d_lo = byte_sums(nat.present_lo()), d_hi = byte_sums(nat.present_hi() & Cards::kHiNatural);
+    const std::uint64_t d_lo = byte_sums(nat.present_lo()),
+                        d_hi = byte_sums(nat.present_hi() & Cards::kHiNatural);
     for (int q = 0; q < kNumSuits; ++q) {
       const std::uint64_t m = 0x0303030303030303ULL << (2 * q);
       a->ns[q] = field_sum(lo & m) + field_sum(hi & m);
@@ -272,7 +279,8 @@ class Solver {
       int est = st_est[r];
       // Groups: one rank with >= 5 - J, or two ranks together with >= 5 - J.
       const int need = std::max(0, 5 - jokers - nr);  // cards wanted from one other rank
-      const int partners = (need == 0 ? at_least[1] : at_least[need]) - (nr >= std::max(need, 1) ? 1 : 0);
+      const int partners =
+          (need == 0 ? at_least[1] : at_least[need]) - (nr >= std::max(need, 1) ? 1 : 0);
       if (nr + jokers >= 5 || partners > 0) {
         a->rank_five |= 1u << r;
         est += 2 + 4 * partners;
@@ -311,14 +319,15 @@ class Solver {
     const int r0 = a.bx, s0 = a.bs;
     const unsigned xbyte = 1u << (2 * s0);
     const Cards x = rank_cards(r0, xbyte);
-    const unsigned rest0 = a.cfg[r0] - xbyte;      // rank r0 without x
-    const unsigned suit_only = 3u << (2 * s0);     // the bits of suit s0 in a rank byte
+    const unsigned rest0 = a.cfg[r0] - xbyte;   // rank r0 without x
+    const unsigned suit_only = 3u << (2 * s0);  // the bits of suit s0 in a rank byte
     for (int j = 0; j <= std::min(jokers, 4); ++j) {
       const int m = 5 - j;  // naturals, x included
       // Family 1: every natural of suit s0 (flush, straight flush, or a group of that suit).
       if (a.suit_five >> s0 & 1) flush_rec(a, s0, r0, 0, m - 1, x, j);
       // Family 2a: one rank, not all of suit s0.
-      for (const std::uint8_t* g = sub_begin(int(rest0), m - 1); g != sub_end(int(rest0), m - 1); ++g)
+      for (const std::uint8_t* g = sub_begin(int(rest0), m - 1); g != sub_end(int(rest0), m - 1);
+           ++g)
         if (*g & ~suit_only) push(x + rank_cards(r0, *g), j, 5);
       // Family 2b: two ranks, not all of suit s0.
       if (m >= 2) {
@@ -326,9 +335,11 @@ class Solver {
           if (r == r0 || !a.n[r] || a.n[r0] + a.n[r] + j < 5) continue;
           for (int k = 0; k <= m - 2; ++k) {  // k more of rank r0, m - 1 - k of rank r
             if (k > a.n[r0] - 1 || m - 1 - k > a.n[r]) continue;
-            for (const std::uint8_t* g = sub_begin(int(rest0), k); g != sub_end(int(rest0), k); ++g) {
+            for (const std::uint8_t* g = sub_begin(int(rest0), k); g != sub_end(int(rest0), k);
+                 ++g) {
               const Cards c1 = x + rank_cards(r0, *g);
-              for (const std::uint8_t* h = sub_begin(a.cfg[r], m - 1 - k); h != sub_end(a.cfg[r], m - 1 - k); ++h)
+              for (const std::uint8_t* h = sub_begin(a.cfg[r], m - 1 - k);
+                   h != sub_end(a.cfg[r], m - 1 - k); ++h)
                 if ((*g | *h) & ~suit_only) push(c1 + rank_cards(r, *h), j, 5);
             }
           }
@@ -346,11 +357,13 @@ class Solver {
     }
     if (slack >= 2)  // triples: x + two of rank r0 or jokers
       for (int j = 0; j <= std::min(jokers, 2); ++j)
-        for (const std::uint8_t* g = sub_begin(int(rest0), 2 - j); g != sub_end(int(rest0), 2 - j); ++g)
+        for (const std::uint8_t* g = sub_begin(int(rest0), 2 - j); g != sub_end(int(rest0), 2 - j);
+             ++g)
           push(x + rank_cards(r0, *g), j, 3);
     if (slack >= 3)  // pairs
       for (int j = 0; j <= std::min(jokers, 1); ++j)
-        for (const std::uint8_t* g = sub_begin(int(rest0), 1 - j); g != sub_end(int(rest0), 1 - j); ++g)
+        for (const std::uint8_t* g = sub_begin(int(rest0), 1 - j); g != sub_end(int(rest0), 1 - j);
+             ++g)
           push(x + rank_cards(r0, *g), j, 2);
     if (slack >= 4) push(x, 0, 1);
   }
@@ -370,7 +383,8 @@ class Solver {
   }
 
   // One face per rank in ranks[i..k); skip the sets whose faces are all of suit s0.
-  void seq_rec(const Analysis& a, const int* ranks, int k, int i, const Cards& acc, bool mixed, int s0, int j) {
+  void seq_rec(const Analysis& a, const int* ranks, int k, int i, const Cards& acc, bool mixed,
+               int s0, int j) {
     if (i == k) {
       if (mixed) push(acc, j, 5);
       return;

@@ -5,13 +5,25 @@
 
 namespace daguai {
 
-BatchEnv::BatchEnv(int n, const Rules& rules, std::uint64_t seed, bool matches, bool auto_pass, Start start_kind)
-    : rules_(rules), seed_(seed), matches_(matches), auto_pass_(auto_pass), start_(start_kind), n_(n) {
+BatchEnv::BatchEnv(int n, const Rules& rules, std::uint64_t seed, bool matches, bool auto_pass,
+                   Start start_kind)
+    : rules_(rules),
+      seed_(seed),
+      matches_(matches),
+      auto_pass_(auto_pass),
+      start_(start_kind),
+      n_(n) {
   if (n < 1) throw GameError("BatchEnv needs n >= 1 environments, got " + std::to_string(n));
   if (!matches_) rules_.max_rounds = 1;  // round episodes: keep the finished round observable
   envs_.reserve(std::size_t(n));
   for (int i = 0; i < n; ++i) {
-    envs_.push_back(Env{GameState(rules_, seed_, std::uint64_t(i), auto_pass_, false, start_), {}, {}, {}, false, 0, 0});
+    envs_.push_back(Env{GameState(rules_, seed_, std::uint64_t(i), auto_pass_, false, start_),
+                        {},
+                        {},
+                        {},
+                        false,
+                        0,
+                        0});
     start(envs_.back(), i, 0);
   }
 }
@@ -20,7 +32,8 @@ void BatchEnv::start(Env& e, int i, std::int64_t episode) {
   e.episode = episode;
   e.game = std::uint64_t(episode) * std::uint64_t(n_) + std::uint64_t(i);
   e.g = GameState(rules_, seed_, e.game, auto_pass_, /*record=*/false, start_);
-  for (int s = 0; s < kSeats; ++s) e.rngs[std::size_t(s)] = Rng::stream(seed_, e.game, Stream::kPolicy, std::uint64_t(s));
+  for (int s = 0; s < kSeats; ++s)
+    e.rngs[std::size_t(s)] = Rng::stream(seed_, e.game, Stream::kPolicy, std::uint64_t(s));
   advance(e, nullptr);
   refresh(e);
 }
@@ -54,11 +67,12 @@ void BatchEnv::step(const std::int32_t* actions, bool abstract, float* rewards, 
         e.mask_fresh = true;
       }
       if (a < 0 || a >= kNumAbstract)
-        throw GameError("environment " + std::to_string(i) + ": abstract action " + std::to_string(a) +
-                        " is out of range 0.." + std::to_string(kNumAbstract - 1));
+        throw GameError("environment " + std::to_string(i) + ": abstract action " +
+                        std::to_string(a) + " is out of range 0.." +
+                        std::to_string(kNumAbstract - 1));
       if (!e.mask[a])
-        throw GameError("environment " + std::to_string(i) + ": abstract action " + std::to_string(a) +
-                        " is masked out (not legal now)");
+        throw GameError("environment " + std::to_string(i) + ": abstract action " +
+                        std::to_string(a) + " is masked out (not legal now)");
     } else if (a < 0 || std::size_t(a) >= e.legal.size()) {
       throw GameError("environment " + std::to_string(i) + ": action index " + std::to_string(a) +
                       " is out of range 0.." + std::to_string(std::int64_t(e.legal.size()) - 1));
@@ -82,7 +96,8 @@ void BatchEnv::step(const std::int32_t* actions, bool abstract, float* rewards, 
     if (!ended) ended = advance(e, r);
     if (done) done[i] = ended ? 1 : 0;
     if (ended) {
-      if (final_obs) encode_observation(information_state(e.g, actor), final_obs + std::size_t(i) * kObsSize);
+      if (final_obs)
+        encode_observation(information_state(e.g, actor), final_obs + std::size_t(i) * kObsSize);
       ++episodes_done_;
       start(e, i, e.episode + 1);
     } else {
@@ -97,7 +112,8 @@ bool BatchEnv::advance(Env& e, float* r) {
     const int k = opponents_[std::size_t(seat)];
     if (k < 0) return false;
     const std::size_t rounds_before = e.g.results().size();
-    e.g.apply(choose_action(PolicyKind(k), e.g, e.rngs[std::size_t(seat)], scratch_[std::size_t(seat)]));
+    e.g.apply(
+        choose_action(PolicyKind(k), e.g, e.rngs[std::size_t(seat)], scratch_[std::size_t(seat)]));
     if (e.g.results().size() > rounds_before) {
       const RoundResult& res = e.g.results().back();
       if (r)
@@ -113,10 +129,12 @@ void BatchEnv::set_opponents(const std::array<int, kSeats>& kinds) {
   for (int s = 0; s < kSeats; ++s) {
     const int k = kinds[std::size_t(s)];
     if (k < -1 || k >= int(policy_registry().size()))
-      throw GameError("BatchEnv: seat " + std::to_string(s) + " has no policy " + std::to_string(k));
+      throw GameError("BatchEnv: seat " + std::to_string(s) + " has no policy " +
+                      std::to_string(k));
     learners += k < 0;
   }
-  if (learners == 0) throw GameError("BatchEnv: at least one seat must be the learner's (opponents on all 6)");
+  if (learners == 0)
+    throw GameError("BatchEnv: at least one seat must be the learner's (opponents on all 6)");
   opponents_ = kinds;
   reset();
 }
@@ -145,7 +163,8 @@ void BatchEnv::candidates(std::vector<float>* features, std::int64_t* offsets) c
   for (int i = 0; i < size(); ++i) {
     const Env& e = envs_[std::size_t(i)];
     offsets[i] = std::int64_t(row);
-    for (const Action& a : e.legal) encode_candidate(a, e.g.level_rank(), features->data() + (row++) * kCandFeatures);
+    for (const Action& a : e.legal)
+      encode_candidate(a, e.g.level_rank(), features->data() + (row++) * kCandFeatures);
   }
   offsets[size()] = std::int64_t(row);
 }

@@ -6,8 +6,9 @@
 
 namespace daguai {
 
-void time_legal_plays(const Cards* hands, const Play* tops, const std::uint8_t* tops_set, std::size_t n,
-                      int level, const Rules& rules, int reps, double* ns_per_call, std::int64_t* counts) {
+void time_legal_plays(const Cards* hands, const Play* tops, const std::uint8_t* tops_set,
+                      std::size_t n, int level, const Rules& rules, int reps, double* ns_per_call,
+                      std::int64_t* counts) {
   PlayList buf;
   buf.reserve(1 << 14);
   for (std::size_t i = 0; i < n; ++i) {
@@ -25,9 +26,11 @@ void time_legal_plays(const Cards* hands, const Play* tops, const std::uint8_t* 
   }
 }
 
-void time_play_op(int op, const Cards* hands, const Play* tops, const std::uint8_t* tops_set, std::size_t n,
-                  int level, const Rules& rules, int reps, double* ns_per_call, std::int64_t* counts) {
-  if (op == 0) return time_legal_plays(hands, tops, tops_set, n, level, rules, reps, ns_per_call, counts);
+void time_play_op(int op, const Cards* hands, const Play* tops, const std::uint8_t* tops_set,
+                  std::size_t n, int level, const Rules& rules, int reps, double* ns_per_call,
+                  std::int64_t* counts) {
+  if (op == 0)
+    return time_legal_plays(hands, tops, tops_set, n, level, rules, reps, ns_per_call, counts);
   for (std::size_t i = 0; i < n; ++i) {
     const Play* top = (tops && tops_set[i]) ? &tops[i] : nullptr;
     double best = 1e300;
@@ -36,9 +39,12 @@ void time_play_op(int op, const Cards* hands, const Play* tops, const std::uint8
       Rng rng(i);
       Play pick;
       const auto t0 = std::chrono::steady_clock::now();
-      if (op == 1) result = std::int64_t(count_plays(hands[i], level, rules, top).total);
-      else if (op == 2) result = sample_play(hands[i], level, rules, top, rng, &pick) ? 1 : 0;
-      else result = top && has_legal_follow(hands[i], level, rules, *top) ? 1 : 0;
+      if (op == 1)
+        result = std::int64_t(count_plays(hands[i], level, rules, top).total);
+      else if (op == 2)
+        result = sample_play(hands[i], level, rules, top, rng, &pick) ? 1 : 0;
+      else
+        result = top && has_legal_follow(hands[i], level, rules, *top) ? 1 : 0;
       const auto t1 = std::chrono::steady_clock::now();
       best = std::min(best, std::chrono::duration<double, std::nano>(t1 - t0).count());
       if (op == 2 && result && pick.size() == 0) std::abort();  // keep the pick alive
@@ -48,7 +54,8 @@ void time_play_op(int op, const Cards* hands, const Play* tops, const std::uint8
   }
 }
 
-GameTiming time_game(const Rules& rules, std::uint64_t seed, std::int64_t max_decisions, bool record) {
+GameTiming time_game(const Rules& rules, std::uint64_t seed, std::int64_t max_decisions,
+                     bool record) {
   using clock = std::chrono::steady_clock;
   GameTiming t;
   std::vector<Action> actions;
@@ -68,8 +75,10 @@ GameTiming time_game(const Rules& rules, std::uint64_t seed, std::int64_t max_de
       g.apply(a);
       const auto t3 = clock::now();
       // a decision that ends a round also deals the next one: not counted as "apply"
-      if (g.results().size() == rounds_before) apply += std::chrono::duration<double, std::nano>(t3 - t2).count();
-      else ++t.rounds;
+      if (g.results().size() == rounds_before)
+        apply += std::chrono::duration<double, std::nano>(t3 - t2).count();
+      else
+        ++t.rounds;
       gen += std::chrono::duration<double, std::nano>(t1 - t0).count();
       if ((t.decisions & 15) == 0) {
         const auto c0 = clock::now();

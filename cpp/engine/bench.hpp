@@ -12,14 +12,16 @@ namespace daguai {
 // For each hand i: generate its legal plays (leading, or following tops[i] when tops is
 // non-null and tops_set[i]) `reps` times; ns_per_call[i] = the fastest repetition in
 // nanoseconds, counts[i] = number of plays.
-void time_legal_plays(const Cards* hands, const Play* tops, const std::uint8_t* tops_set, std::size_t n,
-                      int level, const Rules& rules, int reps, double* ns_per_call, std::int64_t* counts);
+void time_legal_plays(const Cards* hands, const Play* tops, const std::uint8_t* tops_set,
+                      std::size_t n, int level, const Rules& rules, int reps, double* ns_per_call,
+                      std::int64_t* counts);
 
 // The same for one of: op 0 legal_plays, 1 count_plays, 2 sample_play (count + one play,
 // one Rng per call from seed i), 3 has_legal_follow (tops required). counts[i] = the number
 // of plays (op 0-2) or 1/0 (op 3).
-void time_play_op(int op, const Cards* hands, const Play* tops, const std::uint8_t* tops_set, std::size_t n,
-                  int level, const Rules& rules, int reps, double* ns_per_call, std::int64_t* counts);
+void time_play_op(int op, const Cards* hands, const Play* tops, const std::uint8_t* tops_set,
+                  std::size_t n, int level, const Rules& rules, int reps, double* ns_per_call,
+                  std::int64_t* counts);
 
 struct GameTiming {
   std::int64_t decisions = 0, rounds = 0;
@@ -30,6 +32,7 @@ struct GameTiming {
 
 // Random play (uniform over legal actions, project RNG) of whole matches from `seed`,
 // timing apply, legal-action generation and copies separately.
-GameTiming time_game(const Rules& rules, std::uint64_t seed, std::int64_t max_decisions, bool record);
+GameTiming time_game(const Rules& rules, std::uint64_t seed, std::int64_t max_decisions,
+                     bool record);
 
 }  // namespace daguai

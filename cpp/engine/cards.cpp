@@ -20,11 +20,20 @@ int utf8_suit(std::string_view s, std::size_t& len) {
   if (s.size() >= 3 && std::uint8_t(s[0]) == 0xE2 && std::uint8_t(s[1]) == 0x99) {
     len = 3;
     switch (std::uint8_t(s[2])) {
-      case 0xA0: case 0xA4: return 0;  // ♠ ♤
-      case 0xA5: case 0xA1: return 1;  // ♥ ♡
-      case 0xA6: case 0xA2: return 2;  // ♦ ♢
-      case 0xA3: case 0xA7: return 3;  // ♣ ♧
-      default: break;
+      case 0xA0:
+      case 0xA4:
+        return 0;  // ♠ ♤
+      case 0xA5:
+      case 0xA1:
+        return 1;  // ♥ ♡
+      case 0xA6:
+      case 0xA2:
+        return 2;  // ♦ ♢
+      case 0xA3:
+      case 0xA7:
+        return 3;  // ♣ ♧
+      default:
+        break;
     }
   }
   return -1;
@@ -50,10 +59,16 @@ int suit_of_char(char c) {
 
 // Parse a rank at the start of s ("10" or one rank character); sets len or returns -1.
 int parse_rank_prefix(std::string_view s, std::size_t& len) {
-  if (s.size() >= 2 && s[0] == '1' && s[1] == '0') { len = 2; return 8; }
+  if (s.size() >= 2 && s[0] == '1' && s[1] == '0') {
+    len = 2;
+    return 8;
+  }
   if (!s.empty()) {
     const int r = rank_of_char(s[0]);
-    if (r >= 0) { len = 1; return r; }
+    if (r >= 0) {
+      len = 1;
+      return r;
+    }
   }
   return -1;
 }
@@ -61,7 +76,10 @@ int parse_rank_prefix(std::string_view s, std::size_t& len) {
 int parse_suit_prefix(std::string_view s, std::size_t& len) {
   if (!s.empty()) {
     const int st = suit_of_char(s[0]);
-    if (st >= 0) { len = 1; return st; }
+    if (st >= 0) {
+      len = 1;
+      return st;
+    }
   }
   return utf8_suit(s, len);
 }
@@ -109,7 +127,8 @@ int parse_face(std::string_view t) {
     r = parse_rank_prefix(t.substr(n1), n2);
     if (r >= 0 && n1 + n2 == t.size()) return make_face(r, s);
   }
-  bad_token(t, "expected <rank><suit> with rank 2-9, T/10, J, Q, K, A and suit s h d c, or SJ / BJ");
+  bad_token(t,
+            "expected <rank><suit> with rank 2-9, T/10, J, Q, K, A and suit s h d c, or SJ / BJ");
 }
 
 Cards parse_cards(std::string_view text) {
@@ -117,9 +136,15 @@ Cards parse_cards(std::string_view text) {
   std::size_t i = 0;
   while (i < text.size()) {
     for (;;) {
-      if (i < text.size() && is_separator(text[i])) { ++i; continue; }
+      if (i < text.size() && is_separator(text[i])) {
+        ++i;
+        continue;
+      }
       const std::size_t u = utf8_separator(text.substr(i));
-      if (u) { i += u; continue; }
+      if (u) {
+        i += u;
+        continue;
+      }
       break;
     }
     std::size_t j = i;

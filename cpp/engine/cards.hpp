@@ -77,9 +77,9 @@ struct Cards {
   std::uint64_t lo = 0;
   std::uint64_t hi = 0;
 
-  static constexpr std::uint64_t kLowBits = 0x5555555555555555ULL;   // bit 0 of each field
-  static constexpr std::uint64_t kHighBits = 0xAAAAAAAAAAAAAAAAULL;  // bit 1 of each field
-  static constexpr std::uint64_t kHiValid = 0x00000FFFFFFFFFFFULL;   // faces 32..53
+  static constexpr std::uint64_t kLowBits = 0x5555555555555555ULL;    // bit 0 of each field
+  static constexpr std::uint64_t kHighBits = 0xAAAAAAAAAAAAAAAAULL;   // bit 1 of each field
+  static constexpr std::uint64_t kHiValid = 0x00000FFFFFFFFFFFULL;    // faces 32..53
   static constexpr std::uint64_t kHiNatural = 0x000000FFFFFFFFFFULL;  // faces 32..51
 
   constexpr bool operator==(const Cards& o) const { return lo == o.lo && hi == o.hi; }
@@ -91,12 +91,16 @@ struct Cards {
   }
   // Unchecked: caller guarantees the result stays within 0..3.
   constexpr void add(int f, int n = 1) {
-    if (f < 32) lo += std::uint64_t(n) << (2 * f);
-    else hi += std::uint64_t(n) << (2 * (f - 32));
+    if (f < 32)
+      lo += std::uint64_t(n) << (2 * f);
+    else
+      hi += std::uint64_t(n) << (2 * (f - 32));
   }
   constexpr void remove(int f, int n = 1) {
-    if (f < 32) lo -= std::uint64_t(n) << (2 * f);
-    else hi -= std::uint64_t(n) << (2 * (f - 32));
+    if (f < 32)
+      lo -= std::uint64_t(n) << (2 * f);
+    else
+      hi -= std::uint64_t(n) << (2 * (f - 32));
   }
   constexpr int size() const {
     return __builtin_popcountll(lo) + __builtin_popcountll(lo & kHighBits) +
@@ -118,8 +122,16 @@ struct Cards {
   // Unchecked multiset sum / difference (see the layout note).
   constexpr Cards operator+(const Cards& o) const { return Cards{lo + o.lo, hi + o.hi}; }
   constexpr Cards operator-(const Cards& o) const { return Cards{lo - o.lo, hi - o.hi}; }
-  constexpr Cards& operator+=(const Cards& o) { lo += o.lo; hi += o.hi; return *this; }
-  constexpr Cards& operator-=(const Cards& o) { lo -= o.lo; hi -= o.hi; return *this; }
+  constexpr Cards& operator+=(const Cards& o) {
+    lo += o.lo;
+    hi += o.hi;
+    return *this;
+  }
+  constexpr Cards& operator-=(const Cards& o) {
+    lo -= o.lo;
+    hi -= o.hi;
+    return *this;
+  }
   // True if some face of a + b would exceed 3 copies.
   static constexpr bool sum_overflows(const Cards& a, const Cards& b) {
     // a + b > 3 in a field  <=>  b > 3 - a = ~a (2-bit complement) in that field.
@@ -143,7 +155,8 @@ struct Cards {
 // The cards of rank r given by a rank byte (four 2-bit suit counts), e.g. 0xFF = every
 // copy of the rank.
 constexpr Cards rank_cards(int r, unsigned byte) {
-  return r < 8 ? Cards{std::uint64_t(byte) << (8 * r), 0} : Cards{0, std::uint64_t(byte) << (8 * (r - 8))};
+  return r < 8 ? Cards{std::uint64_t(byte) << (8 * r), 0}
+               : Cards{0, std::uint64_t(byte) << (8 * (r - 8))};
 }
 
 // Gather bit 8i of x (i = 0..7) into bit i of the result (no carries: see cards.cpp).
@@ -155,14 +168,17 @@ constexpr unsigned gather_byte_lsbs(std::uint64_t x) {
 constexpr unsigned rank_mask(const Cards& c) {
   // Presence bit at 2f, then OR the four suit bits of each rank byte into its bit 0.
   std::uint64_t l = c.present_lo(), h = c.present_hi() & Cards::kHiNatural;
-  l |= l >> 2; l |= l >> 4;
-  h |= h >> 2; h |= h >> 4;
+  l |= l >> 2;
+  l |= l >> 4;
+  h |= h >> 2;
+  h |= h >> 4;
   return gather_byte_lsbs(l) | (gather_byte_lsbs(h) << 8);
 }
 // 13-bit mask of ranks present in suit s.
 constexpr unsigned suit_rank_mask(const Cards& c, int s) {
   const std::uint64_t l = (c.lo | (c.lo >> 1)) >> (2 * s);
-  const std::uint64_t h = ((c.hi & Cards::kHiNatural) | ((c.hi & Cards::kHiNatural) >> 1)) >> (2 * s);
+  const std::uint64_t h =
+      ((c.hi & Cards::kHiNatural) | ((c.hi & Cards::kHiNatural) >> 1)) >> (2 * s);
   return gather_byte_lsbs(l) | (gather_byte_lsbs(h) << 8);
 }
 

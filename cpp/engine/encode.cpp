@@ -8,14 +8,16 @@ namespace daguai {
 const std::vector<ObsSlice>& obs_slices() {
   static const std::vector<ObsSlice> kSlices = {
       {"hand", kObsHand, 54, "own face counts (0..3), face id order"},
-      {"played", kObsPlayed, 6 * 54, "cards played this round, 54 counts per relative seat (0 = me)"},
+      {"played", kObsPlayed, 6 * 54,
+       "cards played this round, 54 counts per relative seat (0 = me)"},
       {"top_cards", kObsTopCards, 54, "face counts of the play to beat (zeros when leading)"},
       {"top_kind", kObsTopKind, 9, "one-hot Kind of the play to beat"},
       {"top_key", kObsTopKey, 1, "key of the play to beat scaled to [0, 1] within its size"},
       {"top_seat", kObsTopSeat, 6, "one-hot relative seat that made the play to beat"},
       {"leading", kObsLeading, 1, "1 if the player to act leads a new trick"},
       {"passed", kObsPassed, 6, "1 per relative seat that passed since the play to beat"},
-      {"cards_left", kObsCounts, 6, "cards left / 27 per relative seat (28/27 between tribute and return)"},
+      {"cards_left", kObsCounts, 6,
+       "cards left / 27 per relative seat (28/27 between tribute and return)"},
       {"out", kObsOut, 6, "finishing position / 6 per relative seat (0 = still playing)"},
       {"levels", kObsLevels, 26, "one-hot level of my team (13), then of the other team (13)"},
       {"level_rank", kObsLevelRank, 13, "one-hot level rank L of the round"},
@@ -54,7 +56,8 @@ void encode_observation(const InfoState& v, float* obs) {
   const int seat = v.seat;
   auto rel = [&](int s) { return (s - seat + kSeats) % kSeats; };
   put_counts(v.hand, obs + kObsHand);
-  for (int s = 0; s < kSeats; ++s) put_counts(v.played[std::size_t(s)], obs + kObsPlayed + 54 * rel(s));
+  for (int s = 0; s < kSeats; ++s)
+    put_counts(v.played[std::size_t(s)], obs + kObsPlayed + 54 * rel(s));
   if (v.has_top) {
     const Play& t = v.top;
     put_counts(t.cards, obs + kObsTopCards);
@@ -66,8 +69,10 @@ void encode_observation(const InfoState& v, float* obs) {
   } else {
     obs[kObsLeading] = v.phase == Phase::kPlay ? 1.0f : 0.0f;
   }
-  for (int s = 0; s < kSeats; ++s) obs[kObsCounts + rel(s)] = float(v.cards_left[std::size_t(s)]) / float(kHandSize);
-  for (int i = 0; i < v.players_out; ++i) obs[kObsOut + rel(v.finish_order[std::size_t(i)])] = float(i + 1) / 6.0f;
+  for (int s = 0; s < kSeats; ++s)
+    obs[kObsCounts + rel(s)] = float(v.cards_left[std::size_t(s)]) / float(kHandSize);
+  for (int i = 0; i < v.players_out; ++i)
+    obs[kObsOut + rel(v.finish_order[std::size_t(i)])] = float(i + 1) / 6.0f;
   obs[kObsLevels + v.levels[std::size_t(team_of(seat))]] = 1;
   obs[kObsLevels + 13 + v.levels[std::size_t(1 - team_of(seat))]] = 1;
   obs[kObsLevelRank + v.level_rank] = 1;
@@ -112,48 +117,65 @@ inline std::uint64_t canonical_score(const Play& p, const std::uint8_t* power, i
   }
   sum += p.cards.sj() * kSJPower + p.cards.bj() * kBJPower;
   const int level_cards = p.cards.rank_count(level);
-  return (std::uint64_t(sum) << 40) | (std::uint64_t(level_cards) << 32) | (std::uint64_t(p.cards.bj()) << 28);
+  return (std::uint64_t(sum) << 40) | (std::uint64_t(level_cards) << 32) |
+         (std::uint64_t(p.cards.bj()) << 28);
 }
 
 }  // namespace
 
 int abstract_id(const Action& a, int level) {
   switch (a.type) {
-    case ActionType::kPass: return 0;
-    case ActionType::kTribute: case ActionType::kReturn: case ActionType::kTake:
+    case ActionType::kPass:
+      return 0;
+    case ActionType::kTribute:
+    case ActionType::kReturn:
+    case ActionType::kTake:
       return 388 + single_face_of(a.play.cards);
-    case ActionType::kAntiTribute: return 442;
-    case ActionType::kOffer: return 443;
-    case ActionType::kPlay: break;
+    case ActionType::kAntiTribute:
+      return 442;
+    case ActionType::kOffer:
+      return 443;
+    case ActionType::kPlay:
+      break;
   }
   const Play& p = a.play;
   const int j = p.jokers();
   const bool joker_only = j == p.size();
   switch (p.kind()) {
-    case Kind::kSingle: return 1 + int(p.key >> 1);
+    case Kind::kSingle:
+      return 1 + int(p.key >> 1);
     case Kind::kPair:
       if (joker_only) return 42 + (2 - p.cards.sj());  // SJ SJ 42, SJ BJ 43, BJ BJ 44
       return 16 + int(p.key >> 1) * 2 + std::min(j, 1);
     case Kind::kTriple:
       if (joker_only) return 84 + (3 - p.cards.sj());
       return 45 + int(p.key >> 1) * 3 + std::min(j, 2);
-    default: break;
+    default:
+      break;
   }
   const int sub = int(p.key & 0xFFFFF);
   switch (p.kind()) {
-    case Kind::kStraight: return 88 + sub * 3 + std::min(j, 2);
-    case Kind::kFlush: return 127 + (sub >> 16) * 3 + std::min(j, 2);
-    case Kind::kFullHouse: return 166 + sub * 4 + std::min(j, 3);
-    case Kind::kFourPlusOne: return 218 + sub * 4 + std::min(j, 3);
-    case Kind::kStraightFlush: return 270 + sub * 4 + std::min(j, 3);
-    case Kind::kFiveOfAKind: return joker_only ? 387 : 322 + sub * 5 + std::min(j, 4);
-    default: break;
+    case Kind::kStraight:
+      return 88 + sub * 3 + std::min(j, 2);
+    case Kind::kFlush:
+      return 127 + (sub >> 16) * 3 + std::min(j, 2);
+    case Kind::kFullHouse:
+      return 166 + sub * 4 + std::min(j, 3);
+    case Kind::kFourPlusOne:
+      return 218 + sub * 4 + std::min(j, 3);
+    case Kind::kStraightFlush:
+      return 270 + sub * 4 + std::min(j, 3);
+    case Kind::kFiveOfAKind:
+      return joker_only ? 387 : 322 + sub * 5 + std::min(j, 4);
+    default:
+      break;
   }
   (void)level;
   return 0;
 }
 
-void abstract_mask(const std::vector<Action>& actions, int level, std::uint8_t* mask, std::int32_t* index) {
+void abstract_mask(const std::vector<Action>& actions, int level, std::uint8_t* mask,
+                   std::int32_t* index) {
   std::memset(mask, 0, kNumAbstract);
   std::uint64_t best[kNumAbstract];
   std::uint8_t power[kNumRanks];

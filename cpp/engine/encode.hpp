@@ -10,8 +10,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "moves.hpp"
 #include "infostate.hpp"
+#include "moves.hpp"
 #include "state.hpp"
 
 namespace daguai {
@@ -25,25 +25,25 @@ struct ObsSlice {
   int size;
   const char* meaning;
 };
-constexpr int kObsHand = 0;                      // 54: own face counts (0..3)
-constexpr int kObsPlayed = kObsHand + 54;         // 6 x 54: cards played this round by seat rel k
+constexpr int kObsHand = 0;                        // 54: own face counts (0..3)
+constexpr int kObsPlayed = kObsHand + 54;          // 6 x 54: cards played this round by seat rel k
 constexpr int kObsTopCards = kObsPlayed + 6 * 54;  // 54: face counts of the top play (0 if none)
-constexpr int kObsTopKind = kObsTopCards + 54;    // 9: one-hot kind of the top play
-constexpr int kObsTopKey = kObsTopKind + 9;       // 1: top key scaled to [0, 1] within its size
-constexpr int kObsTopSeat = kObsTopKey + 1;       // 6: one-hot relative seat of the top play
-constexpr int kObsLeading = kObsTopSeat + 6;      // 1: 1 if the player to act leads (no top)
-constexpr int kObsPassed = kObsLeading + 1;       // 6: passed since the top play, by rel seat
-constexpr int kObsCounts = kObsPassed + 6;        // 6: cards left / 27, by rel seat
-constexpr int kObsOut = kObsCounts + 6;           // 6: finishing position / 6 (0 = still in)
-constexpr int kObsLevels = kObsOut + 6;           // 13 + 13: own team level, other team level
-constexpr int kObsLevelRank = kObsLevels + 26;    // 13: the round's level rank L
-constexpr int kObsDealer = kObsLevelRank + 13;    // 6: dealer, one-hot rel seat
-constexpr int kObsPhase = kObsDealer + 6;         // 5: one-hot phase (tribute return take play over)
-constexpr int kObsToAct = kObsPhase + 5;          // 6: player to act, one-hot rel seat
-constexpr int kObsTribute = kObsToAct + 6;        // 54: tribute cards paid this round (public)
-constexpr int kObsExchange = kObsTribute + 54;    // 54: cards returned to / by me this round
-constexpr int kObsScores = kObsExchange + 54;     // 2: my seat's / next seat's match score / 100
-constexpr int kObsSize = kObsScores + 2;          // 633
+constexpr int kObsTopKind = kObsTopCards + 54;     // 9: one-hot kind of the top play
+constexpr int kObsTopKey = kObsTopKind + 9;        // 1: top key scaled to [0, 1] within its size
+constexpr int kObsTopSeat = kObsTopKey + 1;        // 6: one-hot relative seat of the top play
+constexpr int kObsLeading = kObsTopSeat + 6;       // 1: 1 if the player to act leads (no top)
+constexpr int kObsPassed = kObsLeading + 1;        // 6: passed since the top play, by rel seat
+constexpr int kObsCounts = kObsPassed + 6;         // 6: cards left / 27, by rel seat
+constexpr int kObsOut = kObsCounts + 6;            // 6: finishing position / 6 (0 = still in)
+constexpr int kObsLevels = kObsOut + 6;            // 13 + 13: own team level, other team level
+constexpr int kObsLevelRank = kObsLevels + 26;     // 13: the round's level rank L
+constexpr int kObsDealer = kObsLevelRank + 13;     // 6: dealer, one-hot rel seat
+constexpr int kObsPhase = kObsDealer + 6;       // 5: one-hot phase (tribute return take play over)
+constexpr int kObsToAct = kObsPhase + 5;        // 6: player to act, one-hot rel seat
+constexpr int kObsTribute = kObsToAct + 6;      // 54: tribute cards paid this round (public)
+constexpr int kObsExchange = kObsTribute + 54;  // 54: cards returned to / by me this round
+constexpr int kObsScores = kObsExchange + 54;   // 2: my seat's / next seat's match score / 100
+constexpr int kObsSize = kObsScores + 2;        // 633
 const std::vector<ObsSlice>& obs_slices();
 
 // Fill obs[kObsSize] from the information state of its viewer (infostate.hpp: R16).
@@ -77,6 +77,7 @@ constexpr int kNumAbstract = 444;
 int abstract_id(const Action& a, int level);
 // The mask of available abstract ids and, for each, the index of its canonical action in
 // `actions` (-1 if unavailable).
-void abstract_mask(const std::vector<Action>& actions, int level, std::uint8_t* mask, std::int32_t* index);
+void abstract_mask(const std::vector<Action>& actions, int level, std::uint8_t* mask,
+                   std::int32_t* index);
 
 }  // namespace daguai

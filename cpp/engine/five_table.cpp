@@ -40,7 +40,8 @@ void build(std::uint32_t* t, int level, bool high, bool wrap) {
               x.suit = suited ? 0 : -1;
               std::uint32_t key;
               Kind kind;
-              if (classify_five(x, level, rules, high, &key, &kind)) t[suited * kFiveMultisets + index] = key;
+              if (classify_five(x, level, rules, high, &key, &kind))
+                t[suited * kFiveMultisets + index] = key;
             }
           }
 }

@@ -33,7 +33,8 @@ void InfoState::legal_plays(PlayList* out) const {
 }
 
 InfoState information_state(const GameState& g, int seat, bool with_history, bool with_legal) {
-  if (seat < 0 || seat >= kSeats) throw GameError("no seat " + std::to_string(seat) + ": seats are 0..5");
+  if (seat < 0 || seat >= kSeats)
+    throw GameError("no seat " + std::to_string(seat) + ": seats are 0..5");
   InfoState v;
   v.seat = seat;
   v.rules = g.rules();
@@ -99,8 +100,8 @@ InfoState information_state(const GameState& g, int seat, bool with_history, boo
   if (with_history && g.recording()) {
     g.log().for_each_from(g.round_log_start(), [&](const Event& e) {
       Event x = e;
-      const bool private_cards = e.type == EventType::kReturn || e.type == EventType::kOffer ||
-                                 e.type == EventType::kTake;
+      const bool private_cards =
+          e.type == EventType::kReturn || e.type == EventType::kOffer || e.type == EventType::kTake;
       if (private_cards && seat != e.seat && seat != e.other) {
         x.play = Play{};
         x.flags |= 2;

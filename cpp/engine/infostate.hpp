@@ -41,8 +41,8 @@ struct InfoState {
   std::array<int, 2> final_failures{{0, 0}};
   bool auto_pass = false;
 
-  Cards hand;                              // the viewer's own hand
-  std::array<Cards, kSeats> played{};      // cards each seat played this round (public)
+  Cards hand;                          // the viewer's own hand
+  std::array<Cards, kSeats> played{};  // cards each seat played this round (public)
   std::array<int, kSeats> cards_left{};
   std::array<std::int8_t, kSeats> finish_order{{-1, -1, -1, -1, -1, -1}};
   int players_out = 0;
@@ -71,7 +71,9 @@ struct InfoState {
   // The viewer's legal decisions when it is to act (with_legal), in legal_actions order.
   std::vector<Action> legal;
 
-  int hidden_count(int s) const { return cards_left[std::size_t(s)] - known[std::size_t(s)].size(); }
+  int hidden_count(int s) const {
+    return cards_left[std::size_t(s)] - known[std::size_t(s)].size();
+  }
   bool can_pass() const { return phase == Phase::kPlay && has_top; }
   // The viewer's legal plays when it is to act in the play phase (moves.hpp order).
   void legal_plays(PlayList* out) const;
@@ -79,6 +81,7 @@ struct InfoState {
 
 // The information state of `seat` (0..5; GameError otherwise). with_history needs a
 // recording game for the history (without a log it is left empty).
-InfoState information_state(const GameState& g, int seat, bool with_history = false, bool with_legal = false);
+InfoState information_state(const GameState& g, int seat, bool with_history = false,
+                            bool with_legal = false);
 
 }  // namespace daguai

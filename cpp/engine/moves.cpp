@@ -11,7 +11,8 @@ namespace daguai {
 
 void PlayList::reserve(std::size_t n) {
   if (n <= cap_) return;
-  void* p = std::realloc(static_cast<void*>(data_), n * sizeof(Play));  // Play is trivially copyable
+  void* p =
+      std::realloc(static_cast<void*>(data_), n * sizeof(Play));  // Play is trivially copyable
   if (!p) throw std::bad_alloc();
   data_ = static_cast<Play*>(p);
   cap_ = n;
@@ -220,15 +221,19 @@ class Gen {
       const std::uint32_t key = small_key(power_[r]);
       if (!cfg_[r] || (kFollow && key < min_key_)) continue;
       // one block per rank: one single per suit held
-      if (kMode != kWrite && take_block(std::size_t(__builtin_popcount((cfg_[r] | (cfg_[r] >> 1)) & 0x55u)))) continue;
+      if (kMode != kWrite &&
+          take_block(std::size_t(__builtin_popcount((cfg_[r] | (cfg_[r] >> 1)) & 0x55u))))
+        continue;
       for (int s = 0; s < kNumSuits; ++s)
         if ((cfg_[r] >> (2 * s)) & 3) {
           const Cards c = rank_cards(r, 1u << (2 * s));
           put(c.lo, c.hi, key, Kind::kSingle, 1, 0);
         }
     }
-    if (sj_ && (!kFollow || small_key(kSJPower) >= min_key_)) put(0, std::uint64_t(1) << 40, small_key(kSJPower), Kind::kSingle, 1, 1);
-    if (bj_ && (!kFollow || small_key(kBJPower) >= min_key_)) put(0, std::uint64_t(1) << 42, small_key(kBJPower), Kind::kSingle, 1, 1);
+    if (sj_ && (!kFollow || small_key(kSJPower) >= min_key_))
+      put(0, std::uint64_t(1) << 40, small_key(kSJPower), Kind::kSingle, 1, 1);
+    if (bj_ && (!kFollow || small_key(kBJPower) >= min_key_))
+      put(0, std::uint64_t(1) << 42, small_key(kBJPower), Kind::kSingle, 1, 1);
   }
 
   // Pairs / triples: per rank, natural sub-multisets then with 1, 2 jokers; then joker-only.
@@ -238,9 +243,11 @@ class Gen {
       if (!cfg_[r] || (kFollow && key < min_key_)) continue;
       for (int j = 0; j < size && j <= jt_; ++j) {
         // one key per rank: the sub-multisets with j jokers form one block
-        const std::size_t n = std::size_t(subs_end(cfg_[r], size - j) - subs_begin(cfg_[r], size - j));
+        const std::size_t n =
+            std::size_t(subs_end(cfg_[r], size - j) - subs_begin(cfg_[r], size - j));
         if (kMode != kWrite && take_block(n * std::size_t(ncomp_[j]))) continue;
-        for (const std::uint8_t* g = subs_begin(cfg_[r], size - j); g != subs_end(cfg_[r], size - j); ++g)
+        for (const std::uint8_t* g = subs_begin(cfg_[r], size - j);
+             g != subs_end(cfg_[r], size - j); ++g)
           emit(rank_cards(r, *g), size, j, kind, key);
       }
     }
@@ -252,10 +259,12 @@ class Gen {
     for (int r = 0; r < kNumRanks && !stop(); ++r) {
       if (!cfg_[r]) continue;
       const std::uint32_t key = five_key(Kind::kFiveOfAKind, power_[r]);
-      if ((kFollow && key < min_key_)) continue;  // five of a kind is the top kind: nothing here can beat
+      if ((kFollow && key < min_key_))
+        continue;  // five of a kind is the top kind: nothing here can beat
       for (int j = 0; j <= 4 && j <= jt_; ++j) {
         const std::size_t n = std::size_t(subs_end(cfg_[r], 5 - j) - subs_begin(cfg_[r], 5 - j));
-        if (kMode != kWrite && !kDeclare && take_block(n * std::size_t(ncomp_[j]))) continue;  // one key
+        if (kMode != kWrite && !kDeclare && take_block(n * std::size_t(ncomp_[j])))
+          continue;  // one key
         for (const std::uint8_t* g = subs_begin(cfg_[r], 5 - j); g != subs_end(cfg_[r], 5 - j); ++g)
           emit5(rank_cards(r, *g), j, Kind::kFiveOfAKind, key);
       }
@@ -323,7 +332,8 @@ class Gen {
             if (!nb2) continue;
             if (kFollow) {
               const int p1 = power_[r1], p2 = power_[r2];
-              const int p = (c1 && c2) ? (kHigh ? std::max(p1, p2) : std::min(p1, p2)) : (c1 ? p1 : p2);
+              const int p =
+                  (c1 && c2) ? (kHigh ? std::max(p1, p2) : std::min(p1, p2)) : (c1 ? p1 : p2);
               if (five_key(kind, std::uint32_t(p)) < min_key_) continue;
             }
             n += na * nb2;
@@ -351,10 +361,12 @@ class Gen {
         const Cards nat{x.lo + y.lo, x.hi + y.hi};
         if (single_pair && x.byte == y.byte) {
           // two cards of one suit + 3 jokers: a straight flush if a straight holds both
-          const unsigned ws = straight_windows((1u << x.rank) | (1u << y.rank), rules_.wrap_straights);
+          const unsigned ws =
+              straight_windows((1u << x.rank) | (1u << y.rank), rules_.wrap_straights);
           if (ws) {
-            emit5(nat, j, Kind::kStraightFlush,
-                  five_key(Kind::kStraightFlush, std::uint32_t(kHigh ? high_bit(ws) : low_bit(ws))));
+            emit5(
+                nat, j, Kind::kStraightFlush,
+                five_key(Kind::kStraightFlush, std::uint32_t(kHigh ? high_bit(ws) : low_bit(ws))));
             continue;
           }
         }
@@ -397,9 +409,9 @@ class Gen {
         key_st_ = five_key(Kind::kStraight, t);
         key_sf_ = five_key(Kind::kStraightFlush, t);
         if (!kDeclare && (kFollow && key_sf_ < min_key_)) continue;
-        if (!kDeclare && kFollow && key_st_ < min_key_ &&
-            (mask & ~suit_ranks[0]) && (mask & ~suit_ranks[1]) && (mask & ~suit_ranks[2]) && (mask & ~suit_ranks[3]))
-          continue;  // only a straight flush could beat, and no suit holds every rank
+        if (!kDeclare && kFollow && key_st_ < min_key_ && (mask & ~suit_ranks[0]) &&
+            (mask & ~suit_ranks[1]) && (mask & ~suit_ranks[2]) && (mask & ~suit_ranks[3]))
+          continue;                // only a straight flush could beat, and no suit holds every rank
         const Single* rs[5] = {};  // per rank of the set: its faces, and how many
         int ns[5] = {};
         int k = 0;
@@ -417,17 +429,23 @@ class Gen {
           if (take_block(n)) continue;
         }
         seq_j_ = j;
-        if (m == 5) seq_rec<0, 5>(rs, ns, 0, 0, 0xF);
-        else if (m == 4) seq_rec<0, 4>(rs, ns, 0, 0, 0xF);
-        else seq_rec<0, 3>(rs, ns, 0, 0, 0xF);
+        if (m == 5)
+          seq_rec<0, 5>(rs, ns, 0, 0, 0xF);
+        else if (m == 4)
+          seq_rec<0, 4>(rs, ns, 0, 0, 0xF);
+        else
+          seq_rec<0, 3>(rs, ns, 0, 0, 0xF);
       }
     }
   }
   template <int I, int M>
-  void seq_rec(const Single* const* rs, const int* ns, std::uint64_t lo, std::uint64_t hi, unsigned suits) {
+  void seq_rec(const Single* const* rs, const int* ns, std::uint64_t lo, std::uint64_t hi,
+               unsigned suits) {
     if constexpr (I == M) {
-      if (suits) emit5(Cards{lo, hi}, seq_j_, Kind::kStraightFlush, key_sf_);
-      else emit5(Cards{lo, hi}, seq_j_, Kind::kStraight, key_st_);
+      if (suits)
+        emit5(Cards{lo, hi}, seq_j_, Kind::kStraightFlush, key_sf_);
+      else
+        emit5(Cards{lo, hi}, seq_j_, Kind::kStraight, key_st_);
     } else {
       const Single* s = rs[I];
       for (int k = 0; k < ns[I]; ++k)
@@ -465,7 +483,8 @@ class Gen {
   };
   void flushes() {
     // When every flush beats (leading, or a straight top), each (suit, m) is one block.
-    const bool blocks = kMode != kWrite && !kDeclare && (!kFollow || min_key_ <= five_key(Kind::kFlush, 0));
+    const bool blocks =
+        kMode != kWrite && !kDeclare && (!kFollow || min_key_ <= five_key(Kind::kFlush, 0));
     for (int s = 0; s < kNumSuits && !stop(); ++s) {
       int start_m = 5;
       if (blocks) {
@@ -475,7 +494,7 @@ class Gen {
         for (; m >= 3 && 5 - m <= jt_; --m)
           if (!take_block(block[m] * std::size_t(ncomp_[5 - m]))) break;
         if (m < 3 || 5 - m > jt_) continue;  // every block of this suit taken
-        start_m = m;  // enumerate from the block holding the target
+        start_m = m;                         // enumerate from the block holding the target
       }
       int k = 0, total = 0;
       unsigned dup2 = 0, dup3 = 0;
@@ -497,9 +516,12 @@ class Gen {
         if (total < m) continue;
         flush_j_ = j;
         // m distinct ranks: nested loops, accumulated as they go
-        if (m == 5) nest<5>(0, k, 0, 0, 0, 0);
-        else if (m == 4) nest<4>(0, k, 0, 0, 0, 0);
-        else nest<3>(0, k, 0, 0, 0, 0);
+        if (m == 5)
+          nest<5>(0, k, 0, 0, 0, 0);
+        else if (m == 4)
+          nest<4>(0, k, 0, 0, 0, 0);
+        else
+          nest<3>(0, k, 0, 0, 0, 0);
         if (m >= 4)
           for (unsigned d = dup2; d; d &= d - 1) combos(all & ~(d & -d), m - 2, d & -d, 0, false);
         if (m == 5) {
@@ -547,7 +569,8 @@ class Gen {
 
   // T more distinct ranks from indices [from, k), appended in index (power-descending) order.
   template <int T>
-  void nest(int from, int k, std::uint64_t lo, std::uint64_t hi, std::uint32_t sub, unsigned ranks) {
+  void nest(int from, int k, std::uint64_t lo, std::uint64_t hi, std::uint32_t sub,
+            unsigned ranks) {
     for (int i = from; i <= k - T; ++i) {
       const FlushRank& f = fr_[i];
       const std::uint64_t lo2 = lo | f.lo, hi2 = hi | f.hi;
@@ -571,8 +594,10 @@ class Gen {
     for (unsigned c = (1u << t) - 1; c < (1u << n);) {
       unsigned chosen = 0;
       for (unsigned x = c; x; x &= x - 1) chosen |= 1u << pos[low_bit(x)];
-      if (with2) flush_out(chosen | with2, with2, with3, check_sequence);
-      else flush_out_distinct(chosen, check_sequence);
+      if (with2)
+        flush_out(chosen | with2, with2, with3, check_sequence);
+      else
+        flush_out_distinct(chosen, check_sequence);
       const unsigned lowest = c & -c, ripple = c + lowest;
       c = ripple | (((c ^ ripple) >> 2) >> low_bit(c));
     }
@@ -594,7 +619,8 @@ class Gen {
   void flush_key_out(const Cards& nat, std::uint32_t sub) {
     const int j = flush_j_;
     const std::uint32_t key_sub =
-        kHigh ? (((j == 0 ? 0u : (j == 1 ? 0xCu : 0xCCu)) << (4 * (5 - j))) | sub) : (sub << (4 * j));
+        kHigh ? (((j == 0 ? 0u : (j == 1 ? 0xCu : 0xCCu)) << (4 * (5 - j))) | sub)
+              : (sub << (4 * j));
     emit5(nat, j, Kind::kFlush, five_key(Kind::kFlush, key_sub));
   }
   void flush_out(unsigned idx, unsigned twice, unsigned thrice, bool check_sequence) {
@@ -684,14 +710,20 @@ template <class F>
 void dispatch(const Rules& rules, const Play* top, F&& f) {
   const bool high = rules.wild != Wild::kAuto;
   if (rules.wild == Wild::kDeclare) {
-    if (top) f.template operator()<true, true, true>();
-    else f.template operator()<true, true, false>();
+    if (top)
+      f.template operator()<true, true, true>();
+    else
+      f.template operator()<true, true, false>();
   } else if (high) {
-    if (top) f.template operator()<false, true, true>();
-    else f.template operator()<false, true, false>();
+    if (top)
+      f.template operator()<false, true, true>();
+    else
+      f.template operator()<false, true, false>();
   } else {
-    if (top) f.template operator()<false, false, true>();
-    else f.template operator()<false, false, false>();
+    if (top)
+      f.template operator()<false, false, true>();
+    else
+      f.template operator()<false, false, false>();
   }
 }
 
@@ -713,8 +745,8 @@ PlayCounts count_plays(const Cards& hand, int level, const Rules& rules, const P
   return c;
 }
 
-Play play_at(const Cards& hand, int level, const Rules& rules, const Play* top, const PlayCounts& counts,
-             std::size_t index) {
+Play play_at(const Cards& hand, int level, const Rules& rules, const Play* top,
+             const PlayCounts& counts, std::size_t index) {
   if (index >= counts.total)
     throw std::out_of_range("play index " + std::to_string(index) + " out of range (" +
                             std::to_string(counts.total) + " legal plays)");
@@ -732,7 +764,8 @@ Play play_at(const Cards& hand, int level, const Rules& rules, const Play* top, 
   return pick;
 }
 
-bool sample_play(const Cards& hand, int level, const Rules& rules, const Play* top, Rng& rng, Play* out) {
+bool sample_play(const Cards& hand, int level, const Rules& rules, const Play* top, Rng& rng,
+                 Play* out) {
   const PlayCounts c = count_plays(hand, level, rules, top);
   if (c.total == 0) return false;
   *out = play_at(hand, level, rules, top, c, std::size_t(rng.bounded(c.total)));
@@ -744,14 +777,20 @@ void legal_plays(const Cards& hand, int level, const Rules& rules, const Play* t
   using namespace detail;
   const bool high = rules.wild != Wild::kAuto;
   if (rules.wild == Wild::kDeclare) {
-    if (top) Gen<true, true, true>(hand, level, rules, top, out).run();
-    else Gen<true, true, false>(hand, level, rules, top, out).run();
+    if (top)
+      Gen<true, true, true>(hand, level, rules, top, out).run();
+    else
+      Gen<true, true, false>(hand, level, rules, top, out).run();
   } else if (high) {
-    if (top) Gen<false, true, true>(hand, level, rules, top, out).run();
-    else Gen<false, true, false>(hand, level, rules, top, out).run();
+    if (top)
+      Gen<false, true, true>(hand, level, rules, top, out).run();
+    else
+      Gen<false, true, false>(hand, level, rules, top, out).run();
   } else {
-    if (top) Gen<false, false, true>(hand, level, rules, top, out).run();
-    else Gen<false, false, false>(hand, level, rules, top, out).run();
+    if (top)
+      Gen<false, false, true>(hand, level, rules, top, out).run();
+    else
+      Gen<false, false, false>(hand, level, rules, top, out).run();
   }
 }
 
@@ -761,7 +800,8 @@ std::vector<Play> legal_plays(const Cards& hand, int level, const Rules& rules, 
   return std::vector<Play>(list.begin(), list.end());
 }
 
-void check_play(const Cards& hand, const Play& play, int level, const Rules& rules, const Play* top) {
+void check_play(const Cards& hand, const Play& play, int level, const Rules& rules,
+                const Play* top) {
   if (!hand.contains(play.cards)) {
     Cards missing;
     for (int f = 0; f < kNumFaces; ++f)
@@ -779,8 +819,9 @@ void check_play(const Cards& hand, const Play& play, int level, const Rules& rul
     allowed = classify(play.cards, level, rules, &p) && p == play;
   }
   if (!allowed)
-    throw IllegalPlay("'" + cards_text(play.cards) + "' cannot be played as " + kind_name(play.kind()) +
-                      " with key " + std::to_string(play.key) + " under these rules (R5-R7)");
+    throw IllegalPlay("'" + cards_text(play.cards) + "' cannot be played as " +
+                      kind_name(play.kind()) + " with key " + std::to_string(play.key) +
+                      " under these rules (R5-R7)");
   if (top && !beats(play, *top))
     throw IllegalPlay("'" + cards_text(play.cards) + "' does not beat '" + cards_text(top->cards) +
                       "' (R7: same number of cards and strictly higher)");

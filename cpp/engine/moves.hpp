@@ -79,7 +79,8 @@ std::vector<Play> legal_plays(const Cards& hand, int level, const Rules& rules, 
 // its cards must be in the hand (CardError naming the missing cards), its (kind, key) must be
 // an interpretation the rules allow at this level (IllegalPlay), and it must beat `top`
 // (IllegalPlay). Returns normally if the play is legal.
-void check_play(const Cards& hand, const Play& play, int level, const Rules& rules, const Play* top);
+void check_play(const Cards& hand, const Play& play, int level, const Rules& rules,
+                const Play* top);
 
 // Whether the hand holds any play that beats `top`. Stops at the first one it finds.
 bool has_legal_follow(const Cards& hand, int level, const Rules& rules, const Play& top);
@@ -99,12 +100,13 @@ PlayCounts count_plays(const Cards& hand, int level, const Rules& rules, const P
 // legal_plays(...)[index], generating only the family that holds it and stopping there.
 // `counts` must be count_plays of the same arguments; throws std::out_of_range if
 // index >= counts.total.
-Play play_at(const Cards& hand, int level, const Rules& rules, const Play* top, const PlayCounts& counts,
-             std::size_t index);
+Play play_at(const Cards& hand, int level, const Rules& rules, const Play* top,
+             const PlayCounts& counts, std::size_t index);
 
 // A legal play drawn uniformly: count_plays, then play_at(rng.bounded(total)). One draw
 // from `rng`. Returns false (and draws nothing) if there is no legal play.
-bool sample_play(const Cards& hand, int level, const Rules& rules, const Play* top, Rng& rng, Play* out);
+bool sample_play(const Cards& hand, int level, const Rules& rules, const Play* top, Rng& rng,
+                 Play* out);
 
 namespace detail {
 // Sub-multisets of a rank byte (Cards layout: 2-bit count per suit) of total size k, as rank

@@ -9,8 +9,8 @@ namespace daguai {
 
 const char* kind_name(Kind k) {
   static const char* const kNames[kNumKinds] = {
-      "single", "pair", "triple", "straight", "flush", "full_house",
-      "four_plus_one", "straight_flush", "five_of_a_kind"};
+      "single",     "pair",          "triple",         "straight",      "flush",
+      "full_house", "four_plus_one", "straight_flush", "five_of_a_kind"};
   const int i = int(k);
   return i >= 0 && i < kNumKinds ? kNames[i] : "?";
 }
@@ -121,8 +121,10 @@ bool classify_five(const FiveInfo& x, int level, const Rules& rules, bool high, 
       c2 = b <= 3 && a <= 2;
     }
     int p;
-    if (c1 && c2) p = high ? std::max(p1, p2) : std::min(p1, p2);
-    else p = c1 ? p1 : p2;
+    if (c1 && c2)
+      p = high ? std::max(p1, p2) : std::min(p1, p2);
+    else
+      p = c1 ? p1 : p2;
     *key = five_key(*kind, std::uint32_t(p));
     return true;
   }
@@ -243,7 +245,8 @@ bool classify(const Cards& c, int level, const Rules& rules, Play* out) {
   const int sj = c.sj(), bj = c.bj(), j = sj + bj;
   const Cards nat = c.naturals();
   if (size == 1) {
-    const int f = j ? (sj ? kSJ : kBJ) : (__builtin_ctzll(nat.lo ? nat.lo : nat.hi) / 2 + (nat.lo ? 0 : 32));
+    const int f =
+        j ? (sj ? kSJ : kBJ) : (__builtin_ctzll(nat.lo ? nat.lo : nat.hi) / 2 + (nat.lo ? 0 : 32));
     *out = make_play(c, 1, j, Kind::kSingle, small_key(face_power(f, level)), level);
     return true;
   }
@@ -266,8 +269,8 @@ bool classify(const Cards& c, int level, const Rules& rules, Play* out) {
   // R5/R6 by table (five_table.hpp); detail::classify_five is the reference it is built from.
   bool suited;
   const int index = detail::five_index(c, &suited);
-  const std::uint32_t key = detail::five_table(level, rules.wild != Wild::kAuto,
-                                               rules.wrap_straights)[suited * kFiveMultisets + index];
+  const std::uint32_t key = detail::five_table(
+      level, rules.wild != Wild::kAuto, rules.wrap_straights)[suited * kFiveMultisets + index];
   if (key == kNoPlay) return false;
   *out = make_play(c, 5, j, five_kind_of_key(key), key, level);
   return true;
@@ -325,14 +328,19 @@ std::vector<int> joker_faces(const Play& p, int level) {
   if (j == 0 || j == p.size() || p.size() == 1) return {};
   const detail::FiveInfo x = detail::five_info(nat, j);
   std::vector<int> ranks;
-  auto push = [&](int r, int k) { for (; k > 0; --k) ranks.push_back(r); };
+  auto push = [&](int r, int k) {
+    for (; k > 0; --k) ranks.push_back(r);
+  };
   int suit = -1;  // -1: first suit that keeps every face at <= 3 copies
   const std::uint32_t sub = p.key & 0xFFFFF;
   switch (p.kind()) {
-    case Kind::kPair: case Kind::kTriple: case Kind::kFiveOfAKind:
+    case Kind::kPair:
+    case Kind::kTriple:
+    case Kind::kFiveOfAKind:
       push(low_bit(x.mask), j);
       break;
-    case Kind::kStraight: case Kind::kStraightFlush: {
+    case Kind::kStraight:
+    case Kind::kStraightFlush: {
       const unsigned miss = straight_ranks(int(sub)) & ~x.mask;
       for (unsigned m = miss; m; m &= m - 1) push(low_bit(m), 1);
       suit = p.kind() == Kind::kStraightFlush ? x.suit : (x.suit == 0 ? 1 : 0);
@@ -345,13 +353,16 @@ std::vector<int> joker_faces(const Play& p, int level) {
       suit = x.suit;
       break;
     }
-    case Kind::kFourPlusOne: case Kind::kFullHouse: {
+    case Kind::kFourPlusOne:
+    case Kind::kFullHouse: {
       const int big = p.kind() == Kind::kFourPlusOne ? 4 : 3, small = 5 - big;
       const int g = power_rank(int(sub), level);
       push(g, big - x.n[g]);
       const unsigned rest = x.mask & ~(1u << g);
-      if (rest) push(low_bit(rest), small - x.n[low_bit(rest)]);
-      else push(lowest_rank_except(g, level), small);
+      if (rest)
+        push(low_bit(rest), small - x.n[low_bit(rest)]);
+      else
+        push(lowest_rank_except(g, level), small);
       break;
     }
     default:
@@ -362,7 +373,8 @@ std::vector<int> joker_faces(const Play& p, int level) {
   for (int r : ranks) {
     int s = suit;
     if (s < 0)
-      for (s = 0; s < kNumSuits - 1 && seen.count(make_face(r, s)) >= kMaxCopies; ++s) {}
+      for (s = 0; s < kNumSuits - 1 && seen.count(make_face(r, s)) >= kMaxCopies; ++s) {
+      }
     seen.add(make_face(r, s));
     faces.push_back(make_face(r, s));
   }
@@ -435,22 +447,29 @@ inline bool classify_faces(const std::uint8_t* f, const Rules& rules, const std:
   }
 }
 
-using ClassifyFn = bool (*)(const std::uint8_t*, const Rules&, const std::uint8_t*, const std::uint32_t*,
-                            std::uint32_t*, Kind*);
+using ClassifyFn = bool (*)(const std::uint8_t*, const Rules&, const std::uint8_t*,
+                            const std::uint32_t*, std::uint32_t*, Kind*);
 ClassifyFn classifier(int size) {
   switch (size) {
-    case 1: return &classify_faces<1>;
-    case 2: return &classify_faces<2>;
-    case 3: return &classify_faces<3>;
-    case 4: return &classify_faces<4>;
-    case 5: return &classify_faces<5>;
-    default: throw CardError("a play has 1, 2, 3 or 5 cards; rows of " + std::to_string(size) + " faces");
+    case 1:
+      return &classify_faces<1>;
+    case 2:
+      return &classify_faces<2>;
+    case 3:
+      return &classify_faces<3>;
+    case 4:
+      return &classify_faces<4>;
+    case 5:
+      return &classify_faces<5>;
+    default:
+      throw CardError("a play has 1, 2, 3 or 5 cards; rows of " + std::to_string(size) + " faces");
   }
 }
 
 template <int Size>
-void classify_rows(const std::uint8_t* faces, std::size_t n, const Rules& rules, const std::uint8_t* power,
-                   const std::uint32_t* table, std::uint8_t* kinds, std::uint32_t* keys) {
+void classify_rows(const std::uint8_t* faces, std::size_t n, const Rules& rules,
+                   const std::uint8_t* power, const std::uint32_t* table, std::uint8_t* kinds,
+                   std::uint32_t* keys) {
   for (std::size_t i = 0; i < n; ++i) {
     Kind kind;
     std::uint32_t key;
@@ -467,31 +486,39 @@ void classify_batch(const std::uint8_t* faces, std::size_t n, int stride, const 
                     std::uint32_t* keys) {
   std::uint8_t power[kNumRanks];
   for (int r = 0; r < kNumRanks; ++r) power[r] = std::uint8_t(rank_power(r, level));
-  const std::uint32_t* table = detail::five_table(level, rules.wild != Wild::kAuto, rules.wrap_straights);
+  const std::uint32_t* table =
+      detail::five_table(level, rules.wild != Wild::kAuto, rules.wrap_straights);
   if (!sizes && stride == fixed_size) {  // dense rows: one specialised loop
     switch (fixed_size) {
-      case 1: return classify_rows<1>(faces, n, rules, power, table, kinds, keys);
-      case 2: return classify_rows<2>(faces, n, rules, power, table, kinds, keys);
-      case 3: return classify_rows<3>(faces, n, rules, power, table, kinds, keys);
-      case 5: return classify_rows<5>(faces, n, rules, power, table, kinds, keys);
-      default: break;
+      case 1:
+        return classify_rows<1>(faces, n, rules, power, table, kinds, keys);
+      case 2:
+        return classify_rows<2>(faces, n, rules, power, table, kinds, keys);
+      case 3:
+        return classify_rows<3>(faces, n, rules, power, table, kinds, keys);
+      case 5:
+        return classify_rows<5>(faces, n, rules, power, table, kinds, keys);
+      default:
+        break;
     }
   }
   for (std::size_t i = 0; i < n; ++i) {
     const int size = sizes ? sizes[i] : fixed_size;
     Kind kind;
     std::uint32_t key;
-    const bool ok = classifier(size)(faces + i * std::size_t(stride), rules, power, table, &key, &kind);
+    const bool ok =
+        classifier(size)(faces + i * std::size_t(stride), rules, power, table, &key, &kind);
     kinds[i] = ok ? std::uint8_t(kind) : 255;
     keys[i] = ok ? key : 0;
   }
 }
 
-void beats_batch(const std::uint8_t* a, const std::uint8_t* b, std::size_t n, int ka, int kb, int level,
-                 const Rules& rules, bool* out) {
+void beats_batch(const std::uint8_t* a, const std::uint8_t* b, std::size_t n, int ka, int kb,
+                 int level, const Rules& rules, bool* out) {
   std::uint8_t power[kNumRanks];
   for (int r = 0; r < kNumRanks; ++r) power[r] = std::uint8_t(rank_power(r, level));
-  const std::uint32_t* table = detail::five_table(level, rules.wild != Wild::kAuto, rules.wrap_straights);
+  const std::uint32_t* table =
+      detail::five_table(level, rules.wild != Wild::kAuto, rules.wrap_straights);
   const ClassifyFn fa = classifier(ka), fb = classifier(kb);
   for (std::size_t i = 0; i < n; ++i) {
     Kind kind_a, kind_b;
@@ -504,7 +531,8 @@ void beats_batch(const std::uint8_t* a, const std::uint8_t* b, std::size_t n, in
                               : fb(rb, rules, power, table, &key_b, &kind_b);
     if (!ok_a || !ok_b)
       throw IllegalPlay("row " + std::to_string(i) + " of " + (ok_a ? "b" : "a") + ": '" +
-                        cards_text(cards_from_faces(ok_a ? rb : ra, ok_a ? kb : ka)) + "' is not a play");
+                        cards_text(cards_from_faces(ok_a ? rb : ra, ok_a ? kb : ka)) +
+                        "' is not a play");
     out[i] = ka == kb && key_a > key_b;  // R7
   }
 }

@@ -99,7 +99,9 @@ inline bool beats(const Play& a, const Play& b) { return a.size() == b.size() &&
 namespace detail {
 extern const std::array<std::array<std::uint16_t, 8192>, 2> kWindowSets;
 }
-inline unsigned straight_windows(unsigned mask, bool wrap) { return detail::kWindowSets[wrap ? 1 : 0][mask & 8191]; }
+inline unsigned straight_windows(unsigned mask, bool wrap) {
+  return detail::kWindowSets[wrap ? 1 : 0][mask & 8191];
+}
 // The 13-bit rank mask of the straight with key t: its top rank t and the four below,
 // cyclically (t = 3 is A2345; t = 0..2 are the wrapped JQKA2, QKA23, KA234).
 constexpr unsigned straight_ranks(int t) {
@@ -139,19 +141,19 @@ void classify_batch(const std::uint8_t* faces, std::size_t n, int stride, const 
 
 // Batch R7 comparison: row i of a (ka faces) beats row i of b (kb faces). Throws CardError
 // naming the row if a row is not a play.
-void beats_batch(const std::uint8_t* a, const std::uint8_t* b, std::size_t n, int ka, int kb, int level,
-                 const Rules& rules, bool* out);
+void beats_batch(const std::uint8_t* a, const std::uint8_t* b, std::size_t n, int ka, int kb,
+                 int level, const Rules& rules, bool* out);
 
 namespace detail {
 
 // What a 5-card classification needs about the natural part N of a play with j jokers.
 struct FiveInfo {
-  int m = 0;              // natural cards
-  int j = 0;              // jokers
-  unsigned mask = 0;      // ranks present
-  int d = 0;              // distinct ranks
-  int suit = -1;          // the common suit of all naturals, -1 if mixed (or m == 0)
-  std::uint8_t n[13]{};   // natural count per rank
+  int m = 0;             // natural cards
+  int j = 0;             // jokers
+  unsigned mask = 0;     // ranks present
+  int d = 0;             // distinct ranks
+  int suit = -1;         // the common suit of all naturals, -1 if mixed (or m == 0)
+  std::uint8_t n[13]{};  // natural count per rank
 };
 FiveInfo five_info(const Cards& naturals, int jokers);
 

@@ -39,9 +39,7 @@ Action pass_action(int seat) {
 }
 
 // Level cards and jokers among the cards of a play.
-int control_cards(const Play& p, int level) {
-  return p.cards.jokers() + p.cards.rank_count(level);
-}
+int control_cards(const Play& p, int level) { return p.cards.jokers() + p.cards.rank_count(level); }
 
 // "Cheapness" order for a follow / a lead of one size: lower key first, then fewer control
 // cards, then fewer jokers.
@@ -73,14 +71,17 @@ Action simple_exchange(const PolicyView& g, PolicyScratch& s) {
       return s.actions.front();  // every tribute candidate has the same power (R11)
     case Phase::kReturn: {
       if (g.expects_offer())
-        return *std::min_element(s.actions.begin(), s.actions.end(),
-                                 [&](const Action& a, const Action& b) { return total_power(a) < total_power(b); });
-      return *std::min_element(s.actions.begin(), s.actions.end(),
-                               [&](const Action& a, const Action& b) { return power_of(a) < power_of(b); });
+        return *std::min_element(
+            s.actions.begin(), s.actions.end(),
+            [&](const Action& a, const Action& b) { return total_power(a) < total_power(b); });
+      return *std::min_element(
+          s.actions.begin(), s.actions.end(),
+          [&](const Action& a, const Action& b) { return power_of(a) < power_of(b); });
     }
     case Phase::kTake:
-      return *std::max_element(s.actions.begin(), s.actions.end(),
-                               [&](const Action& a, const Action& b) { return power_of(a) < power_of(b); });
+      return *std::max_element(
+          s.actions.begin(), s.actions.end(),
+          [&](const Action& a, const Action& b) { return power_of(a) < power_of(b); });
     default:
       return s.actions.front();
   }
@@ -97,7 +98,8 @@ Action random_action(const PolicyView& g, Rng& rng, PolicyScratch& s) {
     const PlayCounts c = count_plays(g.hand(seat), g.level_rank(), g.rules(), top);
     const std::size_t k = rng.bounded(c.total + (g.can_pass() ? 1 : 0));
     if (k == c.total) return pass_action(seat);
-    return make_action(ActionType::kPlay, seat, play_at(g.hand(seat), g.level_rank(), g.rules(), top, c, k));
+    return make_action(ActionType::kPlay, seat,
+                       play_at(g.hand(seat), g.level_rank(), g.rules(), top, c, k));
   }
   s.actions.clear();
   g.legal_actions(&s.actions);
@@ -122,10 +124,19 @@ Action greedy_action(const PolicyView& g, PolicyScratch& s) {
   // Lead: the weakest play of the largest size, preferring no control cards.
   const Play* best = nullptr;
   for (const Play& p : s.plays) {
-    if (!best) { best = &p; continue; }
+    if (!best) {
+      best = &p;
+      continue;
+    }
     const int cp = control_cards(p, level) > 0, cb = control_cards(*best, level) > 0;
-    if (cp != cb) { if (cp < cb) best = &p; continue; }
-    if (p.size() != best->size()) { if (p.size() > best->size()) best = &p; continue; }
+    if (cp != cb) {
+      if (cp < cb) best = &p;
+      continue;
+    }
+    if (p.size() != best->size()) {
+      if (p.size() > best->size()) best = &p;
+      continue;
+    }
     if (cheaper(p, *best, level)) best = &p;
   }
   return make_action(ActionType::kPlay, seat, *best);
@@ -183,7 +194,10 @@ struct Planner {
       Cards c;
       for (int r = 0; r < kNumRanks && ok; ++r) {
         if (!((ranks >> r) & 1)) continue;
-        if (!cnt[r]) { ok = false; break; }
+        if (!cnt[r]) {
+          ok = false;
+          break;
+        }
         saving += units(cnt[r]) - units(cnt[r] - 1);
       }
       if (!ok) continue;
@@ -294,7 +308,8 @@ bool is_control(const Play& p, int level) { return control_cards(p, level) == p.
 
 // Relative weakness of a plan unit for leading: lower = lead it earlier.
 int lead_rank(const Play& p) {
-  if (p.size() == 5) return int((p.key >> 20) * 16 + ((p.key & 0xFFFFF) >> 16));  // kind, top nibble
+  if (p.size() == 5)
+    return int((p.key >> 20) * 16 + ((p.key & 0xFFFFF) >> 16));  // kind, top nibble
   return int(p.key >> 1);
 }
 
@@ -345,13 +360,17 @@ Action heuristic_action(const PolicyView& g, Rng& rng, PolicyScratch& s) {
     const Play* best = nullptr;
     for (const Play& p : s.plan) {
       if (is_control(p, level)) continue;
-      if (!best) { best = &p; continue; }
+      if (!best) {
+        best = &p;
+        continue;
+      }
       const bool big_p = p.size() == 5, big_b = best->size() == 5;
       if (big_p != big_b) {
         if ((controls >= 2) == big_p) best = &p;
         continue;
       }
-      if (p.size() != best->size() ? p.size() > best->size() : lead_rank(p) < lead_rank(*best)) best = &p;
+      if (p.size() != best->size() ? p.size() > best->size() : lead_rank(p) < lead_rank(*best))
+        best = &p;
     }
     if (best) return play(*best);
     // only controls left: lead the lowest of them
@@ -367,13 +386,15 @@ Action heuristic_action(const PolicyView& g, Rng& rng, PolicyScratch& s) {
   // Going out with this play wins the race: always take it (the whole hand as one play).
   {
     Play whole;
-    if (hand.size() == top.size() && classify(hand, level, g.rules(), &whole) && beats(whole, top)) return play(whole);
+    if (hand.size() == top.size() && classify(hand, level, g.rules(), &whole) && beats(whole, top))
+      return play(whole);
   }
   if (partner_top) return pass_action(seat);  // never beat the partner otherwise
   // A plan unit of the same size that beats the top: the cheapest non-control one.
   const Play* best = nullptr;
   for (const Play& p : s.plan)
-    if (p.size() == top.size() && beats(p, top) && !is_control(p, level) && (!best || cheaper(p, *best, level)))
+    if (p.size() == top.size() && beats(p, top) && !is_control(p, level) &&
+        (!best || cheaper(p, *best, level)))
       best = &p;
   if (best) return play(*best);
   // Use a control unit when the hand is nearly done, the opponents are close, or the
@@ -398,14 +419,28 @@ Action heuristic_action(const PolicyView& g, Rng& rng, PolicyScratch& s) {
 const std::vector<PolicyEntry>& policy_registry() {
   // Adding a policy: one entry here (its id is its index; PolicyKind names the first ones).
   static const std::vector<PolicyEntry> kPolicies = {
-      {"random", [](const PolicyView& v, Rng& r, PolicyScratch& s) { return random_action(v, r, s); }},
+      {"random",
+       [](const PolicyView& v, Rng& r, PolicyScratch& s) { return random_action(v, r, s); }},
       {"greedy", [](const PolicyView& v, Rng&, PolicyScratch& s) { return greedy_action(v, s); }},
-      {"heuristic", [](const PolicyView& v, Rng& r, PolicyScratch& s) { return heuristic_action(v, r, s); }},
+      {"heuristic",
+       [](const PolicyView& v, Rng& r, PolicyScratch& s) { return heuristic_action(v, r, s); }},
       {"pimc", &pimc_action},  // default budget (policy.hpp SearchConfig)
       // fixed budgets in total rollouts per decision (the strength curve, docs/search.md)
-      {"pimc24", [](const PolicyView& v, Rng& r, PolicyScratch& s) { s.search.rollouts = 24; return pimc_action(v, r, s); }},
-      {"pimc48", [](const PolicyView& v, Rng& r, PolicyScratch& s) { s.search.rollouts = 48; return pimc_action(v, r, s); }},
-      {"pimc192", [](const PolicyView& v, Rng& r, PolicyScratch& s) { s.search.rollouts = 192; return pimc_action(v, r, s); }},
+      {"pimc24",
+       [](const PolicyView& v, Rng& r, PolicyScratch& s) {
+         s.search.rollouts = 24;
+         return pimc_action(v, r, s);
+       }},
+      {"pimc48",
+       [](const PolicyView& v, Rng& r, PolicyScratch& s) {
+         s.search.rollouts = 48;
+         return pimc_action(v, r, s);
+       }},
+      {"pimc192",
+       [](const PolicyView& v, Rng& r, PolicyScratch& s) {
+         s.search.rollouts = 192;
+         return pimc_action(v, r, s);
+       }},
   };
   return kPolicies;
 }

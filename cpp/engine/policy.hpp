@@ -22,8 +22,8 @@
 #include <string>
 #include <vector>
 
-#include "moves.hpp"
 #include "infostate.hpp"
+#include "moves.hpp"
 #include "rng.hpp"
 #include "state.hpp"
 
@@ -37,12 +37,12 @@ const char* policy_name(PolicyKind k);
 // Search settings of a search policy (search.hpp); part of the scratch so that each seat
 // of a simulation can have its own.
 struct SearchConfig {
-  int rollouts = 96;         // total rollouts per decision (budget in iterations)
-  int min_worlds = 2;        // at least this many worlds (each candidate in each)
-  int max_worlds = 64;       // at most this many
-  double ms = 0;             // > 0: also stop adding worlds after this many milliseconds
+  int rollouts = 96;    // total rollouts per decision (budget in iterations)
+  int min_worlds = 2;   // at least this many worlds (each candidate in each)
+  int max_worlds = 64;  // at most this many
+  double ms = 0;        // > 0: also stop adding worlds after this many milliseconds
   int threads = 1;
-  int max_candidates = 12;   // pimc: search at most this many candidates (0 = all)
+  int max_candidates = 12;  // pimc: search at most this many candidates (0 = all)
   PolicyKind rollout = PolicyKind::kHeuristic;  // the policy every seat plays in rollouts
 };
 

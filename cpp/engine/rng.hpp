@@ -40,7 +40,8 @@ class Rng {
   // The stream for (seed, game, purpose, index): key = mix64(mix64(mix64(seed ^ mix64(game))
   // ^ purpose) ^ index), then Rng(key). Depends on nothing else, so results never depend on
   // batch size, thread count or the decisions taken.
-  static constexpr Rng stream(std::uint64_t seed, std::uint64_t game, Stream purpose, std::uint64_t index) {
+  static constexpr Rng stream(std::uint64_t seed, std::uint64_t game, Stream purpose,
+                              std::uint64_t index) {
     const std::uint64_t k1 = mix64(seed ^ mix64(game));
     const std::uint64_t k2 = mix64(k1 ^ std::uint64_t(purpose));
     return Rng(mix64(k2 ^ index));

@@ -13,9 +13,11 @@ namespace daguai {
 
 namespace {
 
-void run_one(const SimConfig& cfg, std::int64_t i, const SimOutput& out, std::array<PolicyScratch, 6>& scratch) {
+void run_one(const SimConfig& cfg, std::int64_t i, const SimOutput& out,
+             std::array<PolicyScratch, 6>& scratch) {
   const std::uint64_t game = cfg.first_game + std::uint64_t(i);
-  GameState g = cfg.view  ? make_world(*cfg.view, sample_world_hands(*cfg.view, cfg.seed, game), cfg.seed, game)
+  GameState g = cfg.view    ? make_world(*cfg.view, sample_world_hands(*cfg.view, cfg.seed, game),
+                                         cfg.seed, game)
                 : cfg.start ? *cfg.start
                             : GameState(cfg.rules, cfg.seed, game, cfg.auto_pass, /*record=*/false);
   std::array<Rng, 6> rngs;
@@ -42,10 +44,13 @@ void run_one(const SimConfig& cfg, std::int64_t i, const SimOutput& out, std::ar
   if (out.level) out.level[i] = std::int8_t(first_level);
   if (out.order)
     for (int k = 0; k < kSeats; ++k) out.order[i * 6 + k] = last.order[std::size_t(k)];
-  if (out.winner) out.winner[i] = cfg.matches ? (last.match_over ? last.match_winner : std::int8_t(-1)) : last.winner;
+  if (out.winner)
+    out.winner[i] =
+        cfg.matches ? (last.match_over ? last.match_winner : std::int8_t(-1)) : last.winner;
   if (out.n_tributers) out.n_tributers[i] = last.n_tributers;
   if (out.tributers)
-    for (int k = 0; k < 3; ++k) out.tributers[i * 3 + k] = k < last.n_tributers ? last.tributers[std::size_t(k)] : -1;
+    for (int k = 0; k < 3; ++k)
+      out.tributers[i * 3 + k] = k < last.n_tributers ? last.tributers[std::size_t(k)] : -1;
   if (out.levels) {
     out.levels[i * 2] = std::int8_t(g.level(0));
     out.levels[i * 2 + 1] = std::int8_t(g.level(1));
@@ -59,8 +64,10 @@ void run_one(const SimConfig& cfg, std::int64_t i, const SimOutput& out, std::ar
     std::int32_t draws = 0, wins[2] = {0, 0};
     res.for_each_from(0, [&](const RoundResult& r) {
       if (r.forfeit_seat >= 0) return;
-      if (r.winner < 0) ++draws;
-      else ++wins[r.winner];
+      if (r.winner < 0)
+        ++draws;
+      else
+        ++wins[r.winner];
     });
     if (out.draws) out.draws[i] = draws;
     if (out.wins) {
@@ -74,7 +81,8 @@ void run_one(const SimConfig& cfg, std::int64_t i, const SimOutput& out, std::ar
 
 void simulate(const SimConfig& cfg, const SimOutput& out) {
   if (cfg.n <= 0) return;
-  const int threads = std::max(1, std::min<int>(cfg.threads, int(std::min<std::int64_t>(cfg.n, 256))));
+  const int threads =
+      std::max(1, std::min<int>(cfg.threads, int(std::min<std::int64_t>(cfg.n, 256))));
   constexpr std::int64_t kChunk = 16;
   std::atomic<std::int64_t> next{0};
   std::exception_ptr error;

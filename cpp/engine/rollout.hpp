@@ -20,7 +20,7 @@ struct SimConfig {
   std::uint64_t seed = 0;
   std::uint64_t first_game = 0;  // game indices first_game .. first_game + n - 1
   std::int64_t n = 0;
-  bool matches = false;          // false: one round per game (the match's first round)
+  bool matches = false;  // false: one round per game (the match's first round)
   bool auto_pass = false;
   std::array<PolicyKind, 6> policies{};
   int threads = 1;
@@ -35,19 +35,19 @@ struct SimConfig {
 // Output columns (row i = game first_game + i); any pointer may be null to skip a column.
 struct SimOutput {
   std::uint64_t* game = nullptr;
-  std::int8_t* dealer = nullptr;        // first round's dealer
-  std::int8_t* level = nullptr;         // first round's level rank (round mode) / -
-  std::int8_t* order = nullptr;         // n x 6: last round's finishing order
-  std::int8_t* winner = nullptr;        // round mode: team or -1 (draw); match mode: match winner or -1
-  std::int8_t* n_tributers = nullptr;   // round mode: tributers of the round
-  std::int8_t* tributers = nullptr;     // n x 3, -1 padded
-  std::int8_t* levels = nullptr;        // n x 2: levels after (the round / the match)
-  std::int32_t* scores = nullptr;       // n x 6: score change (round) / total (match)
-  std::int32_t* plays = nullptr;        // plays made
-  std::int32_t* passes = nullptr;       // passes made
-  std::int32_t* rounds = nullptr;       // rounds played (1 in round mode)
-  std::int32_t* draws = nullptr;        // match mode: drawn rounds
-  std::int32_t* wins = nullptr;         // n x 2 match mode: rounds won per team
+  std::int8_t* dealer = nullptr;  // first round's dealer
+  std::int8_t* level = nullptr;   // first round's level rank (round mode) / -
+  std::int8_t* order = nullptr;   // n x 6: last round's finishing order
+  std::int8_t* winner = nullptr;  // round mode: team or -1 (draw); match mode: match winner or -1
+  std::int8_t* n_tributers = nullptr;  // round mode: tributers of the round
+  std::int8_t* tributers = nullptr;    // n x 3, -1 padded
+  std::int8_t* levels = nullptr;       // n x 2: levels after (the round / the match)
+  std::int32_t* scores = nullptr;      // n x 6: score change (round) / total (match)
+  std::int32_t* plays = nullptr;       // plays made
+  std::int32_t* passes = nullptr;      // passes made
+  std::int32_t* rounds = nullptr;      // rounds played (1 in round mode)
+  std::int32_t* draws = nullptr;       // match mode: drawn rounds
+  std::int32_t* wins = nullptr;        // n x 2 match mode: rounds won per team
 };
 
 // Runs the simulation; threads > 1 run in parallel with a shared chunk counter.

@@ -28,6 +28,9 @@ enum class TributePairing : std::uint8_t { kNext = 0, kPrevious = 1, kFinishOrde
 // R13: scoring scheme.
 enum class Scoring : std::uint8_t { kStake = 0, kLevels = 1, kSimple = 2 };
 
+// R18: the table. k6p3d is the game of R1-R17; k4p2d the 4-player, 2-deck table.
+enum class TableKind : std::uint8_t { k6p3d = 0, k4p2d = 1 };
+
 struct Rules {
   // R5-R7: patterns.
   Wild wild = Wild::kAuto;
@@ -45,7 +48,8 @@ struct Rules {
   Scoring scoring = Scoring::kStake;
   std::int32_t base = 1;
   bool losers_pay = true;
-  std::int32_t min_rounds = 3;  // R14
+  std::int32_t min_rounds = 3;         // R14
+  TableKind table = TableKind::k6p3d;  // R18
 };
 
 }  // namespace daguai

@@ -6,11 +6,13 @@ namespace {
 
 bool constraints_hold(const InfoState& v, const std::array<Cards, kSeats>& hands) {
   for (int s = 0; s < kSeats; ++s)
-    if (v.jokers_known[std::size_t(s)] && hands[std::size_t(s)].jokers() != v.known[std::size_t(s)].jokers())
+    if (v.jokers_known[std::size_t(s)] &&
+        hands[std::size_t(s)].jokers() != v.known[std::size_t(s)].jokers())
       return false;
   for (const ForcedPass& fp : v.forced) {
     if (fp.seat == v.seat) continue;  // the viewer's own hand is exact
-    const Cards then = hands[std::size_t(fp.seat)] + (v.played[std::size_t(fp.seat)] - fp.played_before);
+    const Cards then =
+        hands[std::size_t(fp.seat)] + (v.played[std::size_t(fp.seat)] - fp.played_before);
     if (has_legal_follow(then, v.level_rank, v.rules, fp.top)) return false;
   }
   return true;
@@ -22,7 +24,8 @@ bool consistent(const InfoState& v, const std::array<Cards, kSeats>& hands) {
   Cards all;
   for (int s = 0; s < kSeats; ++s) {
     const Cards& h = hands[std::size_t(s)];
-    if (h.size() != v.cards_left[std::size_t(s)] || !h.contains(v.known[std::size_t(s)])) return false;
+    if (h.size() != v.cards_left[std::size_t(s)] || !h.contains(v.known[std::size_t(s)]))
+      return false;
     if (s != v.seat && Cards::sum_overflows(all, h)) return false;
     if (s != v.seat) all += h - v.known[std::size_t(s)];
   }
@@ -45,8 +48,10 @@ int sample_hands(const InfoState& v, Rng& rng, std::array<Cards, kSeats>* hands)
     }
     if (constraints_hold(v, *hands)) return attempt;
   }
-  throw GameError("sample_worlds: the view of seat " + std::to_string(v.seat) + " has constraints (forced passes, " +
-                  "refusals) too tight to sample by rejection in " + std::to_string(kMaxAttempts) + " attempts");
+  throw GameError("sample_worlds: the view of seat " + std::to_string(v.seat) +
+                  " has constraints (forced passes, " +
+                  "refusals) too tight to sample by rejection in " + std::to_string(kMaxAttempts) +
+                  " attempts");
 }
 
 GameState make_world(const InfoState& v, const std::array<Cards, kSeats>& hands, std::uint64_t seed,
@@ -83,7 +88,8 @@ GameState make_world(const InfoState& v, const std::array<Cards, kSeats>& hands,
   return g;
 }
 
-std::array<Cards, kSeats> sample_world_hands(const InfoState& v, std::uint64_t seed, std::uint64_t k) {
+std::array<Cards, kSeats> sample_world_hands(const InfoState& v, std::uint64_t seed,
+                                             std::uint64_t k) {
   Rng r = Rng::stream(seed, 0, Stream::kSample, k);
   std::array<Cards, kSeats> hands{};
   sample_hands(v, r, &hands);
@@ -95,7 +101,9 @@ std::vector<GameState> sample_worlds(const InfoState& v, int n, std::uint64_t se
   if (v.phase == Phase::kMatchOver) throw GameError("sample_worlds: the match is over");
   std::vector<GameState> out;
   out.reserve(std::size_t(n));
-  for (int k = 0; k < n; ++k) out.push_back(make_world(v, sample_world_hands(v, seed, std::uint64_t(k)), seed, std::uint64_t(k)));
+  for (int k = 0; k < n; ++k)
+    out.push_back(
+        make_world(v, sample_world_hands(v, seed, std::uint64_t(k)), seed, std::uint64_t(k)));
   return out;
 }
 

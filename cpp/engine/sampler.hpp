@@ -40,6 +40,7 @@ GameState make_world(const InfoState& v, const std::array<Cards, kSeats>& hands,
 // n worlds (n >= 1, GameError otherwise), world k from stream (seed, 0, kSample, k).
 std::vector<GameState> sample_worlds(const InfoState& v, int n, std::uint64_t seed);
 // The hands of world k alone (what sample_worlds' world k holds).
-std::array<Cards, kSeats> sample_world_hands(const InfoState& v, std::uint64_t seed, std::uint64_t k);
+std::array<Cards, kSeats> sample_world_hands(const InfoState& v, std::uint64_t seed,
+                                             std::uint64_t k);
 
 }  // namespace daguai

@@ -34,11 +34,14 @@ int rollout_round(GameState& g, PolicyKind policy, std::uint64_t seed, std::uint
 
 SearchResult search(const InfoState& v, const std::vector<Action>& actions, const SearchConfig& cfg,
                     std::uint64_t seed, int prior) {
-  if (v.current != v.seat) throw GameError("search: seat " + std::to_string(v.seat) + " is not to act");
+  if (v.current != v.seat)
+    throw GameError("search: seat " + std::to_string(v.seat) + " is not to act");
   if (actions.empty()) throw GameError("search: no candidate actions");
-  if (cfg.rollouts <= 0 || cfg.min_worlds <= 0 || cfg.max_worlds <= 0 || cfg.threads <= 0 || cfg.ms < 0)
+  if (cfg.rollouts <= 0 || cfg.min_worlds <= 0 || cfg.max_worlds <= 0 || cfg.threads <= 0 ||
+      cfg.ms < 0)
     throw GameError("search: the budget (rollouts, worlds, threads, ms) must be > 0");
-  if (is_search_policy(cfg.rollout)) throw GameError("search: the rollout policy cannot be a search policy");
+  if (is_search_policy(cfg.rollout))
+    throw GameError("search: the rollout policy cannot be a search policy");
   SearchResult res;
   res.candidates.resize(actions.size());
   for (std::size_t i = 0; i < actions.size(); ++i) res.candidates[i].action = actions[i];
@@ -60,13 +63,15 @@ SearchResult search(const InfoState& v, const std::vector<Action>& actions, cons
       for (;;) {
         if (stop.load()) return;
         if (cfg.ms > 0 && next.load() >= cfg.min_worlds &&
-            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count() > cfg.ms) {
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+                    .count() > cfg.ms) {
           stop.store(true);
           return;
         }
         const int k = next.fetch_add(1);  // every world fetched below max_worlds is finished
         if (k >= max_worlds) return;
-        const GameState world = make_world(v, sample_world_hands(v, seed, std::uint64_t(k)), seed, std::uint64_t(k));
+        const GameState world =
+            make_world(v, sample_world_hands(v, seed, std::uint64_t(k)), seed, std::uint64_t(k));
         for (int i = 0; i < n_cand; ++i) {
           GameState g = world;
           g.apply(actions[std::size_t(i)]);
@@ -111,7 +116,9 @@ SearchResult search(const InfoState& v, const std::vector<Action>& actions, cons
     }
   if (prior < 0 || prior >= n_cand) {
     for (int i = 1; i < n_cand; ++i)
-      if (res.candidates[std::size_t(i)].mean_score() > res.candidates[std::size_t(res.best)].mean_score()) res.best = i;
+      if (res.candidates[std::size_t(i)].mean_score() >
+          res.candidates[std::size_t(res.best)].mean_score())
+        res.best = i;
     return res;
   }
   res.best = prior;
@@ -138,7 +145,8 @@ SearchResult search(const InfoState& v, const std::vector<Action>& actions, cons
   return res;
 }
 
-void prune_candidates(const PolicyView& view, const Action& prior, int keep, std::vector<Action>* actions) {
+void prune_candidates(const PolicyView& view, const Action& prior, int keep,
+                      std::vector<Action>* actions) {
   if (int(actions->size()) <= keep) return;
   // The rollout policy's own choice first, then pass, then per play size the lowest keys,
   // taken round-robin over the sizes 1, 2, 3, 5 (a lead keeps its cheapest options of
@@ -146,11 +154,14 @@ void prune_candidates(const PolicyView& view, const Action& prior, int keep, std
   std::vector<Action> by_size[6], rest;
   for (const Action& a : *actions) {
     if (a == prior) continue;
-    if (a.type == ActionType::kPlay) by_size[std::min(5, a.play.size())].push_back(a);
-    else rest.push_back(a);
+    if (a.type == ActionType::kPlay)
+      by_size[std::min(5, a.play.size())].push_back(a);
+    else
+      rest.push_back(a);
   }
   for (auto& v : by_size)
-    std::stable_sort(v.begin(), v.end(), [](const Action& x, const Action& y) { return x.play.key < y.play.key; });
+    std::stable_sort(v.begin(), v.end(),
+                     [](const Action& x, const Action& y) { return x.play.key < y.play.key; });
   std::vector<Action> out{prior};
   for (const Action& a : rest)
     if (int(out.size()) < keep) out.push_back(a);

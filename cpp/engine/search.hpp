@@ -56,7 +56,8 @@ int rollout_round(GameState& g, PolicyKind policy, std::uint64_t seed, std::uint
 // actions it searches a subset: the rollout policy's own choice, pass, then per play size
 // the lowest keys (prune_candidates).
 Action pimc_action(const PolicyView& view, Rng& rng, PolicyScratch& scratch);
-void prune_candidates(const PolicyView& view, const Action& prior, int keep, std::vector<Action>* actions);
+void prune_candidates(const PolicyView& view, const Action& prior, int keep,
+                      std::vector<Action>* actions);
 bool is_search_policy(PolicyKind k);  // the pimc family (never a rollout policy)
 
 }  // namespace daguai

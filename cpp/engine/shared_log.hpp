@@ -36,9 +36,11 @@ class SharedLog {
   template <class F>
   void for_each_from(std::size_t start, F&& f) const {
     std::vector<const Node*> nodes;
-    for (const Node* n = head_.get(); n && n->before + kChunk > start; n = n->prev.get()) nodes.push_back(n);
+    for (const Node* n = head_.get(); n && n->before + kChunk > start; n = n->prev.get())
+      nodes.push_back(n);
     for (auto it = nodes.rbegin(); it != nodes.rend(); ++it)
-      for (std::size_t k = (*it)->before < start ? start - (*it)->before : 0; k < kChunk; ++k) f((*it)->items[k]);
+      for (std::size_t k = (*it)->before < start ? start - (*it)->before : 0; k < kChunk; ++k)
+        f((*it)->items[k]);
     const std::size_t s = sealed();
     for (std::size_t k = start > s ? start - s : 0; k < tail_.size(); ++k) f(tail_[k]);
   }
@@ -47,7 +49,7 @@ class SharedLog {
   struct Node {
     std::vector<T> items;  // exactly kChunk
     std::shared_ptr<const Node> prev;
-    std::size_t before;    // elements in older chunks
+    std::size_t before;  // elements in older chunks
   };
   std::size_t sealed() const { return head_ ? head_->before + kChunk : 0; }
   std::shared_ptr<const Node> head_;

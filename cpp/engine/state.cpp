@@ -6,41 +6,64 @@ namespace daguai {
 
 const char* phase_name(Phase p) {
   switch (p) {
-    case Phase::kTribute: return "tribute";
-    case Phase::kReturn: return "return";
-    case Phase::kTake: return "take";
-    case Phase::kPlay: return "play";
-    case Phase::kMatchOver: return "match_over";
+    case Phase::kTribute:
+      return "tribute";
+    case Phase::kReturn:
+      return "return";
+    case Phase::kTake:
+      return "take";
+    case Phase::kPlay:
+      return "play";
+    case Phase::kMatchOver:
+      return "match_over";
   }
   return "?";
 }
 
 const char* event_name(EventType t) {
   switch (t) {
-    case EventType::kDeal: return "deal";
-    case EventType::kTribute: return "tribute";
-    case EventType::kAntiTribute: return "anti_tribute";
-    case EventType::kReturn: return "return";
-    case EventType::kOffer: return "offer";
-    case EventType::kTake: return "take";
-    case EventType::kPlay: return "play";
-    case EventType::kPass: return "pass";
-    case EventType::kRoundEnd: return "round_end";
-    case EventType::kForfeit: return "forfeit";
-    case EventType::kAutoPass: return "auto_pass";
+    case EventType::kDeal:
+      return "deal";
+    case EventType::kTribute:
+      return "tribute";
+    case EventType::kAntiTribute:
+      return "anti_tribute";
+    case EventType::kReturn:
+      return "return";
+    case EventType::kOffer:
+      return "offer";
+    case EventType::kTake:
+      return "take";
+    case EventType::kPlay:
+      return "play";
+    case EventType::kPass:
+      return "pass";
+    case EventType::kRoundEnd:
+      return "round_end";
+    case EventType::kForfeit:
+      return "forfeit";
+    case EventType::kAutoPass:
+      return "auto_pass";
   }
   return "?";
 }
 
 const char* action_name(ActionType t) {
   switch (t) {
-    case ActionType::kPlay: return "play";
-    case ActionType::kPass: return "pass";
-    case ActionType::kTribute: return "tribute";
-    case ActionType::kAntiTribute: return "anti_tribute";
-    case ActionType::kReturn: return "return";
-    case ActionType::kOffer: return "offer";
-    case ActionType::kTake: return "take";
+    case ActionType::kPlay:
+      return "play";
+    case ActionType::kPass:
+      return "pass";
+    case ActionType::kTribute:
+      return "tribute";
+    case ActionType::kAntiTribute:
+      return "anti_tribute";
+    case ActionType::kReturn:
+      return "return";
+    case ActionType::kOffer:
+      return "offer";
+    case ActionType::kTake:
+      return "take";
   }
   return "?";
 }
@@ -64,8 +87,8 @@ Play card_play(const Cards& c) {
   return p;
 }
 
-GameState::GameState(const Rules& rules, std::uint64_t seed, std::uint64_t game, bool auto_pass, bool record,
-                     Start start)
+GameState::GameState(const Rules& rules, std::uint64_t seed, std::uint64_t game, bool auto_pass,
+                     bool record, Start start)
     : GameState(rules,
                 start == Start::kRandom ? random_position(rules, seed, game, auto_pass)
                                         : seeded_position(seed, game, auto_pass),
@@ -89,7 +112,8 @@ std::array<Cards, kSeats> seeded_deal(std::uint64_t seed, std::uint64_t game, in
 std::string entry_text(std::size_t i, const Action& a) {
   std::string s = "history entry " + std::to_string(i) + " (seat " + std::to_string(a.seat) + " " +
                   action_name(a.type);
-  if (a.type != ActionType::kPass && a.type != ActionType::kAntiTribute) s += " " + cards_text(a.play.cards);
+  if (a.type != ActionType::kPass && a.type != ActionType::kAntiTribute)
+    s += " " + cards_text(a.play.cards);
   return s + ")";
 }
 
@@ -112,14 +136,20 @@ Position GameState::seeded_position(std::uint64_t seed, std::uint64_t game, bool
 // exchanges, then the history itself applied decision by decision, the seat to act and
 // the finishing order.
 GameState::GameState(const Rules& rules, const Position& pos, bool record)
-    : rules_(rules), seed_(pos.seed), game_(pos.game), auto_pass_(false), initial_auto_pass_(pos.auto_pass),
-      record_(record), start_(pos.start) {
+    : rules_(rules),
+      seed_(pos.seed),
+      game_(pos.game),
+      auto_pass_(false),
+      initial_auto_pass_(pos.auto_pass),
+      record_(record),
+      start_(pos.start) {
   if (rules_.final_level > 12) throw GameError("final_level out of range");
   auto fail = [](const std::string& m) { throw PositionError("inconsistent position: " + m); };
   auto seat_ok = [](int s) { return s >= 0 && s < kSeats; };
   if (pos.round < 0) fail("round " + std::to_string(pos.round) + " is negative");
   if (rules_.max_rounds > 0 && pos.round >= rules_.max_rounds)
-    fail("round " + std::to_string(pos.round) + " is past max_rounds = " + std::to_string(rules_.max_rounds));
+    fail("round " + std::to_string(pos.round) +
+         " is past max_rounds = " + std::to_string(rules_.max_rounds));
   if (!seat_ok(pos.dealer)) fail("dealer " + std::to_string(pos.dealer) + " is not a seat (0..5)");
   for (int t = 0; t < 2; ++t) {
     if (pos.levels[std::size_t(t)] < 0 || pos.levels[std::size_t(t)] > rules_.final_level)
@@ -127,19 +157,22 @@ GameState::GameState(const Rules& rules, const Position& pos, bool record)
     if (pos.final_failures[std::size_t(t)] < 0) fail("final_failures must be >= 0");
   }
   // R11 tribute pairs.
-  if (pos.n_pairs < 0 || pos.n_pairs > 3) fail("there are 0 to 3 tribute pairs, not " + std::to_string(pos.n_pairs));
+  if (pos.n_pairs < 0 || pos.n_pairs > 3)
+    fail("there are 0 to 3 tribute pairs, not " + std::to_string(pos.n_pairs));
   if (pos.n_pairs > 0 && pos.round == 0 && pos.start != Start::kRandom)
     fail("round 0 has no tribute (R11: tribute follows a won round)");
   unsigned used = 0;
   for (int i = 0; i < pos.n_pairs; ++i) {
     const int t = pos.tributers[std::size_t(i)], r = pos.receivers[std::size_t(i)];
-    if (!seat_ok(t) || !seat_ok(r)) fail("tribute pair " + std::to_string(i) + " names a seat outside 0..5");
+    if (!seat_ok(t) || !seat_ok(r))
+      fail("tribute pair " + std::to_string(i) + " names a seat outside 0..5");
     if (team_of(t) == team_of(r))
-      fail("tribute pair " + std::to_string(i) + ": seats " + std::to_string(t) + " and " + std::to_string(r) +
-           " are partners (R11 pairs opponents)");
+      fail("tribute pair " + std::to_string(i) + ": seats " + std::to_string(t) + " and " +
+           std::to_string(r) + " are partners (R11 pairs opponents)");
     if (team_of(t) != team_of(pos.tributers[0]))
       fail("tribute pair " + std::to_string(i) + ": every tributer is of the losing team (R9)");
-    if (((used >> t) & 1) || ((used >> r) & 1)) fail("tribute pair " + std::to_string(i) + " repeats a seat");
+    if (((used >> t) & 1) || ((used >> r) & 1))
+      fail("tribute pair " + std::to_string(i) + " repeats a seat");
     used |= (1u << t) | (1u << r);
   }
   auto pair_of = [&](int seat, bool as_tributer) {
@@ -156,37 +189,52 @@ GameState::GameState(const Rules& rules, const Position& pos, bool record)
       held[std::size_t(s)][std::size_t(f)] = pos.hands[std::size_t(s)].count(f);
       total[std::size_t(f)] += pos.hands[std::size_t(s)].count(f);
     }
-  auto undo = [&](const Cards& c, int from, int to) {  // undo a move of c from `from` to `to` (-1: played)
+  auto undo = [&](const Cards& c, int from,
+                  int to) {  // undo a move of c from `from` to `to` (-1: played)
     for (int f = 0; f < kNumFaces; ++f) {
       held[std::size_t(from)][std::size_t(f)] += c.count(f);
-      if (to >= 0) held[std::size_t(to)][std::size_t(f)] -= c.count(f);
-      else total[std::size_t(f)] += c.count(f);
+      if (to >= 0)
+        held[std::size_t(to)][std::size_t(f)] -= c.count(f);
+      else
+        total[std::size_t(f)] += c.count(f);
     }
   };
   for (std::size_t i = 0; i < pos.history.size(); ++i) {
     const Action& a = pos.history[i].action;
     if (!seat_ok(a.seat))
-      fail("history entry " + std::to_string(i) + ": seat " + std::to_string(a.seat) + " is not a seat (0..5)");
+      fail("history entry " + std::to_string(i) + ": seat " + std::to_string(a.seat) +
+           " is not a seat (0..5)");
     int j = -1;
     switch (a.type) {
-      case ActionType::kPlay: undo(a.play.cards, a.seat, -1); break;
-      case ActionType::kTribute: case ActionType::kTake: case ActionType::kAntiTribute:
+      case ActionType::kPlay:
+        undo(a.play.cards, a.seat, -1);
+        break;
+      case ActionType::kTribute:
+      case ActionType::kTake:
+      case ActionType::kAntiTribute:
         if ((j = pair_of(a.seat, true)) < 0)
-          fail(entry_text(i, a) + ": seat " + std::to_string(a.seat) + " is not a tributer of this round");
-        if (a.type == ActionType::kTribute) undo(a.play.cards, a.seat, pos.receivers[std::size_t(j)]);
+          fail(entry_text(i, a) + ": seat " + std::to_string(a.seat) +
+               " is not a tributer of this round");
+        if (a.type == ActionType::kTribute)
+          undo(a.play.cards, a.seat, pos.receivers[std::size_t(j)]);
         if (a.type == ActionType::kTake) undo(a.play.cards, pos.receivers[std::size_t(j)], a.seat);
         break;
-      case ActionType::kReturn: case ActionType::kOffer:
+      case ActionType::kReturn:
+      case ActionType::kOffer:
         if ((j = pair_of(a.seat, false)) < 0)
-          fail(entry_text(i, a) + ": seat " + std::to_string(a.seat) + " is not a receiver of this round");
-        if (a.type == ActionType::kReturn) undo(a.play.cards, a.seat, pos.tributers[std::size_t(j)]);
+          fail(entry_text(i, a) + ": seat " + std::to_string(a.seat) +
+               " is not a receiver of this round");
+        if (a.type == ActionType::kReturn)
+          undo(a.play.cards, a.seat, pos.tributers[std::size_t(j)]);
         break;
-      case ActionType::kPass: break;
+      case ActionType::kPass:
+        break;
     }
   }
   for (int f = 0; f < kNumFaces; ++f)
     if (total[std::size_t(f)] != kMaxCopies)
-      fail("card totals (R2): " + face_text(f) + " appears " + std::to_string(total[std::size_t(f)]) +
+      fail("card totals (R2): " + face_text(f) + " appears " +
+           std::to_string(total[std::size_t(f)]) +
            " times in the hands and this round's plays; every face exists 3 times");
   for (int s = 0; s < kSeats; ++s) {
     int n = 0;
@@ -198,13 +246,16 @@ GameState::GameState(const Rules& rules, const Position& pos, bool record)
       n += c;
     }
     if (n != kHandSize)
-      fail("hand size: seat " + std::to_string(s) + " holds " + std::to_string(pos.hands[std::size_t(s)].size()) +
-           " cards, which with this round's plays and exchanges makes " + std::to_string(n) + " dealt, not 27");
+      fail("hand size: seat " + std::to_string(s) + " holds " +
+           std::to_string(pos.hands[std::size_t(s)].size()) +
+           " cards, which with this round's plays and exchanges makes " + std::to_string(n) +
+           " dealt, not 27");
   }
   std::array<Cards, kSeats> dealt{};
   for (int s = 0; s < kSeats; ++s)
     for (int f = 0; f < kNumFaces; ++f)
-      if (held[std::size_t(s)][std::size_t(f)]) dealt[std::size_t(s)].add(f, held[std::size_t(s)][std::size_t(f)]);
+      if (held[std::size_t(s)][std::size_t(f)])
+        dealt[std::size_t(s)].add(f, held[std::size_t(s)][std::size_t(f)]);
 
   round_ = pos.round;
   dealer_ = pos.dealer;
@@ -216,12 +267,15 @@ GameState::GameState(const Rules& rules, const Position& pos, bool record)
   for (std::size_t i = 0; i < pos.history.size(); ++i) {
     const HistoryEntry& e = pos.history[i];
     if (round_ != pos.round || phase_ == Phase::kMatchOver)
-      fail(entry_text(i, e.action) + ": the round ended at the entry before (a position lies inside one round)");
+      fail(entry_text(i, e.action) +
+           ": the round ended at the entry before (a position lies inside one round)");
     if (e.action.seat != current_)
-      fail(entry_text(i, e.action) + ": wrong seat to act, it is seat " + std::to_string(current_) + "'s turn");
+      fail(entry_text(i, e.action) + ": wrong seat to act, it is seat " + std::to_string(current_) +
+           "'s turn");
     try {
       if (e.automatic) {
-        if (e.action.type != ActionType::kPass) fail(entry_text(i, e.action) + ": only a pass can be automatic");
+        if (e.action.type != ActionType::kPass)
+          fail(entry_text(i, e.action) + ": only a pass can be automatic");
         apply_forced_pass();
       } else {
         apply(e.action);
@@ -233,7 +287,9 @@ GameState::GameState(const Rules& rules, const Position& pos, bool record)
     }
   }
   if (round_ != pos.round || phase_ == Phase::kMatchOver)
-    fail("the history ends the round (a position lies inside one round: give the next round's position)");
+    fail(
+        "the history ends the round (a position lies inside one round: give the next round's "
+        "position)");
   auto_pass_ = pos.auto_pass;
   run_auto_passes();
   if (pos.to_act >= 0 && pos.to_act != current_)
@@ -241,7 +297,8 @@ GameState::GameState(const Rules& rules, const Position& pos, bool record)
          " but after the history it is seat " + std::to_string(current_) + "'s turn");
   if (pos.check_finish_order) {
     bool same = int(pos.finish_order.size()) == n_out_;
-    for (int i = 0; same && i < n_out_; ++i) same = pos.finish_order[std::size_t(i)] == order_[std::size_t(i)];
+    for (int i = 0; same && i < n_out_; ++i)
+      same = pos.finish_order[std::size_t(i)] == order_[std::size_t(i)];
     if (!same) fail("the finishing order does not match the history");
   }
 }
@@ -286,8 +343,8 @@ void GameState::deal_round() {
   }
 }
 
-void GameState::begin_round(const std::array<Cards, kSeats>& hands, int n_pairs, const std::int8_t* trib,
-                            const std::int8_t* recv) {
+void GameState::begin_round(const std::array<Cards, kSeats>& hands, int n_pairs,
+                            const std::int8_t* trib, const std::int8_t* recv) {
   hands_ = hands;
   played_.fill(Cards{});
   forced_ = ForcedLog();
@@ -365,13 +422,15 @@ int GameState::highest_power_in(const Cards& hand) const {
 
 void GameState::legal_plays(PlayList* out) const {
   if (phase_ != Phase::kPlay) return;
-  daguai::legal_plays(hands_[current_], level_rank(), rules_, top_seat_ >= 0 ? &top_ : nullptr, out);
+  daguai::legal_plays(hands_[current_], level_rank(), rules_, top_seat_ >= 0 ? &top_ : nullptr,
+                      out);
 }
 
 namespace {
 
 // Every sub-multiset of `hand` with k cards, in ascending face order (offers).
-void sub_multisets(const Cards& hand, int k, int face, Cards acc, std::vector<Action>* out, int seat) {
+void sub_multisets(const Cards& hand, int k, int face, Cards acc, std::vector<Action>* out,
+                   int seat) {
   if (k == 0) {
     Action a;
     a.type = ActionType::kOffer;
@@ -465,55 +524,70 @@ void GameState::check_turn(ActionType t) const {
   bool ok = false;
   const char* expected = "";
   switch (phase_) {
-    case Phase::kPlay: ok = t == ActionType::kPlay || t == ActionType::kPass; expected = "play or pass"; break;
-    case Phase::kTribute: ok = t == ActionType::kTribute || t == ActionType::kAntiTribute; expected = "tribute"; break;
+    case Phase::kPlay:
+      ok = t == ActionType::kPlay || t == ActionType::kPass;
+      expected = "play or pass";
+      break;
+    case Phase::kTribute:
+      ok = t == ActionType::kTribute || t == ActionType::kAntiTribute;
+      expected = "tribute";
+      break;
     case Phase::kReturn: {
       const bool offer = rules_.joker_tribute_choice && is_joker(tribute_face_[pair_step_]);
       ok = t == (offer ? ActionType::kOffer : ActionType::kReturn);
       expected = offer ? "offer (joker tribute: 2 or 3 candidate cards)" : "return";
       break;
     }
-    case Phase::kTake: ok = t == ActionType::kTake; expected = "take"; break;
-    default: break;
+    case Phase::kTake:
+      ok = t == ActionType::kTake;
+      expected = "take";
+      break;
+    default:
+      break;
   }
   if (!ok)
-    throw GameError(std::string("wrong phase: a ") + action_name(t) + " was given but " + seat_text(current_) +
-                    " must " + expected + " (phase " + phase_name(phase_) + ")");
+    throw GameError(std::string("wrong phase: a ") + action_name(t) + " was given but " +
+                    seat_text(current_) + " must " + expected + " (phase " + phase_name(phase_) +
+                    ")");
 }
 
 void GameState::check(const Action& a) const {
   check_turn(a.type);
   if (a.seat >= 0 && a.seat != current_)
-    throw GameError("out of turn: the action is " + seat_text(a.seat) + "'s but it is " + seat_text(current_) +
-                    "'s turn");
+    throw GameError("out of turn: the action is " + seat_text(a.seat) + "'s but it is " +
+                    seat_text(current_) + "'s turn");
   const Cards& hand = hands_[current_];
   auto one_card_in = [&](const Cards& from, const char* what) {
     if (a.play.cards.size() != 1)
-      throw GameError(std::string(what) + " is exactly one card, got '" + cards_text(a.play.cards) + "'");
+      throw GameError(std::string(what) + " is exactly one card, got '" + cards_text(a.play.cards) +
+                      "'");
     if (!from.contains(a.play.cards))
-      throw CardError(std::string(what) + ": " + cards_text(a.play.cards) + " is not in " +
-                      (&from == &hand ? "the hand of " + seat_text(current_) : std::string("the offer")));
+      throw CardError(
+          std::string(what) + ": " + cards_text(a.play.cards) + " is not in " +
+          (&from == &hand ? "the hand of " + seat_text(current_) : std::string("the offer")));
   };
   switch (a.type) {
     case ActionType::kPlay:
       check_play(hand, a.play, level_rank(), rules_, top_seat_ >= 0 ? &top_ : nullptr);
       return;
     case ActionType::kPass:
-      if (top_seat_ < 0) throw GameError(seat_text(current_) + " leads the trick and cannot pass (R8)");
+      if (top_seat_ < 0)
+        throw GameError(seat_text(current_) + " leads the trick and cannot pass (R8)");
       return;
     case ActionType::kTribute: {
       one_card_in(hand, "a tribute");
       const int f = single_face(a.play.cards);
       if (face_power(f, level_rank()) != highest_power_in(hand))
-        throw GameError("a tribute must be a card of the highest power in the hand (R11); " + face_text(f) +
-                        " is not");
+        throw GameError("a tribute must be a card of the highest power in the hand (R11); " +
+                        face_text(f) + " is not");
       return;
     }
     case ActionType::kAntiTribute:
-      if (!rules_.anti_tribute) throw GameError("anti_tribute (抗贡) is not enabled in these rules");
+      if (!rules_.anti_tribute)
+        throw GameError("anti_tribute (抗贡) is not enabled in these rules");
       if (hand.jokers() < 3)
-        throw GameError("anti_tribute (抗贡) needs 3 or more jokers; " + seat_text(current_) + " has " +
-                        std::to_string(hand.jokers()));
+        throw GameError("anti_tribute (抗贡) needs 3 or more jokers; " + seat_text(current_) +
+                        " has " + std::to_string(hand.jokers()));
       return;
     case ActionType::kReturn:
       one_card_in(hand, "a return");
@@ -524,7 +598,8 @@ void GameState::check(const Action& a) const {
         throw GameError("the offer for a " + face_text(tribute_face_[pair_step_]) + " tribute is " +
                         std::to_string(need) + " cards, got '" + cards_text(a.play.cards) + "'");
       if (!hand.contains(a.play.cards))
-        throw CardError("offer: '" + cards_text(a.play.cards) + "' is not in the hand of " + seat_text(current_));
+        throw CardError("offer: '" + cards_text(a.play.cards) + "' is not in the hand of " +
+                        seat_text(current_));
       return;
     }
     case ActionType::kTake:
@@ -548,8 +623,12 @@ void GameState::apply(const Action& a) {
     next_tribute_step();
   };
   switch (a.type) {
-    case ActionType::kPlay: apply_play(a.play); return;
-    case ActionType::kPass: apply_pass(false); return;
+    case ActionType::kPlay:
+      apply_play(a.play);
+      return;
+    case ActionType::kPass:
+      apply_pass(false);
+      return;
     case ActionType::kTribute:
       exchange(seat, recv_[i], &tribute_face_[i], EventType::kTribute, recv_[i]);
       return;
@@ -577,9 +656,11 @@ void GameState::apply(const Action& a) {
 
 void GameState::apply_forced_pass() {
   check_turn(ActionType::kPass);
-  if (top_seat_ < 0) throw GameError("seat " + std::to_string(current_) + " leads the trick and cannot pass (R8)");
+  if (top_seat_ < 0)
+    throw GameError("seat " + std::to_string(current_) + " leads the trick and cannot pass (R8)");
   if (has_legal_follow(hands_[current_], level_rank(), rules_, top_))
-    throw GameError("seat " + std::to_string(current_) + " has a play that beats the top: the pass is not forced");
+    throw GameError("seat " + std::to_string(current_) +
+                    " has a play that beats the top: the pass is not forced");
   apply_pass(true);
 }
 
@@ -663,7 +744,11 @@ void pair_tributes(TributePairing how, int n, const std::int8_t* trib, const std
           if (r_used[rj]) continue;
           const int d = how == TributePairing::kNext ? (recv[rj] - trib[ti] + kSeats) % kSeats
                                                      : (trib[ti] - recv[rj] + kSeats) % kSeats;
-          if (d < bd) { bd = d; bi = ti; bj = rj; }
+          if (d < bd) {
+            bd = d;
+            bi = ti;
+            bj = rj;
+          }
         }
       }
       t_used[bi] = r_used[bj] = true;
@@ -693,8 +778,10 @@ void GameState::finish_round() {
     const int s = (last + k) % kSeats;
     if (!((out_mask_ >> s) & 1)) rest.push_back(s);
   }
-  std::stable_sort(rest.begin(), rest.end(), [&](int a, int b) { return hands_[a].size() < hands_[b].size(); });
-  for (std::size_t i = 0; i < rest.size(); ++i) order_[std::size_t(n_out_) + i] = std::int8_t(rest[i]);
+  std::stable_sort(rest.begin(), rest.end(),
+                   [&](int a, int b) { return hands_[a].size() < hands_[b].size(); });
+  for (std::size_t i = 0; i < rest.size(); ++i)
+    order_[std::size_t(n_out_) + i] = std::int8_t(rest[i]);
   r.order = order_;
 
   // R9: F = team of the first out. F wins if its three are out first; else a draw.
@@ -730,13 +817,16 @@ void GameState::finish_round() {
     }
   } else if (level_[dteam] >= rules_.final_level) {
     final_failures_[dteam] += 1;
-    if (rules_.max_final_failures > 0 && final_failures_[dteam] >= rules_.max_final_failures) match_over = true;
+    if (rules_.max_final_failures > 0 && final_failures_[dteam] >= rules_.max_final_failures)
+      match_over = true;
   }
   r.levels_after = {std::int8_t(level_[0]), std::int8_t(level_[1])};
 
   // Next dealer (R9, R10).
-  if (rules_.dealer == DealerRule::kStay) r.next_dealer = std::int8_t(dealer_won ? dealer_ : (dealer_ + 1) % kSeats);
-  else r.next_dealer = order_[0];
+  if (rules_.dealer == DealerRule::kStay)
+    r.next_dealer = std::int8_t(dealer_won ? dealer_ : (dealer_ + 1) % kSeats);
+  else
+    r.next_dealer = order_[0];
 
   // Scores (R13), base b.
   const std::int32_t b = rules_.base;
@@ -763,7 +853,8 @@ void GameState::finish_round() {
   round_ += 1;
   if (rules_.max_rounds > 0 && round_ >= rules_.max_rounds) match_over = true;
   // R12: a match ended by a limit goes to the team with the higher level (equal: a draw).
-  if (match_over && match_winner < 0) match_winner = level_[0] > level_[1] ? 0 : (level_[1] > level_[0] ? 1 : -1);
+  if (match_over && match_winner < 0)
+    match_winner = level_[0] > level_[1] ? 0 : (level_[1] > level_[0] ? 1 : -1);
   r.match_over = match_over;
   r.match_winner = std::int8_t(match_over ? match_winner : -1);
   results_.push_back(r);
@@ -779,7 +870,8 @@ void GameState::finish_round() {
 
 void GameState::forfeit(int seat) {
   if (seat < 0 || seat >= kSeats) throw GameError("no " + seat_text(seat) + ": seats are 0..5");
-  if (phase_ == Phase::kMatchOver) throw GameError("the match is over: " + seat_text(seat) + " cannot leave it");
+  if (phase_ == Phase::kMatchOver)
+    throw GameError("the match is over: " + seat_text(seat) + " cannot leave it");
   RoundResult r;
   r.round = round_;
   r.dealer = std::int8_t(dealer_);
@@ -818,7 +910,8 @@ void GameState::forfeit(int seat) {
 // with a uniformly random finishing order had just been played, as a position of round 0
 // with the seeded round-0 deal. The previous round's dealer (needed by dealer = stay) is
 // uniform too; scores stay 0.
-Position GameState::random_position(const Rules& rules, std::uint64_t seed, std::uint64_t game, bool auto_pass) {
+Position GameState::random_position(const Rules& rules, std::uint64_t seed, std::uint64_t game,
+                                    bool auto_pass) {
   Position p = seeded_position(seed, game, auto_pass);
   p.start = Start::kRandom;
   if (rules.final_level > 12) throw GameError("final_level out of range");

@@ -54,7 +54,7 @@ enum class Phase : std::uint8_t {
 const char* phase_name(Phase p);
 
 enum class ActionType : std::uint8_t {
-  kPlay = 0,         // play.cards/kind/key: the play
+  kPlay = 0,  // play.cards/kind/key: the play
   kPass = 1,
   kTribute = 2,      // play.cards: the one card paid
   kAntiTribute = 3,  // 抗贡 (anti_tribute): show >= 3 jokers, pay nothing
@@ -74,7 +74,9 @@ struct Action {
   std::int8_t seat = -1;
   Play play;
   // Same decision by the same seat (Python's == is this one).
-  bool operator==(const Action& o) const { return type == o.type && seat == o.seat && play == o.play; }
+  bool operator==(const Action& o) const {
+    return type == o.type && seat == o.seat && play == o.play;
+  }
 };
 
 // Result of a round (R9, R13). Seats in finishing order; tributers[i] pays receivers[i].
@@ -84,23 +86,32 @@ struct RoundResult {
   std::int8_t players_out = 0;              // how many went out by playing (the rest stopped)
   std::int8_t winner = -1;                  // team 0/1, or -1 for a draw
   std::int8_t dealer = 0, next_dealer = 0;
-  std::int8_t level_rank = 0;               // the round's level rank L
+  std::int8_t level_rank = 0;  // the round's level rank L
   std::array<std::int8_t, 2> levels_before{}, levels_after{};
   std::int8_t n_tributers = 0;
   std::array<std::int8_t, 3> tributers{}, receivers{};
   std::array<std::int32_t, kSeats> scores{};  // score change of each seat
   bool match_over = false;
-  std::int8_t match_winner = -1;              // when match_over: team, or -1 for a draw
-  std::int8_t forfeit_seat = -1;              // R14: the seat that left, if any
+  std::int8_t match_winner = -1;  // when match_over: team, or -1 for a draw
+  std::int8_t forfeit_seat = -1;  // R14: the seat that left, if any
 };
 
 enum class EventType : std::uint8_t {
-  kDeal = 0, kTribute = 1, kAntiTribute = 2, kReturn = 3, kOffer = 4, kTake = 5, kPlay = 6,
-  kPass = 7, kRoundEnd = 8, kForfeit = 9,
+  kDeal = 0,
+  kTribute = 1,
+  kAntiTribute = 2,
+  kReturn = 3,
+  kOffer = 4,
+  kTake = 5,
+  kPlay = 6,
+  kPass = 7,
+  kRoundEnd = 8,
+  kForfeit = 9,
   kAutoPass = 10,  // the auto_pass setting changed (flags: 1 on, 0 off)
 };
 
-const char* event_name(EventType t);  // "deal", "tribute", ..., "auto_pass" (records, docs/records.md)
+const char* event_name(
+    EventType t);  // "deal", "tribute", ..., "auto_pass" (records, docs/records.md)
 
 // One entry of the game log. kDeal / kRoundEnd refer to deals_ / results_ by `index`.
 struct Event {
@@ -109,7 +120,7 @@ struct Event {
   std::int8_t other = -1;  // tribute/return/offer/take: the other seat of the pair
   std::uint8_t flags = 0;  // kPass: 1 = applied automatically (forced pass)
   std::int32_t index = 0;
-  Play play;               // kPlay: the play; tribute/return/offer/take: play.cards
+  Play play;  // kPlay: the play; tribute/return/offer/take: play.cards
 };
 
 struct Deal {
@@ -165,8 +176,8 @@ struct Position {
   std::array<Cards, kSeats> hands{};  // the hands now (after the history)
   std::vector<HistoryEntry> history;  // this round's decisions so far, in order
   bool auto_pass = false;
-  int to_act = -1;                    // checked when >= 0
-  bool check_finish_order = false;    // when true, finish_order must match the history
+  int to_act = -1;                  // checked when >= 0
+  bool check_finish_order = false;  // when true, finish_order must match the history
   std::vector<int> finish_order;
   // kRandom: a random start state (GameState::random_position), whose round 0 follows an
   // imagined previous round and so may begin with tribute.
@@ -239,7 +250,9 @@ class GameState {
   const ResultLog& results() const { return results_; }
   const EventLog& log() const { return log_; }
   const DealLog& deals() const { return deals_; }
-  std::size_t round_log_start() const { return round_log_start_; }  // log index of this round's deal
+  std::size_t round_log_start() const {
+    return round_log_start_;
+  }  // log index of this round's deal
   bool recording() const { return record_; }
 
   // Every legal decision of the current player (empty when the match is over), in a
@@ -250,7 +263,8 @@ class GameState {
   bool can_pass() const { return phase_ == Phase::kPlay && top_seat_ >= 0; }
   // Return phase with joker_tribute_choice after a joker tribute: the receiver offers.
   bool expects_offer() const {
-    return phase_ == Phase::kReturn && rules_.joker_tribute_choice && is_joker(tribute_face_[std::size_t(pair_step_)]);
+    return phase_ == Phase::kReturn && rules_.joker_tribute_choice &&
+           is_joker(tribute_face_[std::size_t(pair_step_)]);
   }
 
   // Validate (throws, state unchanged) then apply a decision of the current player.
@@ -316,8 +330,8 @@ class GameState {
 
   GameState() = default;  // for make_world only
   // A determinized world (sampler.cpp): the public state of a view with given hands.
-  friend GameState make_world(const InfoState& v, const std::array<Cards, kSeats>& hands, std::uint64_t seed,
-                              std::uint64_t game);
+  friend GameState make_world(const InfoState& v, const std::array<Cards, kSeats>& hands,
+                              std::uint64_t seed, std::uint64_t game);
 };
 
 }  // namespace daguai

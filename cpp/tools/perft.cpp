@@ -65,8 +65,8 @@ int main(int argc, char** argv) {
     std::printf("classify_batch: %zu plays, %.2f ns/play\n", n, best);
   }
   std::sort(ns.begin(), ns.end());
-  std::printf("leads: %d hands, mean plays %.0f, median %.2f us, p90 %.2f us, ns/play %.2f\n", n_hands,
-              double(total) / n_hands, ns[ns.size() / 2] / 1000, ns[ns.size() * 9 / 10] / 1000,
-              ns[ns.size() / 2] / (double(total) / n_hands));
+  std::printf("leads: %d hands, mean plays %.0f, median %.2f us, p90 %.2f us, ns/play %.2f\n",
+              n_hands, double(total) / n_hands, ns[ns.size() / 2] / 1000,
+              ns[ns.size() * 9 / 10] / 1000, ns[ns.size() / 2] / (double(total) / n_hands));
   return 0;
 }

@@ -3,9 +3,8 @@
 //   play_round [seed]
 #include <cstdio>
 #include <cstdlib>
-#include <vector>
-
 #include <daguai/state.hpp>
+#include <vector>
 
 int main(int argc, char** argv) {
   const std::uint64_t seed = argc > 1 ? std::strtoull(argv[1], nullptr, 10) : 7;
@@ -17,7 +16,7 @@ int main(int argc, char** argv) {
   std::vector<daguai::Action> actions;
   int decisions = 0;
   while (game.results().size() == 0) {  // the first round only
-    actions.clear();  // legal_actions appends
+    actions.clear();                    // legal_actions appends
     game.legal_actions(&actions);
     game.apply(actions[rng.bounded(actions.size())]);
     ++decisions;

@@ -15,6 +15,7 @@ except ImportError as exc:  # pragma: no cover - only without a built extension
         "Install with `pip install .` from the source tree."
     ) from exc
 
+from . import bots
 from ._core import (
     PLAY_DTYPE,
     Action,
@@ -26,6 +27,22 @@ from ._core import (
     Kind,
     Play,
     PositionError,
+)
+from .analysis import min_plays
+from .game import RECORD_FORMAT, Game, ReplayError, read_record, replay
+from .learning import (
+    CAND_FEATURES,
+    NUM_ABSTRACT,
+    OBS_SIZE,
+    OBS_VERSION,
+    BatchEnv,
+    abstract_id,
+    abstract_mask,
+    action_from_abstract,
+    encode_candidates,
+    encode_observation,
+    obs_meanings,
+    obs_spec,
 )
 from .plays import (
     FAMILIES,
@@ -49,26 +66,9 @@ from .plays import (
     plays_to_array,
     sample_play,
 )
-from .game import RECORD_FORMAT, Game, ReplayError, read_record, replay
-from .analysis import min_plays
 from .rules import LEVELS, Rules
-from .learning import (
-    CAND_FEATURES,
-    NUM_ABSTRACT,
-    OBS_SIZE,
-    OBS_VERSION,
-    BatchEnv,
-    abstract_id,
-    abstract_mask,
-    action_from_abstract,
-    encode_candidates,
-    encode_observation,
-    obs_meanings,
-    obs_spec,
-)
-from .sim import EvalResult, SimResult, evaluate, simulate
-from . import bots
 from .search import analyze, sample_worlds
+from .sim import EvalResult, SimResult, evaluate, simulate
 from .titles import TITLES, title
 
 __version__: str = _core.__version__

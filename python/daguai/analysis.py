@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Iterable, Optional, Union
+from collections.abc import Iterable
 
 from . import _core
 from ._core import Hand, Play
@@ -11,11 +11,11 @@ from .rules import Rules
 
 __all__ = ["min_plays"]
 
-CardsLike = Union[Hand, str, Iterable[str]]
+CardsLike = Hand | str | Iterable[str]
 
 
 def min_plays(hand: CardsLike, level: str = "2",
-              rules: Optional[Rules] = None) -> tuple[int, list[Play]]:
+              rules: Rules | None = None) -> tuple[int, list[Play]]:
     """The fewest legal plays that together empty ``hand`` (配牌 / 手数), exactly.
 
     Each play is one a leader could make (R5-R7): a single, pair, triple or five-card play,

@@ -25,15 +25,14 @@ import platform
 import random
 import statistics
 import time
-from typing import Callable, Optional, Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
 from . import _core
-from .plays import (beats_many, classify_many, legal_plays, legal_plays_array, play_counts,
-                    plays_from_array)
-from .rules import Rules
 from ._core import Hand
+from .plays import beats_many, classify_many, legal_plays, legal_plays_array, play_counts, plays_from_array
+from .rules import Rules
 
 __all__ = ["random_hands", "random_tops", "best_of", "measure", "measure_game",
            "measure_learning", "measure_rollouts", "run", "format_rows", "header", "Row",
@@ -126,15 +125,15 @@ def measure(n_hands: int = 400, batch_pairs: int = 1_000_000) -> list[Row]:
 
     # the whole Python legal_plays call (lazy: no Play object touched) over the C++ lead time
     ratios = []
-    for h, c_ns in zip(hands[:200], ns[:200]):
-        ratios.append(best_of(lambda: legal_plays(h), 10) * 1e9 / c_ns)
+    for h, c_ns in zip(hands[:200], ns[:200], strict=False):
+        ratios.append(best_of(lambda h=h: legal_plays(h), 10) * 1e9 / c_ns)
     rows.append(("legal_plays from Python (lazy, untouched) ÷ C++ lead time", statistics.median(ratios),
                  "× C++", 3.0))
 
     # numpy path overhead per play: Python-side time of legal_plays_array minus C++ time
     extra = []
-    for h, c_ns, n in zip(hands[:200], ns[:200], counts[:200]):
-        t = best_of(lambda: legal_plays_array(h), 10) * 1e9
+    for h, c_ns, n in zip(hands[:200], ns[:200], counts[:200], strict=False):
+        t = best_of(lambda h=h: legal_plays_array(h), 10) * 1e9
         extra.append((t - c_ns) / n)
     rows.append(("numpy path extra over C++, per play", statistics.median(extra), "ns", 2.0))
     rows.append(("(for scale) C++ lead generation, per play", lead_ns_per_play, "ns", NAN))
@@ -185,7 +184,7 @@ def measure_learning(steps: int = 200) -> list[Row]:
     e = aec_env()
     e.reset(seed=0)
     n, spent = 0, 0.0
-    for agent in e.agent_iter(max_iter=2000):
+    for _agent in e.agent_iter(max_iter=2000):
         ob, reward, term, trunc, info = e.last()
         action = None if term or trunc else int(rng.choice(np.flatnonzero(ob["action_mask"])))
         t = time.perf_counter()
@@ -223,7 +222,7 @@ def measure_rollouts(seconds: float = 2.0) -> list[Row]:
     return rows
 
 
-def run(quick: bool = False, hands: Optional[int] = None, rollouts: bool = True) -> list[Row]:
+def run(quick: bool = False, hands: int | None = None, rollouts: bool = True) -> list[Row]:
     """All rows; ``quick`` uses fewer hands and shorter timings (a few seconds)."""
     n_hands = hands if hands is not None else (60 if quick else 400)
     rows = measure(n_hands, batch_pairs=100_000 if quick else 1_000_000)

@@ -19,7 +19,8 @@ from __future__ import annotations
 import importlib
 import threading
 import weakref
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from . import _core
 
@@ -48,7 +49,8 @@ class Bot:
             entry = self._runners.get(id(game))
             if entry is None or entry[0]() is not game:
                 try:
-                    ref = weakref.ref(game, lambda _, k=id(game): self._runners.pop(k, None))
+                    game_id = id(game)
+                    ref = weakref.ref(game, lambda _, k=game_id: self._runners.pop(k, None))
                 except TypeError:  # not weak-referenceable: a fresh runner each call
                     return _core.PolicyRunner(self.name, key[0], key[1], seat)
                 entry = self._runners[id(game)] = (ref, {})

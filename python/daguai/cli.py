@@ -16,8 +16,9 @@ import importlib.util
 import json
 import os
 import sys
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, NoReturn, Optional, Sequence
+from typing import Any, NoReturn
 
 __all__ = ["COMMANDS", "Command", "build_parser", "main"]
 
@@ -143,7 +144,7 @@ def _rules_epilog() -> str:
     return "\n".join(lines)
 
 
-def _parse_rules(items: Optional[Sequence[str]]) -> Any:
+def _parse_rules(items: Sequence[str] | None) -> Any:
     from .rules import Rules
 
     defaults = Rules().to_dict()
@@ -199,7 +200,7 @@ def _check_outputs(outs: Sequence[str], plots: Sequence[str], exts: Sequence[str
             raise _Fail(f"cannot write {path}: no such directory {folder}")
 
 
-def _ray_backend(args: argparse.Namespace) -> tuple[str, Optional[str]]:
+def _ray_backend(args: argparse.Namespace) -> tuple[str, str | None]:
     """Backend and address; with --ray, connect now (bounded by --ray-timeout)."""
     if args.ray is None:
         return "local", None
@@ -432,8 +433,12 @@ def _run_serve(args: argparse.Namespace) -> int:
 
 
 def _add_analyze(an: argparse.ArgumentParser) -> None:
-    an.add_argument("source", metavar="FILE", help="a position JSON file, or a record with --line ('-': stdin)")
-    an.add_argument("--line", type=_positive, default=None, metavar="N", help="the record line to analyze after")
+    an.add_argument(
+        "source", metavar="FILE", help="a position JSON file, or a record with --line ('-': stdin)"
+    )
+    an.add_argument(
+        "--line", type=_positive, default=None, metavar="N", help="the record line to analyze after"
+    )
     an.add_argument("--worlds", type=_positive, default=200, metavar="N", help="sampled worlds (default 200)")
     an.add_argument("--policy", type=_policy, default="heuristic", metavar="NAME",
                     help="rollout policy of every seat (default heuristic)")
@@ -450,8 +455,15 @@ def _cmd_analyze(args: argparse.Namespace) -> int:
 
     try:
         text = sys.stdin.read() if args.source == "-" else open(args.source, encoding="utf-8").read()
-        result = analyze(text, upto=args.line, worlds=args.worlds, policy=args.policy, seed=args.seed,
-                         threads=args.threads, progress=not args.quiet and not args.json and sys.stderr.isatty())
+        result = analyze(
+            text,
+            upto=args.line,
+            worlds=args.worlds,
+            policy=args.policy,
+            seed=args.seed,
+            threads=args.threads,
+            progress=not args.quiet and not args.json and sys.stderr.isatty(),
+        )
     except (ValueError, OSError) as exc:  # bad input: one line, status 2
         print(f"daguai: error: {' '.join(str(exc).split())}", file=sys.stderr)
         return 2
@@ -512,7 +524,7 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _main(argv: Optional[Sequence[str]]) -> int:
+def _main(argv: Sequence[str] | None) -> int:
     from .sim import RayConnectionError
 
     parser = build_parser()
@@ -530,7 +542,7 @@ def _main(argv: Optional[Sequence[str]]) -> int:
         parser.error(str(exc))
 
 
-def main(argv: Optional[Sequence[str]] = None) -> int:
+def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``daguai`` console script; returns the exit status."""
     try:
         status = _main(argv)
@@ -551,7 +563,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     except (ValueError, TypeError, OverflowError, MemoryError) as exc:  # bad input: exit 2
         message = " ".join(str(exc).split()) or type(exc).__name__
         if isinstance(exc, MemoryError):
-            message = f"out of memory{': ' + message if message != 'MemoryError' else ''} (ask for fewer games)"
+            message = (
+                f"out of memory{': ' + message if message != 'MemoryError' else ''} (ask for fewer games)"
+            )
         print(f"daguai: error: {message}", file=sys.stderr)
         return 2
     except (ImportError, OSError, RuntimeError) as exc:

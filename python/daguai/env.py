@@ -52,8 +52,9 @@ Observations
     ``{"observation": float32[633], "action_mask": int8[444]}`` for every agent, from its
     own seat's view (:func:`daguai.encode_observation`, R16: no other seat's hand). The
     mask is all zeros unless it is that agent's turn. int8 is the one mask dtype of every
-    daguai API (PettingZoo's convention; Gymnasium's ``Discrete.sample(mask=...)`` needs it). After the episode's end the
-    observation shows the finished round (phase ``match_over``). Box bounds per element:
+    daguai API (PettingZoo's convention; Gymnasium's ``Discrete.sample(mask=...)`` needs it).
+    After the episode's end the observation shows the finished round (phase ``match_over``).
+    Box bounds per element:
     face counts 0..3, ``cards_left`` 0..28/27 (a receiver holds 28 cards between tribute
     and return), ``scores`` unbounded (match scores / 100), everything else 0..1.
 Actions
@@ -96,7 +97,7 @@ from __future__ import annotations
 import secrets
 import sys
 import types
-from typing import Any, Optional
+from typing import Any
 
 import numpy as np
 
@@ -211,9 +212,9 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo naming convention
         "render_fps": 1,
     }
 
-    def __init__(self, rules: Optional[Rules] = None, render_mode: Optional[str] = None,
+    def __init__(self, rules: Rules | None = None, render_mode: str | None = None,
                  abstract: bool = True, matches: bool = False, auto_pass: bool = False,
-                 max_candidates: int = MAX_CANDIDATES, start: Optional[str] = None) -> None:
+                 max_candidates: int = MAX_CANDIDATES, start: str | None = None) -> None:
         super().__init__()
         if rules is None:
             rules = Rules()
@@ -254,13 +255,13 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo naming convention
         self.state_space = spaces.Box(low=np.tile(low, 6), high=np.tile(high, 6), dtype=np.float32)
         self._no_mask = np.zeros(n_actions, dtype=np.int8)
 
-        self.game_seed: Optional[int] = None  # seed of the current episode's Game
+        self.game_seed: int | None = None  # seed of the current episode's Game
         self.game_index = 0  # its game index
-        self.game: Optional[Game] = None
+        self.game: Game | None = None
         self._version = 0  # decisions applied (cache key)
         self._cache_version = -1
-        self._mask: Optional[np.ndarray] = None  # int8 mask of the current decision
-        self._index: Optional[np.ndarray] = None  # abstract id -> legal index
+        self._mask: np.ndarray | None = None  # int8 mask of the current decision
+        self._index: np.ndarray | None = None  # abstract id -> legal index
         self._acts: Any = None  # ActionList of the current decision (lazy)
 
     # ---- spaces ------------------------------------------------------------------------
@@ -271,7 +272,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo naming convention
         return self.action_spaces[agent]
 
     # ---- episode -----------------------------------------------------------------------
-    def reset(self, seed: Optional[int] = None, options: Optional[dict[str, Any]] = None) -> None:
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Start an episode.
 
         ``seed``: an integer in [0, 2**64) → the first round (or match) of
@@ -408,7 +409,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo naming convention
         concatenated (seat 0 first), float32[6 * 633]: it shows every hand."""
         return np.concatenate([_core.encode_observation(self.game, s) for s in range(6)])
 
-    def render(self) -> Optional[str]:
+    def render(self) -> str | None:
         """``"ansi"``: the table as text (every hand shown); ``"human"``: print it."""
         if self.render_mode is None:
             gymnasium.logger.warn(

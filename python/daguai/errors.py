@@ -17,14 +17,15 @@ an operator between unrelated types) or an uninitialized native object.
 from __future__ import annotations
 
 import json
-from typing import Any, Callable, Union
+from collections.abc import Callable
+from typing import Any
 
 from ._core import CardError, IllegalActionError, IllegalPlayError
 
 __all__ = ["CardError", "IllegalActionError", "IllegalPlayError", "safe_json_loads"]
 
 
-def safe_json_loads(text: Union[str, bytes, bytearray], error: Callable[[str], Exception],
+def safe_json_loads(text: str | bytes | bytearray, error: Callable[[str], Exception],
                     what: str = "document") -> Any:
     """``json.loads`` for untrusted text: every failure raises ``error(message)``.
 

@@ -8,13 +8,22 @@ import math
 import os
 import time
 from dataclasses import dataclass, field
-from typing import Any, Optional, Union
+from typing import Any
 
 import numpy as np
 
 from .results import SimResult, _pct, render_text
 from .rules import Rules
-from .sim import RAY_TIMEOUT, PolicyLike, ProgressLike, _check_int, _check_policy, _policy_name, _progress_callback, simulate
+from .sim import (
+    RAY_TIMEOUT,
+    PolicyLike,
+    ProgressLike,
+    _check_int,
+    _check_policy,
+    _policy_name,
+    _progress_callback,
+    simulate,
+)
 
 __all__ = ["evaluate", "EvalResult"]
 
@@ -156,7 +165,7 @@ class EvalResult:
         return pd.DataFrame({"deal": np.arange(self.n_deals, dtype=np.int64),
                              "net_win": self.deal_net_win, "score_diff": self.deal_score_diff})
 
-    def save(self, path: Union[str, os.PathLike]) -> None:
+    def save(self, path: str | os.PathLike) -> None:
         """Write by extension: ``.json`` (every figure; read back with :meth:`load`) or
         ``.csv`` (one row per deal, :meth:`to_pandas`)."""
         ext = os.path.splitext(os.fspath(path))[1].lower()
@@ -169,7 +178,7 @@ class EvalResult:
             raise ValueError(f"unknown output format {ext or os.fspath(path)!r} (use .json or .csv)")
 
     @classmethod
-    def load(cls, path: Union[str, os.PathLike]) -> "EvalResult":
+    def load(cls, path: str | os.PathLike) -> EvalResult:
         """Read back a ``.json`` file written by :meth:`save` (``results`` is then empty:
         the two runs' columns are not saved; re-run them from ``seed``)."""
         with open(path, encoding="utf-8") as f:
@@ -221,7 +230,7 @@ class EvalResult:
             f"time: {self.elapsed:.2f} s",
         ]
 
-    def summary(self, width: Optional[int] = None) -> str:
+    def summary(self, width: int | None = None) -> str:
         """The summary as text, ``width`` columns (default: the terminal's, else 80)."""
         return render_text(self.renderables(), width)
 
@@ -237,8 +246,8 @@ def _nan_to_none(x: Any) -> Any:
 
 
 def evaluate(policy_a: PolicyLike, policy_b: PolicyLike, n_deals: int = 1000, *, seed: int = 0,
-             rules: Optional[Rules] = None, matches: bool = False, threads: Optional[int] = None,
-             backend: str = "local", ray_address: Optional[str] = None, progress: ProgressLike = None,
+             rules: Rules | None = None, matches: bool = False, threads: int | None = None,
+             backend: str = "local", ray_address: str | None = None, progress: ProgressLike = None,
              auto_pass: bool = False, ray_timeout: float = RAY_TIMEOUT) -> EvalResult:
     """Duplicate evaluation of ``policy_a`` against ``policy_b``.
 

@@ -7,18 +7,18 @@ card to return, and (optional variants) 抗贡 / joker-tribute offers and takes.
 
 from __future__ import annotations
 
-import json
-from typing import Any, Iterable, Iterator, Optional, Union
+from collections.abc import Iterable, Iterator
+from typing import Any
 
 from . import _core, protocol
-from ._core import Action, ActionList, Hand, Play
-from .protocol import RECORD_FORMAT, ReplayError
+from ._core import Action, Hand, Play
 from .errors import safe_json_loads
+from .protocol import RECORD_FORMAT, ReplayError
 from .rules import Rules
 
 __all__ = ["Game", "RECORD_FORMAT", "ReplayError", "replay", "read_record"]
 
-ActionLike = Union[Action, Play, str, Hand, Iterable[str]]
+ActionLike = Action | Play | str | Hand | Iterable[str]
 
 #: Where a match begins (docs/game.md "Start states"): a fresh match, or a random point of one.
 STARTS = ("fresh", "random")
@@ -33,7 +33,7 @@ def _json_normal(x: Any) -> Any:
     return x
 
 
-def _observation(v: "_core.InfoState", last_result: Optional[dict[str, Any]]) -> dict[str, Any]:
+def _observation(v: _core.InfoState, last_result: dict[str, Any] | None) -> dict[str, Any]:
     """The observation dict (``Game.observation``) of an information state: one R16 layer for
     the game, its views and the protocol."""
     seat = v.seat
@@ -65,7 +65,7 @@ def _observation(v: "_core.InfoState", last_result: Optional[dict[str, Any]]) ->
     }
 
 
-def _view_observation(self: "_core.InfoState", seat: Optional[int] = None) -> dict[str, Any]:
+def _view_observation(self: _core.InfoState, seat: int | None = None) -> dict[str, Any]:
     """``view.observation()``: what ``Game.observation(view.seat)`` gives, from the view alone
     (a Python policy receives a view; this is the dict a learner trained on)."""
     if seat is not None and seat != self.seat:
@@ -104,7 +104,7 @@ class Game(_core.GameState):
     ...     g.step(g.legal_actions()[0])
     """
 
-    def __init__(self, seed: int = 0, rules: Optional[Rules] = None, *, auto_pass: bool = False,
+    def __init__(self, seed: int = 0, rules: Rules | None = None, *, auto_pass: bool = False,
                  game: int = 0, record: bool = True, start: str = "fresh") -> None:
         if rules is None:
             rules = Rules()
@@ -118,7 +118,7 @@ class Game(_core.GameState):
             raise ValueError(f"start must be 'fresh' or 'random', got {start!r}")
         super().__init__(rules._core, seed, game, bool(auto_pass), bool(record), STARTS.index(start))
         self._rules = rules
-        self._origin: Optional[dict[str, Any]] = None  # the start position, if not the seeded deal
+        self._origin: dict[str, Any] | None = None  # the start position, if not the seeded deal
 
     @property
     def start(self) -> str:
@@ -161,7 +161,7 @@ class Game(_core.GameState):
         self.apply(action)
 
     @property
-    def round_result(self) -> Optional[dict[str, Any]]:
+    def round_result(self) -> dict[str, Any] | None:
         """The last finished round's result (R9, R13, R14), or None before the first."""
         return self.result(-1) if self.n_results else None
 
@@ -182,7 +182,7 @@ class Game(_core.GameState):
             raise ValueError(f"seat must be 0..5, got {seat!r}")
         return _observation(_core.information_state(self, seat, True, False), self.round_result)
 
-    def view(self, seat: int) -> "_core.InfoState":
+    def view(self, seat: int) -> _core.InfoState:
         """The information state of ``seat`` (R16, C++ ``infostate.hpp``): what a policy
         sitting there receives. It holds the seat's own hand, public facts (plays, passes,
         counts, cards played this round, tribute cards), the cards the seat knows to be in
@@ -201,7 +201,7 @@ class Game(_core.GameState):
         return self.events(self.round_events_start)
 
     # ---- copies and serialization -----------------------------------------------------
-    def clone(self) -> "Game":
+    def clone(self) -> Game:
         """An independent copy (the C++ state is copied; nothing is shared)."""
         g = Game.__new__(Game)
         _core.GameState.__init__(g, self)
@@ -220,7 +220,7 @@ class Game(_core.GameState):
         return position_of(self)
 
     @classmethod
-    def from_position(cls, position: Union[str, bytes, dict[str, Any]], *, record: bool = True) -> "Game":
+    def from_position(cls, position: str | bytes | dict[str, Any], *, record: bool = True) -> Game:
         """A game from a position (dict or JSON text, the form :meth:`position` returns).
 
         The position is validated first: :class:`daguai.PositionError` (a ``ValueError``)
@@ -231,17 +231,17 @@ class Game(_core.GameState):
         return game_from_position(cls, position, record=record)
 
     @classmethod
-    def from_record(cls, record: Union[str, Iterable[str], list[dict[str, Any]]], upto: Optional[int] = None) -> "Game":
+    def from_record(cls, record: str | Iterable[str] | list[dict[str, Any]], upto: int | None = None) -> Game:
         """The game as it stood after line ``upto`` of a record (all of it when None).
 
         Lines are numbered as in the text (header = line 1, blank lines count). Forced passes
         the engine makes under ``auto_pass`` are made at once, with the play before them."""
         return replay(record, upto=upto)
 
-    def __copy__(self) -> "Game":
+    def __copy__(self) -> Game:
         return self.clone()
 
-    def __deepcopy__(self, memo: dict) -> "Game":
+    def __deepcopy__(self, memo: dict) -> Game:
         return self.clone()
 
     def to_json(self) -> str:
@@ -260,7 +260,7 @@ class Game(_core.GameState):
         })
 
     @classmethod
-    def from_json(cls, text: Union[str, bytes]) -> "Game":
+    def from_json(cls, text: str | bytes) -> Game:
         """Inverse of :meth:`to_json`; raises :class:`ReplayError` (a ValueError) on a
         corrupt document or an illegal decision, naming the first bad entry."""
         doc = safe_json_loads(text, ReplayError, "the game document")
@@ -313,7 +313,7 @@ class Game(_core.GameState):
         return (f"<Game seed={self.seed} round {self.round} phase {self.phase} level {self.level} "
                 f"dealer {self.dealer} to act {self.current_player} cards {self.cards_left}>")
 
-    def render(self, seat: Optional[int] = None) -> str:
+    def render(self, seat: int | None = None) -> str:
         """The table as text; with ``seat`` only that seat's hand is shown (R16)."""
         lines = [f"round {self.round}  level {self.level}  levels A {self.levels[0]} / B {self.levels[1]}"
                  f"  dealer {self.dealer}  phase {self.phase}"]
@@ -360,7 +360,7 @@ def _new_game(header: dict[str, Any]) -> Game:
         raise ReplayError(f"bad header: {exc}") from None
 
 
-def _read_lines(source: Union[str, Iterable[str]]) -> list[tuple[int, Any]]:
+def _read_lines(source: str | Iterable[str]) -> list[tuple[int, Any]]:
     """(text line number, parsed entry) for every non-blank line."""
     try:
         lines = source.splitlines() if isinstance(source, str) else list(source)
@@ -376,12 +376,12 @@ def _read_lines(source: Union[str, Iterable[str]]) -> list[tuple[int, Any]]:
     return out
 
 
-def read_record(source: Union[str, Iterable[str]]) -> list[dict[str, Any]]:
+def read_record(source: str | Iterable[str]) -> list[dict[str, Any]]:
     """Parse a JSON Lines record (text or lines) into entries; raises ReplayError."""
     return [e for _, e in _read_lines(source)]
 
 
-def replay(record: Union[str, Iterable[str], list[dict[str, Any]]], upto: Optional[int] = None) -> Game:
+def replay(record: str | Iterable[str] | list[dict[str, Any]], upto: int | None = None) -> Game:
     """Re-play a record through the engine and return the final game.
 
     Walks the record and the engine's own log together: each decision is applied (it must
@@ -419,7 +419,7 @@ def replay(record: Union[str, Iterable[str], list[dict[str, Any]]], upto: Option
         if not isinstance(e, dict) or not isinstance(e.get("event"), str):
             raise ReplayError(f"{where}: not an event")
         kind = e["event"]
-        seat = e.get("seat")
+        e.get("seat")
         try:
             decision = protocol.entry_decision(e)
             if decision is not None:

@@ -34,7 +34,8 @@ Episodes
 from __future__ import annotations
 
 import secrets
-from typing import Any, Callable, Iterable, Mapping, Optional, Sequence, Union
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -62,7 +63,7 @@ SELF_PLAY_ID = "daguai/DaGuaiSelfPlay-v0"
 #: Opponents run in C++ by name (cpp/engine/policy.hpp).
 BUILTIN_POLICIES = ("random", "greedy", "heuristic")
 
-PolicyLike = Union[str, Callable[[Game, int], Any]]
+PolicyLike = str | Callable[[Game, int], Any]
 
 
 def observation_bounds(rules: Rules, matches: bool) -> tuple[np.ndarray, np.ndarray]:
@@ -95,7 +96,7 @@ def _obs_space(rules: Rules, matches: bool) -> spaces.Dict:
     })
 
 
-def _check_rules(rules: Optional[Rules]) -> Rules:
+def _check_rules(rules: Rules | None) -> Rules:
     if rules is None:
         return Rules()
     if not isinstance(rules, Rules):
@@ -103,7 +104,7 @@ def _check_rules(rules: Optional[Rules]) -> Rules:
     return rules
 
 
-def _check_start(start: Optional[str], matches: bool) -> str:
+def _check_start(start: str | None, matches: bool) -> str:
     if start is None:
         return "fresh" if matches else "random"
     if start not in ("fresh", "random"):
@@ -179,11 +180,11 @@ class DaGuaiEnv(gymnasium.Env):
 
     metadata = {"render_modes": ["ansi"], "render_fps": 1}
 
-    def __init__(self, seat: Union[int, Sequence[int]] = 0, opponents: Any = "heuristic",
-                 rules: Optional[Rules] = None, matches: bool = False,
-                 start: Optional[str] = None, auto_pass: bool = False,
+    def __init__(self, seat: int | Sequence[int] = 0, opponents: Any = "heuristic",
+                 rules: Rules | None = None, matches: bool = False,
+                 start: str | None = None, auto_pass: bool = False,
                  illegal_action: str = "random", illegal_penalty: float = 0.0,
-                 render_mode: Optional[str] = None) -> None:
+                 render_mode: str | None = None) -> None:
         super().__init__()
         self.rules = _check_rules(rules)
         for name, value in (("matches", matches), ("auto_pass", auto_pass)):
@@ -206,9 +207,9 @@ class DaGuaiEnv(gymnasium.Env):
         self.action_space = spaces.Discrete(NUM_ABSTRACT)
         # Round episodes stop after their round (its final state stays observable).
         self._game_rules = self.rules if matches else self.rules.replace(max_rounds=1)
-        self.game_seed: Optional[int] = None
+        self.game_seed: int | None = None
         self.game_index = 0
-        self.game: Optional[Game] = None
+        self.game: Game | None = None
         self._runners: dict[int, Any] = {}
         self._last_seat = self.seats[0]
 
@@ -254,8 +255,8 @@ class DaGuaiEnv(gymnasium.Env):
         return out
 
     # ---- episode -----------------------------------------------------------------------
-    def reset(self, *, seed: Optional[int] = None,
-              options: Optional[dict[str, Any]] = None) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+    def reset(self, *, seed: int | None = None,
+              options: dict[str, Any] | None = None) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
         if seed is not None:
             seed = _check_seed(seed)  # before Gymnasium's own seeding sees it
         super().reset(seed=seed)
@@ -348,7 +349,7 @@ class DaGuaiEnv(gymnasium.Env):
         mask = _core.abstract_mask(g)[0] if live else np.zeros(NUM_ABSTRACT, dtype=np.int8)
         return {"observation": _core.encode_observation(g, seat), "action_mask": mask}
 
-    def _info(self, obs: Optional[dict[str, np.ndarray]], ended: bool = False) -> dict[str, Any]:
+    def _info(self, obs: dict[str, np.ndarray] | None, ended: bool = False) -> dict[str, Any]:
         g = self._game()
         live = not g.match_over and g.current_player in self.seats
         info: dict[str, Any] = {
@@ -362,7 +363,7 @@ class DaGuaiEnv(gymnasium.Env):
             info["round_result"] = g.round_result
         return info
 
-    def render(self) -> Optional[str]:
+    def render(self) -> str | None:
         if self.render_mode != "ansi":
             return None
         if self.game is None:
@@ -407,9 +408,9 @@ class DaGuaiVectorEnv(VectorEnv):
 
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
 
-    def __init__(self, num_envs: int = 1, rules: Optional[Rules] = None, matches: bool = False,
-                 start: Optional[str] = None, auto_pass: bool = False,
-                 max_episode_steps: Optional[int] = None, seed: int = 0) -> None:
+    def __init__(self, num_envs: int = 1, rules: Rules | None = None, matches: bool = False,
+                 start: str | None = None, auto_pass: bool = False,
+                 max_episode_steps: int | None = None, seed: int = 0) -> None:
         self.rules = _check_rules(rules)
         if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
             raise ValueError(f"num_envs must be an integer >= 1, got {num_envs!r}")
@@ -426,7 +427,7 @@ class DaGuaiVectorEnv(VectorEnv):
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
         self._seed = _check_seed(seed)
-        self._env: Optional[BatchEnv] = None
+        self._env: BatchEnv | None = None
         self._steps = np.zeros(self.num_envs, dtype=np.int64)
         self._to_act = np.zeros(self.num_envs, dtype=np.int32)
 
@@ -443,8 +444,8 @@ class DaGuaiVectorEnv(VectorEnv):
         return {"game_index": np.array([env.game_index(i) for i in range(self.num_envs)],
                                        dtype=np.uint64)}
 
-    def reset(self, *, seed: Optional[Union[int, list]] = None,
-              options: Optional[dict[str, Any]] = None) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+    def reset(self, *, seed: int | list | None = None,
+              options: dict[str, Any] | None = None) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
         """Restart every game at its first episode. ``seed`` (an int) picks the deals'
         seed (a fresh random one on the first reset without a seed); per-game seed lists
         are not supported (game ``i`` is game index ``i`` of the one seed)."""

@@ -17,14 +17,15 @@ The PettingZoo environment is :mod:`daguai.env` (optional dependencies, not impo
 
 from __future__ import annotations
 
-from typing import Any, Optional, Sequence, Union
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
 from . import _core
 from ._core import Action, GameState, IllegalActionError
-from .rules import Rules
 from .game import STARTS
+from .rules import Rules
 
 __all__ = [
     "OBS_VERSION",
@@ -53,7 +54,7 @@ CAND_FEATURES: int = int(_core.CAND_FEATURES)
 _SPEC: dict[str, slice] = {name: slice(off, off + size)
                            for name, off, size, _ in _core.obs_slices()}
 #: (obs, mask, rewards, done, to_act) of BatchEnv.reset / observe / step.
-Outputs = tuple[np.ndarray, Optional[np.ndarray], np.ndarray, np.ndarray, np.ndarray]
+Outputs = tuple[np.ndarray, np.ndarray | None, np.ndarray, np.ndarray, np.ndarray]
 
 _MEANING: dict[str, str] = {name: meaning for name, _, _, meaning in _core.obs_slices()}
 
@@ -154,7 +155,7 @@ def encode_candidates(game: GameState) -> np.ndarray:
     return _core.encode_candidates(game)
 
 
-def abstract_id(action: Action, level: Optional[str] = None) -> int:
+def abstract_id(action: Action, level: str | None = None) -> int:
     """The abstract action id (0 .. NUM_ABSTRACT-1) of a concrete action.
 
     Parameters
@@ -181,7 +182,7 @@ def abstract_id(action: Action, level: Optional[str] = None) -> int:
 
 
 def abstract_mask(game: GameState, return_index: bool = False
-                  ) -> Union[np.ndarray, tuple[np.ndarray, np.ndarray]]:
+                  ) -> np.ndarray | tuple[np.ndarray, np.ndarray]:
     """Which abstract ids are legal now.
 
     Parameters
@@ -302,10 +303,10 @@ class BatchEnv:
     >>> obs, mask, rewards, done, to_act = env.step(actions)
     """
 
-    def __init__(self, n: int, rules: Optional[Rules] = None, seed: int = 0, matches: bool = False,
+    def __init__(self, n: int, rules: Rules | None = None, seed: int = 0, matches: bool = False,
                  auto_pass: bool = False, abstract: bool = True,
-                 start: Optional[str] = None,
-                 opponents: Optional[Sequence[Optional[str]]] = None) -> None:
+                 start: str | None = None,
+                 opponents: Sequence[str | None] | None = None) -> None:
         if rules is None:
             rules = Rules()
         if not isinstance(rules, Rules):

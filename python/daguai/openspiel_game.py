@@ -40,7 +40,7 @@ Parameters
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any
 
 import numpy as np
 
@@ -99,7 +99,7 @@ class _Table:
     def __init__(self, game: Game) -> None:
         self.game = game
 
-    def __deepcopy__(self, memo: dict) -> "_Table":
+    def __deepcopy__(self, memo: dict) -> _Table:
         g = Game.__new__(Game)
         _core.GameState.__init__(g, self.game)
         g._rules = self.game.rules
@@ -109,7 +109,7 @@ class _Table:
 class DaGuaiGame(pyspiel.Game):
     """The OpenSpiel game ``"python_daguai"`` (module docstring: the conventions)."""
 
-    def __init__(self, params: Optional[dict[str, Any]] = None) -> None:
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
         params = dict(params or {})
         super().__init__(_GAME_TYPE, _GAME_INFO, params)
         start = params.get("start", "fresh")
@@ -117,10 +117,10 @@ class DaGuaiGame(pyspiel.Game):
             raise ValueError(f"start must be 'fresh' or 'random', got {start!r}")
         self.start = start
 
-    def new_initial_state(self) -> "DaGuaiState":
+    def new_initial_state(self) -> DaGuaiState:
         return DaGuaiState(self)
 
-    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> "DaGuaiObserver":
+    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> DaGuaiObserver:
         if params:
             raise ValueError(f"observation parameters are not supported, got {params!r}")
         return DaGuaiObserver()
@@ -133,10 +133,10 @@ class DaGuaiState(pyspiel.State):
         super().__init__(game)
         self._start = game.start
         self._seed_bytes: list[int] = []
-        self._table: Optional[_Table] = None
+        self._table: _Table | None = None
 
     @property
-    def game(self) -> Optional[Game]:
+    def game(self) -> Game | None:
         """The daguai Game once dealt (None during the chance nodes). Read it, do not step it."""
         return None if self._table is None else self._table.game
 

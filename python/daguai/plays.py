@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Iterator, Optional, Sequence, Union, overload
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any, overload
 
 import numpy as np
 
@@ -17,13 +18,13 @@ __all__ = [
     "sample_play",
 ]
 
-CardsLike = Union[Hand, str, Iterable[str]]
-PlayLike = Union[Play, Hand, str, Iterable[str]]
+CardsLike = Hand | str | Iterable[str]
+PlayLike = Play | Hand | str | Iterable[str]
 
 _DEFAULT = Rules()
 
 
-def _rules(rules: Optional[Rules]) -> object:
+def _rules(rules: Rules | None) -> object:
     if rules is None:
         return _DEFAULT._core
     if not isinstance(rules, Rules):
@@ -31,7 +32,7 @@ def _rules(rules: Optional[Rules]) -> object:
     return rules._core
 
 
-def _level(level: Optional[str], *plays: object) -> str:
+def _level(level: str | None, *plays: object) -> str:
     """The level to use: the given one, else the level of the first Play argument, else '2'."""
     if level is not None:
         return level
@@ -41,8 +42,8 @@ def _level(level: Optional[str], *plays: object) -> str:
     return "2"
 
 
-def classify(cards: CardsLike, level: str = "2", rules: Optional[Rules] = None,
-             jokers_as: Optional[CardsLike] = None) -> Optional[Play]:
+def classify(cards: CardsLike, level: str = "2", rules: Rules | None = None,
+             jokers_as: CardsLike | None = None) -> Play | None:
     """Classify cards as a play (R5-R7), or return None if they form no play.
 
     Parameters
@@ -61,13 +62,13 @@ def classify(cards: CardsLike, level: str = "2", rules: Optional[Rules] = None,
 
 
 def interpretations(cards: CardsLike, level: str = "2",
-                    rules: Optional[Rules] = None) -> list[Play]:
+                    rules: Rules | None = None) -> list[Play]:
     """Every interpretation (R6) the cards can form, in increasing key order."""
     return _core.interpretations(cards, level, _rules(rules))
 
 
-def beats(a: PlayLike, b: PlayLike, level: Optional[str] = None,
-          rules: Optional[Rules] = None) -> bool:
+def beats(a: PlayLike, b: PlayLike, level: str | None = None,
+          rules: Rules | None = None) -> bool:
     """R7: whether ``a`` beats ``b``.
 
     ``a`` and ``b`` are Plays or card text (classified at ``level`` under ``rules``). Plays of
@@ -79,8 +80,8 @@ def beats(a: PlayLike, b: PlayLike, level: Optional[str] = None,
     return _core.beats(a, b, _level(level, a, b), _rules(rules))
 
 
-def compare(a: PlayLike, b: PlayLike, level: Optional[str] = None,
-            rules: Optional[Rules] = None) -> int:
+def compare(a: PlayLike, b: PlayLike, level: str | None = None,
+            rules: Rules | None = None) -> int:
     """Three-way R7 comparison of plays of equal size: 1 (a higher), 0 (tie), -1.
 
     Raises ``ValueError`` for plays of different sizes (no order exists between them).
@@ -88,8 +89,8 @@ def compare(a: PlayLike, b: PlayLike, level: Optional[str] = None,
     return _core.compare(a, b, _level(level, a, b), _rules(rules))
 
 
-def check_play(hand: CardsLike, play: PlayLike, level: Optional[str] = None,
-               top: Optional[PlayLike] = None, rules: Optional[Rules] = None) -> Play:
+def check_play(hand: CardsLike, play: PlayLike, level: str | None = None,
+               top: PlayLike | None = None, rules: Rules | None = None) -> Play:
     """Validate a play a player wants to make from ``hand`` and return it as a Play.
 
     Raises :class:`CardError` (a ``ValueError``) naming the cards that are not in the hand,
@@ -115,7 +116,7 @@ class LegalPlays(Sequence[Play]):
 
     def __init__(self, rows: np.ndarray) -> None:
         self._rows = rows
-        self._plays: Optional[list[Play]] = None
+        self._plays: list[Play] | None = None
 
     def __len__(self) -> int:
         return len(self._rows)
@@ -129,9 +130,9 @@ class LegalPlays(Sequence[Play]):
     def __getitem__(self, i: int) -> Play: ...
 
     @overload
-    def __getitem__(self, i: slice) -> "LegalPlays": ...
+    def __getitem__(self, i: slice) -> LegalPlays: ...
 
-    def __getitem__(self, i: Union[int, slice]) -> Union[Play, "LegalPlays"]:
+    def __getitem__(self, i: int | slice) -> Play | LegalPlays:
         if isinstance(i, slice):
             return LegalPlays(self._rows[i])
         if isinstance(i, bool) or not hasattr(i, "__index__"):
@@ -161,7 +162,7 @@ class LegalPlays(Sequence[Play]):
     def __repr__(self) -> str:
         return f"LegalPlays({self._all()!r})"
 
-    def __array__(self, dtype: Any = None, copy: Optional[bool] = None) -> np.ndarray:
+    def __array__(self, dtype: Any = None, copy: bool | None = None) -> np.ndarray:
         rows = self._rows if dtype is None else self._rows.astype(dtype)
         return rows.copy() if copy else rows
 
@@ -170,8 +171,8 @@ class LegalPlays(Sequence[Play]):
         return self._rows
 
 
-def legal_plays(hand: CardsLike, level: str = "2", top: Optional[PlayLike] = None,
-                rules: Optional[Rules] = None) -> LegalPlays:
+def legal_plays(hand: CardsLike, level: str = "2", top: PlayLike | None = None,
+                rules: Rules | None = None) -> LegalPlays:
     """Every distinct legal play of ``hand``: any play if ``top`` is None (leading, R8),
     else the plays of top's size that beat it (R7).
 
@@ -186,26 +187,26 @@ def legal_plays(hand: CardsLike, level: str = "2", top: Optional[PlayLike] = Non
 FAMILIES = ("singles", "pairs", "triples", "five_of_a_kind", "two_rank_fives", "sequences", "flushes")
 
 
-def count_plays(hand: CardsLike, level: str = "2", top: Optional[PlayLike] = None,
-                rules: Optional[Rules] = None) -> int:
+def count_plays(hand: CardsLike, level: str = "2", top: PlayLike | None = None,
+                rules: Rules | None = None) -> int:
     """Number of legal plays, ``len(legal_plays(...))``, counted without generating them."""
     return int(_core.count_plays(hand, level, top, _rules(rules))[0])
 
 
-def count_plays_by_family(hand: CardsLike, level: str = "2", top: Optional[PlayLike] = None,
-                          rules: Optional[Rules] = None) -> dict[str, int]:
+def count_plays_by_family(hand: CardsLike, level: str = "2", top: PlayLike | None = None,
+                          rules: Rules | None = None) -> dict[str, int]:
     """:func:`count_plays` per generation family (:data:`FAMILIES`, in legal-play order)."""
-    return dict(zip(FAMILIES, _core.count_plays(hand, level, top, _rules(rules))[1]))
+    return dict(zip(FAMILIES, _core.count_plays(hand, level, top, _rules(rules))[1], strict=False))
 
 
-def play_at(hand: CardsLike, index: int, level: str = "2", top: Optional[PlayLike] = None,
-            rules: Optional[Rules] = None) -> Play:
+def play_at(hand: CardsLike, index: int, level: str = "2", top: PlayLike | None = None,
+            rules: Rules | None = None) -> Play:
     """``legal_plays(...)[index]``, generating only that play (IndexError if out of range)."""
     return _core.play_at(hand, level, top, _rules(rules), index)
 
 
-def sample_play(hand: CardsLike, rng: Rng, level: str = "2", top: Optional[PlayLike] = None,
-                rules: Optional[Rules] = None) -> Optional[Play]:
+def sample_play(hand: CardsLike, rng: Rng, level: str = "2", top: PlayLike | None = None,
+                rules: Rules | None = None) -> Play | None:
     """A legal play drawn uniformly with the project's generator (R17), or None if there is
     none: counts the plays, draws ``rng.bounded(count)`` and generates only that play, so it
     equals ``legal_plays(...)[i]`` for the drawn ``i``."""
@@ -214,16 +215,16 @@ def sample_play(hand: CardsLike, rng: Rng, level: str = "2", top: Optional[PlayL
     return _core.sample_play(hand, level, top, _rules(rules), rng)
 
 
-def legal_plays_array(hand: CardsLike, level: str = "2", top: Optional[PlayLike] = None,
-                      rules: Optional[Rules] = None) -> np.ndarray:
+def legal_plays_array(hand: CardsLike, level: str = "2", top: PlayLike | None = None,
+                      rules: Rules | None = None) -> np.ndarray:
     """:func:`legal_plays` as a numpy structured array of dtype :data:`PLAY_DTYPE`
     (fields ``lo, hi`` packed cards, ``key``, ``kind``, ``size``, ``jokers``, ``level``),
     filled by C++ without per-play Python objects. Same order as :func:`legal_plays`."""
     return _core.legal_plays_array(hand, level, top, _rules(rules))
 
 
-def count_legal_plays(hand: CardsLike, level: str = "2", top: Optional[PlayLike] = None,
-                      rules: Optional[Rules] = None) -> int:
+def count_legal_plays(hand: CardsLike, level: str = "2", top: PlayLike | None = None,
+                      rules: Rules | None = None) -> int:
     """Number of distinct legal plays (the perft count)."""
     return _core.count_legal_plays(hand, level, top, _rules(rules))
 
@@ -258,7 +259,7 @@ def _face_rows(faces: np.ndarray, what: str) -> np.ndarray:
 
 
 def classify_many(faces: np.ndarray, level: str = "2",
-                  rules: Optional[Rules] = None) -> tuple[np.ndarray, np.ndarray]:
+                  rules: Rules | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Classify n plays given as an (n, k) uint8 array of face ids (k = play size).
 
     Returns ``(kinds, keys)``: uint8 kinds (255 where the row is no play) and uint32 keys.
@@ -267,7 +268,7 @@ def classify_many(faces: np.ndarray, level: str = "2",
 
 
 def beats_many(a: np.ndarray, b: np.ndarray, level: str = "2",
-               rules: Optional[Rules] = None) -> np.ndarray:
+               rules: Rules | None = None) -> np.ndarray:
     """Row-wise R7: whether play ``a[i]`` beats play ``b[i]`` (face-id arrays)."""
     return _core.beats_many(_face_rows(a, "beats_many"), _face_rows(b, "beats_many"), level,
                             _rules(rules))

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Optional, Union
+from typing import TYPE_CHECKING, Any
 
 from . import _core
 from .rules import LEVELS, Rules
@@ -31,7 +31,7 @@ def _fail(msg: str) -> PositionError:
     return PositionError(f"inconsistent position: {msg}")
 
 
-def _history_entry(name: str, s: int, flags: int, payload: Any) -> Optional[list[Any]]:
+def _history_entry(name: str, s: int, flags: int, payload: Any) -> list[Any] | None:
     """One round event as a position history entry (None: not a decision)."""
     if name == "play":
         e: list[Any] = [s, "play", str(payload.cards)]
@@ -79,11 +79,13 @@ def _int(doc: Mapping[str, Any], key: str, default: Any = None) -> int:
     return v
 
 
-def _int_list(doc: Mapping[str, Any], key: str, n: Optional[int], default: Any = None) -> list[int]:
+def _int_list(doc: Mapping[str, Any], key: str, n: int | None, default: Any = None) -> list[int]:
     v = doc.get(key, default)
     if not isinstance(v, list) or (n is not None and len(v) != n) or \
             any(isinstance(x, bool) or not isinstance(x, int) for x in v):
-        raise _fail(f"'{key}' must be a list of {n if n is not None else ''} integers, got {v!r}".replace("  ", " "))
+        raise _fail(
+            f"'{key}' must be a list of {n if n is not None else ''} integers, got {v!r}".replace("  ", " ")
+        )
     return v
 
 
@@ -94,7 +96,7 @@ def _level(v: Any) -> int:
     return LEVELS.index(text.upper())
 
 
-def game_from_position(cls: type, position: Union[str, bytes, Mapping[str, Any]], *,
+def game_from_position(cls: type, position: str | bytes | Mapping[str, Any], *,
                        record: bool = True) -> Game:
     """Build a ``cls`` (a Game subclass) from a position (dict or JSON text)."""
     rules, core_pos = _parse_position(position)
@@ -105,7 +107,7 @@ def game_from_position(cls: type, position: Union[str, bytes, Mapping[str, Any]]
     return g
 
 
-def _parse_position(position: Union[str, bytes, Mapping[str, Any]]) -> tuple[Rules, Any]:
+def _parse_position(position: str | bytes | Mapping[str, Any]) -> tuple[Rules, Any]:
     """(rules, engine Position) of a position document; PositionError on malformed input."""
     if isinstance(position, (str, bytes)):
         try:
@@ -138,8 +140,11 @@ def _parse_position(position: Union[str, bytes, Mapping[str, Any]]) -> tuple[Rul
     level_text = LEVELS[levels[dealer % 2]]
     pairs_raw = doc.get("tribute", [])
     if not isinstance(pairs_raw, list) or any(
-            not isinstance(p, list) or len(p) != 2 or any(isinstance(x, bool) or not isinstance(x, int) for x in p)
-            for p in pairs_raw):
+        not isinstance(p, list)
+        or len(p) != 2
+        or any(isinstance(x, bool) or not isinstance(x, int) for x in p)
+        for p in pairs_raw
+    ):
         raise _fail("'tribute' must be a list of [tributer, receiver] seat pairs")
     hands = doc.get("hands")
     if not isinstance(hands, list) or len(hands) != 6 or not all(isinstance(h, str) for h in hands):
@@ -179,7 +184,9 @@ def _parse_position(position: Union[str, bytes, Mapping[str, Any]]) -> tuple[Rul
         else:
             raise _fail(f"history entry {i}: unknown action {kind!r}")
     to_act = doc.get("to_act")
-    if to_act is not None and (isinstance(to_act, bool) or not isinstance(to_act, int) or not 0 <= to_act < 6):
+    if to_act is not None and (
+        isinstance(to_act, bool) or not isinstance(to_act, int) or not 0 <= to_act < 6
+    ):
         raise _fail(f"'to_act' must be a seat 0..5 or null, got {to_act!r}")
     finish = doc.get("finish_order")
     if finish is not None:
@@ -253,7 +260,7 @@ def fill_hidden_hands(position: Mapping[str, Any], seed: int = 0, tries: int = 5
     if sum(size[s] for s in unknown) != len(pool):
         raise _fail(f"the unknown hands need {sum(size[s] for s in unknown)} cards but {len(pool)} are left")
     rng = random.Random(seed)
-    last: Optional[Exception] = None
+    last: Exception | None = None
     for _ in range(tries):
         rng.shuffle(pool)
         k = 0

@@ -26,7 +26,8 @@ and decisions). A position codec slots in beside it.
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any, Iterable, Optional
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
 
 from . import _core
 from ._core import Action, Hand, Play
@@ -118,7 +119,7 @@ def action_to_json(a: Action) -> dict[str, Any]:
     return d
 
 
-def parse_action(game: "Game", text: Any) -> Action:
+def parse_action(game: Game, text: Any) -> Action:
     """Read an action for the current decision of ``game`` from its text form.
 
     Accepts what ``str(action)`` prints (module docstring), ``"play <cards>"`` and bare card
@@ -162,7 +163,7 @@ def parse_action(game: "Game", text: Any) -> Action:
     return a
 
 
-def action_from_json(game: "Game", d: Any) -> Action:
+def action_from_json(game: Game, d: Any) -> Action:
     """Inverse of :func:`action_to_json` for ``game``'s current decision; ``seat`` must be
     the seat to act."""
     if not isinstance(d, dict) or d.get("type") not in ACTION_TYPES:
@@ -184,7 +185,7 @@ def action_from_json(game: "Game", d: Any) -> Action:
 
 
 # ---- decisions (the actions of Game.to_json) ---------------------------------------------
-def decision_of_event(name: str, s: int, other: int, flags: int, payload: Any) -> Optional[list[Any]]:
+def decision_of_event(name: str, s: int, other: int, flags: int, payload: Any) -> list[Any] | None:
     """The decision ``[seat, type, cards?, as?]`` an engine log event records, or None for
     events that are not decisions (deals, results, forced passes the engine re-makes)."""
     if name == "play":
@@ -213,7 +214,7 @@ def decisions(events: Iterable[tuple]) -> list[list[Any]]:
     return out
 
 
-def apply_decision(g: "Game", a: Any, where: str = "decision") -> None:
+def apply_decision(g: Game, a: Any, where: str = "decision") -> None:
     """Apply one decision ``[seat, type, cards?, as?]`` to ``g``; raises :class:`ReplayError`
     naming ``where`` when it is malformed, by the wrong seat or illegal (``g`` unchanged)."""
     if not isinstance(a, list) or len(a) < 2 or not isinstance(a[0], int) or not isinstance(a[1], str):
@@ -279,7 +280,7 @@ def event_to_json(name: str, s: int, other: int, flags: int, payload: Any) -> di
     return {"event": name, **result_to_json(payload)}  # round_end
 
 
-def entry_decision(e: dict[str, Any]) -> Optional[list[Any]]:
+def entry_decision(e: dict[str, Any]) -> list[Any] | None:
     """The decision a record entry carries (None for deals, results and forced passes);
     raises :class:`ReplayError` for an unknown event."""
     kind = e["event"]
@@ -301,7 +302,7 @@ def entry_decision(e: dict[str, Any]) -> Optional[list[Any]]:
     raise ReplayError(f"unknown event {kind!r}")
 
 
-def event_for_seat(e: dict[str, Any], seat: Optional[int]) -> dict[str, Any]:
+def event_for_seat(e: dict[str, Any], seat: int | None) -> dict[str, Any]:
     """A record entry as ``seat`` may see it (R16); ``seat=None``: the public form.
 
     A deal shows only the seat's own hand (others ``null``); the cards returned, offered and
@@ -315,7 +316,7 @@ def event_for_seat(e: dict[str, Any], seat: Optional[int]) -> dict[str, Any]:
     return e
 
 
-def history_entry(event: tuple, seat: int) -> Optional[dict[str, Any]]:
+def history_entry(event: tuple, seat: int) -> dict[str, Any] | None:
     """An engine log event (a ``Game.events()`` tuple) as it appears in
     ``Game.observation(seat)["history"]`` (None for deals and results): public fields, and
     the cards of a tribute pair only for its two players."""
@@ -339,7 +340,7 @@ def history_entry(event: tuple, seat: int) -> Optional[dict[str, Any]]:
 
 
 # ---- views -------------------------------------------------------------------------------
-def view_to_json(game: "Game", seat: Optional[int]) -> dict[str, Any]:
+def view_to_json(game: Game, seat: int | None) -> dict[str, Any]:
     """What ``seat`` may know (``Game.observation``, R16) as JSON values; ``seat=None`` gives
     :func:`public_view`."""
     if seat is None:
@@ -347,7 +348,7 @@ def view_to_json(game: "Game", seat: Optional[int]) -> dict[str, Any]:
     return game.observation(seat)  # plain dicts, lists, str, int, bool and None already
 
 
-def public_view(game: "Game") -> dict[str, Any]:
+def public_view(game: Game) -> dict[str, Any]:
     """The view of a spectator: every public fact (R16), no hand, no returned / offered /
     taken card."""
     v = game.observation(0)
@@ -363,7 +364,7 @@ def public_view(game: "Game") -> dict[str, Any]:
     return v
 
 
-def position_to_json(game: "Game") -> dict[str, Any]:
+def position_to_json(game: Game) -> dict[str, Any]:
     """The position of ``game`` in the one form the engine rebuilds exactly today: its rules,
     seed and decisions (``Game.to_json``'s document)."""
     return json.loads(game.to_json())

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Mapping
-from typing import Any, Iterator, Optional, Sequence, Union
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -68,7 +68,7 @@ def _pct(k: float, n: float) -> str:
     return f"{100.0 * k / n:5.1f}%" if n else "    -"
 
 
-def render_text(items: Sequence[Any], width: Optional[int] = None) -> str:
+def render_text(items: Sequence[Any], width: int | None = None) -> str:
     """Plain text of rich renderables (str or tables), ``width`` columns (default: the
     terminal's, ``COLUMNS`` if set, else 80)."""
     import io
@@ -181,7 +181,7 @@ class SimResult(Mapping):
         draws = int((winner == -1).sum())
         scores = self["scores"]
         teams = []
-        for t, name in zip((0, 1), self.team_policies()):
+        for t, name in zip((0, 1), self.team_policies(), strict=False):
             teams.append({"team": "AB"[t], "seats": list(range(t, 6, 2)), "policy": name,
                           "wins": wins[t], "draws": draws, "losses": wins[1 - t],
                           "win_rate": wins[t] / n if n else None,
@@ -281,7 +281,7 @@ class SimResult(Mapping):
                    + (f", {n / self.elapsed:,.1f} matches/s" if self.matches and self.elapsed > 0 else ""))
         return out
 
-    def summary(self, width: Optional[int] = None) -> str:
+    def summary(self, width: int | None = None) -> str:
         """A readable table: win/draw rates per team and policy, finishing positions,
         plays and passes per round, speed. ``width``: columns (default: the terminal's,
         ``COLUMNS`` if set, else 80)."""
@@ -312,12 +312,12 @@ class SimResult(Mapping):
         return table.replace_schema_metadata({"daguai": json.dumps(self.meta())})
 
     # ---- files ------------------------------------------------------------------------
-    def to_npz(self, path: Union[str, os.PathLike]) -> None:
+    def to_npz(self, path: str | os.PathLike) -> None:
         """Compressed numpy archive: every column, plus ``_meta`` (a JSON string)."""
         np.savez_compressed(path, **self._columns, _meta=np.array(json.dumps(self.meta())))
 
     @classmethod
-    def from_npz(cls, path: Union[str, os.PathLike]) -> "SimResult":
+    def from_npz(cls, path: str | os.PathLike) -> SimResult:
         """Read back a file written by :meth:`to_npz`."""
         with np.load(path, allow_pickle=False) as f:
             cols = {k: f[k] for k in f.files if k != "_meta"}
@@ -327,11 +327,11 @@ class SimResult(Mapping):
                    elapsed=meta.get("elapsed", 0.0), auto_pass=meta.get("auto_pass", False),
                    threads=meta.get("threads", 1), backend=meta.get("backend", "local"))
 
-    def to_csv(self, path: Union[str, os.PathLike]) -> None:
+    def to_csv(self, path: str | os.PathLike) -> None:
         """CSV with a header, one row per game: :meth:`to_pandas` written by pandas."""
         self.to_pandas().to_csv(path, index=False)
 
-    def to_parquet(self, path: Union[str, os.PathLike]) -> None:
+    def to_parquet(self, path: str | os.PathLike) -> None:
         """Parquet: :meth:`to_arrow` written by pyarrow (metadata in the schema under
         ``daguai``). Needs pyarrow."""
         table = self.to_arrow()
@@ -339,7 +339,7 @@ class SimResult(Mapping):
 
         pq.write_table(table, path)
 
-    def save(self, path: Union[str, os.PathLike]) -> None:
+    def save(self, path: str | os.PathLike) -> None:
         """Write by extension: .npz, .csv or .parquet."""
         ext = os.path.splitext(os.fspath(path))[1].lower()
         if ext == ".npz":
@@ -351,7 +351,7 @@ class SimResult(Mapping):
         else:
             raise ValueError(f"unknown output format {ext or os.fspath(path)!r} (use .npz, .csv or .parquet)")
 
-    def plot(self, path: Union[str, os.PathLike]) -> None:
+    def plot(self, path: str | os.PathLike) -> None:
         """Save a figure (needs matplotlib): finishing-position histogram per policy and
         win / draw / loss bars per team."""
         try:

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import dataclasses
 import operator
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any
 
 from . import _core
 
@@ -21,6 +22,7 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     "dealer": ("first_out", "stay"),
     "tribute_pairing": ("next", "previous", "finish_order"),
     "scoring": ("stake", "levels", "simple"),
+    "table": ("6p3d", "4p2d"),
 }
 
 _BOOLS = ("wrap_straights", "anti_tribute", "joker_tribute_choice", "losers_pay")
@@ -71,6 +73,8 @@ class Rules:
         R13 ``stake``: losers lose what winners gain (zero-sum).
     min_rounds : int
         R14: rounds before leaving stops counting as an early forfeit.
+    table : {"6p3d", "4p2d"}
+        R18: six players with three decks (default), or four players with two decks.
     """
 
     wild: str = "auto"
@@ -88,6 +92,7 @@ class Rules:
     base: int = 1
     losers_pay: bool = True
     min_rounds: int = 3
+    table: str = "6p3d"
     _core: Any = field(init=False, repr=False, compare=False, hash=False)
 
     def __init__(self, *, wild: str = "auto", wrap_straights: bool = False, joker_pair: str = "tie",
@@ -95,7 +100,8 @@ class Rules:
                  tribute_pairing: str = "next", anti_tribute: bool = False,
                  joker_tribute_choice: bool = False, final_level: str = "A", max_rounds: int = 0,
                  max_final_failures: int = 0, scoring: str = "stake", base: int = 1,
-                 losers_pay: bool = True, min_rounds: int = 3, **unknown: Any) -> None:
+                 losers_pay: bool = True, min_rounds: int = 3, table: str = "6p3d",
+                 **unknown: Any) -> None:
         if unknown:
             raise ValueError(f"unknown rule name(s): {', '.join(sorted(unknown))} "
                              f"(known: {', '.join(self.names())})")
@@ -104,7 +110,8 @@ class Rules:
                       tribute_pairing=tribute_pairing, anti_tribute=anti_tribute,
                       joker_tribute_choice=joker_tribute_choice, final_level=final_level,
                       max_rounds=max_rounds, max_final_failures=max_final_failures,
-                      scoring=scoring, base=base, losers_pay=losers_pay, min_rounds=min_rounds)
+                      scoring=scoring, base=base, losers_pay=losers_pay, min_rounds=min_rounds,
+                      table=table)
         for name, value in values.items():
             object.__setattr__(self, name, value)
         self._validate()
@@ -150,6 +157,7 @@ class Rules:
             base=self.base,
             losers_pay=self.losers_pay,
             min_rounds=self.min_rounds,
+            table=_CHOICES["table"].index(self.table),
         )
         object.__setattr__(self, "_core", core)
 
@@ -159,7 +167,7 @@ class Rules:
                    if getattr(self, name) != defaults[name].default]
         return f"Rules({', '.join(changed)})"
 
-    def replace(self, **changes: Any) -> "Rules":
+    def replace(self, **changes: Any) -> Rules:
         """A copy with some fields changed (validated like the constructor)."""
         return Rules(**{**self.to_dict(), **changes})
 
@@ -173,7 +181,7 @@ class Rules:
         return {name: getattr(self, name) for name in self.names()}
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> "Rules":
+    def from_dict(cls, data: Mapping[str, Any]) -> Rules:
         """Inverse of :meth:`to_dict`; missing names take their defaults."""
         if not isinstance(data, Mapping):
             raise ValueError(f"Rules.from_dict needs a mapping, got {type(data).__name__}")

@@ -12,7 +12,7 @@ import json
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Optional
+from typing import Any
 
 from . import _core
 from .game import Game
@@ -146,7 +146,7 @@ class Analysis:
         return t
 
 
-def _game_of(source: Any, upto: Optional[int]) -> Game:
+def _game_of(source: Any, upto: int | None) -> Game:
     if isinstance(source, Game):
         if upto is not None:
             raise ValueError("upto is for a record, not a Game")
@@ -173,7 +173,7 @@ def _game_of(source: Any, upto: Optional[int]) -> Game:
                      f"got {type(source).__name__}")
 
 
-def analyze(source: Any, *, upto: Optional[int] = None, worlds: int = 200, policy: str = "heuristic",
+def analyze(source: Any, *, upto: int | None = None, worlds: int = 200, policy: str = "heuristic",
             seed: int = 0, threads: int = 1, progress: Any = None) -> Analysis:
     """Every candidate action of the seat to act, with its team's estimated probability of
     winning, drawing and losing the round, over ``worlds`` sampled worlds (each candidate is
@@ -181,8 +181,9 @@ def analyze(source: Any, *, upto: Optional[int] = None, worlds: int = 200, polic
 
     ``source``: a Game, a position (dict or JSON text, docs/records.md), or a record (text)
     with ``upto`` = a line number. A position may give only the acting seat's hand (the
-    others ``null``): "a hand with a public history" (:func:`fill_hidden_hands`). The analysis uses only what the seat to act may know
-    (its view; R16): the other hands of the position are re-dealt in every world.
+    others ``null``): "a hand with a public history" (:func:`fill_hidden_hands`). The analysis
+    uses only what the seat to act may know (its view; R16): the other hands of the position
+    are re-dealt in every world.
     Deterministic for a seed (any ``threads``). ``progress``: True for a rich progress bar.
     Raises ``ValueError`` on bad input.
     """
@@ -202,7 +203,7 @@ def analyze(source: Any, *, upto: Optional[int] = None, worlds: int = 200, polic
     assert seat is not None
     chunk = max(1, min(worlds, 25))
     chunks = [(i, min(chunk, worlds - i)) for i in range(0, worlds, chunk)]
-    totals: Optional[list[list[int]]] = None
+    totals: list[list[int]] | None = None
     actions: list[Any] = []
 
     def run(k: int, size: int) -> None:
@@ -212,8 +213,11 @@ def analyze(source: Any, *, upto: Optional[int] = None, worlds: int = 200, polic
         if totals is None:
             totals = [[0, 0, 0, 0] for _ in rows]
             actions = [r[0] for r in rows]
-        for t, (_, n, w, d, lo) in zip(totals, rows):
-            t[0] += n; t[1] += w; t[2] += d; t[3] += lo
+        for t, (_, n, w, d, lo) in zip(totals, rows, strict=False):
+            t[0] += n
+            t[1] += w
+            t[2] += d
+            t[3] += lo
 
     if progress:
         from rich.progress import Progress
@@ -230,7 +234,7 @@ def analyze(source: Any, *, upto: Optional[int] = None, worlds: int = 200, polic
     if n_legal == 1:  # a single legal action: no search, reported as certain to be played
         cands = [Candidate(str(actions[0]), 0, 0, 0, 0)]
     else:
-        cands = [Candidate(str(a), *t) for a, t in zip(actions, totals)]
+        cands = [Candidate(str(a), *t) for a, t in zip(actions, totals, strict=False)]
         cands.sort(key=lambda c: -c.score)
     return Analysis(seat=seat, phase=g.phase, worlds=worlds if n_legal > 1 else 0, policy=policy, seed=seed,
                     candidates=cands)

@@ -23,11 +23,11 @@ import logging
 import math
 import os
 import socket
-import threading
 import sys
+import threading
 import time
-from collections.abc import Mapping
-from typing import Any, Callable, Optional, Sequence, Union
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -51,8 +51,8 @@ CHUNK_SECONDS = 0.25
 #: Default seconds to wait for a Ray cluster (``ray_timeout``, ``daguai --ray-timeout``).
 RAY_TIMEOUT = 30.0
 
-PolicyLike = Union[str, Callable[[Any, int], Any]]  # policy(view: InfoState, seat)
-ProgressLike = Union[None, bool, Callable[[int, int], Any]]
+PolicyLike = str | Callable[[Any, int], Any]  # policy(view: InfoState, seat)
+ProgressLike = None | bool | Callable[[int, int], Any]
 
 
 # ---------------------------------------------------------------------------------------
@@ -113,7 +113,7 @@ def _check_rules(rules: Any) -> Rules:
     raise ValueError(f"rules must be a daguai.Rules (or a dict of rules), got {type(rules).__name__}")
 
 
-def _check_int(name: str, value: Any, lowest: int, highest: Optional[int] = None) -> int:
+def _check_int(name: str, value: Any, lowest: int, highest: int | None = None) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
         raise ValueError(f"{name} must be an integer, got {value!r}")
     value = int(value)
@@ -128,7 +128,7 @@ def _check_int(name: str, value: Any, lowest: int, highest: Optional[int] = None
 
 
 def _run_fast(rules: Rules, seed: int, first: int, count: int, policies: Sequence[str],
-              matches: bool, threads: int, auto_pass: bool, start: Optional[Game] = None,
+              matches: bool, threads: int, auto_pass: bool, start: Game | None = None,
               view_seat: int = -1) -> dict[str, np.ndarray]:
     return dict(_core.simulate(rules._core, seed, count, list(policies), matches, first,
                                threads, auto_pass, start, view_seat))
@@ -138,7 +138,7 @@ def _empty_columns(count: int, matches: bool) -> dict[str, np.ndarray]:
     return empty_columns(count, matches)
 
 
-def play_game(seed: int, game: int, policies: Sequence[PolicyLike], *, rules: Optional[Rules] = None,
+def play_game(seed: int, game: int, policies: Sequence[PolicyLike], *, rules: Rules | None = None,
               matches: bool = False, auto_pass: bool = False) -> tuple[Game, int, int]:
     """Play game ``game`` of a run from Python, decision by decision (the slow path).
 
@@ -198,7 +198,7 @@ def _play(g: Game, pols: Sequence[PolicyLike], matches: bool) -> tuple[int, int]
 
 
 def _run_slow(rules: Rules, seed: int, first: int, count: int, policies: Sequence[PolicyLike],
-              matches: bool, auto_pass: bool, start: Optional[Game] = None,
+              matches: bool, auto_pass: bool, start: Game | None = None,
               view_seat: int = -1) -> dict[str, np.ndarray]:
     cols = _empty_columns(count, matches)
     level_rank = {text: i for i, text in enumerate(LEVELS)}
@@ -239,7 +239,7 @@ def _run_slow(rules: Rules, seed: int, first: int, count: int, policies: Sequenc
 
 
 def _run_range(rules: Rules, seed: int, first: int, count: int, policies: Sequence[PolicyLike],
-               matches: bool, threads: int, auto_pass: bool, start: Optional[Game] = None,
+               matches: bool, threads: int, auto_pass: bool, start: Game | None = None,
                view_seat: int = -1) -> dict[str, np.ndarray]:
     if all(isinstance(p, str) for p in policies):
         return _run_fast(rules, seed, first, count, policies, matches, threads, auto_pass,  # type: ignore[arg-type]
@@ -263,7 +263,7 @@ class ProgressBar:
     ``min_interval``: seconds between redraws (the last one is always drawn).
     """
 
-    def __init__(self, unit: str = "games", stream: Any = None, width: Optional[int] = None,
+    def __init__(self, unit: str = "games", stream: Any = None, width: int | None = None,
                  min_interval: float = 0.1) -> None:
         self.unit = unit
         self.stream = stream if stream is not None else sys.stderr
@@ -276,8 +276,15 @@ class ProgressBar:
 
     def _start(self, total: int) -> None:
         from rich.console import Console
-        from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TaskProgressColumn,
-                                   TextColumn, TimeElapsedColumn, TimeRemainingColumn)
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            TaskProgressColumn,
+            TextColumn,
+            TimeElapsedColumn,
+            TimeRemainingColumn,
+        )
 
         console = Console(file=self.stream, width=self.width, highlight=False)
         self._progress = Progress(
@@ -308,7 +315,7 @@ class ProgressBar:
         self._closed = True
 
 
-def _progress_callback(progress: ProgressLike, unit: str) -> Optional[Callable[[int, int], Any]]:
+def _progress_callback(progress: ProgressLike, unit: str) -> Callable[[int, int], Any] | None:
     if progress is None or progress is False:
         return None
     if progress is True:
@@ -323,11 +330,11 @@ def _progress_callback(progress: ProgressLike, unit: str) -> Optional[Callable[[
 
 
 def simulate(n: int = 10_000, policies: Sequence[PolicyLike] = ("heuristic", "random"), *,
-             seed: int = 0, rules: Optional[Rules] = None, matches: bool = False,
-             threads: Optional[int] = None, batch: Optional[int] = None, backend: str = "local",
-             ray_address: Optional[str] = None, progress: ProgressLike = None,
+             seed: int = 0, rules: Rules | None = None, matches: bool = False,
+             threads: int | None = None, batch: int | None = None, backend: str = "local",
+             ray_address: str | None = None, progress: ProgressLike = None,
              auto_pass: bool = False, ray_timeout: float = RAY_TIMEOUT,
-             position: Any = None, worlds: bool = False) -> "SimResult":
+             position: Any = None, worlds: bool = False) -> SimResult:
     """Play ``n`` rounds (or matches) and return their results as numpy columns.
 
     With ``position`` (a Game, or a position dict / JSON: docs/records.md) every game starts
@@ -436,7 +443,7 @@ def simulate(n: int = 10_000, policies: Sequence[PolicyLike] = ("heuristic", "ra
                      backend=backend, auto_pass=auto_pass)
 
 
-def _start_position(position: Any, worlds: Any) -> tuple[Optional[Game], int]:
+def _start_position(position: Any, worlds: Any) -> tuple[Game | None, int]:
     """(start game without a log, seat whose view is sampled or -1) for simulate(position=)."""
     if not isinstance(worlds, bool):
         raise ValueError(f"worlds must be True or False, got {worlds!r}")
@@ -478,8 +485,8 @@ def _probe(address: str, timeout: float) -> None:
         raise RayConnectionError(f"cannot reach the Ray cluster at {address}: {reason}") from None
 
 
-def _ray_init(address: Optional[str], timeout: float = RAY_TIMEOUT, quiet: bool = False,
-              on_timeout: Optional[Callable[[str], Any]] = None) -> Any:
+def _ray_init(address: str | None, timeout: float = RAY_TIMEOUT, quiet: bool = False,
+              on_timeout: Callable[[str], Any] | None = None) -> Any:
     """Import Ray and connect: to ``address``, else (not yet initialized) a local instance.
 
     Raises :class:`RayConnectionError` when the cluster is not reached within ``timeout``
@@ -522,8 +529,8 @@ def _ray_init(address: Optional[str], timeout: float = RAY_TIMEOUT, quiet: bool 
 
 
 def _simulate_ray(rules: Rules, seed: int, n: int, pols: list[PolicyLike], matches: bool, threads: int,
-                  batch: Optional[int], auto_pass: bool, address: Optional[str],
-                  report: Optional[Callable[[int, int], Any]]) -> dict[str, np.ndarray]:
+                  batch: int | None, auto_pass: bool, address: str | None,
+                  report: Callable[[int, int], Any] | None) -> dict[str, np.ndarray]:
     global _ray_remote
     ray = _ray_init(address)
     if _ray_remote is None:
@@ -539,7 +546,7 @@ def _simulate_ray(rules: Rules, seed: int, n: int, pols: list[PolicyLike], match
     refs = [task.remote(rules, seed, first, count, pols, matches, threads, auto_pass)
             for first, count in chunks]
     if report is not None:
-        size = {ref: count for ref, (_, count) in zip(refs, chunks)}
+        size = {ref: count for ref, (_, count) in zip(refs, chunks, strict=False)}
         pending, done = list(refs), 0
         while pending:
             ready, pending = ray.wait(pending, num_returns=1)
@@ -554,5 +561,6 @@ def _simulate_ray(rules: Rules, seed: int, n: int, pols: list[PolicyLike], match
     return _concat(parts)
 
 
-# re-exported: ``from daguai.sim import evaluate, EvalResult`` keeps working
-from .evaluation import EvalResult, evaluate
+# re-exported: ``from daguai.sim import evaluate, EvalResult`` keeps working (evaluation imports
+# this module, so the import comes last)
+from .evaluation import EvalResult, evaluate  # noqa: E402

@@ -4,8 +4,6 @@ Needs the ``serve`` extra (Starlette, uvicorn, websockets)."""
 
 from __future__ import annotations
 
-from typing import Optional
-
 __all__ = ["create_app", "serve"]
 
 
@@ -16,7 +14,7 @@ def create_app(db: str = ":memory:", **kwargs: float):  # type: ignore[no-untype
 
 
 def serve(host: str = "127.0.0.1", port: int = 8000, db: str = "daguai.sqlite3",
-          rate: float = 50.0, burst: float = 100.0, announce: Optional[bool] = True) -> None:
+          rate: float = 50.0, burst: float = 100.0, announce: bool | None = True) -> None:
     """Run the server until interrupted; prints the URL of the web table first."""
     import uvicorn
 

@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any, AsyncIterator, Optional
+from typing import Any
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
@@ -63,7 +64,7 @@ def create_app(db: str = ":memory:", *, bot_delay: float = 0.0, rate: float = 50
         except ValueError as exc:
             raise HTTPException(400, f"not JSON: {exc}") from None
 
-    def created(request: Request, table: Any, tokens: list[Optional[str]]) -> JSONResponse:
+    def created(request: Request, table: Any, tokens: list[str | None]) -> JSONResponse:
         return JSONResponse({"table": table.id, "tokens": tokens, "ws": "/ws"}, status_code=201)
 
     async def list_tables(request: Request) -> Response:

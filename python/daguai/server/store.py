@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
-from typing import Any, Optional
+from typing import Any
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
@@ -50,7 +50,8 @@ class Store:
         """Unfinished tables with their decisions so far, oldest first."""
         out = []
         for tid, rules, seed, auto, seats in self.db.execute(
-                "SELECT id, rules, seed, auto_pass, seats FROM tables WHERE status = 'open' ORDER BY created"):
+            "SELECT id, rules, seed, auto_pass, seats FROM tables WHERE status = 'open' ORDER BY created"
+        ):
             decs = [json.loads(d) for (d,) in self.db.execute(
                 "SELECT decision FROM decisions WHERE table_id = ? ORDER BY n", (tid,))]
             out.append({"id": tid, "rules": json.loads(rules), "seed": seed, "auto_pass": bool(auto),
@@ -80,10 +81,10 @@ class Store:
                 for mid, tid, fin, rounds, summary in self.db.execute(
                     "SELECT id, table_id, finished, rounds, summary FROM matches ORDER BY id")]
 
-    def match_of_table(self, table_id: str) -> Optional[int]:
+    def match_of_table(self, table_id: str) -> int | None:
         row = self.db.execute("SELECT id FROM matches WHERE table_id = ?", (table_id,)).fetchone()
         return None if row is None else int(row[0])
 
-    def record(self, match_id: int) -> Optional[str]:
+    def record(self, match_id: int) -> str | None:
         row = self.db.execute("SELECT record FROM matches WHERE id = ?", (match_id,)).fetchone()
         return None if row is None else str(row[0])

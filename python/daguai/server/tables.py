@@ -14,8 +14,9 @@ import hashlib
 import json
 import secrets
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable, Optional
+from typing import Any
 
 from .. import _core, protocol
 from ..game import Game
@@ -57,12 +58,12 @@ def token_hash(token: str) -> str:
 class SeatPlan:
     kind: str
     name: str
-    policy: Optional[str] = None
-    time_limit: Optional[float] = None
-    token_hash: Optional[str] = None
+    policy: str | None = None
+    time_limit: float | None = None
+    token_hash: str | None = None
 
     @staticmethod
-    def read(d: Any, seat: int) -> "SeatPlan":
+    def read(d: Any, seat: int) -> SeatPlan:
         """A seat of a create-table request (schema ``seat_plan``); ValueError if bad."""
         if not isinstance(d, dict) or d.get("kind") not in SEAT_KINDS:
             raise ValueError(f"seat {seat}: an object with 'kind' in {SEAT_KINDS}, got {d!r}")
@@ -98,9 +99,9 @@ class Conn:
 
     def __init__(self, send: Callable[[str], Any], rate: float, burst: float) -> None:
         self._send = send
-        self.queue: asyncio.Queue[Optional[str]] = asyncio.Queue()
-        self.table: Optional[Table] = None
-        self.seat: Optional[int] = None
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self.table: Table | None = None
+        self.seat: int | None = None
         self.rate, self.burst = rate, burst
         self.tokens, self.stamp = burst, time.monotonic()
         self.closed = False
@@ -137,7 +138,7 @@ class Conn:
 class Table:
     """One match at a table (R12): the engine game, the seat plan and who is connected."""
 
-    def __init__(self, hub: "Hub", table_id: str, rules: Rules, seed: int, auto_pass: bool,
+    def __init__(self, hub: Hub, table_id: str, rules: Rules, seed: int, auto_pass: bool,
                  seats: list[SeatPlan], bot_delay: float) -> None:
         self.hub, self.id, self.rules, self.seed = hub, table_id, rules, seed
         self.auto_pass = auto_pass
@@ -146,13 +147,13 @@ class Table:
         self.game = Game(seed, rules, auto_pass=auto_pass)
         self.n_decisions = 0      # decisions made (the id of the next one)
         self.n_saved = 0          # decisions checkpointed (auto_pass changes included)
-        self.conns: list[Optional[Conn]] = [None] * 6
+        self.conns: list[Conn | None] = [None] * 6
         self.spectators: set[Conn] = set()
-        self.match_id: Optional[int] = None
-        self._legal: Optional[Any] = None
+        self.match_id: int | None = None
+        self._legal: Any | None = None
         self._legal_text: list[str] = []
-        self._timer: Optional[asyncio.TimerHandle] = None
-        self._bot: Optional[asyncio.TimerHandle] = None
+        self._timer: asyncio.TimerHandle | None = None
+        self._bot: asyncio.TimerHandle | None = None
 
     # ---- state ----------------------------------------------------------------------
     def restore(self, decisions: list[Any]) -> None:
@@ -181,7 +182,7 @@ class Table:
         return self._legal, self._legal_text
 
     # ---- connections ----------------------------------------------------------------
-    def join(self, conn: Conn, seat: Optional[int]) -> None:
+    def join(self, conn: Conn, seat: int | None) -> None:
         if seat is None:
             self.spectators.add(conn)
         else:
@@ -296,9 +297,9 @@ class Table:
             raise ProtocolError("illegal_action", str(exc)) from None
         self.commit(action)
 
-    def _receivers(self) -> list[tuple[Optional[int], Conn]]:
+    def _receivers(self) -> list[tuple[int | None, Conn]]:
         """(seat, connection) of every joined seat, then (None, spectator) of every spectator."""
-        out: list[tuple[Optional[int], Conn]] = [(s, c) for s, c in enumerate(self.conns) if c is not None]
+        out: list[tuple[int | None, Conn]] = [(s, c) for s, c in enumerate(self.conns) if c is not None]
         return out + [(None, c) for c in self.spectators]
 
     def commit(self, action: _core.Action, timeout: bool = False) -> None:
@@ -394,7 +395,7 @@ class Hub:
         for t in list(self.tables.values()):
             t.advance()
 
-    def create(self, doc: Any) -> tuple[Table, list[Optional[str]]]:
+    def create(self, doc: Any) -> tuple[Table, list[str | None]]:
         """A new table from a create-table request (schema ``create_table``); its seat tokens
         (None for bots). ValueError naming the problem if the request is bad."""
         if not isinstance(doc, dict):
@@ -418,7 +419,7 @@ class Hub:
         delay = doc.get("bot_delay", self.bot_delay)
         if isinstance(delay, bool) or not isinstance(delay, (int, float)) or not 0 <= delay <= 10:
             raise ValueError("bot_delay must be seconds in [0, 10]")
-        tokens: list[Optional[str]] = []
+        tokens: list[str | None] = []
         for p in seats:
             tok = None if p.kind == "bot" else secrets.token_urlsafe(24)
             p.token_hash = None if tok is None else token_hash(tok)
@@ -477,7 +478,7 @@ class Hub:
             raise ProtocolError("bad_message", "'views' and 'events' must be true or false")
         table = self.table(msg.get("table"))
         token = msg.get("token")
-        seat: Optional[int] = None
+        seat: int | None = None
         if token is not None:
             if not isinstance(token, str):
                 raise ProtocolError("bad_token", "the token must be text")
