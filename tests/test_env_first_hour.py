@@ -20,7 +20,7 @@ import pytest
 from daguai import BatchEnv, Game, Rules, abstract_mask, obs_spec
 from game_helpers import random_steps
 from test_game_invariants import pair_tributes
-from test_rng import deal, stream
+from test_game_rng import deal, stream
 
 START = 4  # Stream::kStart (cpp/engine/rng.hpp)
 LEVELS = daguai.LEVELS

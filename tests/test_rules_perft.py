@@ -37,7 +37,7 @@ HANDS = {
     "wrap": "2s 2s 2h 3s 3s 4s 4s 4h 4d 4d Js Jh Jh Jd Jd Jc Qs Qs Qs Qh Qd Kh Kc Ah Ah Ac SJ",
     # two of every spade + Ah: straight flushes everywhere, no jokers
     "spades": "2s 2s 3s 3s 4s 4s 5s 5s 6s 6s 7s 7s 8s 8s 9s 9s Ts Ts Js Js Qs Qs Ks Ks As As Ah",
-    # small hands whose counts are worked out in test_reference_selfcheck.py / below
+    # small hands whose counts are worked out in test_rules_reference_selfcheck.py / below
     "run_sj": "3s 4h 5d 6c 7s SJ",
     "pair_sj": "3s 3h SJ",
     "jokers7": "7s SJ SJ SJ BJ BJ BJ",
@@ -120,7 +120,7 @@ PERFT = [
     # wrapped SF QKA23 = key 1; above: KA234 (2), A2345 (3), 23456 .. TJQKA (4..12) = 11
     ("spades", "8", WRAP, "Qh Kh Ah 2h 3h", "straight_flush", 11),
     ("spades", "8", WRAP, FLUSH, "flush", 863),
-    # test_reference_selfcheck.test_r8_legal_plays: 6 singles + 5 pairs + 6 fives = 17
+    # test_rules_reference_selfcheck.test_r8_legal_plays: 6 singles + 5 pairs + 6 fives = 17
     ("run_sj", "2", AUTO, LEAD, None, 17),
     # declare adds 4567+SJ as 45678 and 3456+SJ as 34567: 19
     ("run_sj", "2", DECLARE, LEAD, None, 19),

@@ -26,7 +26,7 @@ from daguai import LegalPlays, Rng, Rules, _core
 from scipy.stats import chisquare
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import test_perft  # noqa: E402
+import test_rules_perft  # noqa: E402
 
 RANKS = "23456789TJQKA"
 SUITS = "shdc"
@@ -88,8 +88,8 @@ def test_r5_r6_five_table_equals_reference_random():
 
 
 def _perft_cases():
-    for hand, level, rd, top_text, _top_kind, count in test_perft.PERFT:
-        yield test_perft.HANDS.get(hand, hand), level, Rules(**rd), top_text, count
+    for hand, level, rd, top_text, _top_kind, count in test_rules_perft.PERFT:
+        yield test_rules_perft.HANDS.get(hand, hand), level, Rules(**rd), top_text, count
 
 
 def test_r8_count_plays_equals_perft_and_legal_plays():
@@ -130,7 +130,7 @@ def test_r8_count_plays_and_play_at_equal_legal_plays_random():
 
 
 def test_r8_play_at_every_index_and_bounds():
-    hand = test_perft.HANDS["deal2"]
+    hand = test_rules_perft.HANDS["deal2"]
     plays = list(daguai.legal_plays(hand, "8"))
     assert [daguai.play_at(hand, k, "8") for k in range(len(plays))] == plays
     assert daguai.play_at(hand, -1, "8") == plays[-1]
@@ -176,7 +176,7 @@ def test_r8_sample_play_uniform_chi_square(hand, top):
 
 
 def test_r8_sample_play_is_play_at_of_one_draw():
-    hand = test_perft.HANDS["deal4"]
+    hand = test_rules_perft.HANDS["deal4"]
     n = daguai.count_plays(hand, "J")
     a, b = Rng(5), Rng(5)
     for _ in range(50):
@@ -190,7 +190,7 @@ def test_r8_sample_play_is_play_at_of_one_draw():
 
 
 def test_lazy_legal_plays_sequence():
-    hand = test_perft.HANDS["deal6"]
+    hand = test_rules_perft.HANDS["deal6"]
     lazy = daguai.legal_plays(hand, "3")
     eager = _core.legal_plays(hand, "3", None, Rules()._core)
     assert isinstance(lazy, LegalPlays) and lazy._plays is None
@@ -215,12 +215,12 @@ def test_lazy_legal_plays_sequence():
 
 
 @pytest.mark.parametrize("rd", [{}, {"wild": "high"}, {"wild": "declare"}, {"wrap_straights": True}])
-@pytest.mark.parametrize("top", [None, test_perft.STRAIGHT, test_perft.FLUSH, test_perft.FULL_HOUSE,
-                                 test_perft.FOUR_PLUS_ONE, test_perft.STRAIGHT_FLUSH, test_perft.PAIR])
+@pytest.mark.parametrize("top", [None, test_rules_perft.STRAIGHT, test_rules_perft.FLUSH, test_rules_perft.FULL_HOUSE,
+                                 test_rules_perft.FOUR_PLUS_ONE, test_rules_perft.STRAIGHT_FLUSH, test_rules_perft.PAIR])
 def test_r8_play_at_every_index_following(rd, top):
     """play_at skips whole blocks of plays (per rank, rank pair, rank set, suit)."""
     rules = Rules(**rd)
-    hand = test_perft.HANDS["deal4"]
+    hand = test_rules_perft.HANDS["deal4"]
     plays = list(_core.legal_plays(hand, "6", top, rules._core))
     assert daguai.count_plays(hand, "6", top, rules) == len(plays)
     # every index (declare, with ~10^5 plays and slow interpretations: 30 spread indices)
