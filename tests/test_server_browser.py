@@ -1,9 +1,12 @@
 """The web table in a real browser: headless Chromium (Debian's ``chromium`` and
 ``chromium-driver``, driven by Selenium) plays a whole round through the page against five
-bots, by clicking cards and buttons only, and saves screenshots under docs/."""
+bots, by clicking cards and buttons only, and takes screenshots: into the test's temporary
+folder, or into docs/ (the README's pictures) with ``DAGUAI_SCREENSHOTS=docs pytest
+tests/test_server_browser.py``, so a plain test run leaves the checkout as it was."""
 
 from __future__ import annotations
 
+import os
 import shutil
 import time
 from pathlib import Path
@@ -25,6 +28,14 @@ webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not in
 from selenium.webdriver.common.by import By  # noqa: E402
 
 DEADLINE = 240.0
+
+
+def save_shot(drv: Any, tmp_path: Path, name: str) -> None:
+    """Save a screenshot and check it is a PNG image."""
+    folder = ROOT / "docs" if os.environ.get("DAGUAI_SCREENSHOTS") == "docs" else tmp_path
+    path = folder / name
+    drv.save_screenshot(str(path))
+    assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n", name
 
 
 @pytest.fixture
@@ -94,7 +105,7 @@ def test_a_round_through_the_page(tmp_path, browser):
                 submit = drv.find_element(By.ID, "submit")
                 assert submit.is_enabled(), (text, drv.find_element(By.ID, "choices").text)
                 if not shot and moves >= 3 and d["phase"] == "play":
-                    drv.save_screenshot(str(ROOT / "docs" / "web-table-play.png"))  # cards selected
+                    save_shot(drv, tmp_path, "web-table-play.png")  # cards selected
                     shot = True
                 submit.click()
             moves += 1
@@ -114,10 +125,10 @@ def test_a_round_through_the_page(tmp_path, browser):
         result = drv.find_element(By.ID, "result").text
         assert "round 0" in result and ("wins" in result or "draw" in result)
         assert len(drv.find_elements(By.CSS_SELECTOR, "#seats .seat")) == 6
-        drv.save_screenshot(str(ROOT / "docs" / "web-table.png"))
+        save_shot(drv, tmp_path, "web-table.png")
         drv.set_window_size(390, 844)  # a phone
         time.sleep(0.3)
-        drv.save_screenshot(str(ROOT / "docs" / "web-table-phone.png"))
+        save_shot(drv, tmp_path, "web-table-phone.png")
         assert drv.execute_script("return document.documentElement.scrollWidth") <= 400
     finally:
         srv.stop()
@@ -150,7 +161,7 @@ def test_the_replay_viewer_steps_through_a_stored_match(tmp_path, browser):
             "plays" in drv.find_element(By.ID, "event").text
             or "passes" in drv.find_element(By.ID, "event").text
         )
-        drv.save_screenshot(str(ROOT / "docs" / "replay-viewer.png"))
+        save_shot(drv, tmp_path, "replay-viewer.png")
         drv.find_element(By.ID, "last").click()
         assert "round 0" in drv.find_element(By.ID, "event").text  # the round's result
     finally:
