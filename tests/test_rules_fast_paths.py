@@ -215,8 +215,18 @@ def test_lazy_legal_plays_sequence():
 
 
 @pytest.mark.parametrize("rd", [{}, {"wild": "high"}, {"wild": "declare"}, {"wrap_straights": True}])
-@pytest.mark.parametrize("top", [None, test_rules_perft.STRAIGHT, test_rules_perft.FLUSH, test_rules_perft.FULL_HOUSE,
-                                 test_rules_perft.FOUR_PLUS_ONE, test_rules_perft.STRAIGHT_FLUSH, test_rules_perft.PAIR])
+@pytest.mark.parametrize(
+    "top",
+    [
+        None,
+        test_rules_perft.STRAIGHT,
+        test_rules_perft.FLUSH,
+        test_rules_perft.FULL_HOUSE,
+        test_rules_perft.FOUR_PLUS_ONE,
+        test_rules_perft.STRAIGHT_FLUSH,
+        test_rules_perft.PAIR,
+    ],
+)
 def test_r8_play_at_every_index_following(rd, top):
     """play_at skips whole blocks of plays (per rank, rank pair, rank set, suit)."""
     rules = Rules(**rd)

@@ -346,3 +346,21 @@ def test_cli_serve_rejects_a_bad_port(capsys):
     assert exc.value.code == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "--port" in err[0]
+
+
+def test_only_the_newest_finished_tables_stay_in_memory_the_store_answers_for_the_rest():
+    """Finished tables no longer pile up in memory (keep_finished); the store still answers."""
+    with TestClient(create_app(":memory:", keep_finished=1)) as c:
+        ids = [new_table(c, [{"kind": "bot", "policy": "random"}] * 6, seed=s)[0] for s in (1, 2, 3)]
+        deadline = time.monotonic() + 60
+        while len(c.get("/api/matches").json()) < 3:
+            assert time.monotonic() < deadline, "the bot tables did not finish"
+            time.sleep(0.05)
+        listed = [t["table"] for t in c.get("/api/tables").json()]
+        assert len(listed) == 1 and listed[0] in ids and len(hub_of(c).tables) == 1
+        matches = {m["table"]: m["match"] for m in c.get("/api/matches").json()}
+        for tid in ids:
+            body = c.get(f"/api/tables/{tid}").json()
+            assert body["status"] == "finished" and body["match"] == matches[tid]
+            assert daguai.replay(c.get(f"/api/matches/{body['match']}/record").text).match_over
+        assert c.get("/api/tables/nope").status_code == 404

@@ -40,11 +40,12 @@ def _error(status: int, code: str, message: str) -> JSONResponse:
 
 
 def create_app(db: str = ":memory:", *, bot_delay: float = 0.0, rate: float = 50.0,
-               burst: float = 100.0) -> Starlette:
+               burst: float = 100.0, keep_finished: int = 100) -> Starlette:
     """The server application over the SQLite database ``db``; unfinished tables found there
-    resume when the application starts."""
+    resume when the application starts. The ``keep_finished`` newest finished tables stay in
+    memory; older ones are answered from the store."""
     store = Store(db)
-    hub = Hub(store, bot_delay=bot_delay, rate=rate, burst=burst)
+    hub = Hub(store, bot_delay=bot_delay, rate=rate, burst=burst, keep_finished=keep_finished)
     hub.resume()
 
     @asynccontextmanager
@@ -96,6 +97,10 @@ def create_app(db: str = ":memory:", *, bot_delay: float = 0.0, rate: float = 50
         try:
             t = hub.table(request.path_params["table"])
         except ProtocolError as exc:
+            match = store.match_of_table(request.path_params["table"])
+            if match is not None:  # finished and no longer in memory: the store answers
+                return JSONResponse({"table": request.path_params["table"], "status": "finished",
+                                     "match": match})
             return _error(404, exc.code, str(exc))
         return JSONResponse({**t.summary(), "view": protocol.public_view(t.game)})
 

@@ -360,6 +360,10 @@ class Hub:
     rate: float = 50.0
     burst: float = 100.0
     tables: dict[str, Table] = field(default_factory=dict)
+    #: finished tables kept in memory (listed, watchable); older ones are answered from the
+    #: store only (their match record stays there)
+    keep_finished: int = 100
+    finished: collections.deque = field(default_factory=collections.deque)
     decisions: int = 0
     #: seconds each recent decision took to apply, store and push (``GET /api/stats``)
     busy: collections.deque = field(default_factory=lambda: collections.deque(maxlen=200_000))
@@ -432,7 +436,11 @@ class Hub:
         return table, tokens
 
     def tables_done(self, table: Table) -> None:
-        """A finished table stays listed (its match is in the store)."""
+        """A finished table stays in memory while it is one of the ``keep_finished`` newest
+        finished tables; then only the store has it (``GET /api/tables/{id}`` still answers)."""
+        self.finished.append(table.id)
+        while len(self.finished) > self.keep_finished:
+            self.tables.pop(self.finished.popleft(), None)
 
     def table(self, table_id: Any) -> Table:
         if not isinstance(table_id, str) or table_id not in self.tables:
