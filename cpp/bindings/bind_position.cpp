@@ -2,6 +2,7 @@
 // daguai.Game.from_position, which parses the JSON form (docs/records.md).
 #include <pybind11/stl.h>
 
+#include "actions.hpp"
 #include "convert.hpp"
 #include "state.hpp"
 
@@ -10,10 +11,7 @@ namespace daguai::bind {
 namespace {
 
 ActionType action_type(const std::string& s) {
-  static const char* names[] = {"play",   "pass",  "tribute", "anti_tribute",
-                                "return", "offer", "take"};
-  for (int i = 0; i < 7; ++i)
-    if (s == names[i]) return ActionType(i);
+  if (const auto t = action_type_named(s)) return *t;
   throw PositionError("inconsistent position: unknown history action '" + s + "'");
 }
 

@@ -5,6 +5,7 @@
 #include "guard.hpp"
 #include "rollout.hpp"
 #include "sampler.hpp"
+#include "seat_driver.hpp"
 
 namespace daguai::bind {
 
@@ -15,15 +16,6 @@ struct PolicyRunner {
   PolicyKind kind;
   Rng rng;
   PolicyScratch scratch;
-};
-
-// Drives the seats of built-in policies in C++ and stops when a Python seat is to act
-// (issue 9: a Python policy on some seats leaves the others in C++).
-struct SeatDriver {
-  std::array<int, kSeats> kind{};  // PolicyKind, or -1: a Python seat
-  std::array<Rng, kSeats> rngs;
-  std::array<PolicyScratch, kSeats> scratch;
-  std::int64_t plays = 0, passes = 0;
 };
 
 }  // namespace
@@ -125,8 +117,9 @@ void bind_sim(py::module_& m) {
       .def(
           "act",
           [](PolicyRunner& r, py::handle obj) {
-            if (py::isinstance<GameState>(obj)) {
-              const GameState& g = obj.cast<const GameState&>();
+            py::detail::make_caster<GameState> game;  // a GameState or a Game (game_arg.hpp)
+            if (game.load(obj, false)) {
+              const GameState& g = py::detail::cast_op<const GameState&>(game);
               const Guard guard(&r, &g);
               return choose_action(r.kind, g, r.rng, r.scratch);
             }
@@ -152,37 +145,25 @@ void bind_sim(py::module_& m) {
 
   py::class_<SeatDriver>(m, "_SeatDriver",
                          "Built-in seats in C++, stopping at Python seats (sim.py slow path).")
-      .def(py::init([](const std::vector<py::object>& names, std::uint64_t seed,
-                       std::uint64_t game) {
-             if (names.size() != std::size_t(kSeats))
-               throw GameError("_SeatDriver needs 6 entries");
-             SeatDriver d;
-             for (int s = 0; s < kSeats; ++s) {
-               d.kind[std::size_t(s)] =
-                   names[std::size_t(s)].is_none()
-                       ? -1
-                       : int(parse_policy(names[std::size_t(s)].cast<std::string>()));
-               d.rngs[std::size_t(s)] = Rng::stream(seed, game, Stream::kPolicy, std::uint64_t(s));
-             }
-             return d;
-           }),
+      .def(py::init(
+               [](const std::vector<py::object>& names, std::uint64_t seed, std::uint64_t game) {
+                 if (names.size() != std::size_t(kSeats))
+                   throw GameError("_SeatDriver needs 6 entries");
+                 std::array<int, kSeats> kinds{};
+                 for (int s = 0; s < kSeats; ++s)
+                   kinds[std::size_t(s)] =
+                       names[std::size_t(s)].is_none()
+                           ? -1
+                           : int(parse_policy(names[std::size_t(s)].cast<std::string>()));
+                 return SeatDriver(kinds, seed, game);
+               }),
            py::arg("names"), py::arg("seed"), py::arg("game"))
       .def(
           "advance",
           [](SeatDriver& d, GameState& g, std::size_t round_limit) {
             const Guard guard(&d, &g);
             // GIL held: g is a Python object and this loop is short between Python seats.
-            while (!g.match_over() && g.results().size() < round_limit) {
-              const int seat = g.current_player();
-              const int k = d.kind[std::size_t(seat)];
-              if (k < 0) return seat;
-              const Action a = choose_action(PolicyKind(k), g, d.rngs[std::size_t(seat)],
-                                             d.scratch[std::size_t(seat)]);
-              d.plays += a.type == ActionType::kPlay;
-              d.passes += a.type == ActionType::kPass;
-              g.apply(a);
-            }
-            return -1;
+            return d.advance(g, round_limit);
           },
           py::arg("game"), py::arg("round_limit"),
           "Play built-in seats until a Python seat is to act (its seat) or the limit is reached "
@@ -190,11 +171,11 @@ void bind_sim(py::module_& m) {
       .def_property_readonly("plays",
                              [](const SeatDriver& d) {
                                const Guard guard(&d);
-                               return d.plays;
+                               return d.plays();
                              })
       .def_property_readonly("passes", [](const SeatDriver& d) {
         const Guard guard(&d);
-        return d.passes;
+        return d.passes();
       });
   harden<SeatDriver>(m, "_SeatDriver");
 }
