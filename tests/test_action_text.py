@@ -37,7 +37,7 @@ def test_str_then_parse_is_the_same_action_for_every_legal_action():
     seen: set[str] = set()
     declared = 0
     for rules in RULES:
-        for seed in range(12):
+        for seed in (2, 3, 7, 8):  # seed 7's random start has a tributer holding 3 jokers
             for g in _positions(rules, seed, 120):
                 for a in g.legal_actions():
                     text = str(a)
