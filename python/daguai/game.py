@@ -232,9 +232,11 @@ class Game:
     def step(self, action: ActionLike) -> None:
         """Apply the current player's decision (R8, R11).
 
-        ``action``: an Action from :meth:`legal_actions`, a Play, ``"pass"``,
-        ``"anti_tribute"``, or card text read for the phase (a play, the tribute card, the
-        returned card, the offered cards, the card taken). Invalid input raises
+        ``action``: an Action from :meth:`legal_actions`, a Play, action text (what
+        ``str(action)`` prints: ``"pass"``, ``"tribute BJ"``, ``"5s 5s 5s 5c BJ as 3s"``, read
+        by the engine's one parser, docs/protocol.md), or cards (a Hand, card text) read for
+        the phase (a play, the tribute card, the returned card, the offered cards, the card
+        taken). Invalid input raises
         ``ValueError`` (``IllegalActionError``, ``IllegalPlayError`` or ``CardError``)
         naming the problem, and leaves the game unchanged.
         """
