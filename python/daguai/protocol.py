@@ -167,7 +167,7 @@ def decision_of_event(name: str, s: int, other: int, flags: int, payload: Any) -
 
 
 def decisions(events: Iterable[tuple]) -> list[list[Any]]:
-    """The decisions among engine log events (``Game.events()`` tuples)."""
+    """The decisions among engine log events (``game.state.events()`` tuples)."""
     out = []
     for e in events:
         d = decision_of_event(*e)
@@ -221,7 +221,7 @@ def result_to_json(r: dict[str, Any]) -> dict[str, Any]:
 
 
 def event_to_json(name: str, s: int, other: int, flags: int, payload: Any) -> dict[str, Any]:
-    """The record entry (docs/records.md) of one engine log event (``Game.events()``)."""
+    """The record entry (docs/records.md) of one engine log event (``game.state.events()``)."""
     if name == "deal":
         return {"event": "deal", "round": payload["round"], "dealer": payload["dealer"],
                 "levels": list(payload["levels"]), "hands": [str(h) for h in payload["hands"]]}
@@ -279,7 +279,7 @@ def event_for_seat(e: dict[str, Any], seat: int | None) -> dict[str, Any]:
 
 
 def history_entry(event: tuple, seat: int) -> dict[str, Any] | None:
-    """An engine log event (a ``Game.events()`` tuple) as it appears in
+    """An engine log event (a ``game.state.events()`` tuple) as it appears in
     ``Game.observation(seat)["history"]`` (None for deals and results): public fields, and
     the cards of a tribute pair only for its two players."""
     name, s, other, flags, payload = event
