@@ -126,11 +126,7 @@ void bind_sim(py::module_& m) {
             if (py::isinstance<InfoState>(obj)) {
               const InfoState& v = obj.cast<const InfoState&>();
               const Guard guard(&r, &v);
-              // Built-in policies read only the view (PolicyView), so any world of the view
-              // gives the same decision: world 0 of seed 0 stands in for the hidden hands.
-              if (v.current != v.seat) throw GameError("act(view): the view's seat is not to act");
-              const GameState w = make_world(v, sample_world_hands(v, 0, 0), 0, 0);
-              return choose_action(r.kind, w, r.rng, r.scratch);
+              return choose_action(r.kind, v, r.rng, r.scratch);  // seat_driver.hpp
             }
             throw GameError(std::string("act needs a Game or a view (Game.view), got ") +
                             std::string(py::str(py::type::of(obj).attr("__name__"))));

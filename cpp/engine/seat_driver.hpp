@@ -8,11 +8,17 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "infostate.hpp"
 #include "policy.hpp"
 #include "rng.hpp"
 #include "state.hpp"
 
 namespace daguai {
+
+// A built-in policy's decision from the view of the seat to act (R16). Built-in policies
+// read only the view (PolicyView), so any world of the view gives the same decision: world 0
+// of seed 0 stands in for the hidden hands. GameError when the view's seat is not to act.
+Action choose_action(PolicyKind kind, const InfoState& v, Rng& rng, PolicyScratch& scratch);
 
 class SeatDriver {
  public:
