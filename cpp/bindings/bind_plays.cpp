@@ -199,15 +199,8 @@ the jokers stand for (R6), ``interpreted`` the play as natural cards.)doc")
           },
           "Faces the jokers stand for (SJs first, then BJs); empty for singles and joker-only "
           "plays.")
-      .def_property_readonly(
-          "interpreted",
-          [](const Play& p) {
-            if (p.jokers() == 0 || p.jokers() == p.size() || p.size() == 1) return p.cards;
-            Cards all = p.cards.naturals();
-            for (int f : joker_faces(p, p.level())) all.add(f);
-            return all;
-          },
-          "The play as natural cards (jokers replaced by what they stand for).")
+      .def_property_readonly("interpreted", &interpreted_cards,
+                             "The play as natural cards (jokers replaced by what they stand for).")
       .def("describe", &describe, "Kind and ranks in reading order, e.g. 'straight 23456'.")
       .def(
           "beats",

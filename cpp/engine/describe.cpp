@@ -31,10 +31,8 @@ std::string describe(const Play& p) {
     const int f = p.jokers() ? (p.cards.sj() ? kSJ : kBJ) : cards_faces(p.cards)[0];
     return kind + " " + face_text(f);
   }
-  Cards all = p.cards.naturals();
-  for (int f : joker_faces(p, level)) all.add(f);
   int n[kNumRanks] = {};
-  for (int f : cards_faces(all)) ++n[face_rank(f)];
+  for (int f : cards_faces(interpreted_cards(p))) ++n[face_rank(f)];
   std::string ranks;
   const std::uint32_t sub = p.key & 0xFFFFF;
   switch (p.kind()) {
@@ -54,6 +52,13 @@ std::string describe(const Play& p) {
     }
   }
   return kind + " " + ranks;
+}
+
+Cards interpreted_cards(const Play& p) {
+  if (p.jokers() == 0 || p.jokers() == p.size() || p.size() == 1) return p.cards;
+  Cards all = p.cards.naturals();
+  for (int f : joker_faces(p, p.level())) all.add(f);
+  return all;
 }
 
 std::string play_repr(const Play& p) {

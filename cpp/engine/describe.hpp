@@ -16,6 +16,9 @@ namespace daguai {
 // Kind and the ranks of the interpreted play in reading order (R5, R6), e.g.
 // "straight 23456", "full house 55599", "flush KJ742", "pair of jokers (BJ power)".
 std::string describe(const Play& p);
+// The play as natural cards: its jokers replaced by the faces they stand for (R6); a single
+// and a joker-only play stand for themselves.
+Cards interpreted_cards(const Play& p);
 // "Play('<cards>', <describe>[, jokers as <faces>], level <L>)".
 std::string play_repr(const Play& p);
 
