@@ -13,14 +13,17 @@ import inspect
 import operator
 import textwrap
 from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any
 
 from . import _core
 
 __all__ = ["Rules", "LEVELS", "VARIANTS"]
 
-#: The variant table: name -> record (kind, choices, default, lo/hi, rule id, doc, enum).
-VARIANTS: dict[str, dict[str, Any]] = {row["name"]: dict(row) for row in _core.RULE_VARIANTS}
+#: The variant table, read-only: name -> record (kind, choices, default, lo/hi, rule id, doc,
+#: enum), in declaration order.
+VARIANTS: Mapping[str, Mapping[str, Any]] = MappingProxyType(
+    {row["name"]: MappingProxyType(dict(row)) for row in _core.RULE_VARIANTS})
 
 #: Level texts in rank order (R3).
 LEVELS: tuple[str, ...] = tuple(_core.level_text(rank) for rank in range(13))

@@ -8,7 +8,7 @@ from typing import Any
 
 __all__ = ["Rules", "LEVELS", "VARIANTS"]
 
-VARIANTS: dict[str, dict[str, Any]]
+VARIANTS: Mapping[str, Mapping[str, Any]]
 LEVELS: tuple[str, ...]
 
 class Rules:
