@@ -10,10 +10,9 @@ namespace daguai::bind {
 namespace {
 
 ActionType action_type(const std::string& s) {
-  static const char* names[] = {"play",   "pass",  "tribute", "anti_tribute",
-                                "return", "offer", "take"};
-  for (int i = 0; i < 7; ++i)
-    if (s == names[i]) return ActionType(i);
+  // The engine's names (action_name answers "?" past the last type, as for _core.ActionType).
+  for (int i = 0; std::string_view(action_name(ActionType(i))) != "?"; ++i)
+    if (s == action_name(ActionType(i))) return ActionType(i);
   throw PositionError("inconsistent position: unknown history action '" + s + "'");
 }
 

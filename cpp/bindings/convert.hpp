@@ -52,6 +52,7 @@ int to_level(py::handle obj);
 Play to_play(py::handle obj, int level, const Rules& rules, const char* what = "play");
 
 void bind_cards(py::module_& m);
+void bind_rules(py::module_& m);
 void bind_plays(py::module_& m);
 void bind_game(py::module_& m);
 void bind_analysis(py::module_& m);
