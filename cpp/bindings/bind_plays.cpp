@@ -230,8 +230,6 @@ void bind_plays(py::module_& m) {
             r.losers_pay = losers_pay;
             r.min_rounds = in(min_rounds, 1 << 30, "min_rounds");
             r.table = TableKind(in(table, 1, "table"));
-            if (r.table != TableKind::k6p3d)  // R18 is issue 8's work in progress
-              throw CardError("Rules.table='4p2d' is not implemented yet");
             return r;
           }),
           py::kw_only(), py::arg("wild") = 0, py::arg("wrap_straights") = false,

@@ -618,6 +618,13 @@ class Gen {
   }
   void flush_key_out(const Cards& nat, std::uint32_t sub) {
     const int j = flush_j_;
+    if (j > 0 && rules_.table != TableKind::k6p3d) {  // R18: copy limit 2, the reference key
+      std::uint32_t key;
+      Kind kind;
+      detail::classify_five(detail::five_info(nat, j), level_, rules_, kHigh, &key, &kind);
+      emit5(nat, j, kind, key);
+      return;
+    }
     const std::uint32_t key_sub =
         kHigh ? (((j == 0 ? 0u : (j == 1 ? 0xCu : 0xCCu)) << (4 * (5 - j))) | sub)
               : (sub << (4 * j));
