@@ -295,11 +295,11 @@ def _group_interpretations(naturals, j, level, copies):
 # (c) flag False ("not all one suit"): a valid assignment always exists when j >= 1 or
 #     N is mixed.  For each joker (rank r) take the first suit whose face (r, suit) has
 #     fewer than 3 copies so far -- one exists, because rank r has at most 5 cards in
-#     the set and 4 suits x 3 copies = 12 > 5 (R18, 2 copies: 4 x 2 = 8 > 5).
-#     "3" above is `copies` throughout (3, or 2 at the 4p2d table).  If this left all five suits equal (= s),
-#     move the last joker (rank r) to another suit s': the face (r, s') had 0 copies
-#     (every card was suit s), so it now has 1 <= 3, and the suits are no longer all
-#     equal.  If j == 0 the set is N itself and the flag is whatever N has.
+#     the set and 4 suits x 3 copies = 12 > 5 (R18, 2 copies: 4 x 2 = 8 > 5).  If this
+#     left all five suits equal (= s), move the last joker (rank r) to another suit s':
+#     the face (r, s') had 0 copies (every card was suit s), so it now has 1 <= 3, and
+#     the suits are no longer all equal.  If j == 0 the set is N itself and the flag is whatever N has.
+#     R18: "3" in (b) and (c) is `copies` throughout (3, or 2 at the 4p2d table).
 #     The code asserts validity of every assignment it builds, so (b)/(c) are checked
 #     at run time, and tests/test_reference_selfcheck.py compares the whole reduction
 #     with the 52**j brute force (interpretations_bruteforce) for j <= 2 (and some j=3).

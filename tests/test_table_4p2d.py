@@ -659,3 +659,122 @@ def test_r18_records_round_trip():
     assert replay(g.to_record()) == g
     assert Game.from_json(g.to_json()) == g
     assert g.to_json() != Game(2, Rules(max_rounds=2)).to_json()
+
+
+# ---------------------------------------------------------------------------
+# Environments, encoder, positions, CLI and server at 4p2d
+# ---------------------------------------------------------------------------
+
+def test_r18_encoder_shape_and_empty_slots():
+    """The observation keeps its 6p3d shape (OBS_VERSION unchanged); at 4p2d the slots of
+    relative seats 4 and 5 stay zero, and seat 3's next seat is seat 0."""
+    g = Game(4, R4)
+    rng = random.Random(4)
+    for _ in range(30):
+        acts = g.legal_actions()
+        g.step(acts[rng.randrange(len(acts))])
+    spec = {name: (off, size) for name, off, size, _ in daguai._core.obs_slices()}
+    for seat in range(4):
+        obs = daguai.encode_observation(g, seat)
+        assert obs.shape == (daguai.OBS_SIZE,)
+        off, size = spec["played"]
+        assert not obs[off + 4 * 54:off + size].any()
+        for name in ("cards_left", "out", "dealer", "to_act", "passed", "top_seat"):
+            off, size = spec[name]
+            assert size == 6 and not obs[off + 4:off + 6].any(), name
+        off, _ = spec["cards_left"]
+        assert list(obs[off:off + 4] * 27) == pytest.approx(
+            [g.cards_left[(seat + k) % 4] for k in range(4)])
+    with pytest.raises(ValueError, match="0..3"):
+        daguai.encode_observation(g, 4)
+
+
+def test_r18_batch_env_rewards_per_seat():
+    env = daguai.BatchEnv(3, R4, seed=2, opponents=["heuristic", None, "heuristic", None])
+    obs, mask, rewards, done, to_act = env.reset()
+    assert rewards.shape == (3, 4) and set(to_act.tolist()) <= {1, 3}
+    total = 0
+    for _ in range(2000):
+        obs, mask, rewards, done, to_act = env.step(
+            np.array([int(np.flatnonzero(m)[0]) for m in mask]))
+        total += int(done.sum())
+        assert (rewards.sum(axis=1) == 0).all()  # stake, losers pay (R13)
+        if total >= 3:
+            break
+    assert total >= 3
+    with pytest.raises(ValueError, match="4 entries"):
+        daguai.BatchEnv(1, R4, opponents=["random"] * 6)
+
+
+def test_r18_pettingzoo_and_gym_envs():
+    from daguai.env import raw_env
+    from daguai.gym_env import DaGuaiEnv
+    e = raw_env(rules=R4)
+    e.reset(seed=3)
+    assert e.possible_agents == [f"player_{s}" for s in range(4)]
+    assert e.state().shape == (4 * daguai.OBS_SIZE,)
+    ge = DaGuaiEnv(seat=(1, 3), rules=R4)
+    obs, _ = ge.reset(seed=5)
+    done, reward = False, 0.0
+    while not done:
+        obs, reward, term, trunc, _ = ge.step(int(np.flatnonzero(obs["action_mask"])[0]))
+        done = term or trunc
+    assert reward in (-3.0, -1.0, 0.0, 1.0, 3.0)  # R13/R18 stake, base 1
+    with pytest.raises(ValueError, match="0..3"):
+        DaGuaiEnv(seat=4, rules=R4)
+
+
+def test_r18_openspiel_game():
+    pyspiel = pytest.importorskip("pyspiel")
+    import daguai.openspiel_game  # noqa: F401  (registers the games)
+    game = pyspiel.load_game("python_daguai_4p2d")
+    assert game.num_players() == 4 and game.max_utility() == 3.0
+    state = game.new_initial_state()
+    rng = random.Random(6)
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(rng.randrange(256))
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    returns = state.returns()
+    assert len(returns) == 4 and sum(returns) == 0 and returns[0] == returns[2]
+
+
+def test_r18_positions_round_trip():
+    from daguai import positions
+    g = Game(8, R4)
+    rng = random.Random(8)
+    for _ in range(25):
+        acts = g.legal_actions()
+        g.step(acts[rng.randrange(len(acts))])
+    doc = g.position()
+    assert doc == positions.position_of(g)
+    assert len(doc["hands"]) == 4 and len(doc["scores"]) == 4
+    h = Game.from_position(doc)
+    assert [h.hand(s) for s in range(4)] == [g.hand(s) for s in range(4)]
+    assert h.current_player == g.current_player
+    hidden = dict(doc, hands=[doc["hands"][0], None, None, None])
+    filled = positions.fill_hidden_hands(hidden, seed=1)
+    assert filled["hands"][0] == doc["hands"][0] and all(filled["hands"])
+
+
+def test_r18_cli_simulate_and_evaluate(capsys):
+    from daguai.cli import main
+    assert main(["simulate", "--rounds", "40", "--rules", "table=4p2d", "--threads", "1",
+                 "--json"]) == 0
+    out = capsys.readouterr().out
+    import json
+    fig = json.loads(out)
+    assert [t["seats"] for t in fig["teams"]] == [[0, 2], [1, 3]]
+    assert all(len(p["positions_pct"]) == 4 for p in fig["per_policy"])
+    assert main(["evaluate", "heuristic", "random", "--deals", "20", "--rules", "table=4p2d",
+                 "--threads", "1", "--quiet"]) == 0
+
+
+def test_r18_server_refuses_4p2d_clearly():
+    from daguai.server.app import create_app
+    from starlette.testclient import TestClient
+    with TestClient(create_app(":memory:")) as c:
+        r = c.post("/api/tables", json={"rules": {"table": "4p2d"},
+                                        "seats": [{"kind": "bot", "policy": "random"}] * 6})
+        assert r.status_code == 400 and "4p2d" in r.json()["message"]

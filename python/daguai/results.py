@@ -281,7 +281,7 @@ class SimResult(Mapping):
         label = "finishing position, % (last round)" if self.matches else "finishing position, %"
         pos = Table(box=box.SIMPLE_HEAD, pad_edge=False, title=label, title_justify="left")
         pos.add_column("policy")
-        for k in range(1, 7):
+        for k in range(1, self.seats + 1):
             pos.add_column(str(k), justify="right")
         for p in f["per_policy"]:
             pos.add_row(p["policy"], *(f"{x:.1f}" for x in p["positions_pct"]))
