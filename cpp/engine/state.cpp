@@ -99,17 +99,25 @@ namespace {
 // R2, R17: shuffle the 162 cards (face-major: 3 x face 0, 3 x face 1, ...) with the round's
 // stream; seat s receives shuffled positions [27 s, 27 s + 27). R18 4p2d: the same with 108
 // cards (2 x each face) and 4 seats.
-std::array<Cards, kSeats> seeded_deal(const Table& t, std::uint64_t seed, std::uint64_t game,
-                                      int round) {
-  std::uint8_t deck[kDeckSize];
-  const int n = t.deck_size();
-  for (int i = 0; i < n; ++i) deck[i] = std::uint8_t(i / t.decks);
+// The table's figures as template arguments: the loops have constant bounds, as before R18.
+template <int kSeatsT, int kDecksT, int kHandT>
+std::array<Cards, kSeats> deal_of(std::uint64_t seed, std::uint64_t game, int round) {
+  constexpr int n = kNumFaces * kDecksT;
+  std::uint8_t deck[n];
+  for (int i = 0; i < n; ++i) deck[i] = std::uint8_t(i / kDecksT);
   Rng r = Rng::stream(seed, game, Stream::kDeal, std::uint64_t(round));
   r.shuffle(deck, n);
   std::array<Cards, kSeats> hands{};
-  for (int s = 0; s < t.seats; ++s)
-    for (int k = 0; k < t.hand_size; ++k) hands[std::size_t(s)].add(deck[s * t.hand_size + k]);
+  for (int s = 0; s < kSeatsT; ++s)
+    for (int k = 0; k < kHandT; ++k) hands[std::size_t(s)].add(deck[s * kHandT + k]);
   return hands;
+}
+
+std::array<Cards, kSeats> seeded_deal(const Table& t, std::uint64_t seed, std::uint64_t game,
+                                      int round) {
+  if (t.kind == TableKind::k4p2d)
+    return deal_of<kTable4p2d.seats, kTable4p2d.decks, kTable4p2d.hand_size>(seed, game, round);
+  return deal_of<kTable6p3d.seats, kTable6p3d.decks, kTable6p3d.hand_size>(seed, game, round);
 }
 
 std::string entry_text(std::size_t i, const Action& a) {
@@ -153,14 +161,14 @@ GameState::GameState(const Rules& rules, const Position& pos, bool record)
   auto fail = [](const std::string& m) { throw PositionError("inconsistent position: " + m); };
   const Table& tb = *table_;
   const int seats = tb.seats;
-  const std::string seat_range = "(0.." + std::to_string(seats - 1) + ")";
+  auto seat_range = [seats]() { return "0.." + std::to_string(seats - 1); };
   auto seat_ok = [seats](int s) { return s >= 0 && s < seats; };
   if (pos.round < 0) fail("round " + std::to_string(pos.round) + " is negative");
   if (rules_.max_rounds > 0 && pos.round >= rules_.max_rounds)
     fail("round " + std::to_string(pos.round) +
          " is past max_rounds = " + std::to_string(rules_.max_rounds));
   if (!seat_ok(pos.dealer))
-    fail("dealer " + std::to_string(pos.dealer) + " is not a seat " + seat_range);
+    fail("dealer " + std::to_string(pos.dealer) + " is not a seat (" + seat_range() + ")");
   for (int t = 0; t < 2; ++t) {
     if (pos.levels[std::size_t(t)] < 0 || pos.levels[std::size_t(t)] > rules_.final_level)
       fail(std::string("the level of team ") + "AB"[t] + " is not a level up to the final level");
@@ -176,7 +184,7 @@ GameState::GameState(const Rules& rules, const Position& pos, bool record)
   for (int i = 0; i < pos.n_pairs; ++i) {
     const int t = pos.tributers[std::size_t(i)], r = pos.receivers[std::size_t(i)];
     if (!seat_ok(t) || !seat_ok(r))
-      fail("tribute pair " + std::to_string(i) + " names a seat outside " + seat_range);
+      fail("tribute pair " + std::to_string(i) + " names a seat outside " + seat_range());
     if (team_of(t) == team_of(r))
       fail("tribute pair " + std::to_string(i) + ": seats " + std::to_string(t) + " and " +
            std::to_string(r) + " are partners (R11 pairs opponents)");
@@ -214,7 +222,7 @@ GameState::GameState(const Rules& rules, const Position& pos, bool record)
     const Action& a = pos.history[i].action;
     if (!seat_ok(a.seat))
       fail("history entry " + std::to_string(i) + ": seat " + std::to_string(a.seat) +
-           " is not a seat " + seat_range);
+           " is not a seat (" + seat_range() + ")");
     int j = -1;
     switch (a.type) {
       case ActionType::kPlay:
