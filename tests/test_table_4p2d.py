@@ -778,3 +778,37 @@ def test_r18_server_refuses_4p2d_clearly():
         r = c.post("/api/tables", json={"rules": {"table": "4p2d"},
                                         "seats": [{"kind": "bot", "policy": "random"}] * 6})
         assert r.status_code == 400 and "4p2d" in r.json()["message"]
+
+
+def test_r18_r16_views_and_sampled_worlds():
+    """R16 at 4p2d: a view lists 4 seats, hides the other hands, and the worlds sampled from
+    it (the determinization the search uses) keep the seat's hand and the 108 cards."""
+    from daguai.search import sample_worlds
+    g = Game(12, R4)
+    rng = random.Random(12)
+    checked = 0
+    for step in range(400):
+        if g.match_over:
+            break
+        if step % 41 == 5 and g.phase == "play":
+            hands = [g.hand(s) for s in range(4)]
+            for seat in range(4):
+                obs = g.observation(seat)
+                assert obs["seat"] == seat and obs["hand"] == hands[seat].cards()
+                assert obs["cards_left"] == [len(h) for h in hands]
+                v = g.view(seat)
+                assert len(v.played) == len(v.hidden_counts) == len(v.known) == 4
+                assert len(v.unseen) == sum(v.hidden_counts)
+                assert len(v.unseen) + len(hands[seat]) + sum(len(g.played(s)) for s in range(4)) \
+                    + sum(len(v.known[s]) for s in range(4) if s != seat) == 108
+            seat = g.current_player
+            for w in sample_worlds(g.view(seat), 3, seed=step):
+                assert w.seats == 4 and w.hand(seat) == hands[seat]
+                assert [len(w.hand(s)) for s in range(4)] == [len(h) for h in hands]
+                total = sum(np.asarray(w.hand(s).counts()) + np.asarray(w.played(s).counts())
+                            for s in range(4))
+                assert (total == COPIES).all()
+            checked += 1
+        acts = g.legal_actions()
+        g.step(acts[rng.randrange(len(acts))])
+    assert checked >= 3
