@@ -155,8 +155,8 @@ void bind_sim(py::module_& m) {
                          "Built-in seats in C++, stopping at Python seats (sim.py slow path).")
       .def(py::init([](const std::vector<py::object>& names, std::uint64_t seed,
                        std::uint64_t game) {
-             if (!table_named(names.size() == 4 ? "4p2d" : "6p3d") ||
-                 (names.size() != 4 && names.size() != std::size_t(kSeats)))
+             const std::size_t n = names.size();  // R18: one per seat of either table
+             if (n != std::size_t(kTable4p2d.seats) && n != std::size_t(kTable6p3d.seats))
                throw GameError("_SeatDriver needs one entry per seat (6, or 4 at 4p2d)");
              SeatDriver d;
              for (int s = 0; s < int(names.size()); ++s) {
