@@ -46,10 +46,6 @@ def _values(row):
     return sorted({row["lo"], row["default"], row["hi"]})
 
 
-def _implemented(name, value):
-    return not (name == "table" and value == "4p2d")  # R18: until the 4p2d table lands
-
-
 def test_rows_are_complete_and_unique():
     assert len(NAMES) == len(set(NAMES)) >= 16
     shared = Path("/work/shared/RULES.md")  # the authority, where the checkout has it
@@ -106,10 +102,6 @@ def test_rules_docstring_lists_every_variant():
 def test_every_value_round_trips_through_core_rules(row):
     name = row["name"]
     for value in _values(row):
-        if not _implemented(name, value):
-            with pytest.raises(CardError, match="not implemented yet"):
-                Rules(**{name: value})
-            continue
         core = _core.CoreRules(**{name: value})
         assert getattr(core, name) == value and type(getattr(core, name)) is type(value)
         assert core.to_dict() == {**Rules().to_dict(), name: value}
@@ -140,8 +132,7 @@ def test_core_rules_refuses_unknown_names_and_defaults_the_rest():
     with pytest.raises(CardError, match=r"unknown rule name\(s\): nope, zzz \(known: wild "):
         _core.CoreRules(zzz=1, nope=2)
     assert _core.CoreRules().to_dict() == Rules().to_dict()
-    changed = {row["name"]: _other_value(row) for row in ROWS if _implemented(row["name"],
-                                                                          _other_value(row))}
+    changed = {row["name"]: _other_value(row) for row in ROWS}
     assert _core.CoreRules(**changed).to_dict() == {**Rules().to_dict(), **changed}
     assert Rules(**changed).to_dict() == {**Rules().to_dict(), **changed}
 
@@ -155,8 +146,7 @@ def test_choice_enums_match_the_table():
         for member, choice in zip(enum, row["choices"], strict=True):
             assert member.name in (choice.upper(), f"{row['name']}_{choice}".upper())
             # a member is accepted where the choice name is, and reads back as the name
-            if _implemented(row["name"], choice):
-                assert getattr(_core.CoreRules(**{row["name"]: member}), row["name"]) == choice
+            assert getattr(_core.CoreRules(**{row["name"]: member}), row["name"]) == choice
 
 
 def test_engine_enums_spell_the_strings_the_game_uses():

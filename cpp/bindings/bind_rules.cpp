@@ -138,8 +138,6 @@ Rules rules_from_kwargs(const py::kwargs& kw) {
     const RuleVariant& v = *find_rule_variant(to_text(item.first, "rule name"));
     set_rule(&r, v, engine_value(v, item.second));
   }
-  // R18: 4p2d is refused until its table is implemented (delete this line when it is).
-  if (r.table == TableKind::k4p2d) throw CardError("Rules.table='4p2d' is not implemented yet");
   return r;
 }
 

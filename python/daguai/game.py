@@ -178,8 +178,8 @@ class Game(_core.GameState):
         card counts, levels, dealer, scores, tribute cards and refusals. Private to the seat:
         its own hand, and the cards returned / offered / taken in its own tribute pair.
         """
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < 6:
-            raise ValueError(f"seat must be 0..5, got {seat!r}")
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.seats:
+            raise ValueError(f"seat must be 0..{self.seats - 1}, got {seat!r}")
         return _observation(_core.information_state(self, seat, True, False), self.round_result)
 
     def view(self, seat: int) -> _core.InfoState:
@@ -189,8 +189,8 @@ class Game(_core.GameState):
         other hands (``known``), forced-pass constraints (``forced``) and ``unseen`` cards;
         nothing reaches another hand. ``history`` is filled when the game records;
         ``legal_actions()`` when the seat is to act."""
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < 6:
-            raise ValueError(f"seat must be 0..5, got {seat!r}")
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.seats:
+            raise ValueError(f"seat must be 0..{self.seats - 1}, got {seat!r}")
         v = _core.information_state(self, seat, True, seat == self.current_player)
         v.rules = self._rules
         v.last_result = self.round_result
@@ -287,7 +287,7 @@ class Game(_core.GameState):
                 and self.start_kind == other.start_kind
                 and protocol.decisions(self.events()) == protocol.decisions(other.events())
                 and self.phase == other.phase and self.current_player == other.current_player
-                and all(self.hand(s) == other.hand(s) for s in range(6)))
+                and all(self.hand(s) == other.hand(s) for s in range(self.seats)))
 
     __hash__ = None  # type: ignore[assignment]  # mutable
 
@@ -320,7 +320,7 @@ class Game(_core.GameState):
         top, tseat = self.top, self.top_seat
         passed = set(self.passed)
         out = self.finish_order
-        for s in range(6):
+        for s in range(self.seats):
             team = "AB"[s % 2]
             mark = ">" if s == self.current_player else " "
             hand = str(self.hand(s)) if seat is None or seat == s else "··"
