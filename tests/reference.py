@@ -1,6 +1,6 @@
 """Slow, obviously-correct pure-Python reference (test oracle) for daguai.
 
-Authority: ../shared/RULES.md (rule ids R1..R17) and docs/rules.md (decisions and the
+Authority: ../shared/RULES.md (rule ids R1..R18) and docs/rules.md (decisions and the
 exact encodings shared with the C++ engine).  Standard library only; nothing here
 imports ``daguai``.  Nothing here is meant to be fast: every function follows the rule
 text as literally as practical, so that the engine can be checked against it.
@@ -33,6 +33,10 @@ BJ = 53
 JOKERS = (SJ, BJ)
 NUM_FACES = 54
 COPIES = 3  # R2: three decks, each face exists exactly 3 times
+# R18: the copies of each face (= decks) per table; every public function below takes
+# `copies` (default 3), the limit on how often a face may occur in a hand or a wildcard
+# reading (R6: "a wildcard interpretation may not use a face more than twice" at 4p2d).
+TABLE_COPIES = {"6p3d": 3, "4p2d": 2}
 
 SINGLE, PAIR, TRIPLE = 0, 1, 2
 STRAIGHT, FLUSH, FULL_HOUSE, FOUR_PLUS_ONE, STRAIGHT_FLUSH, FIVE_OF_A_KIND = 3, 4, 5, 6, 7, 8
@@ -120,14 +124,16 @@ def _check_level(level):
         raise ValueError(f"level must be a rank index 0..12, got {level!r}")
 
 
-def _check_faces(faces):
+def _check_faces(faces, copies=COPIES):
     faces = tuple(faces)
+    if copies not in TABLE_COPIES.values():
+        raise ValueError(f"copies must be one of {sorted(TABLE_COPIES.values())}, got {copies!r}")
     for f in faces:
         if not (isinstance(f, int) and 0 <= f < NUM_FACES):
             raise ValueError(f"bad face id {f!r}")
     for f, n in Counter(faces).items():
-        if n > COPIES:
-            raise ValueError(f"{n} copies of {face_text(f)}: a face exists only {COPIES} times")
+        if n > copies:
+            raise ValueError(f"{n} copies of {face_text(f)}: a face exists only {copies} times")
     return faces
 
 
@@ -250,19 +256,19 @@ def _joker_only_power(jokers):
     return 14 if all(j == BJ for j in jokers) else 13
 
 
-def _valid_copies(faces):
-    return all(n <= COPIES for n in Counter(faces).values())
+def _valid_copies(faces, copies=COPIES):
+    return all(n <= copies for n in Counter(faces).values())
 
 
-def _group_interpretations(naturals, j, level):
+def _group_interpretations(naturals, j, level, copies):
     """Pair / triple with at least one natural card and j jokers: brute force over all
     52**j face assignments (j <= 2 here), keep the ones that are "n cards of one rank"
-    with no face more than 3 times."""
+    with no face more than `copies` times."""
     kind = PAIR if len(naturals) + j == 2 else TRIPLE
     out = set()
     for assigned in product(range(52), repeat=j):
         faces = list(naturals) + list(assigned)
-        if not _valid_copies(faces):
+        if not _valid_copies(faces, copies):
             continue
         ranks = {rank_of(f) for f in faces}
         if len(ranks) == 1:
@@ -289,23 +295,24 @@ def _group_interpretations(naturals, j, level):
 # (c) flag False ("not all one suit"): a valid assignment always exists when j >= 1 or
 #     N is mixed.  For each joker (rank r) take the first suit whose face (r, suit) has
 #     fewer than 3 copies so far -- one exists, because rank r has at most 5 cards in
-#     the set and 4 suits x 3 copies = 12 > 5.  If this left all five suits equal (= s),
-#     move the last joker (rank r) to another suit s': the face (r, s') had 0 copies
-#     (every card was suit s), so it now has 1 <= 3, and the suits are no longer all
-#     equal.  If j == 0 the set is N itself and the flag is whatever N has.
+#     the set and 4 suits x 3 copies = 12 > 5 (R18, 2 copies: 4 x 2 = 8 > 5).  If this
+#     left all five suits equal (= s), move the last joker (rank r) to another suit s':
+#     the face (r, s') had 0 copies (every card was suit s), so it now has 1 <= 3, and
+#     the suits are no longer all equal.  If j == 0 the set is N itself and the flag is whatever N has.
+#     R18: "3" in (b) and (c) is `copies` throughout (3, or 2 at the 4p2d table).
 #     The code asserts validity of every assignment it builds, so (b)/(c) are checked
 #     at run time, and tests/test_rules_reference_selfcheck.py compares the whole reduction
 #     with the 52**j brute force (interpretations_bruteforce) for j <= 2 (and some j=3).
 # Every valid assignment has some R and some flag value, so every interpretation is
 # found, and every (kind, key) returned comes from an actual valid assignment.
 
-def _mixed_assignment(naturals, joker_ranks):
+def _mixed_assignment(naturals, joker_ranks, copies):
     """Flag-False representative of (c): concrete faces for the jokers."""
     counts = Counter(naturals)
     assigned = []
     for r in joker_ranks:
         for s in range(4):
-            if counts[face_of(r, s)] < COPIES:
+            if counts[face_of(r, s)] < copies:
                 counts[face_of(r, s)] += 1
                 assigned.append(face_of(r, s))
                 break
@@ -319,23 +326,23 @@ def _mixed_assignment(naturals, joker_ranks):
     return assigned
 
 
-def _five_interpretations(naturals, j, level, wrap):
+def _five_interpretations(naturals, j, level, wrap, copies):
     out = set()
     nat_suits = {suit_of(f) for f in naturals}
     for joker_ranks in combinations_with_replacement(range(13), j):
         rank_counts = Counter([rank_of(f) for f in naturals] + list(joker_ranks))
         # (b) all five in the naturals' common suit
-        if len(nat_suits) == 1 and max(rank_counts.values()) <= COPIES:
+        if len(nat_suits) == 1 and max(rank_counts.values()) <= copies:
             s = next(iter(nat_suits))
             faces = list(naturals) + [face_of(r, s) for r in joker_ranks]
-            assert _valid_copies(faces) and len({suit_of(f) for f in faces}) == 1
+            assert _valid_copies(faces, copies) and len({suit_of(f) for f in faces}) == 1
             kk = natural_kind_key(faces, level, wrap)
             if kk is not None:
                 out.add(kk)
         # (c) not all one suit
         if j >= 1 or len(nat_suits) >= 2:
-            faces = list(naturals) + _mixed_assignment(naturals, joker_ranks)
-            assert _valid_copies(faces) and len({suit_of(f) for f in faces}) >= 2
+            faces = list(naturals) + _mixed_assignment(naturals, joker_ranks, copies)
+            assert _valid_copies(faces, copies) and len({suit_of(f) for f in faces}) >= 2
             assert sorted(rank_of(f) for f in faces) == sorted(rank_counts.elements())
             kk = natural_kind_key(faces, level, wrap)
             if kk is not None:
@@ -344,7 +351,7 @@ def _five_interpretations(naturals, j, level, wrap):
 
 
 @cache
-def _interpretations_cached(naturals, jokers_key, level, wrap, joker_pair):
+def _interpretations_cached(naturals, jokers_key, level, wrap, joker_pair, copies=COPIES):
     """naturals: sorted tuple of natural faces; jokers_key: the number of jokers if there
     are naturals (SJ vs BJ is irrelevant when they are wild), else the sorted tuple of
     the jokers themselves (joker-only plays and joker singles stand for themselves)."""
@@ -375,13 +382,13 @@ def _interpretations_cached(naturals, jokers_key, level, wrap, joker_pair):
         return frozenset({(FIVE_OF_A_KIND, five_key(FIVE_OF_A_KIND, p))})
 
     if n in (2, 3):
-        return frozenset(_group_interpretations(naturals, j, level))
+        return frozenset(_group_interpretations(naturals, j, level, copies))
 
     if n == 5:
         if j == 0:
             kk = natural_kind_key(naturals, level, wrap)
             return frozenset({kk} if kk is not None else set())
-        return frozenset(_five_interpretations(naturals, j, level, wrap))
+        return frozenset(_five_interpretations(naturals, j, level, wrap, copies))
 
     return frozenset()  # R5: only plays of 1, 2, 3 or 5 cards exist
 
@@ -400,30 +407,32 @@ def _split(faces):
     return naturals, jokers_key
 
 
-def interpretations(faces, level, wrap=False, joker_pair="tie"):
+def interpretations(faces, level, wrap=False, joker_pair="tie", copies=COPIES):
     """Set of (kind, key) a play of these faces can stand for (R5, R6, docs/rules.md).
 
     Empty set if the faces are not a play (including sizes 0, 4 and > 5).
-    Raises ValueError on bad face ids or more than 3 copies of a face.
+    Raises ValueError on bad face ids or more than `copies` copies of a face (3; R18: 2
+    at the 4p2d table, where a wildcard reading also uses a face at most twice).
     """
     _check_level(level)
     _check_options(joker_pair=joker_pair)
-    faces = _check_faces(faces)
+    faces = _check_faces(faces, copies)
     naturals, jokers_key = _split(faces)
-    return set(_interpretations_cached(naturals, jokers_key, level, bool(wrap), joker_pair))
+    return set(_interpretations_cached(naturals, jokers_key, level, bool(wrap), joker_pair,
+                                       copies))
 
 
-def interpretations_bruteforce(faces, level, wrap=False, joker_pair="tie"):
+def interpretations_bruteforce(faces, level, wrap=False, joker_pair="tie", copies=COPIES):
     """The definition, literally: every assignment of one of the 52 natural faces to each
-    joker (52**j of them), keep those with no face > 3 times.  Only for checking the
+    joker (52**j of them), keep those with no face > `copies` times.  Only for checking the
     oracle itself (practical for j <= 2, slow for j = 3)."""
-    faces = _check_faces(faces)
+    faces = _check_faces(faces, copies)
     naturals = [f for f in faces if not is_joker(f)]
     n = len(faces)
     if n == 1 or not naturals:
-        return interpretations(faces, level, wrap, joker_pair)  # not wild (R6)
+        return interpretations(faces, level, wrap, joker_pair, copies)  # not wild (R6)
     out = set()
-    for assigned in valid_assignments(faces):
+    for assigned in valid_assignments(faces, copies):
         full = naturals + list(assigned)
         if n == 5:
             kk = natural_kind_key(full, level, wrap)
@@ -436,14 +445,14 @@ def interpretations_bruteforce(faces, level, wrap=False, joker_pair="tie"):
     return out
 
 
-def valid_assignments(faces):
+def valid_assignments(faces, copies=COPIES):
     """Every tuple of natural faces for the jokers (in face order of the jokers) such that
-    no face occurs more than 3 times in the resulting set."""
-    faces = _check_faces(faces)
+    no face occurs more than `copies` times in the resulting set."""
+    faces = _check_faces(faces, copies)
     naturals = [f for f in faces if not is_joker(f)]
     j = len(faces) - len(naturals)
     for assigned in product(range(52), repeat=j):
-        if _valid_copies(naturals + list(assigned)):
+        if _valid_copies(naturals + list(assigned), copies):
             yield assigned
 
 
@@ -459,10 +468,10 @@ def _pick(interps, wild):
     return (top_kind, max(keys))
 
 
-def classify(faces, level, wild="auto", wrap=False, joker_pair="tie"):
+def classify(faces, level, wild="auto", wrap=False, joker_pair="tie", copies=COPIES):
     """(kind, key) of a play under the wild mode, or None if the faces are not a play."""
     _check_options(wild, joker_pair)
-    return _pick(interpretations(faces, level, wrap, joker_pair), wild)
+    return _pick(interpretations(faces, level, wrap, joker_pair, copies), wild)
 
 
 # ---------------------------------------------------------------------------
@@ -507,17 +516,18 @@ def _sub_multisets(items, size):
             yield (face,) * take + rest
 
 
-def legal_plays(hand_faces, level, top=None, wild="auto", wrap=False, joker_pair="tie"):
+def legal_plays(hand_faces, level, top=None, wild="auto", wrap=False, joker_pair="tie",
+                copies=COPIES):
     """Set of (faces_tuple, kind, key) the hand can play.
 
     Every distinct sub-multiset of the hand of 1, 2, 3 or 5 cards that is a play.
     wild="declare": one entry per interpretation; otherwise one entry per sub-multiset
     with its classify() result.  top=(size, key) (or (size, kind, key)): keep only plays
-    of that size with a key strictly greater (R7, R8 following).
+    of that size with a key strictly greater (R7, R8 following).  copies: R18 (2 at 4p2d).
     """
     _check_level(level)
     _check_options(wild, joker_pair)
-    hand = _check_faces(hand_faces)
+    hand = _check_faces(hand_faces, copies)
     items = sorted(Counter(hand).items())
     if top is not None:
         top_size, top_key = _size_key(top)
@@ -529,7 +539,8 @@ def legal_plays(hand_faces, level, top=None, wild="auto", wrap=False, joker_pair
     for size in sizes:
         for sub in _sub_multisets(items, size):
             naturals, jokers_key = _split(sub)
-            interps = _interpretations_cached(naturals, jokers_key, level, bool(wrap), joker_pair)
+            interps = _interpretations_cached(naturals, jokers_key, level, bool(wrap), joker_pair,
+                                              copies)
             if wild == "declare":
                 chosen = set(interps)
             else:

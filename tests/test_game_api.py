@@ -17,7 +17,7 @@ DOCS = pathlib.Path(__file__).resolve().parents[1] / "docs" / "game.md"
 PUBLIC = {
     "from_json", "from_position", "from_record",
     "legal_actions", "step", "forfeit", "auto_pass",
-    "seed", "game_index", "rules", "start", "phase", "match_over", "current_player", "round",
+    "seed", "game_index", "rules", "start", "seats", "phase", "match_over", "current_player", "round",
     "dealer", "level", "levels", "initial_auto_pass", "hand", "cards_left", "finish_order",
     "top", "top_seat", "passed", "played", "scores", "final_failures", "tribute_state",
     "recording",

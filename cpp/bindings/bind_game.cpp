@@ -37,12 +37,14 @@ Action to_action(const GameState& g, py::handle obj) {
   return card_action(g, to_cards(obj, "action"));
 }
 
-py::dict result_dict(const RoundResult& r) {
+py::dict result_dict(const RoundResult& r, int seats) {
   py::dict d;
   d["round"] = r.round;
   py::list order;  // a forfeit can leave positions unknown: None
-  for (auto s : r.order)
-    order.append(s >= 0 ? py::object(py::int_(int(s))) : py::object(py::none()));
+  for (int i = 0; i < seats; ++i) {
+    const int s = r.order[std::size_t(i)];
+    order.append(s >= 0 ? py::object(py::int_(s)) : py::object(py::none()));
+  }
   d["order"] = order;
   d["players_out"] = int(r.players_out);
   d["winner"] = r.winner >= 0 ? py::object(py::int_(int(r.winner))) : py::none();
@@ -61,7 +63,7 @@ py::dict result_dict(const RoundResult& r) {
   d["tributers"] = t;
   d["receivers"] = rc;
   py::list sc;
-  for (auto v : r.scores) sc.append(int(v));
+  for (int i = 0; i < seats; ++i) sc.append(int(r.scores[std::size_t(i)]));
   d["scores"] = sc;
   d["match_over"] = r.match_over;
   d["match_winner"] = (r.match_over && r.match_winner >= 0)
@@ -75,6 +77,26 @@ py::dict result_dict(const RoundResult& r) {
 
 void bind_game(py::module_& m) {
   py::register_exception<GameError>(m, "IllegalActionError", PyExc_ValueError);
+
+  m.def(
+      "table_info",
+      [](const std::string& name) {
+        const Table* t = table_named(name.c_str());
+        if (!t) throw GameError("no table '" + name + "': the tables are 6p3d and 4p2d (R18)");
+        py::dict d;
+        d["name"] = t->name;
+        d["seats"] = t->seats;
+        d["decks"] = t->decks;
+        d["hand_size"] = t->hand_size;
+        d["team_size"] = t->team_size;
+        d["max_tributers"] = t->max_tributers;
+        d["joker_tribute"] = t->joker_tribute;
+        d["stake"] = py::list(py::make_tuple(t->stake[0], t->stake[1], t->stake[2], t->stake[3]));
+        d["forfeit_leaver"] = t->forfeit_leaver;
+        d["early_leaver"] = t->early_leaver;
+        return d;
+      },
+      py::arg("name"), "The table descriptor (engine/table.hpp) of '6p3d' or '4p2d' as a dict.");
 
   py::class_<Action>(m, "Action",
                      "One decision: play, pass, tribute, anti_tribute, return, offer or take.")
@@ -233,18 +255,23 @@ void bind_game(py::module_& m) {
           },
           "Apply forced passes automatically (changes are logged and replayed).")
       .def_property_readonly("initial_auto_pass", locked(&GameState::initial_auto_pass))
+      .def_property_readonly("seats",
+                             [](const GameState& g) {
+                               const Guard guard(&g);
+                               return g.table().seats;
+                             })
       .def(
           "hand",
           [](const GameState& g, py::handle seat) {
             const Guard guard(&g);
-            return g.hand(int(to_int<GameError>(seat, "seat", 0, kSeats - 1)));
+            return g.hand(int(to_int<GameError>(seat, "seat", 0, g.table().seats - 1)));
           },
           py::arg("seat"))
       .def_property_readonly("cards_left",
                              [](const GameState& g) {
                                const Guard guard(&g);
                                py::list l;
-                               for (int s = 0; s < kSeats; ++s) l.append(g.cards_left(s));
+                               for (int s = 0; s < g.table().seats; ++s) l.append(g.cards_left(s));
                                return l;
                              })
       .def_property_readonly(
@@ -272,7 +299,7 @@ void bind_game(py::module_& m) {
           [](const GameState& g) {
             const Guard guard(&g);
             py::list l;
-            for (int s = 0; s < kSeats; ++s)
+            for (int s = 0; s < g.table().seats; ++s)
               if ((g.passed_mask() >> s) & 1) l.append(s);
             return l;
           },
@@ -281,14 +308,14 @@ void bind_game(py::module_& m) {
                              [](const GameState& g) {
                                const Guard guard(&g);
                                py::list l;
-                               for (int s = 0; s < kSeats; ++s) l.append(g.score(s));
+                               for (int s = 0; s < g.table().seats; ++s) l.append(g.score(s));
                                return l;
                              })
       .def(
           "played",
           [](const GameState& g, py::handle seat_obj) {
             const Guard guard(&g);
-            const int seat = int(to_int<GameError>(seat_obj, "seat", 0, kSeats - 1));
+            const int seat = int(to_int<GameError>(seat_obj, "seat", 0, g.table().seats - 1));
             return g.played(seat);
           },
           py::arg("seat"), "The cards the seat has played this round (R16: public).")
@@ -365,7 +392,7 @@ void bind_game(py::module_& m) {
           "forfeit",
           [](GameState& g, py::handle seat) {
             const Guard guard(&g);
-            g.forfeit(int(to_int<GameError>(seat, "seat", 0, kSeats - 1)));
+            g.forfeit(int(to_int<GameError>(seat, "seat", 0, g.table().seats - 1)));
           },
           py::arg("seat"), "R14: the seat leaves the match now.")
       .def("_apply_forced_pass", locked(&GameState::apply_forced_pass),
@@ -375,7 +402,8 @@ void bind_game(py::module_& m) {
           [](const GameState& g) {
             const Guard guard(&g);
             py::list l;
-            g.results().for_each_from(0, [&](const RoundResult& r) { l.append(result_dict(r)); });
+            g.results().for_each_from(
+                0, [&](const RoundResult& r) { l.append(result_dict(r, g.table().seats)); });
             return l;
           },
           "Results of the finished rounds (dicts).")
@@ -393,7 +421,7 @@ void bind_game(py::module_& m) {
             const py::ssize_t n = py::ssize_t(g.results().size());
             if (i < 0) i += n;
             if (i < 0 || i >= n) throw py::index_error("no such round result");
-            return result_dict(g.results()[std::size_t(i)]);
+            return result_dict(g.results()[std::size_t(i)], g.table().seats);
           },
           py::arg("index"))
       .def(
@@ -420,14 +448,15 @@ void bind_game(py::module_& m) {
                       dd["levels"] = py::list(
                           py::make_tuple(level_text(d.levels[0]), level_text(d.levels[1])));
                       py::list hands;
-                      for (const Cards& h : d.hands) hands.append(py::cast(h));
+                      for (int s = 0; s < g.table().seats; ++s)
+                        hands.append(py::cast(d.hands[std::size_t(s)]));
                       dd["hands"] = hands;
                       payload = dd;
                       break;
                     }
                     case EventType::kRoundEnd:
                     case EventType::kForfeit:
-                      payload = result_dict(g.results()[std::size_t(e.index)]);
+                      payload = result_dict(g.results()[std::size_t(e.index)], g.table().seats);
                       break;
                     case EventType::kPass:
                     case EventType::kAutoPass:

@@ -18,16 +18,18 @@ py::list seats_of(unsigned mask) {
   return l;
 }
 
+// One entry per seat of the view's table (R18: 6 or 4).
 template <class T, class F>
-py::list per_seat(const T& arr, F&& f) {
+py::list per_seat(const InfoState& v, const T& arr, F&& f) {
   py::list l;
-  for (const auto& x : arr) l.append(f(x));
+  for (int s = 0; s < v.table().seats; ++s) l.append(f(arr[std::size_t(s)]));
   return l;
 }
 
 InfoState view_of(const GameState& g, int seat, bool history, bool legal) {
-  if (seat < 0 || seat >= kSeats)
-    throw GameError("no seat " + std::to_string(seat) + ": seats are 0..5");
+  if (seat < 0 || seat >= g.table().seats)
+    throw GameError("no seat " + std::to_string(seat) + ": seats are 0.." +
+                    std::to_string(g.table().seats - 1));
   return information_state(g, seat, history, legal);
 }
 
@@ -56,12 +58,12 @@ void bind_infostate(py::module_& m) {
       .def_property_readonly(
           "played",
           [](const InfoState& v) {
-            return per_seat(v.played, [](const Cards& c) { return py::cast(c); });
+            return per_seat(v, v.played, [](const Cards& c) { return py::cast(c); });
           },
           "Cards each seat played this round.")
       .def_property_readonly("cards_left",
                              [](const InfoState& v) {
-                               return per_seat(v.cards_left, [](int n) { return py::int_(n); });
+                               return per_seat(v, v.cards_left, [](int n) { return py::int_(n); });
                              })
       .def_property_readonly("finish_order",
                              [](const InfoState& v) {
@@ -79,7 +81,7 @@ void bind_infostate(py::module_& m) {
       .def_property_readonly("passed", [](const InfoState& v) { return seats_of(v.passed); })
       .def_property_readonly("scores",
                              [](const InfoState& v) {
-                               return per_seat(v.scores,
+                               return per_seat(v, v.scores,
                                                [](std::int64_t n) { return py::int_(n); });
                              })
       .def_readonly("auto_pass", &InfoState::auto_pass)
@@ -105,13 +107,13 @@ void bind_infostate(py::module_& m) {
       .def_property_readonly(
           "known",
           [](const InfoState& v) {
-            return per_seat(v.known, [](const Cards& c) { return py::cast(c); });
+            return per_seat(v, v.known, [](const Cards& c) { return py::cast(c); });
           },
           "Cards the viewer knows each seat holds now (its own entry: its hand).")
       .def_property_readonly(
           "jokers_known",
           [](const InfoState& v) {
-            return per_seat(v.jokers_known, [](bool b) { return py::bool_(b); });
+            return per_seat(v, v.jokers_known, [](bool b) { return py::bool_(b); });
           },
           "Seats that showed all their jokers in a refusal (anti_tribute).")
       .def_readonly("unseen", &InfoState::unseen,
@@ -120,7 +122,7 @@ void bind_infostate(py::module_& m) {
           "hidden_counts",
           [](const InfoState& v) {
             py::list l;
-            for (int s = 0; s < kSeats; ++s) l.append(s == v.seat ? 0 : v.hidden_count(s));
+            for (int s = 0; s < v.table().seats; ++s) l.append(s == v.seat ? 0 : v.hidden_count(s));
             return l;
           },
           "How many unseen cards each seat holds.")
@@ -191,16 +193,16 @@ void bind_infostate(py::module_& m) {
       "_sample_hands_array",
       [](const InfoState& v, std::int64_t n, std::uint64_t seed) {
         if (n <= 0) throw GameError("sample_worlds: n must be >= 1, got " + std::to_string(n));
-        py::array_t<std::uint8_t> out(
-            {py::ssize_t(n), py::ssize_t(kSeats), py::ssize_t(kNumFaces)});
+        const int seats = v.table().seats;  // R18: n x seats x 54
+        py::array_t<std::uint8_t> out({py::ssize_t(n), py::ssize_t(seats), py::ssize_t(kNumFaces)});
         std::uint8_t* o = out.mutable_data();
         {
           py::gil_scoped_release nogil;  // writes only `out`, owned here
           for (std::int64_t k = 0; k < n; ++k) {
             const auto h = sample_world_hands(v, seed, std::uint64_t(k));
-            for (int s = 0; s < kSeats; ++s)
+            for (int s = 0; s < seats; ++s)
               for (int f = 0; f < kNumFaces; ++f)
-                o[(k * kSeats + s) * kNumFaces + f] = std::uint8_t(h[std::size_t(s)].count(f));
+                o[(k * seats + s) * kNumFaces + f] = std::uint8_t(h[std::size_t(s)].count(f));
           }
         }
         return out;
@@ -211,9 +213,10 @@ void bind_infostate(py::module_& m) {
   m.def(
       "_consistent",
       [](const InfoState& v, std::vector<Cards> hands) {
-        if (hands.size() != std::size_t(kSeats)) throw GameError("six hands");
+        if (hands.size() != std::size_t(v.table().seats))
+          throw GameError("one hand per seat (" + std::to_string(v.table().seats) + ")");
         std::array<Cards, kSeats> h{};
-        for (int s = 0; s < kSeats; ++s) h[std::size_t(s)] = hands[std::size_t(s)];
+        for (int s = 0; s < v.table().seats; ++s) h[std::size_t(s)] = hands[std::size_t(s)];
         return consistent(v, h);
       },
       py::arg("view"), py::arg("hands"), "Whether six hands agree with everything the view knows.");

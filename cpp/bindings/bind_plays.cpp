@@ -1,4 +1,4 @@
-// Kind, CoreRules, Play; classify / interpretations / beats; legal plays as objects or numpy.
+// Kind, Play; classify / interpretations / beats; legal plays as objects or numpy.
 #include <pybind11/native_enum.h>
 #include <pybind11/stl.h>
 
@@ -125,51 +125,6 @@ void bind_plays(py::module_& m) {
       .value("STRAIGHT_FLUSH", Kind::kStraightFlush)
       .value("FIVE_OF_A_KIND", Kind::kFiveOfAKind)
       .finalize();
-
-  py::class_<Rules>(m, "CoreRules", "The engine's copy of a daguai.Rules (use daguai.Rules).")
-      .def(
-          py::init([](int wild, bool wrap_straights, int joker_pair, int lead_after_out, int dealer,
-                      int tribute_pairing, bool anti_tribute, bool joker_tribute_choice,
-                      int final_level, int max_rounds, int max_final_failures, int scoring,
-                      int base, bool losers_pay, int min_rounds, int table) {
-            auto in = [](int v, int hi, const char* name) {
-              if (v < 0 || v > hi)  // the public name (daguai.Rules validates first)
-                throw CardError(std::string("Rules.") + name + " must be in [0, " +
-                                std::to_string(hi) + "], got " + std::to_string(v));
-              return v;
-            };
-            Rules r;
-            r.wild = Wild(in(wild, 2, "wild"));
-            r.wrap_straights = wrap_straights;
-            r.joker_pair = JokerPair(in(joker_pair, 1, "joker_pair"));
-            r.lead_after_out = LeadAfterOut(in(lead_after_out, 1, "lead_after_out"));
-            r.dealer = DealerRule(in(dealer, 1, "dealer"));
-            r.tribute_pairing = TributePairing(in(tribute_pairing, 2, "tribute_pairing"));
-            r.anti_tribute = anti_tribute;
-            r.joker_tribute_choice = joker_tribute_choice;
-            r.final_level = std::uint8_t(in(final_level, 12, "final_level"));
-            r.max_rounds = in(max_rounds, 1 << 30, "max_rounds");
-            r.max_final_failures = in(max_final_failures, 1 << 30, "max_final_failures");
-            r.scoring = Scoring(in(scoring, 2, "scoring"));
-            r.base = in(base, 1 << 20, "base");
-            r.losers_pay = losers_pay;
-            r.min_rounds = in(min_rounds, 1 << 30, "min_rounds");
-            r.table = TableKind(in(table, 1, "table"));
-            if (r.table != TableKind::k6p3d)  // R18 is issue 8's work in progress
-              throw CardError("Rules.table='4p2d' is not implemented yet");
-            return r;
-          }),
-          py::kw_only(), py::arg("wild") = 0, py::arg("wrap_straights") = false,
-          py::arg("joker_pair") = 0, py::arg("lead_after_out") = 0, py::arg("dealer") = 0,
-          py::arg("tribute_pairing") = 0, py::arg("anti_tribute") = false,
-          py::arg("joker_tribute_choice") = false, py::arg("final_level") = 12,
-          py::arg("max_rounds") = 0, py::arg("max_final_failures") = 0, py::arg("scoring") = 0,
-          py::arg("base") = 1, py::arg("losers_pay") = true, py::arg("min_rounds") = 3,
-          py::arg("table") = 0)
-      .def_property_readonly("wild", [](const Rules& r) { return int(r.wild); })
-      .def_property_readonly("wrap_straights", [](const Rules& r) { return r.wrap_straights; })
-      .def_property_readonly("joker_pair", [](const Rules& r) { return int(r.joker_pair); });
-  harden<Rules>(m, "CoreRules");
 
   py::class_<Play>(m, "Play",
                    R"doc(A classified play (R5-R7): its cards, kind, comparison key and level.

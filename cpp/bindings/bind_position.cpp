@@ -50,20 +50,21 @@ void bind_position(py::module_& m) {
         p.round = round;
         p.dealer = dealer;
         p.levels = levels;
-        if (scores.size() != std::size_t(kSeats))
-          throw PositionError("inconsistent position: scores has 6 entries");
-        for (int s = 0; s < kSeats; ++s) p.scores[std::size_t(s)] = scores[std::size_t(s)];
+        if (scores.size() != 4 && scores.size() != std::size_t(kSeats))  // R18: 4p2d
+          throw PositionError("inconsistent position: scores has one entry per seat (6 or 4)");
+        for (std::size_t s = 0; s < scores.size(); ++s)
+          p.scores[std::size_t(s)] = scores[std::size_t(s)];
         p.final_failures = final_failures;
-        if (pairs.size() > 3)
+        if (pairs.size() > 3)  // the table's limit is checked by GameState
           throw PositionError("inconsistent position: there are 0 to 3 tribute pairs");
         p.n_pairs = int(pairs.size());
         for (std::size_t i = 0; i < pairs.size(); ++i) {
           p.tributers[i] = std::int8_t(std::clamp(pairs[i].first, -1, 99));
           p.receivers[i] = std::int8_t(std::clamp(pairs[i].second, -1, 99));
         }
-        if (py::len(hands) != std::size_t(kSeats))
-          throw PositionError("inconsistent position: hands lists 6 hands");
-        for (int s = 0; s < kSeats; ++s)
+        if (py::len(hands) != 4 && py::len(hands) != std::size_t(kSeats))  // R18: 4p2d
+          throw PositionError("inconsistent position: hands lists one hand per seat (6 or 4)");
+        for (std::size_t s = 0; s < py::len(hands); ++s)
           p.hands[std::size_t(s)] = to_cards(hands[std::size_t(s)], "hand");
         for (std::size_t i = 0; i < py::len(history); ++i) {
           py::sequence e = history[i];

@@ -33,10 +33,10 @@ struct PyBatchEnv {
         obs({py::ssize_t(n), py::ssize_t(kObsSize)}),
         mask({py::ssize_t(n), py::ssize_t(kNumAbstract)}),
         final_obs({py::ssize_t(n), py::ssize_t(kObsSize)}),
-        rewards({py::ssize_t(n), py::ssize_t(6)}),
+        rewards({py::ssize_t(n), py::ssize_t(table_of(rules).seats)}),
         done(py::ssize_t(n)),
         to_act(py::ssize_t(n)) {
-    std::fill(rewards.mutable_data(), rewards.mutable_data() + 6 * n, 0.0f);
+    std::fill(rewards.mutable_data(), rewards.mutable_data() + rewards.size(), 0.0f);
     std::fill(done.mutable_data(), done.mutable_data() + n, 0);
     std::fill(final_obs.mutable_data(), final_obs.mutable_data() + std::size_t(n) * kObsSize, 0.0f);
   }
@@ -74,7 +74,8 @@ void bind_rl(py::module_& m) {
       "encode_observation",
       [](const GameState& g, int seat) {
         const Guard guard(&g);
-        if (seat < 0 || seat >= kSeats) throw GameError("seat must be 0..5");
+        if (seat < 0 || seat >= g.table().seats)
+          throw GameError("seat must be 0.." + std::to_string(g.table().seats - 1));
         py::array_t<float> out(kObsSize);
         encode_observation(information_state(g, seat), out.mutable_data());
         return out;
@@ -202,10 +203,13 @@ arrays are reused by the next call: copy what you keep.)doc")
           "set_opponents",
           [](PyBatchEnv& b, const std::vector<py::object>& names) {
             const Guard guard(&b);
-            if (names.size() != std::size_t(kSeats))
-              throw GameError("set_opponents needs 6 entries (None = learner)");
+            const int seats = b.env.seats();
+            if (names.size() != std::size_t(seats))
+              throw GameError("set_opponents needs " + std::to_string(seats) +
+                              " entries (None = learner)");
             std::array<int, kSeats> kinds{};
-            for (int s = 0; s < kSeats; ++s)
+            kinds.fill(-1);
+            for (int s = 0; s < seats; ++s)
               kinds[std::size_t(s)] =
                   names[std::size_t(s)].is_none()
                       ? -1
@@ -214,7 +218,7 @@ arrays are reused by the next call: copy what you keep.)doc")
               py::gil_scoped_release nogil;  // touches only this object's games
               b.env.set_opponents(kinds);
             }
-            std::fill(b.rewards.mutable_data(), b.rewards.mutable_data() + 6 * b.env.size(), 0.0f);
+            std::fill(b.rewards.mutable_data(), b.rewards.mutable_data() + b.rewards.size(), 0.0f);
             std::fill(b.done.mutable_data(), b.done.mutable_data() + b.env.size(), 0);
           },
           py::arg("names"),
@@ -232,7 +236,7 @@ arrays are reused by the next call: copy what you keep.)doc")
               py::gil_scoped_release nogil;  // touches only this object's games
               b.env.reset();
             }
-            std::fill(b.rewards.mutable_data(), b.rewards.mutable_data() + 6 * b.env.size(), 0.0f);
+            std::fill(b.rewards.mutable_data(), b.rewards.mutable_data() + b.rewards.size(), 0.0f);
             std::fill(b.done.mutable_data(), b.done.mutable_data() + b.env.size(), 0);
             b.observe();
             return b.outputs();

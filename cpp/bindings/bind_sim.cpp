@@ -27,9 +27,10 @@ void bind_sim(py::module_& m) {
       [](const Rules& rules, std::uint64_t seed, std::int64_t n,
          const std::vector<std::string>& policies, bool matches, std::uint64_t first_game,
          int threads, bool auto_pass, const GameState* start, int view_seat) {
-        if (policies.size() != 6)
-          throw GameError("simulate needs 6 policies (one per seat), got " +
-                          std::to_string(policies.size()));
+        const Table& tb = table_of(rules);
+        if (policies.size() != std::size_t(tb.seats))
+          throw GameError("simulate needs " + std::to_string(tb.seats) +
+                          " policies (one per seat), got " + std::to_string(policies.size()));
         if (n < 0) throw GameError("simulate: n must be >= 0");
         if (threads < 1) throw GameError("simulate: threads must be >= 1");
         SimConfig cfg;
@@ -40,14 +41,14 @@ void bind_sim(py::module_& m) {
         cfg.matches = matches;
         cfg.auto_pass = auto_pass;
         cfg.threads = threads;
-        for (int s = 0; s < 6; ++s)
+        for (int s = 0; s < tb.seats; ++s)
           cfg.policies[std::size_t(s)] = parse_policy(policies[std::size_t(s)]);
         InfoState view;
         if (start) {
           if (start->match_over()) throw GameError("simulate: the position's match is over");
           cfg.start = start;
           if (view_seat >= 0) {
-            if (view_seat >= kSeats)
+            if (view_seat >= tb.seats)
               throw GameError("simulate: no seat " + std::to_string(view_seat));
             view = information_state(*start, view_seat);
             sample_world_hands(view, seed, first_game);  // fail early if the view cannot be sampled
@@ -57,9 +58,9 @@ void bind_sim(py::module_& m) {
         const py::ssize_t rows = py::ssize_t(n);
         py::array_t<std::uint64_t> game(rows);
         py::array_t<std::int8_t> dealer(rows), level(rows), winner(rows), n_trib(rows);
-        py::array_t<std::int8_t> order({rows, py::ssize_t(6)}), trib({rows, py::ssize_t(3)}),
-            levels({rows, py::ssize_t(2)});
-        py::array_t<std::int32_t> scores({rows, py::ssize_t(6)}), plays(rows), passes(rows),
+        py::array_t<std::int8_t> order({rows, py::ssize_t(tb.seats)}),
+            trib({rows, py::ssize_t(tb.max_tributers)}), levels({rows, py::ssize_t(2)});
+        py::array_t<std::int32_t> scores({rows, py::ssize_t(tb.seats)}), plays(rows), passes(rows),
             rounds(rows), draws(rows);
         py::array_t<std::int32_t> wins({rows, py::ssize_t(2)});
         SimOutput out;
@@ -141,18 +142,17 @@ void bind_sim(py::module_& m) {
 
   py::class_<SeatDriver>(m, "_SeatDriver",
                          "Built-in seats in C++, stopping at Python seats (sim.py slow path).")
-      .def(py::init(
-               [](const std::vector<py::object>& names, std::uint64_t seed, std::uint64_t game) {
-                 if (names.size() != std::size_t(kSeats))
-                   throw GameError("_SeatDriver needs 6 entries");
-                 std::array<int, kSeats> kinds{};
-                 for (int s = 0; s < kSeats; ++s)
-                   kinds[std::size_t(s)] =
-                       names[std::size_t(s)].is_none()
-                           ? -1
-                           : int(parse_policy(names[std::size_t(s)].cast<std::string>()));
-                 return SeatDriver(kinds, seed, game);
-               }),
+      .def(py::init([](const std::vector<py::object>& names, std::uint64_t seed,
+                       std::uint64_t game) {
+             const std::size_t n = names.size();  // R18: one per seat of either table
+             if (n != std::size_t(kTable4p2d.seats) && n != std::size_t(kTable6p3d.seats))
+               throw GameError("_SeatDriver needs one entry per seat (6, or 4 at 4p2d)");
+             std::array<int, kSeats> kinds{};
+             kinds.fill(-1);
+             for (std::size_t s = 0; s < n; ++s)
+               kinds[s] = names[s].is_none() ? -1 : int(parse_policy(names[s].cast<std::string>()));
+             return SeatDriver(kinds, seed, game);
+           }),
            py::arg("names"), py::arg("seed"), py::arg("game"))
       .def(
           "advance",

@@ -55,6 +55,7 @@ Play to_play(py::handle obj, int level, const Rules& rules, const char* what = "
 py::array plays_array(const Play* plays, std::size_t n);
 
 void bind_cards(py::module_& m);
+void bind_rules(py::module_& m);
 void bind_plays(py::module_& m);
 void bind_game(py::module_& m);
 void bind_analysis(py::module_& m);

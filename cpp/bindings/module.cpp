@@ -9,6 +9,7 @@ PYBIND11_MODULE(_core, m) {
   m.doc() = "daguai C++ engine (bindings); use the `daguai` package.";
   m.attr("__version__") = DAGUAI_VERSION;
   daguai::bind::bind_cards(m);
+  daguai::bind::bind_rules(m);
   daguai::bind::bind_plays(m);
   daguai::bind::bind_game(m);
   daguai::bind::bind_position(m);

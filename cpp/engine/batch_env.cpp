@@ -32,7 +32,7 @@ void BatchEnv::start(Env& e, int i, std::int64_t episode) {
   e.episode = episode;
   e.game = std::uint64_t(episode) * std::uint64_t(n_) + std::uint64_t(i);
   e.g = GameState(rules_, seed_, e.game, auto_pass_, /*record=*/false, start_);
-  for (int s = 0; s < kSeats; ++s)
+  for (int s = 0; s < seats(); ++s)
     e.rngs[std::size_t(s)] = Rng::stream(seed_, e.game, Stream::kPolicy, std::uint64_t(s));
   advance(e, nullptr);
   refresh(e);
@@ -84,13 +84,14 @@ void BatchEnv::step(const std::int32_t* actions, bool abstract, float* rewards, 
     const std::size_t rounds_before = e.g.results().size();
     const int actor = e.g.current_player();
     e.g.apply(act);
-    float* r = rewards ? rewards + 6 * i : nullptr;
-    if (r) std::memset(r, 0, sizeof(float) * 6);
+    const int seats = this->seats();  // R18: reward rows follow the table
+    float* r = rewards ? rewards + seats * i : nullptr;
+    if (r) std::memset(r, 0, sizeof(float) * std::size_t(seats));
     bool ended = false;
     if (e.g.results().size() > rounds_before) {
       const RoundResult& res = e.g.results().back();
       if (r)
-        for (int s = 0; s < kSeats; ++s) r[s] = float(res.scores[std::size_t(s)]);
+        for (int s = 0; s < seats; ++s) r[s] = float(res.scores[std::size_t(s)]);
       ended = !matches_ || e.g.match_over();
     }
     if (!ended) ended = advance(e, r);
@@ -117,7 +118,7 @@ bool BatchEnv::advance(Env& e, float* r) {
     if (e.g.results().size() > rounds_before) {
       const RoundResult& res = e.g.results().back();
       if (r)
-        for (int s = 0; s < kSeats; ++s) r[s] += float(res.scores[std::size_t(s)]);
+        for (int s = 0; s < seats(); ++s) r[s] += float(res.scores[std::size_t(s)]);
       if (!matches_ || e.g.match_over()) return true;
     }
   }
@@ -126,7 +127,7 @@ bool BatchEnv::advance(Env& e, float* r) {
 
 void BatchEnv::set_opponents(const std::array<int, kSeats>& kinds) {
   int learners = 0;
-  for (int s = 0; s < kSeats; ++s) {
+  for (int s = 0; s < seats(); ++s) {
     const int k = kinds[std::size_t(s)];
     if (k < -1 || k >= int(policy_registry().size()))
       throw GameError("BatchEnv: seat " + std::to_string(s) + " has no policy " +
@@ -134,7 +135,8 @@ void BatchEnv::set_opponents(const std::array<int, kSeats>& kinds) {
     learners += k < 0;
   }
   if (learners == 0)
-    throw GameError("BatchEnv: at least one seat must be the learner's (opponents on all 6)");
+    throw GameError("BatchEnv: at least one seat must be the learner's (opponents on all " +
+                    std::to_string(seats()) + ")");
   opponents_ = kinds;
   reset();
 }

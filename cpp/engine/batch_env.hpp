@@ -5,8 +5,8 @@
 // Episodes: one round (default) or one match. Environment i's k-th episode is
 // GameState(rules, seed, game = k * n + i): so a trajectory can be reproduced by stepping a
 // daguai.Game(seed, rules, game=...) with the same actions. When an action ends an episode,
-// done[i] = 1, rewards[i] hold the round's score changes (R13) of the six seats, and the
-// environment is reset at once: the observation returned is the new episode's first one.
+// done[i] = 1, rewards[i] hold the round's score changes (R13) of the seats (6, or 4 at 4p2d), and
+// the environment is reset at once: the observation returned is the new episode's first one.
 //
 // Start states (docs/learning.md): every episode's game is GameState(rules, seed, game,
 // auto_pass, start) — with Start::kRandom, round episodes begin at random levels, often with
@@ -29,6 +29,7 @@ class BatchEnv {
            Start start = Start::kFresh);
 
   int size() const { return int(envs_.size()); }
+  int seats() const { return table_of(rules_).seats; }  // R18: reward row width
   const GameState& game(int i) const { return envs_[std::size_t(i)].g; }
   std::uint64_t game_index(int i) const { return envs_[std::size_t(i)].game; }
   const std::vector<Action>& legal(int i) const { return envs_[std::size_t(i)].legal; }

@@ -54,9 +54,12 @@ inline float scaled_key(const Play& p) {
 void encode_observation(const InfoState& v, float* obs) {
   std::memset(obs, 0, sizeof(float) * kObsSize);
   const int seat = v.seat;
-  auto rel = [&](int s) { return (s - seat + kSeats) % kSeats; };
+  // R18: relative seats modulo the table's seats; at 4p2d the slots of relative seats 4 and 5
+  // stay zero (the shape is the same for both tables).
+  const int seats = v.table().seats;
+  auto rel = [&](int s) { return (s - seat + seats) % seats; };
   put_counts(v.hand, obs + kObsHand);
-  for (int s = 0; s < kSeats; ++s)
+  for (int s = 0; s < seats; ++s)
     put_counts(v.played[std::size_t(s)], obs + kObsPlayed + 54 * rel(s));
   if (v.has_top) {
     const Play& t = v.top;
@@ -64,12 +67,12 @@ void encode_observation(const InfoState& v, float* obs) {
     obs[kObsTopKind + int(t.kind())] = 1;
     obs[kObsTopKey] = scaled_key(t);
     obs[kObsTopSeat + rel(v.top_seat)] = 1;
-    for (int s = 0; s < kSeats; ++s)
+    for (int s = 0; s < seats; ++s)
       if ((v.passed >> s) & 1) obs[kObsPassed + rel(s)] = 1;
   } else {
     obs[kObsLeading] = v.phase == Phase::kPlay ? 1.0f : 0.0f;
   }
-  for (int s = 0; s < kSeats; ++s)
+  for (int s = 0; s < seats; ++s)
     obs[kObsCounts + rel(s)] = float(v.cards_left[std::size_t(s)]) / float(kHandSize);
   for (int i = 0; i < v.players_out; ++i)
     obs[kObsOut + rel(v.finish_order[std::size_t(i)])] = float(i + 1) / 6.0f;
@@ -84,7 +87,7 @@ void encode_observation(const InfoState& v, float* obs) {
   for (int i = 0; i < v.n_pairs; ++i)  // return_face is only set in the viewer's own pair
     if (v.return_face[std::size_t(i)] >= 0) obs[kObsExchange + v.return_face[std::size_t(i)]] += 1;
   obs[kObsScores] = float(v.scores[std::size_t(seat)]) / 100.0f;
-  obs[kObsScores + 1] = float(v.scores[std::size_t((seat + 1) % kSeats)]) / 100.0f;
+  obs[kObsScores + 1] = float(v.scores[std::size_t((seat + 1) % seats)]) / 100.0f;
 }
 
 void encode_candidate(const Action& a, int level, float* out) {

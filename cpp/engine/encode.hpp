@@ -4,7 +4,8 @@
 //
 // Everything a seat's tensor holds is what that seat may know (R16): its own hand, public
 // plays and passes, card counts, levels, dealer, tribute cards; the card returned to it
-// (and the one it returned). Seats are relative: index k = seat (me + k) % 6.
+// (and the one it returned). Seats are relative: index k = seat (me + k) % seats. R18: the
+// layout is the same at both tables (6 seat slots); at 4p2d slots 4 and 5 stay zero.
 #pragma once
 
 #include <cstdint>

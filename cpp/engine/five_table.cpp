@@ -13,9 +13,10 @@ namespace {
 
 // Fill one table from the reference classifier: every multiset of five symbols (ranks
 // 0..12, 13 = joker) with at least one natural, mixed suits and one suit.
-void build(std::uint32_t* t, int level, bool high, bool wrap) {
+void build(std::uint32_t* t, int level, bool high, bool wrap, bool two_decks) {
   Rules rules;
   rules.wrap_straights = wrap;
+  if (two_decks) rules.table = TableKind::k4p2d;  // R18: the copy limit 2
   for (int i = 0; i < 2 * kFiveMultisets; ++i) t[i] = kNoPlay;
   int s[5];
   for (s[0] = 0; s[0] < 14; ++s[0])
@@ -46,14 +47,15 @@ void build(std::uint32_t* t, int level, bool high, bool wrap) {
           }
 }
 
-constexpr int kSlots = kNumRanks * 2 * 2;
+constexpr int kSlots = kNumRanks * 2 * 2 * 2;
 std::atomic<const std::uint32_t*> g_tables[kSlots];
 std::mutex g_build;
 
 }  // namespace
 
-const std::uint32_t* five_table(int level, bool high, bool wrap) {
-  const int slot = (level * 2 + (high ? 1 : 0)) * 2 + (wrap ? 1 : 0);
+const std::uint32_t* five_table(int level, bool high, bool wrap, int copies) {
+  const bool two = copies < kMaxCopies;
+  const int slot = ((level * 2 + (high ? 1 : 0)) * 2 + (wrap ? 1 : 0)) * 2 + (two ? 1 : 0);
   const std::uint32_t* t = g_tables[slot].load(std::memory_order_acquire);
   if (t) return t;
   std::lock_guard<std::mutex> lock(g_build);
@@ -62,7 +64,7 @@ const std::uint32_t* five_table(int level, bool high, bool wrap) {
   // Owned for the program's lifetime (released at exit by the OS; tables are never freed
   // while another thread might read them).
   std::uint32_t* fresh = new std::uint32_t[2 * kFiveMultisets];
-  build(fresh, level, high, wrap);
+  build(fresh, level, high, wrap, two);
   g_tables[slot].store(fresh, std::memory_order_release);
   return fresh;
 }

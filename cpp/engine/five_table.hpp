@@ -5,7 +5,8 @@
 //   - whether every natural card has one suit (straight flush / flush possible),
 //   - the level, and the variants `wild` (auto vs high/declare) and `wrap_straights`.
 // The flush-suit copy limits (R2: 3 copies of a face, so a joker completing a flush takes
-// the lowest power with a copy left) follow from the rank multiset, so they need no index.
+// the lowest power with a copy left) follow from the rank multiset and the table's copy
+// limit (R18: 2 at 4p2d, a table of its own), so they need no index.
 //
 // Index (a minimal perfect hash): sort the five symbols s0 <= s1 <= ... <= s4 (jokers = 13,
 // last); t_i = s_i + i is strictly increasing, and index = sum_i C(t_i, i + 1) is the
@@ -51,8 +52,9 @@ struct FiveTerms {
 };
 inline constexpr FiveTerms kFiveTerms{};
 
-// The table for (level, high, wrap): [suited * kFiveMultisets + index] -> key or kNoPlay.
-const std::uint32_t* five_table(int level, bool high, bool wrap);
+// The table for (level, high, wrap, copy limit 3 or 2 (R18 4p2d)): [suited * kFiveMultisets +
+// index] -> key or kNoPlay.
+const std::uint32_t* five_table(int level, bool high, bool wrap, int copies = kMaxCopies);
 
 // Index of natural rank counts n (sum m, ranks in `mask`) plus 5 - m jokers.
 inline int five_index(const std::uint8_t* n, unsigned mask, int jokers) {

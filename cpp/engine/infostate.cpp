@@ -6,9 +6,9 @@ namespace daguai {
 
 namespace {
 
-Cards full_deck() {
+Cards full_deck(const Table& t) {  // R2, R18: `decks` copies of each face
   Cards c;
-  for (int f = 0; f < kNumFaces; ++f) c.add(f, kMaxCopies);
+  for (int f = 0; f < kNumFaces; ++f) c.add(f, t.decks);
   return c;
 }
 
@@ -33,8 +33,10 @@ void InfoState::legal_plays(PlayList* out) const {
 }
 
 InfoState information_state(const GameState& g, int seat, bool with_history, bool with_legal) {
-  if (seat < 0 || seat >= kSeats)
-    throw GameError("no seat " + std::to_string(seat) + ": seats are 0..5");
+  const int seats = g.table().seats;
+  if (seat < 0 || seat >= seats)
+    throw GameError("no seat " + std::to_string(seat) + ": seats are 0.." +
+                    std::to_string(seats - 1));
   InfoState v;
   v.seat = seat;
   v.rules = g.rules();
@@ -89,7 +91,7 @@ InfoState information_state(const GameState& g, int seat, bool with_history, boo
     }
     if (seat == r && rf >= 0) add_known(v, t, one(rf));
   }
-  Cards unseen = full_deck() - v.hand;
+  Cards unseen = full_deck(g.table()) - v.hand;
   for (int s = 0; s < kSeats; ++s) {
     unseen -= v.played[std::size_t(s)];
     if (s != seat) unseen -= v.known[std::size_t(s)];

@@ -71,6 +71,7 @@ struct InfoState {
   // The viewer's legal decisions when it is to act (with_legal), in legal_actions order.
   std::vector<Action> legal;
 
+  const Table& table() const { return table_of(rules); }  // R18
   int hidden_count(int s) const {
     return cards_left[std::size_t(s)] - known[std::size_t(s)].size();
   }

@@ -485,6 +485,7 @@ class Gen {
     // When every flush beats (leading, or a straight top), each (suit, m) is one block.
     const bool blocks =
         kMode != kWrite && !kDeclare && (!kFollow || min_key_ <= five_key(Kind::kFlush, 0));
+    const bool limited = rules_.table != TableKind::k6p3d;  // R18: a face at most twice
     for (int s = 0; s < kNumSuits && !stop(); ++s) {
       int start_m = 5;
       if (blocks) {
@@ -514,7 +515,7 @@ class Gen {
         const int j = 5 - m;
         if (j > jt_) break;
         if (total < m) continue;
-        flush_j_ = j;
+        flush_j_ = limited && j > 0 ? j + kLimitedFlush : j;
         // m distinct ranks: nested loops, accumulated as they go
         if (m == 5)
           nest<5>(0, k, 0, 0, 0, 0);
@@ -618,10 +619,22 @@ class Gen {
   }
   void flush_key_out(const Cards& nat, std::uint32_t sub) {
     const int j = flush_j_;
+    if (j >= kLimitedFlush) [[unlikely]] {  // R18: copy limit 2
+      flush_key_out_limited(nat, j - kLimitedFlush);
+      return;
+    }
     const std::uint32_t key_sub =
         kHigh ? (((j == 0 ? 0u : (j == 1 ? 0xCu : 0xCCu)) << (4 * (5 - j))) | sub)
               : (sub << (4 * j));
     emit5(nat, j, Kind::kFlush, five_key(Kind::kFlush, key_sub));
+  }
+  // R18: with the copy limit 2 the jokers' part of a flush key depends on the naturals (a
+  // face used up moves the joker one power), so the key comes from the reference classifier.
+  [[gnu::noinline, gnu::cold]] void flush_key_out_limited(const Cards& nat, int j) {
+    std::uint32_t key;
+    Kind kind;
+    detail::classify_five(detail::five_info(nat, j), level_, rules_, kHigh, &key, &kind);
+    emit5(nat, unsigned(j), kind, key);
   }
   void flush_out(unsigned idx, unsigned twice, unsigned thrice, bool check_sequence) {
     Cards nat;
@@ -690,7 +703,8 @@ class Gen {
   int nsingle_[13];
   std::uint32_t key_st_ = 0, key_sf_ = 0;
   int seq_j_ = 0;
-  int flush_j_ = 0;
+  int flush_j_ = 0;  // jokers of the flushes being enumerated, + kLimitedFlush at 4p2d
+  static constexpr int kLimitedFlush = 8;
   FlushRank fr_[13];
   std::vector<std::uint32_t> keys_;
 };

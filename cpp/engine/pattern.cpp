@@ -4,6 +4,7 @@
 #include <array>
 
 #include "five_table.hpp"
+#include "table.hpp"
 
 namespace daguai {
 
@@ -133,10 +134,11 @@ bool classify_five(const FiveInfo& x, int level, const Rules& rules, bool high, 
     // take the lowest (auto) or highest (high) powers that still have a copy left.
     std::uint8_t cp[13] = {};
     for (int r = 0; r < kNumRanks; ++r) cp[rank_power(r, level)] = x.n[r];
+    const int copies = table_of(rules).decks;  // R6, R18: a face at most `decks` times
     int need = x.j;
     for (int i = 0; i < kNumRanks && need > 0; ++i) {
       const int p = high ? kLevelPower - i : i;
-      const int take = std::min(kMaxCopies - int(x.n[power_rank(p, level)]), need);
+      const int take = std::min(copies - int(x.n[power_rank(p, level)]), need);
       cp[p] = std::uint8_t(cp[p] + take);
       need -= take;
     }
@@ -155,10 +157,10 @@ bool classify_five(const FiveInfo& x, int level, const Rules& rules, bool high, 
 namespace {
 
 // Flush completions for declare: the jokers take a rank multiset X (added counts `add`,
-// n + add <= 3 per rank, all in the naturals' suit). N + X is a flush unless it is a 3+2
-// (a full house) or five distinct ranks in sequence (a straight flush).
-void flush_completions(const FiveInfo& x, int level, bool wrap, int r, int left, std::uint8_t* add,
-                       std::vector<std::uint32_t>* keys) {
+// n + add <= copies per rank (3, or 2 at 4p2d: R18), all in the naturals' suit). N + X is a flush
+// unless it is a 3+2 (a full house) or five distinct ranks in sequence (a straight flush).
+void flush_completions(const FiveInfo& x, int level, bool wrap, int copies, int r, int left,
+                       std::uint8_t* add, std::vector<std::uint32_t>* keys) {
   if (left == 0) {
     unsigned mask = 0;
     int maxc = 0;
@@ -177,10 +179,10 @@ void flush_completions(const FiveInfo& x, int level, bool wrap, int r, int left,
     return;
   }
   if (r == kNumRanks) return;
-  const int cap = kMaxCopies - x.n[r];
+  const int cap = copies - x.n[r];
   for (int k = std::min(cap, left); k >= 0; --k) {
     add[r] = std::uint8_t(k);
-    flush_completions(x, level, wrap, r + 1, left - k, add, keys);
+    flush_completions(x, level, wrap, copies, r + 1, left - k, add, keys);
   }
   add[r] = 0;
 }
@@ -220,7 +222,7 @@ void five_interpretations(const FiveInfo& x, int level, const Rules& rules,
   }
   if (x.suit >= 0) {
     std::uint8_t extra[13] = {};
-    flush_completions(x, level, rules.wrap_straights, 0, x.j, extra, keys);
+    flush_completions(x, level, rules.wrap_straights, table_of(rules).decks, 0, x.j, extra, keys);
   }
   std::sort(keys->begin() + std::ptrdiff_t(start), keys->end());
   keys->erase(std::unique(keys->begin() + std::ptrdiff_t(start), keys->end()), keys->end());
@@ -269,8 +271,9 @@ bool classify(const Cards& c, int level, const Rules& rules, Play* out) {
   // R5/R6 by table (five_table.hpp); detail::classify_five is the reference it is built from.
   bool suited;
   const int index = detail::five_index(c, &suited);
-  const std::uint32_t key = detail::five_table(
-      level, rules.wild != Wild::kAuto, rules.wrap_straights)[suited * kFiveMultisets + index];
+  const std::uint32_t key =
+      detail::five_table(level, rules.wild != Wild::kAuto, rules.wrap_straights,
+                         table_of(rules).decks)[suited * kFiveMultisets + index];
   if (key == kNoPlay) return false;
   *out = make_play(c, 5, j, five_kind_of_key(key), key, level);
   return true;
@@ -322,7 +325,7 @@ Play declare(const Cards& c, const Cards& declared, int level, const Rules& rule
   throw CardError("declared cards '" + cards_text(declared) + "' are not an interpretation");
 }
 
-std::vector<int> joker_faces(const Play& p, int level) {
+std::vector<int> joker_faces(const Play& p, int level, int copies) {
   const int j = p.jokers();
   const Cards nat = p.cards.naturals();
   if (j == 0 || j == p.size() || p.size() == 1) return {};
@@ -373,7 +376,7 @@ std::vector<int> joker_faces(const Play& p, int level) {
   for (int r : ranks) {
     int s = suit;
     if (s < 0)
-      for (s = 0; s < kNumSuits - 1 && seen.count(make_face(r, s)) >= kMaxCopies; ++s) {
+      for (s = 0; s < kNumSuits - 1 && seen.count(make_face(r, s)) >= copies; ++s) {
       }
     seen.add(make_face(r, s));
     faces.push_back(make_face(r, s));
@@ -486,8 +489,8 @@ void classify_batch(const std::uint8_t* faces, std::size_t n, int stride, const 
                     std::uint32_t* keys) {
   std::uint8_t power[kNumRanks];
   for (int r = 0; r < kNumRanks; ++r) power[r] = std::uint8_t(rank_power(r, level));
-  const std::uint32_t* table =
-      detail::five_table(level, rules.wild != Wild::kAuto, rules.wrap_straights);
+  const std::uint32_t* table = detail::five_table(level, rules.wild != Wild::kAuto,
+                                                  rules.wrap_straights, table_of(rules).decks);
   if (!sizes && stride == fixed_size) {  // dense rows: one specialised loop
     switch (fixed_size) {
       case 1:
@@ -517,8 +520,8 @@ void beats_batch(const std::uint8_t* a, const std::uint8_t* b, std::size_t n, in
                  int level, const Rules& rules, bool* out) {
   std::uint8_t power[kNumRanks];
   for (int r = 0; r < kNumRanks; ++r) power[r] = std::uint8_t(rank_power(r, level));
-  const std::uint32_t* table =
-      detail::five_table(level, rules.wild != Wild::kAuto, rules.wrap_straights);
+  const std::uint32_t* table = detail::five_table(level, rules.wild != Wild::kAuto,
+                                                  rules.wrap_straights, table_of(rules).decks);
   const ClassifyFn fa = classifier(ka), fb = classifier(kb);
   for (std::size_t i = 0; i < n; ++i) {
     Kind kind_a, kind_b;

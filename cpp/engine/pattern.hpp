@@ -130,7 +130,7 @@ Play declare(const Cards& c, const Cards& declared_five, int level, const Rules&
 // Canonical faces the jokers of a play stand for (docs/rules.md), in ascending face order,
 // one per joker (SJs first, then BJs, receive them in that order). Empty for a single and
 // for joker-only plays, which stand for themselves.
-std::vector<int> joker_faces(const Play& p, int level);
+std::vector<int> joker_faces(const Play& p, int level, int copies = kMaxCopies);  // R18: copies
 
 // Batch classification of n plays given as face ids (row stride `stride`, `sizes[i]` faces
 // in row i, or all `fixed_size` if sizes is null). Writes kind (255 = not a play) and key.

@@ -326,15 +326,17 @@ Action heuristic_action(const PolicyView& g, Rng& rng, PolicyScratch& s) {
     pl.build(hand, &s.plan);
     s.plan_hand = hand;
   }
-  const int partner1 = (seat + 2) % kSeats, partner2 = (seat + 4) % kSeats;
+  const int seats = table_of(g.rules()).seats;  // R18: partners at even distance
   auto partner_close = [&]() {
-    for (int p : {partner1, partner2})
+    for (int k = 2; k < seats; k += 2) {
+      const int p = (seat + k) % seats;
       if (!g.is_out(p) && g.cards_left(p) <= 5) return true;
+    }
     return false;
   };
   auto opponent_close = [&]() {
-    for (int k = 1; k < kSeats; k += 2) {
-      const int o = (seat + k) % kSeats;
+    for (int k = 1; k < seats; k += 2) {
+      const int o = (seat + k) % seats;
       if (!g.is_out(o) && g.cards_left(o) <= 5) return true;
     }
     return false;

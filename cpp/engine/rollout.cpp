@@ -21,7 +21,9 @@ void run_one(const SimConfig& cfg, std::int64_t i, const SimOutput& out,
                 : cfg.start ? *cfg.start
                             : GameState(cfg.rules, cfg.seed, game, cfg.auto_pass, /*record=*/false);
   std::array<Rng, 6> rngs;
-  for (int s = 0; s < kSeats; ++s) {
+  const Table& tb = g.table();  // R18: row widths follow the table
+  const int seats = tb.seats, nt = tb.max_tributers;
+  for (int s = 0; s < seats; ++s) {
     rngs[std::size_t(s)] = Rng::stream(cfg.seed, game, Stream::kPolicy, std::uint64_t(s));
     scratch[std::size_t(s)].plan.clear();
     scratch[std::size_t(s)].plan_hand = Cards{};
@@ -43,20 +45,20 @@ void run_one(const SimConfig& cfg, std::int64_t i, const SimOutput& out,
   if (out.dealer) out.dealer[i] = std::int8_t(first_dealer);
   if (out.level) out.level[i] = std::int8_t(first_level);
   if (out.order)
-    for (int k = 0; k < kSeats; ++k) out.order[i * 6 + k] = last.order[std::size_t(k)];
+    for (int k = 0; k < seats; ++k) out.order[i * seats + k] = last.order[std::size_t(k)];
   if (out.winner)
     out.winner[i] =
         cfg.matches ? (last.match_over ? last.match_winner : std::int8_t(-1)) : last.winner;
   if (out.n_tributers) out.n_tributers[i] = last.n_tributers;
   if (out.tributers)
-    for (int k = 0; k < 3; ++k)
-      out.tributers[i * 3 + k] = k < last.n_tributers ? last.tributers[std::size_t(k)] : -1;
+    for (int k = 0; k < nt; ++k)
+      out.tributers[i * nt + k] = k < last.n_tributers ? last.tributers[std::size_t(k)] : -1;
   if (out.levels) {
     out.levels[i * 2] = std::int8_t(g.level(0));
     out.levels[i * 2 + 1] = std::int8_t(g.level(1));
   }
   if (out.scores)
-    for (int k = 0; k < kSeats; ++k) out.scores[i * 6 + k] = std::int32_t(g.score(k));
+    for (int k = 0; k < seats; ++k) out.scores[i * seats + k] = std::int32_t(g.score(k));
   if (out.plays) out.plays[i] = plays;
   if (out.passes) out.passes[i] = passes;
   if (out.rounds) out.rounds[i] = std::int32_t(res.size());

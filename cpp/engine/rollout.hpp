@@ -37,12 +37,12 @@ struct SimOutput {
   std::uint64_t* game = nullptr;
   std::int8_t* dealer = nullptr;  // first round's dealer
   std::int8_t* level = nullptr;   // first round's level rank (round mode) / -
-  std::int8_t* order = nullptr;   // n x 6: last round's finishing order
+  std::int8_t* order = nullptr;   // n x seats (table.hpp): last round's finishing order
   std::int8_t* winner = nullptr;  // round mode: team or -1 (draw); match mode: match winner or -1
   std::int8_t* n_tributers = nullptr;  // round mode: tributers of the round
-  std::int8_t* tributers = nullptr;    // n x 3, -1 padded
+  std::int8_t* tributers = nullptr;    // n x max_tributers, -1 padded
   std::int8_t* levels = nullptr;       // n x 2: levels after (the round / the match)
-  std::int32_t* scores = nullptr;      // n x 6: score change (round) / total (match)
+  std::int32_t* scores = nullptr;      // n x seats: score change (round) / total (match)
   std::int32_t* plays = nullptr;       // plays made
   std::int32_t* passes = nullptr;      // passes made
   std::int32_t* rounds = nullptr;      // rounds played (1 in round mode)

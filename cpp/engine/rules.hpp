@@ -1,8 +1,18 @@
-// The rule variants of RULES.md as one plain struct. Python's `daguai.Rules` (a frozen
-// dataclass) is the user-facing object; it converts itself once into this struct.
+// The rule variants of RULES.md as one plain struct, and the one table that declares them
+// (rule_variants(), rules.cpp): name, kind, choices, bounds, rule id and doc of every variant.
+// Everything else is derived from that table: the CoreRules binding (get/set by name), the
+// Python `daguai.Rules` dataclass (fields, defaults, validation, docstring), the CLI's --rules
+// help and the checks of the docs (tests/test_rule_table.py). Python's `daguai.Rules` is the
+// user-facing object; it converts itself once into this struct.
+//
+// Adding a variant (docs/development.md "Adding a rule variant"): a field of `Rules` with its
+// default, for a choice its enum (names in rule_variants() in the same order), one row of
+// rule_variants(), and the implementation that reads the field.
 #pragma once
 
 #include <cstdint>
+#include <span>
+#include <string_view>
 
 namespace daguai {
 
@@ -51,5 +61,40 @@ struct Rules {
   std::int32_t min_rounds = 3;         // R14
   TableKind table = TableKind::k6p3d;  // R18
 };
+
+// ---- The variant table ---------------------------------------------------------------------
+
+// What values a variant takes. The engine value of every variant is one int32:
+//   kChoice  index into `choices` (the enum's value; names in enum order)
+//   kBool    0 / 1
+//   kInt     the integer itself, in [lo, hi]
+//   kLevel   a rank index 0..12 (Python: the level text, cards.hpp level_text)
+enum class VariantKind : std::uint8_t { kChoice = 0, kBool = 1, kInt = 2, kLevel = 3 };
+const char* variant_kind_name(VariantKind k);  // "choice", "bool", "int", "level"
+
+struct RuleVariant {
+  const char* name;  // the Rules field, the daguai.Rules keyword and the --rules key
+  VariantKind kind;
+  const char* rule;                      // RULES.md id ("R6"; "R9/R10" when two)
+  std::span<const char* const> choices;  // kChoice: the choice names in enum order
+  const char* enum_name;                 // kChoice: the Python enum (_core.Wild, ...)
+  std::int32_t lo, hi;                   // accepted engine values (choice 0..n-1, bool 0..1)
+  const char* doc;                       // one line (Python docstring, CLI help, docs)
+  std::int32_t (*get)(const Rules&);     // the field as its engine value
+  void (*set)(Rules&, std::int32_t);     // unchecked: use set_rule
+};
+
+// Every variant, in declaration order (the order of daguai.Rules' fields).
+std::span<const RuleVariant> rule_variants();
+// The row called `name`, or nullptr.
+const RuleVariant* find_rule_variant(std::string_view name);
+// The default: the engine value of a default-constructed Rules (the struct above is the one
+// place defaults are written).
+std::int32_t rule_default(const RuleVariant& v);
+// The engine value of `choice` (kChoice: its index), or -1 if it is not one of v's choices.
+int choice_index(const RuleVariant& v, std::string_view choice);
+// Sets variant v of *r; CardError "Rules.<name> must be in [lo, hi], got <value>" outside
+// [v.lo, v.hi] (*r unchanged).
+void set_rule(Rules* r, const RuleVariant& v, std::int64_t value);
 
 }  // namespace daguai

@@ -58,6 +58,7 @@ GameState make_world(const InfoState& v, const std::array<Cards, kSeats>& hands,
                      std::uint64_t game) {
   GameState g;
   g.rules_ = v.rules;
+  g.table_ = &table_of(v.rules);
   g.seed_ = seed;
   g.game_ = game;
   g.auto_pass_ = g.initial_auto_pass_ = v.auto_pass;

@@ -91,22 +91,33 @@ GameState::GameState(const Rules& rules, std::uint64_t seed, std::uint64_t game,
                      bool record, Start start)
     : GameState(rules,
                 start == Start::kRandom ? random_position(rules, seed, game, auto_pass)
-                                        : seeded_position(seed, game, auto_pass),
+                                        : seeded_position(seed, game, auto_pass, rules.table),
                 record) {}
 
 namespace {
 
 // R2, R17: shuffle the 162 cards (face-major: 3 x face 0, 3 x face 1, ...) with the round's
-// stream; seat s receives shuffled positions [27 s, 27 s + 27).
-std::array<Cards, kSeats> seeded_deal(std::uint64_t seed, std::uint64_t game, int round) {
-  std::uint8_t deck[kDeckSize];
-  for (int i = 0; i < kDeckSize; ++i) deck[i] = std::uint8_t(i / kMaxCopies);
+// stream; seat s receives shuffled positions [27 s, 27 s + 27). R18 4p2d: the same with 108
+// cards (2 x each face) and 4 seats.
+// The table's figures as template arguments: the loops have constant bounds, as before R18.
+template <int kSeatsT, int kDecksT, int kHandT>
+std::array<Cards, kSeats> deal_of(std::uint64_t seed, std::uint64_t game, int round) {
+  constexpr int n = kNumFaces * kDecksT;
+  std::uint8_t deck[n];
+  for (int i = 0; i < n; ++i) deck[i] = std::uint8_t(i / kDecksT);
   Rng r = Rng::stream(seed, game, Stream::kDeal, std::uint64_t(round));
-  r.shuffle(deck, kDeckSize);
+  r.shuffle(deck, n);
   std::array<Cards, kSeats> hands{};
-  for (int s = 0; s < kSeats; ++s)
-    for (int k = 0; k < kHandSize; ++k) hands[std::size_t(s)].add(deck[s * kHandSize + k]);
+  for (int s = 0; s < kSeatsT; ++s)
+    for (int k = 0; k < kHandT; ++k) hands[std::size_t(s)].add(deck[s * kHandT + k]);
   return hands;
+}
+
+std::array<Cards, kSeats> seeded_deal(const Table& t, std::uint64_t seed, std::uint64_t game,
+                                      int round) {
+  if (t.kind == TableKind::k4p2d)
+    return deal_of<kTable4p2d.seats, kTable4p2d.decks, kTable4p2d.hand_size>(seed, game, round);
+  return deal_of<kTable6p3d.seats, kTable6p3d.decks, kTable6p3d.hand_size>(seed, game, round);
 }
 
 std::string entry_text(std::size_t i, const Action& a) {
@@ -119,14 +130,16 @@ std::string entry_text(std::size_t i, const Action& a) {
 
 }  // namespace
 
-Position GameState::seeded_position(std::uint64_t seed, std::uint64_t game, bool auto_pass) {
+Position GameState::seeded_position(std::uint64_t seed, std::uint64_t game, bool auto_pass,
+                                    TableKind table) {
+  const Table& t = table_of(table);
   Position p;
   p.seed = seed;
   p.game = game;
   // R10: the first dealer is chosen at random (seeded).
   Rng r = Rng::stream(seed, game, Stream::kFirstDealer, 0);
-  p.dealer = int(r.bounded(kSeats));
-  p.hands = seeded_deal(seed, game, 0);
+  p.dealer = int(r.bounded(std::uint64_t(t.seats)));
+  p.hands = seeded_deal(t, seed, game, 0);
   p.auto_pass = auto_pass;
   return p;
 }
@@ -137,6 +150,7 @@ Position GameState::seeded_position(std::uint64_t seed, std::uint64_t game, bool
 // the finishing order.
 GameState::GameState(const Rules& rules, const Position& pos, bool record)
     : rules_(rules),
+      table_(&table_of(rules.table)),
       seed_(pos.seed),
       game_(pos.game),
       auto_pass_(false),
@@ -145,27 +159,32 @@ GameState::GameState(const Rules& rules, const Position& pos, bool record)
       start_(pos.start) {
   if (rules_.final_level > 12) throw GameError("final_level out of range");
   auto fail = [](const std::string& m) { throw PositionError("inconsistent position: " + m); };
-  auto seat_ok = [](int s) { return s >= 0 && s < kSeats; };
+  const Table& tb = *table_;
+  const int seats = tb.seats;
+  auto seat_range = [seats]() { return "0.." + std::to_string(seats - 1); };
+  auto seat_ok = [seats](int s) { return s >= 0 && s < seats; };
   if (pos.round < 0) fail("round " + std::to_string(pos.round) + " is negative");
   if (rules_.max_rounds > 0 && pos.round >= rules_.max_rounds)
     fail("round " + std::to_string(pos.round) +
          " is past max_rounds = " + std::to_string(rules_.max_rounds));
-  if (!seat_ok(pos.dealer)) fail("dealer " + std::to_string(pos.dealer) + " is not a seat (0..5)");
+  if (!seat_ok(pos.dealer))
+    fail("dealer " + std::to_string(pos.dealer) + " is not a seat (" + seat_range() + ")");
   for (int t = 0; t < 2; ++t) {
     if (pos.levels[std::size_t(t)] < 0 || pos.levels[std::size_t(t)] > rules_.final_level)
       fail(std::string("the level of team ") + "AB"[t] + " is not a level up to the final level");
     if (pos.final_failures[std::size_t(t)] < 0) fail("final_failures must be >= 0");
   }
   // R11 tribute pairs.
-  if (pos.n_pairs < 0 || pos.n_pairs > 3)
-    fail("there are 0 to 3 tribute pairs, not " + std::to_string(pos.n_pairs));
+  if (pos.n_pairs < 0 || pos.n_pairs > tb.max_tributers)
+    fail("there are 0 to " + std::to_string(tb.max_tributers) + " tribute pairs, not " +
+         std::to_string(pos.n_pairs));
   if (pos.n_pairs > 0 && pos.round == 0 && pos.start != Start::kRandom)
     fail("round 0 has no tribute (R11: tribute follows a won round)");
   unsigned used = 0;
   for (int i = 0; i < pos.n_pairs; ++i) {
     const int t = pos.tributers[std::size_t(i)], r = pos.receivers[std::size_t(i)];
     if (!seat_ok(t) || !seat_ok(r))
-      fail("tribute pair " + std::to_string(i) + " names a seat outside 0..5");
+      fail("tribute pair " + std::to_string(i) + " names a seat outside " + seat_range());
     if (team_of(t) == team_of(r))
       fail("tribute pair " + std::to_string(i) + ": seats " + std::to_string(t) + " and " +
            std::to_string(r) + " are partners (R11 pairs opponents)");
@@ -184,7 +203,7 @@ GameState::GameState(const Rules& rules, const Position& pos, bool record)
   // away, minus what it received in the tribute exchange.
   std::array<std::array<int, kNumFaces>, kSeats> held{};
   std::array<int, kNumFaces> total{};
-  for (int s = 0; s < kSeats; ++s)
+  for (int s = 0; s < seats; ++s)
     for (int f = 0; f < kNumFaces; ++f) {
       held[std::size_t(s)][std::size_t(f)] = pos.hands[std::size_t(s)].count(f);
       total[std::size_t(f)] += pos.hands[std::size_t(s)].count(f);
@@ -203,7 +222,7 @@ GameState::GameState(const Rules& rules, const Position& pos, bool record)
     const Action& a = pos.history[i].action;
     if (!seat_ok(a.seat))
       fail("history entry " + std::to_string(i) + ": seat " + std::to_string(a.seat) +
-           " is not a seat (0..5)");
+           " is not a seat (" + seat_range() + ")");
     int j = -1;
     switch (a.type) {
       case ActionType::kPlay:
@@ -232,11 +251,16 @@ GameState::GameState(const Rules& rules, const Position& pos, bool record)
     }
   }
   for (int f = 0; f < kNumFaces; ++f)
-    if (total[std::size_t(f)] != kMaxCopies)
+    if (total[std::size_t(f)] != tb.decks)
       fail("card totals (R2): " + face_text(f) + " appears " +
            std::to_string(total[std::size_t(f)]) +
-           " times in the hands and this round's plays; every face exists 3 times");
-  for (int s = 0; s < kSeats; ++s) {
+           " times in the hands and this round's plays; every face exists " +
+           std::to_string(tb.decks) + " times");
+  for (int s = seats; s < kSeats; ++s)
+    if (!pos.hands[std::size_t(s)].empty())
+      fail("seat " + std::to_string(s) + " holds cards but the table has " + std::to_string(seats) +
+           " seats (R18)");
+  for (int s = 0; s < seats; ++s) {
     int n = 0;
     for (int f = 0; f < kNumFaces; ++f) {
       const int c = held[std::size_t(s)][std::size_t(f)];
@@ -245,14 +269,14 @@ GameState::GameState(const Rules& rules, const Position& pos, bool record)
              " in the history more often than it holds or received it");
       n += c;
     }
-    if (n != kHandSize)
+    if (n != tb.hand_size)
       fail("hand size: seat " + std::to_string(s) + " holds " +
            std::to_string(pos.hands[std::size_t(s)].size()) +
            " cards, which with this round's plays and exchanges makes " + std::to_string(n) +
-           " dealt, not 27");
+           " dealt, not " + std::to_string(tb.hand_size));
   }
   std::array<Cards, kSeats> dealt{};
-  for (int s = 0; s < kSeats; ++s)
+  for (int s = 0; s < seats; ++s)
     for (int f = 0; f < kNumFaces; ++f)
       if (held[std::size_t(s)][std::size_t(f)])
         dealt[std::size_t(s)].add(f, held[std::size_t(s)][std::size_t(f)]);
@@ -311,8 +335,9 @@ void GameState::set_auto_pass(bool on) {
 }
 
 int GameState::next_active(int seat) const {
-  for (int k = 1; k <= kSeats; ++k) {
-    const int s = (seat + k) % kSeats;
+  const int seats = table_->seats;
+  for (int k = 1; k <= seats; ++k) {
+    const int s = (seat + k) % seats;
     if (!((out_mask_ >> s) & 1)) return s;
   }
   return -1;
@@ -334,7 +359,7 @@ void GameState::log_event(EventType t, int seat, int other, const Play* play, st
 // The next round of a seeded match: deal from the round's stream, tribute from the
 // previous round's result (R11).
 void GameState::deal_round() {
-  const std::array<Cards, kSeats> hands = seeded_deal(seed_, game_, round_);
+  const std::array<Cards, kSeats> hands = seeded_deal(*table_, seed_, game_, round_);
   if (!results_.empty() && results_.back().n_tributers > 0) {
     const RoundResult& last = results_.back();
     begin_round(hands, last.n_tributers, last.tributers.data(), last.receivers.data());
@@ -412,10 +437,13 @@ void GameState::next_tribute_step() {
   start_play();
 }
 
+// R11: the highest single power in the hand; R18 4p2d: among the natural cards only (jokers
+// are never tribute cards there).
 int GameState::highest_power_in(const Cards& hand) const {
   const int level = level_rank();
+  const int faces = table_->joker_tribute ? kNumFaces : kNumNatural;
   int best = -1;
-  for (int f = 0; f < kNumFaces; ++f)
+  for (int f = 0; f < faces; ++f)
     if (hand.count(f)) best = std::max(best, face_power(f, level));
   return best;
 }
@@ -578,8 +606,10 @@ void GameState::check(const Action& a) const {
       one_card_in(hand, "a tribute");
       const int f = single_face(a.play.cards);
       if (face_power(f, level_rank()) != highest_power_in(hand))
-        throw GameError("a tribute must be a card of the highest power in the hand (R11); " +
-                        face_text(f) + " is not");
+        throw GameError(
+            std::string("a tribute must be a card of the highest power in the hand") +
+            (table_->joker_tribute ? " (R11); " : ", jokers excepted (R11, R18 4p2d); ") +
+            face_text(f) + " is not");
       return;
     }
     case ActionType::kAntiTribute:
@@ -675,7 +705,7 @@ void GameState::apply_play(const Play& p) {
   if (hands_[seat].empty()) {  // R8: out, in finishing order
     order_[std::size_t(n_out_++)] = std::int8_t(seat);
     out_mask_ |= 1u << seat;
-    const unsigned team_mask = team_of(seat) ? 0x2Au : 0x15u;
+    const unsigned team_mask = table_->team_mask(team_of(seat));
     if ((out_mask_ & team_mask) == team_mask) {  // R8: the round ends when one team is out
       finish_round();
       return;
@@ -694,9 +724,9 @@ void GameState::apply_pass(bool automatic) {
 }
 
 // R8: the trick ends when every player still holding cards, other than the one who made
-// the last play, has passed since that play.
+// the last play, has passed since that play (R18: at most 3 others at 4p2d).
 void GameState::end_trick_or_continue(int from) {
-  const unsigned active = ~out_mask_ & 0x3Fu;
+  const unsigned active = ~out_mask_ & table_->all_mask();
   const unsigned others = active & ~(1u << top_seat_);
   if ((others & ~passed_) != 0) {
     current_ = next_active(from);
@@ -707,8 +737,9 @@ void GameState::end_trick_or_continue(int from) {
   if ((out_mask_ >> top_seat_) & 1) {
     leader = -1;
     if (rules_.lead_after_out == LeadAfterOut::kPartner) {  // 接风: the next partner with cards
-      for (int k = 2; k < kSeats && leader < 0; k += 2)
-        if (!((out_mask_ >> ((top_seat_ + k) % kSeats)) & 1)) leader = (top_seat_ + k) % kSeats;
+      const int seats = table_->seats;
+      for (int k = 2; k < seats && leader < 0; k += 2)
+        if (!((out_mask_ >> ((top_seat_ + k) % seats)) & 1)) leader = (top_seat_ + k) % seats;
     }
     if (leader < 0) leader = next_active(top_seat_);
   }
@@ -727,8 +758,9 @@ void GameState::run_auto_passes() {
 namespace {
 
 // R11 matching of tributers (worst finisher last in `trib`) with receivers (best first).
-void pair_tributes(TributePairing how, int n, const std::int8_t* trib, const std::int8_t* recv,
-                   std::array<std::int8_t, 3>* out_t, std::array<std::int8_t, 3>* out_r) {
+void pair_tributes(TributePairing how, int seats, int n, const std::int8_t* trib,
+                   const std::int8_t* recv, std::array<std::int8_t, 3>* out_t,
+                   std::array<std::int8_t, 3>* out_r) {
   // trib: tributers by finishing position (better first); recv: receivers, better first.
   std::array<std::int8_t, 3> match{{-1, -1, -1}};  // receiver index -> tributer seat
   if (how == TributePairing::kFinishOrder) {
@@ -742,8 +774,8 @@ void pair_tributes(TributePairing how, int n, const std::int8_t* trib, const std
         if (t_used[ti]) continue;
         for (int rj = 0; rj < n; ++rj) {
           if (r_used[rj]) continue;
-          const int d = how == TributePairing::kNext ? (recv[rj] - trib[ti] + kSeats) % kSeats
-                                                     : (trib[ti] - recv[rj] + kSeats) % kSeats;
+          const int d = how == TributePairing::kNext ? (recv[rj] - trib[ti] + seats) % seats
+                                                     : (trib[ti] - recv[rj] + seats) % seats;
           if (d < bd) {
             bd = d;
             bi = ti;
@@ -772,10 +804,11 @@ void GameState::finish_round() {
   r.players_out = std::int8_t(n_out_);
   // Players still holding cards stop and take the remaining positions: fewer cards first,
   // ties in play order after the last player out (docs/game.md).
+  const Table& tb = *table_;
   const int last = order_[std::size_t(n_out_ - 1)];
   std::vector<int> rest;
-  for (int k = 1; k <= kSeats; ++k) {
-    const int s = (last + k) % kSeats;
+  for (int k = 1; k <= tb.seats; ++k) {
+    const int s = (last + k) % tb.seats;
     if (!((out_mask_ >> s) & 1)) rest.push_back(s);
   }
   std::stable_sort(rest.begin(), rest.end(),
@@ -791,16 +824,16 @@ void GameState::finish_round() {
   if (r.winner >= 0) {
     std::int8_t trib[3], recv[3];
     int nt = 0, nr = 0;
-    for (int i = 0; i < kSeats; ++i) {
+    for (int i = 0; i < tb.seats; ++i) {
       const int s = order_[std::size_t(i)];
       if (team_of(s) == r.winner) {
-        if (nr < 3) recv[nr++] = std::int8_t(s);
+        if (nr < tb.max_tributers) recv[nr++] = std::int8_t(s);
       } else if (!((out_mask_ >> s) & 1)) {
         trib[nt++] = std::int8_t(s);  // still holding cards: pays tribute
       }
     }
     r.n_tributers = std::int8_t(nt);
-    pair_tributes(rules_.tribute_pairing, nt, trib, recv, &r.tributers, &r.receivers);
+    pair_tributes(rules_.tribute_pairing, tb.seats, nt, trib, recv, &r.tributers, &r.receivers);
   }
 
   // Levels (R9, R12).
@@ -824,18 +857,18 @@ void GameState::finish_round() {
 
   // Next dealer (R9, R10).
   if (rules_.dealer == DealerRule::kStay)
-    r.next_dealer = std::int8_t(dealer_won ? dealer_ : (dealer_ + 1) % kSeats);
+    r.next_dealer = std::int8_t(dealer_won ? dealer_ : (dealer_ + 1) % tb.seats);
   else
     r.next_dealer = order_[0];
 
   // Scores (R13), base b.
   const std::int32_t b = rules_.base;
-  for (int s = 0; s < kSeats; ++s) {
+  for (int s = 0; s < tb.seats; ++s) {
     std::int32_t d = 0;
     switch (rules_.scoring) {
       case Scoring::kStake:
         if (r.winner >= 0) {
-          const std::int32_t w = (r.n_tributers == 3 ? 6 : r.n_tributers == 2 ? 3 : 1) * b;
+          const std::int32_t w = tb.stake[std::size_t(r.n_tributers)] * b;  // R13, R18
           d = team_of(s) == r.winner ? w : (rules_.losers_pay ? -w : 0);
         }
         break;
@@ -869,7 +902,9 @@ void GameState::finish_round() {
 }
 
 void GameState::forfeit(int seat) {
-  if (seat < 0 || seat >= kSeats) throw GameError("no " + seat_text(seat) + ": seats are 0..5");
+  const Table& tb = *table_;
+  if (seat < 0 || seat >= tb.seats)
+    throw GameError("no " + seat_text(seat) + ": seats are 0.." + std::to_string(tb.seats - 1));
   if (phase_ == Phase::kMatchOver)
     throw GameError("the match is over: " + seat_text(seat) + " cannot leave it");
   RoundResult r;
@@ -885,15 +920,15 @@ void GameState::forfeit(int seat) {
   const std::int32_t b = rules_.base;
   std::int32_t leaver, bonus;
   if (round_ < rules_.min_rounds) {  // R14: before the minimum rounds
-    leaver = -3 * b;
+    leaver = -tb.early_leaver * b;
     bonus = b;
   } else {
-    leaver = -18 * b;
+    leaver = -tb.forfeit_leaver * b;
     const bool first = n_out_ >= 1 && team_of(order_[0]) == opp;
     const bool second = n_out_ >= 2 && team_of(order_[1]) == opp;
     bonus = (first && second ? 3 : first ? 2 : 1) * b;
   }
-  for (int s = 0; s < kSeats; ++s) {
+  for (int s = 0; s < tb.seats; ++s) {
     const std::int32_t d = s == seat ? leaver : (team_of(s) == opp ? bonus : 0);
     r.scores[std::size_t(s)] = d;
     score_[std::size_t(s)] += d;
@@ -912,20 +947,22 @@ void GameState::forfeit(int seat) {
 // uniform too; scores stay 0.
 Position GameState::random_position(const Rules& rules, std::uint64_t seed, std::uint64_t game,
                                     bool auto_pass) {
-  Position p = seeded_position(seed, game, auto_pass);
+  Position p = seeded_position(seed, game, auto_pass, rules.table);
+  const Table& tb = table_of(rules.table);
+  const int seats = tb.seats;
   p.start = Start::kRandom;
   if (rules.final_level > 12) throw GameError("final_level out of range");
   Rng r = Rng::stream(seed, game, Stream::kStart, 0);
   p.levels[0] = int(r.bounded(std::uint64_t(rules.final_level) + 1));
   p.levels[1] = int(r.bounded(std::uint64_t(rules.final_level) + 1));
-  const int prev_dealer = int(r.bounded(kSeats));
+  const int prev_dealer = int(r.bounded(std::uint64_t(seats)));
   std::int8_t order[kSeats] = {0, 1, 2, 3, 4, 5};
-  r.shuffle(order, kSeats);
-  // R8: the round ends when one team has all three out; the rest still hold cards.
+  r.shuffle(order, seats);
+  // R8: the round ends when one team has all its players out; the rest still hold cards.
   int count[2] = {0, 0}, n_out = 0;
-  while (n_out < kSeats) {
+  while (n_out < seats) {
     const int t = team_of(order[n_out++]);
-    if (++count[t] == 3) break;
+    if (++count[t] == tb.team_size) break;
   }
   // R9: the first player out's team wins if it is the team that went out.
   const int f_team = team_of(order[0]);
@@ -933,20 +970,21 @@ Position GameState::random_position(const Rules& rules, std::uint64_t seed, std:
   std::int8_t trib[3], recv[3];
   int nt = 0, nr = 0;
   if (winner >= 0) {
-    for (int i = 0; i < kSeats; ++i) {
+    for (int i = 0; i < seats; ++i) {
       const int s = order[i];
       if (team_of(s) == winner) {
-        if (nr < 3) recv[nr++] = std::int8_t(s);
+        if (nr < tb.max_tributers) recv[nr++] = std::int8_t(s);
       } else if (i >= n_out) {
         trib[nt++] = std::int8_t(s);  // still holding cards: pays tribute (R11)
       }
     }
   }
-  if (nt > 0) pair_tributes(rules.tribute_pairing, nt, trib, recv, &p.tributers, &p.receivers);
+  if (nt > 0)
+    pair_tributes(rules.tribute_pairing, seats, nt, trib, recv, &p.tributers, &p.receivers);
   p.n_pairs = nt;
   // R9/R10: the next dealer.
   if (rules.dealer == DealerRule::kStay)
-    p.dealer = winner == team_of(prev_dealer) ? prev_dealer : (prev_dealer + 1) % kSeats;
+    p.dealer = winner == team_of(prev_dealer) ? prev_dealer : (prev_dealer + 1) % seats;
   else
     p.dealer = order[0];
   return p;

@@ -2,6 +2,8 @@
 // scores, forfeits. RULES.md R1, R3, R8-R14, R16, R17; decisions in docs/game.md.
 //
 // R1  seats 0..5 play in increasing order; even seats are team 0 (A), odd seats team 1 (B).
+// R18 the table (table.hpp): 6p3d (R1-R17) or 4p2d (seats 0..3, 2 decks); arrays below are
+//     sized for 6 seats and 3 tributers, and only the first table().seats entries are used.
 // R8  the dealer leads; a leader cannot pass; a follower plays a beating play or passes; a
 //     player who passed may play again in the same trick; the trick ends when every other
 //     player still holding cards has passed since the last play; the last player to play
@@ -31,10 +33,11 @@
 #include "rng.hpp"
 #include "rules.hpp"
 #include "shared_log.hpp"
+#include "table.hpp"
 
 namespace daguai {
 
-constexpr int kSeats = 6;
+constexpr int kSeats = kMaxTableSeats;  // array size: the largest table (table.hpp)
 constexpr int kHandSize = 27;
 constexpr int team_of(int seat) { return seat & 1; }
 
@@ -195,7 +198,8 @@ class GameState {
   // history implies and the history is applied.
   GameState(const Rules& rules, const Position& position, bool record = true);
   // The position of a seeded match before its first decision (R10 first dealer, R2 deal).
-  static Position seeded_position(std::uint64_t seed, std::uint64_t game, bool auto_pass = false);
+  static Position seeded_position(std::uint64_t seed, std::uint64_t game, bool auto_pass = false,
+                                  TableKind table = TableKind::k6p3d);
   // The position of a random start state (Start::kRandom): the seeded round-0 deal with
   // levels, dealer and tribute pairs drawn from Rng::stream(seed, game, kStart, 0).
   static Position random_position(const Rules& rules, std::uint64_t seed, std::uint64_t game,
@@ -203,6 +207,7 @@ class GameState {
 
   // ---- queries -------------------------------------------------------------------------
   const Rules& rules() const { return rules_; }
+  const Table& table() const { return *table_; }  // R18: table_of(rules().table)
   std::uint64_t seed() const { return seed_; }
   std::uint64_t game_index() const { return game_; }
   Start start() const { return start_; }
@@ -295,6 +300,7 @@ class GameState {
   int highest_power_in(const Cards& hand) const;
 
   Rules rules_;
+  const Table* table_ = &kTable6p3d;
   std::uint64_t seed_ = 0, game_ = 0;
   bool auto_pass_ = false, initial_auto_pass_ = false, record_ = true;
   Start start_ = Start::kFresh;

@@ -84,25 +84,114 @@ class Play:
     def __len__(self) -> int: ...
     def __hash__(self) -> int: ...
 
+class Wild(enum.IntEnum):
+    AUTO = 0
+    HIGH = 1
+    DECLARE = 2
+
+class JokerPair(enum.IntEnum):
+    TIE = 0
+    PURE_WINS = 1
+
+class LeadAfterOut(enum.IntEnum):
+    NEXT = 0
+    PARTNER = 1
+
+class DealerRule(enum.IntEnum):
+    FIRST_OUT = 0
+    STAY = 1
+
+class TributePairing(enum.IntEnum):
+    NEXT = 0
+    PREVIOUS = 1
+    FINISH_ORDER = 2
+
+class Scoring(enum.IntEnum):
+    STAKE = 0
+    LEVELS = 1
+    SIMPLE = 2
+
+class TableKind(enum.IntEnum):
+    TABLE_6P3D = 0
+    TABLE_4P2D = 1
+
+class Phase(enum.IntEnum):
+    TRIBUTE = 0
+    RETURN = 1
+    TAKE = 2
+    PLAY = 3
+    MATCH_OVER = 4
+
+class ActionType(enum.IntEnum):
+    PLAY = 0
+    PASS = 1
+    TRIBUTE = 2
+    ANTI_TRIBUTE = 3
+    RETURN = 4
+    OFFER = 5
+    TAKE = 6
+
+class EventType(enum.IntEnum):
+    DEAL = 0
+    TRIBUTE = 1
+    ANTI_TRIBUTE = 2
+    RETURN = 3
+    OFFER = 4
+    TAKE = 5
+    PLAY = 6
+    PASS = 7
+    ROUND_END = 8
+    FORFEIT = 9
+    AUTO_PASS = 10
+
+# One record per variant (cpp/engine/rules.cpp): name, kind ("choice" / "bool" / "int" /
+# "level"), rule, doc, choices, enum (the IntEnum's name, choices only), default, lo, hi.
+RULE_VARIANTS: tuple[dict[str, Any], ...]
+
+_RuleValue = str | bool | int
+
 class CoreRules:
-    def __init__(self, *, wild: int = ..., wrap_straights: bool = ..., joker_pair: int = ...,
-                 lead_after_out: int = ..., dealer: int = ..., tribute_pairing: int = ...,
-                 anti_tribute: bool = ..., joker_tribute_choice: bool = ..., final_level: int = ...,
-                 max_rounds: int = ..., max_final_failures: int = ..., scoring: int = ...,
-                 base: int = ..., losers_pay: bool = ..., min_rounds: int = ...,
-                 table: int = ...) -> None: ...
+    def __init__(self, **kwargs: _RuleValue) -> None: ...
+    def to_dict(self) -> dict[str, _RuleValue]: ...
     @property
-    def wild(self) -> int: ...
+    def wild(self) -> str: ...
     @property
     def wrap_straights(self) -> bool: ...
     @property
-    def joker_pair(self) -> int: ...
+    def joker_pair(self) -> str: ...
+    @property
+    def lead_after_out(self) -> str: ...
+    @property
+    def dealer(self) -> str: ...
+    @property
+    def tribute_pairing(self) -> str: ...
+    @property
+    def anti_tribute(self) -> bool: ...
+    @property
+    def joker_tribute_choice(self) -> bool: ...
+    @property
+    def final_level(self) -> str: ...
+    @property
+    def max_rounds(self) -> int: ...
+    @property
+    def max_final_failures(self) -> int: ...
+    @property
+    def scoring(self) -> str: ...
+    @property
+    def base(self) -> int: ...
+    @property
+    def losers_pay(self) -> bool: ...
+    @property
+    def min_rounds(self) -> int: ...
+    @property
+    def table(self) -> str: ...
 
 def face_text(face: int) -> str: ...
 def parse_face(text: str) -> int: ...
 def parse_level(level: str) -> int: ...
 def level_text(rank: int) -> str: ...
 def face_power(face: int, level: str) -> int: ...
+def table_info(name: str) -> dict[str, Any]: ...
 def classify(cards: _CardsLike, level: str, rules: CoreRules,
              jokers_as: _CardsLike | None = ...) -> Play | None: ...
 def interpretations(cards: _CardsLike, level: str, rules: CoreRules) -> list[Play]: ...
@@ -223,6 +312,8 @@ class GameState:
     auto_pass: bool
     @property
     def initial_auto_pass(self) -> bool: ...
+    @property
+    def seats(self) -> int: ...
     def hand(self, seat: SupportsIndex) -> Hand: ...
     @property
     def cards_left(self) -> list[int]: ...

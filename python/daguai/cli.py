@@ -16,6 +16,7 @@ import importlib.util
 import json
 import os
 import sys
+import textwrap
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, NoReturn
@@ -108,39 +109,35 @@ def _policy(text: str) -> Any:
 
 
 def _rule_values() -> dict[str, str]:
-    """For every rule of daguai.Rules: its accepted values, read from daguai.rules."""
-    from . import rules as rules_module
-    from .rules import LEVELS, Rules
+    """For every rule of daguai.Rules: its accepted values, from the variant table."""
+    from .rules import VARIANTS
 
-    choices = getattr(rules_module, "_CHOICES", {})
-    defaults = Rules().to_dict()
     out = {}
-    for key, default in defaults.items():
-        if key in choices:
-            values = " | ".join(choices[key])
-        elif isinstance(default, bool):
+    for key, row in VARIANTS.items():
+        if row["kind"] == "choice":
+            values = " | ".join(row["choices"])
+        elif row["kind"] == "bool":
             values = "true | false"
-        elif isinstance(default, int):
-            lowest = getattr(rules_module, "_INTS", {}).get(key)
-            values = "integer" + (f" >= {lowest}" if lowest is not None else "")
-        elif key == "final_level":
-            values = " ".join(LEVELS)
+        elif row["kind"] == "int":
+            values = f"integer {row['lo']}..{row['hi']}"
         else:
-            values = "text"
+            values = " ".join(row["choices"])
         out[key] = values
     return out
 
 
 def _rules_epilog() -> str:
-    from .rules import Rules
+    from .rules import VARIANTS
 
-    defaults = Rules().to_dict()
     values = _rule_values()
-    width = max(len(k) for k in defaults)
+    width = max(len(k) for k in VARIANTS)
     lines = ["rules (--rule KEY=VALUE, repeatable; names as daguai.Rules, docs/rules.md):"]
-    for key, default in defaults.items():
+    for key, row in VARIANTS.items():
+        default = row["default"]
         shown = str(default).lower() if isinstance(default, bool) else str(default)
         lines.append(f"  {key:{width}s}  {values[key]}  (default {shown})")
+        lines += textwrap.wrap(f"{row['rule']}: {row['doc']}", 100, initial_indent=" " * (width + 6),
+                               subsequent_indent=" " * (width + 6))
     return "\n".join(lines)
 
 

@@ -118,10 +118,11 @@ from ._core import Action, IllegalActionError
 from .game import Game
 from .learning import NUM_ABSTRACT, OBS_SIZE, OBS_VERSION, obs_spec
 from .rules import Rules
+from .table import seats_of
 
 __all__ = ["env", "raw_env"]
 
-AGENTS = tuple(f"player_{s}" for s in range(6))
+AGENTS = tuple(f"player_{s}" for s in range(6))  # 6p3d; a 4p2d env uses the first 4 (R18)
 _SEAT = {name: s for s, name in enumerate(AGENTS)}
 
 #: Default bound of candidate mode's action space (abstract=False).
@@ -242,7 +243,8 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo naming convention
         # Round episodes stop after their round (the final state stays observable).
         self._game_rules = rules if matches else rules.replace(max_rounds=1)
 
-        self.possible_agents = list(AGENTS)
+        self.seats = seats_of(rules)  # R18: 6, or 4 at 4p2d
+        self.possible_agents = list(AGENTS[:self.seats])
         n_actions = NUM_ABSTRACT if abstract else max_candidates
         low, high = _obs_bounds()
         self.observation_spaces = {
@@ -252,7 +254,8 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo naming convention
             }) for a in self.possible_agents
         }
         self.action_spaces = {a: spaces.Discrete(n_actions) for a in self.possible_agents}
-        self.state_space = spaces.Box(low=np.tile(low, 6), high=np.tile(high, 6), dtype=np.float32)
+        self.state_space = spaces.Box(low=np.tile(low, self.seats), high=np.tile(high, self.seats),
+                                      dtype=np.float32)
         self._no_mask = np.zeros(n_actions, dtype=np.int8)
 
         self.game_seed: int | None = None  # seed of the current episode's Game
@@ -405,9 +408,10 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo naming convention
         return _core.encode_candidates(self.game)
 
     def state(self) -> np.ndarray:
-        """Global state for centralized training: the six seats' observation tensors
-        concatenated (seat 0 first), float32[6 * 633]: it shows every hand."""
-        return np.concatenate([_core.encode_observation(self.game, s) for s in range(6)])
+        """Global state for centralized training: every seat's observation tensor
+        concatenated (seat 0 first), float32[seats * 633] (6 seats, or 4 at 4p2d): it shows
+        every hand."""
+        return np.concatenate([_core.encode_observation(self.game, s) for s in range(self.seats)])
 
     def render(self) -> str | None:
         """``"ansi"``: the table as text (every hand shown); ``"human"``: print it."""

@@ -193,6 +193,7 @@ class Game:
     results = _state_property("results", "Results of the finished rounds (dicts, R9, R13, R14).")
     n_results = _state_property("n_results", "How many rounds have finished.")
     recording = _state_property("recording", "Whether the event log is kept (``record=True``).")
+    seats = _state_property("seats", "Number of seats at the table (6, or 4 at 4p2d, R18).")
 
     @property
     def auto_pass(self) -> bool:
@@ -260,8 +261,8 @@ class Game:
         card counts, levels, dealer, scores, tribute cards and refusals. Private to the seat:
         its own hand, and the cards returned / offered / taken in its own tribute pair.
         """
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < 6:
-            raise ValueError(f"seat must be 0..5, got {seat!r}")
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.seats:
+            raise ValueError(f"seat must be 0..{self.seats - 1}, got {seat!r}")
         return _observation(_core.information_state(self._state, seat, True, False), self.round_result)
 
     def view(self, seat: int) -> _core.InfoState:
@@ -271,8 +272,8 @@ class Game:
         other hands (``known``), forced-pass constraints (``forced``) and ``unseen`` cards;
         nothing reaches another hand. ``history`` is filled when the game records;
         ``legal_actions()`` when the seat is to act."""
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < 6:
-            raise ValueError(f"seat must be 0..5, got {seat!r}")
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.seats:
+            raise ValueError(f"seat must be 0..{self.seats - 1}, got {seat!r}")
         v = _core.information_state(self._state, seat, True, seat == self.current_player)
         v.rules = self._rules
         v.last_result = self.round_result
@@ -361,7 +362,7 @@ class Game:
                 and self._state.start_kind == other._state.start_kind
                 and protocol.decisions(self._state.events()) == protocol.decisions(other._state.events())
                 and self.phase == other.phase and self.current_player == other.current_player
-                and all(self.hand(s) == other.hand(s) for s in range(6)))
+                and all(self.hand(s) == other.hand(s) for s in range(self.seats)))
 
     __hash__ = None  # type: ignore[assignment]  # mutable
 
@@ -394,7 +395,7 @@ class Game:
         top, tseat = self.top, self.top_seat
         passed = set(self.passed)
         out = self.finish_order
-        for s in range(6):
+        for s in range(self.seats):
             team = "AB"[s % 2]
             mark = ">" if s == self.current_player else " "
             hand = str(self.hand(s)) if seat is None or seat == s else "··"

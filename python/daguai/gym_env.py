@@ -54,6 +54,7 @@ from ._core import IllegalActionError
 from .game import Game
 from .learning import NUM_ABSTRACT, OBS_SIZE, BatchEnv, obs_spec
 from .rules import Rules
+from .table import seats_of
 
 __all__ = ["DaGuaiEnv", "DaGuaiVectorEnv", "ENV_ID", "SELF_PLAY_ID", "BUILTIN_POLICIES"]
 
@@ -192,7 +193,8 @@ class DaGuaiEnv(gymnasium.Env):
                 raise ValueError(f"{name} must be True or False, got {value!r}")
         self.matches, self.auto_pass = matches, auto_pass
         self.start = _check_start(start, matches)
-        self.seats = self._check_seats(seat)
+        self.n_seats = seats_of(self.rules)  # R18: 6, or 4 at 4p2d
+        self.seats = self._check_seats(seat, self.n_seats)
         self.policies = self._check_opponents(opponents)
         if illegal_action not in ("random", "raise"):
             raise ValueError(f"illegal_action must be 'random' or 'raise', got {illegal_action!r}")
@@ -214,35 +216,36 @@ class DaGuaiEnv(gymnasium.Env):
         self._last_seat = self.seats[0]
 
     @staticmethod
-    def _check_seats(seat: Any) -> tuple[int, ...]:
+    def _check_seats(seat: Any, n: int = 6) -> tuple[int, ...]:
         items = [seat] if isinstance(seat, (int, np.integer)) else seat
         try:
             seats = tuple(items)
         except TypeError:
-            raise ValueError(f"seat must be a seat 0..5 or a sequence of seats, got {seat!r}") from None
+            raise ValueError(f"seat must be a seat 0..{n - 1} or a sequence of seats, got {seat!r}") from None
         if not seats or any(isinstance(s, (bool, np.bool_)) or not isinstance(s, (int, np.integer))
-                            or not 0 <= int(s) < 6 for s in seats) or len(set(seats)) != len(seats):
-            raise ValueError(f"seat must be a seat 0..5 or a sequence of distinct seats, got {seat!r}")
-        if len(seats) == 6:
-            raise ValueError("the learner cannot play all six seats here: use daguai.BatchEnv "
-                             "or daguai/DaGuaiSelfPlay-v0 for self-play")
+                            or not 0 <= int(s) < n for s in seats) or len(set(seats)) != len(seats):
+            raise ValueError(f"seat must be a seat 0..{n - 1} or a sequence of distinct seats, got {seat!r}")
+        if len(seats) == n:
+            raise ValueError(f"the learner cannot play all {'six' if n == 6 else n} seats here: use "
+                             "daguai.BatchEnv or daguai/DaGuaiSelfPlay-v0 for self-play")
         return tuple(sorted(int(s) for s in seats))
 
     def _check_opponents(self, opponents: Any) -> dict[int, PolicyLike]:
         if isinstance(opponents, str) or callable(opponents):
-            per_seat: dict[int, Any] = {s: opponents for s in range(6)}
+            per_seat: dict[int, Any] = {s: opponents for s in range(self.n_seats)}
         elif isinstance(opponents, Mapping):
             per_seat = dict(opponents)
         elif isinstance(opponents, Iterable):
             listed = list(opponents)
-            if len(listed) != 6:
-                raise ValueError(f"opponents as a sequence needs 6 entries (one per seat), got {len(listed)}")
+            if len(listed) != self.n_seats:
+                raise ValueError(f"opponents as a sequence needs {self.n_seats} entries (one per seat), "
+                                 f"got {len(listed)}")
             per_seat = dict(enumerate(listed))
         else:
             raise ValueError(f"opponents must be a policy name ({', '.join(BUILTIN_POLICIES)}), a "
-                             f"callable, a sequence of 6 or a dict, got {opponents!r}")
+                             f"callable, a sequence of {self.n_seats} or a dict, got {opponents!r}")
         out: dict[int, PolicyLike] = {}
-        for s in range(6):
+        for s in range(self.n_seats):
             if s in self.seats:
                 continue
             if s not in per_seat:
@@ -393,7 +396,7 @@ class DaGuaiVectorEnv(VectorEnv):
     int8 (n, 444)}`` of the seat to act; ``action_space``: ``MultiDiscrete([444] * n)``
     abstract ids. Reward: ``reward[i]`` is the score change (R13) of the seat that made the
     step's decision in game ``i`` (non-zero only when the step ends a round);
-    ``info["rewards"]`` (float32 (n, 6)) has every seat's, ``info["seat"]`` the seat that
+    ``info["rewards"]`` (float32 (n, seats)) has every seat's, ``info["seat"]`` the seat that
     acted, ``info["to_act"]`` the seat to act now, ``info["game_index"]`` each game's index
     (``Game(seed, rules, game=..., start=...)`` replays it).
 

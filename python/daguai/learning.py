@@ -26,6 +26,7 @@ from . import _core
 from ._core import Action, GameState, IllegalActionError
 from .game import STARTS, Game
 from .rules import Rules
+from .table import seats_of
 
 __all__ = [
     "OBS_VERSION",
@@ -108,8 +109,10 @@ def encode_observation(game: GameState, seat: int) -> np.ndarray:
         state (``Game.view``; the cards played this round are part of the state). A view
         (``Game.view(seat)``, what a Python policy receives) gives the same tensor.
     seat : int
-        Absolute seat 0..5 whose view is encoded (any seat, not only the one to act).
-        Seats inside the tensor are relative: index k is seat ``(seat + k) % 6``.
+        Absolute seat 0..5 (0..3 at 4p2d) whose view is encoded (any seat, not only the
+        one to act). Seats inside the tensor are relative: index k is seat
+        ``(seat + k) % seats``; at 4p2d (R18) the slots of relative seats 4 and 5 stay zero,
+        so the shape is the same at both tables.
 
     Returns
     -------
@@ -128,8 +131,8 @@ def encode_observation(game: GameState, seat: int) -> np.ndarray:
         return _core.encode_view(game)
     _check_game(game, "encode_observation")
     seat = _check_int(seat, "seat")
-    if not 0 <= seat < 6:
-        raise ValueError(f"seat must be 0..5, got {seat}")
+    if not 0 <= seat < game.seats:
+        raise ValueError(f"seat must be 0..{game.seats - 1}, got {seat}")
     return _core.encode_observation(game, seat)
 
 
@@ -280,7 +283,7 @@ class BatchEnv:
     - ``obs``: ``float32 (n, OBS_SIZE)``, of the player to act in each game;
     - ``mask``: ``int8 (n, NUM_ABSTRACT)``, 1 for the legal ids (``None`` in candidate
       mode); int8 is the one mask dtype of every API (docs/learning.md);
-    - ``rewards``: ``float32 (n, 6)`` per absolute seat: the round's score changes under
+    - ``rewards``: ``float32 (n, seats)`` (6, or 4 at 4p2d) per absolute seat: the round's score changes under
       the rules' scoring scheme on the step that ends a round, else 0;
     - ``done``: ``uint8 (n,)``, 1 where the step ended an episode — the returned
       observation is then already the next episode's first (automatic reset) and
@@ -332,11 +335,13 @@ class BatchEnv:
         self._env = _core.BatchEnv(n, rules._core, seed, self._matches, self._auto_pass,
                                    bool(abstract), STARTS.index(start))
         if opponents is not None:
+            n_seats = seats_of(rules)  # R18: 6, or 4 at 4p2d
             seats = list(opponents)
             if len(seats) == 2:
-                seats = seats * 3
-            if len(seats) != 6 or not all(p is None or isinstance(p, str) for p in seats):
-                raise ValueError("opponents: 6 entries (or 2 per team), each a policy name or None")
+                seats = seats * (n_seats // 2)
+            if len(seats) != n_seats or not all(p is None or isinstance(p, str) for p in seats):
+                raise ValueError(f"opponents: {n_seats} entries (or 2 per team), each a policy "
+                                 "name or None")
             self._env.set_opponents(seats)
 
     # ---- configuration -----------------------------------------------------------------

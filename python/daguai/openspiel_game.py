@@ -22,7 +22,9 @@ Chance nodes (the deal)
     uniformly random seeds. A chance model over single cards needs games built from given
     hands (issue "Positions"); until then the seed is the chance outcome.
 Players and actions
-    Players 0..5 are seats (teams: even / odd seats, R1). Actions are the 444 abstract ids of
+    Players 0..5 are seats (teams: even / odd seats, R1); ``"python_daguai_4p2d"`` is the
+    4-player, 2-deck table (R18: players 0..3, stakes ±1 or ±3, the same actions and
+    observation shape). Actions are the 444 abstract ids of
     docs/learning.md (``legal_actions()`` = the ids set in :func:`daguai.abstract_mask`); an
     id plays its canonical action.
 Observations
@@ -55,41 +57,54 @@ from . import _core
 from .game import Game
 from .learning import NUM_ABSTRACT, OBS_SIZE, action_from_abstract
 from .rules import Rules
+from .table import table_info
 
-__all__ = ["DaGuaiGame", "DaGuaiState", "GAME_NAME"]
+__all__ = ["DaGuaiGame", "DaGuaiGame4p2d", "DaGuaiState", "GAME_NAME", "GAME_NAME_4P2D"]
 
 GAME_NAME = "python_daguai"
+GAME_NAME_4P2D = "python_daguai_4p2d"  # R18
 _SEED_BYTES = 8
-_NUM_PLAYERS = 6
-#: A round's decisions: at most 162 plays, each followed by at most 5 passes, plus tribute.
-_MAX_DECISIONS = 162 * 6 + 12
-_RULES = Rules(max_rounds=1)
 
-_GAME_TYPE = pyspiel.GameType(
-    short_name=GAME_NAME,
-    long_name="Da Guai Lu Zi (daguai, one round)",
-    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-    utility=pyspiel.GameType.Utility.ZERO_SUM,
-    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-    max_num_players=_NUM_PLAYERS,
-    min_num_players=_NUM_PLAYERS,
-    provides_information_state_string=False,
-    provides_information_state_tensor=False,
-    provides_observation_string=True,
-    provides_observation_tensor=True,
-    parameter_specification={"start": "fresh"},
-)
-_GAME_INFO = pyspiel.GameInfo(
-    num_distinct_actions=NUM_ABSTRACT,
-    max_chance_outcomes=256,
-    num_players=_NUM_PLAYERS,
-    min_utility=-6.0,
-    max_utility=6.0,
-    utility_sum=0.0,
-    max_game_length=_SEED_BYTES + _MAX_DECISIONS,
-)
+
+def _type_and_info(table: str, short_name: str, long_name: str) -> tuple[Any, Any]:
+    """The OpenSpiel GameType and GameInfo of a table (engine/table.hpp, R18)."""
+    t = table_info(table)
+    players = t["seats"]
+    # A round's decisions: at most one play per card, each followed by at most seats - 1
+    # passes, plus the tribute exchange.
+    max_decisions = 54 * t["decks"] * players + 4 * t["max_tributers"]
+    top = float(t["stake"][t["max_tributers"]])  # R13 stake, base 1
+    game_type = pyspiel.GameType(
+        short_name=short_name,
+        long_name=long_name,
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.ZERO_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=players,
+        min_num_players=players,
+        provides_information_state_string=False,
+        provides_information_state_tensor=False,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification={"start": "fresh"},
+    )
+    info = pyspiel.GameInfo(
+        num_distinct_actions=NUM_ABSTRACT,
+        max_chance_outcomes=256,
+        num_players=players,
+        min_utility=-top,
+        max_utility=top,
+        utility_sum=0.0,
+        max_game_length=_SEED_BYTES + max_decisions,
+    )
+    return game_type, info
+
+
+_GAME_TYPE, _GAME_INFO = _type_and_info("6p3d", GAME_NAME, "Da Guai Lu Zi (daguai, one round)")
+_GAME_TYPE_4P2D, _GAME_INFO_4P2D = _type_and_info(
+    "4p2d", GAME_NAME_4P2D, "Da Guai Lu Zi, 4 players / 2 decks (daguai, one round)")
 
 
 class _Table:
@@ -106,9 +121,15 @@ class _Table:
 class DaGuaiGame(pyspiel.Game):
     """The OpenSpiel game ``"python_daguai"`` (module docstring: the conventions)."""
 
+    _table = "6p3d"
+
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         params = dict(params or {})
-        super().__init__(_GAME_TYPE, _GAME_INFO, params)
+        if self._table == "6p3d":
+            super().__init__(_GAME_TYPE, _GAME_INFO, params)
+        else:
+            super().__init__(_GAME_TYPE_4P2D, _GAME_INFO_4P2D, params)
+        self.rules = Rules(max_rounds=1, table=self._table)
         start = params.get("start", "fresh")
         if start not in ("fresh", "random"):
             raise ValueError(f"start must be 'fresh' or 'random', got {start!r}")
@@ -123,12 +144,20 @@ class DaGuaiGame(pyspiel.Game):
         return DaGuaiObserver()
 
 
+class DaGuaiGame4p2d(DaGuaiGame):
+    """The OpenSpiel game ``"python_daguai_4p2d"``: the 4-player, 2-deck table (R18)."""
+
+    _table = "4p2d"
+
+
 class DaGuaiState(pyspiel.State):
     """A state of ``"python_daguai"``: the seed bytes drawn so far, then the daguai Game."""
 
     def __init__(self, game: DaGuaiGame) -> None:
         super().__init__(game)
         self._start = game.start
+        self._rules = game.rules
+        self._players = game.num_players()
         self._seed_bytes: list[int] = []
         self._table: _Table | None = None
 
@@ -160,7 +189,7 @@ class DaGuaiState(pyspiel.State):
             self._seed_bytes.append(int(action))
             if len(self._seed_bytes) == _SEED_BYTES:
                 seed = int.from_bytes(bytes(self._seed_bytes), "big")
-                self._table = _Table(Game(seed, _RULES, start=self._start))
+                self._table = _Table(Game(seed, self._rules, start=self._start))
             return
         g = self.game
         g.step(action_from_abstract(g, int(action)))
@@ -182,7 +211,7 @@ class DaGuaiState(pyspiel.State):
     def returns(self) -> list[float]:
         g = self.game
         if g is None or not g.match_over:
-            return [0.0] * _NUM_PLAYERS
+            return [0.0] * self._players
         return [float(v) for v in g.round_result["scores"]]
 
     def __str__(self) -> str:
@@ -214,3 +243,4 @@ class DaGuaiObserver:
 
 
 pyspiel.register_game(_GAME_TYPE, DaGuaiGame)
+pyspiel.register_game(_GAME_TYPE_4P2D, DaGuaiGame4p2d)

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from . import _core
 from .rules import LEVELS, Rules
+from .table import seats_of, table_info
 
 if TYPE_CHECKING:
     from .game import Game
@@ -65,7 +66,8 @@ def position_of(game: Game, *, at_deal: bool = False) -> dict[str, Any]:
         "levels": list(deal["levels"]), "scores": list(game.scores),
         "final_failures": list(game.final_failures),
         "tribute": [[t["from"], t["to"]] for t in game.tribute_state],
-        "hands": [str(h) for h in deal["hands"]] if at_deal else [str(game.hand(s)) for s in range(6)],
+        "hands": ([str(h) for h in deal["hands"]] if at_deal
+                  else [str(game.hand(s)) for s in range(game.seats)]),
         "history": history,
         "finish_order": [] if at_deal else list(game.finish_order),
         "to_act": None if at_deal else game.current_player,
@@ -128,9 +130,10 @@ def _parse_position(position: str | bytes | Mapping[str, Any]) -> tuple[Rules, A
     auto = doc.get("auto_pass", False)
     if not isinstance(auto, bool):
         raise _fail("'auto_pass' must be true or false")
+    seats = seats_of(rules)  # R18: 6, or 4 at 4p2d
     dealer = _int(doc, "dealer")
-    if not 0 <= dealer < 6:
-        raise _fail(f"dealer {dealer} is not a seat (0..5)")
+    if not 0 <= dealer < seats:
+        raise _fail(f"dealer {dealer} is not a seat (0..{seats - 1})")
     levels_raw = doc.get("levels", ["2", "2"])
     if not isinstance(levels_raw, list) or len(levels_raw) != 2:
         raise _fail("'levels' must be [team A, team B]")
@@ -145,8 +148,8 @@ def _parse_position(position: str | bytes | Mapping[str, Any]) -> tuple[Rules, A
     ):
         raise _fail("'tribute' must be a list of [tributer, receiver] seat pairs")
     hands = doc.get("hands")
-    if not isinstance(hands, list) or len(hands) != 6 or not all(isinstance(h, str) for h in hands):
-        raise _fail("'hands' must list 6 card texts")
+    if not isinstance(hands, list) or len(hands) != seats or not all(isinstance(h, str) for h in hands):
+        raise _fail(f"'hands' must list {seats} card texts")
     history_raw = doc.get("history", [])
     if not isinstance(history_raw, list):
         raise _fail("'history' must be a list")
@@ -183,16 +186,16 @@ def _parse_position(position: str | bytes | Mapping[str, Any]) -> tuple[Rules, A
             raise _fail(f"history entry {i}: unknown action {kind!r}")
     to_act = doc.get("to_act")
     if to_act is not None and (
-        isinstance(to_act, bool) or not isinstance(to_act, int) or not 0 <= to_act < 6
+        isinstance(to_act, bool) or not isinstance(to_act, int) or not 0 <= to_act < seats
     ):
-        raise _fail(f"'to_act' must be a seat 0..5 or null, got {to_act!r}")
+        raise _fail(f"'to_act' must be a seat 0..{seats - 1} or null, got {to_act!r}")
     finish = doc.get("finish_order")
     if finish is not None:
         finish = _int_list(doc, "finish_order", None)
     try:
         core_pos = _core._make_position(
             seed, game_index, _int(doc, "round", 0), dealer, levels,
-            _int_list(doc, "scores", 6, [0] * 6), _int_list(doc, "final_failures", 2, [0, 0]),
+            _int_list(doc, "scores", seats, [0] * seats), _int_list(doc, "final_failures", 2, [0, 0]),
             [tuple(p) for p in pairs_raw], hands, history, auto,
             -1 if to_act is None else to_act, finish)
     except PositionError:
@@ -207,7 +210,7 @@ def fill_hidden_hands(position: Mapping[str, Any], seed: int = 0, tries: int = 5
     consistent with everything else: what a seat that knows only its own hand and the public
     history needs before analysis (the filling is re-dealt by the sampler anyway).
 
-    The unknown cards (three decks minus the given hands minus the cards played) are dealt
+    The unknown cards (the decks of the table minus the given hands minus the cards played) are dealt
     at random to the unknown seats by size (27 − played − given + received, from the
     history) until the engine accepts the position (tribute cards where they must be,
     forced passes that were forced). Raises :class:`PositionError` if the position's known
@@ -216,15 +219,20 @@ def fill_hidden_hands(position: Mapping[str, Any], seed: int = 0, tries: int = 5
     import random
 
     doc = json.loads(json.dumps(position))  # a copy, JSON values only
+    try:
+        table = seats_of(Rules.from_dict(doc.get("rules", {})))
+        copies = table_info(Rules.from_dict(doc.get("rules", {})).table)["decks"]
+    except (TypeError, ValueError) as exc:
+        raise _fail(f"bad rules: {exc}") from None
     hands = doc.get("hands")
-    if not isinstance(hands, list) or len(hands) != 6:
-        raise _fail("'hands' must list 6 entries (card text, or null for an unknown hand)")
-    unknown = [s for s in range(6) if hands[s] is None]
+    if not isinstance(hands, list) or len(hands) != table:
+        raise _fail(f"'hands' must list {table} entries (card text, or null for an unknown hand)")
+    unknown = [s for s in range(table) if hands[s] is None]
     if not unknown:
         return doc
     pairs = {t: r for t, r in doc.get("tribute", [])}
     receivers = {r: t for t, r in pairs.items()}
-    size = {s: 27 for s in range(6)}
+    size = {s: 27 for s in range(table)}
     played: list[str] = []
     for e in doc.get("history", []):
         if not isinstance(e, list) or len(e) < 2:
@@ -243,8 +251,8 @@ def fill_hidden_hands(position: Mapping[str, Any], seed: int = 0, tries: int = 5
         elif kind == "take" and seat in pairs:
             size[seat] += 1
             size[pairs[seat]] -= 1
-    pool = [c for f in _all_faces() for c in [f] * 3]
-    for s in range(6):
+    pool = [c for f in _all_faces() for c in [f] * copies]
+    for s in range(table):
         if hands[s] is not None:
             for c in str(_core.Hand(hands[s])).split():
                 if c not in pool:

@@ -17,7 +17,8 @@ __all__ = ["SimResult", "COLUMNS", "column_names"]
 
 #: Every result column, once: ``(name, dtype, width, matches_only)``; width 0 = a 1-D column,
 #: k = an (n, k) column. The C++ rollout (cpp/engine/rollout.hpp ``SimOutput``) fills the
-#: same set; the Python slow path allocates from this table.
+#: same set; the Python slow path allocates from this table. Widths are those of the 6p3d
+#: table; at 4p2d (R18) "order" and "scores" are 4 wide and "tributers" 2 (``empty_columns``).
 COLUMNS: tuple[tuple[str, str, int, bool], ...] = (
     ("seed", "uint64", 0, False),
     ("game", "uint64", 0, False),
@@ -42,12 +43,18 @@ def column_names(matches: bool) -> list[str]:
     return [name for name, _, _, only_matches in COLUMNS if matches or not only_matches]
 
 
-def empty_columns(count: int, matches: bool, skip: Sequence[str] = ("seed",)) -> dict[str, np.ndarray]:
-    """Zero-filled columns for ``count`` games (all of :data:`COLUMNS` but ``skip``)."""
+def empty_columns(count: int, matches: bool, skip: Sequence[str] = ("seed",),
+                  seats: int = 6) -> dict[str, np.ndarray]:
+    """Zero-filled columns for ``count`` games (all of :data:`COLUMNS` but ``skip``) at a
+    table of ``seats`` seats (R18: per-seat columns are ``seats`` wide, tributers half)."""
     out: dict[str, np.ndarray] = {}
     for name, dtype, width, only_matches in COLUMNS:
         if name in skip or (only_matches and not matches):
             continue
+        if name in ("order", "scores"):
+            width = seats
+        elif name == "tributers":
+            width = seats // 2
         out[name] = np.zeros((count, width) if width else count, dtype)
     return out
 
@@ -94,7 +101,7 @@ class SimResult(Mapping):
     """Results of :func:`simulate`: a read-only mapping of column name -> numpy array.
 
     One row per game (index ``game``); see docs/simulation.md for every column. Attributes:
-    ``seed``, ``rules``, ``policies`` (6 names, callables by ``__name__``), ``matches``,
+    ``seed``, ``rules``, ``policies`` (a name per seat, callables by ``__name__``), ``matches``,
     ``elapsed`` (seconds), ``threads``, ``backend``, ``auto_pass``, ``n`` (games).
     """
 
@@ -129,6 +136,11 @@ class SimResult(Mapping):
         return len(self._columns["game"])
 
     @property
+    def seats(self) -> int:
+        """Seats of the table (6, or 4 at 4p2d: R18)."""
+        return len(self.policies)
+
+    @property
     def unit(self) -> str:
         return "matches" if self.matches else "rounds"
 
@@ -161,7 +173,8 @@ class SimResult(Mapping):
         return out[0], out[1]
 
     def positions(self) -> np.ndarray:
-        """(n, 6) int8: the finishing position (1..6) of each seat (last round of a match)."""
+        """(n, seats) int8: the finishing position (1..seats) of each seat (last round of a
+        match)."""
         return (np.argsort(self["order"], axis=1, kind="stable") + 1).astype(np.int8)
 
     def meta(self) -> dict[str, Any]:
@@ -182,7 +195,7 @@ class SimResult(Mapping):
         scores = self["scores"]
         teams = []
         for t, name in zip((0, 1), self.team_policies(), strict=False):
-            teams.append({"team": "AB"[t], "seats": list(range(t, 6, 2)), "policy": name,
+            teams.append({"team": "AB"[t], "seats": list(range(t, self.seats, 2)), "policy": name,
                           "wins": wins[t], "draws": draws, "losses": wins[1 - t],
                           "win_rate": wins[t] / n if n else None,
                           "draw_rate": draws / n if n else None,
@@ -191,12 +204,12 @@ class SimResult(Mapping):
         pos = self.positions()
         policies = []
         for name in dict.fromkeys(self.policies):
-            seats = [s for s in range(6) if self.policies[s] == name]
+            seats = [s for s in range(self.seats) if self.policies[s] == name]
             p = pos[:, seats].ravel()
             won = sum(int((winner == s % 2).sum()) for s in seats)
             policies.append({"policy": name, "seats": seats, "wins": won,
                              "positions_pct": [100.0 * float((p == k).mean()) if len(p) else 0.0
-                                               for k in range(1, 7)]})
+                                               for k in range(1, self.seats + 1)]})
         out: dict[str, Any] = {
             "n": n, "unit": self.unit, "rounds": rounds, "seed": self.seed,
             "rules": self.rules.to_dict(), "policies": list(self.policies),
@@ -268,7 +281,7 @@ class SimResult(Mapping):
         label = "finishing position, % (last round)" if self.matches else "finishing position, %"
         pos = Table(box=box.SIMPLE_HEAD, pad_edge=False, title=label, title_justify="left")
         pos.add_column("policy")
-        for k in range(1, 7):
+        for k in range(1, self.seats + 1):
             pos.add_column(str(k), justify="right")
         for p in f["per_policy"]:
             pos.add_row(p["policy"], *(f"{x:.1f}" for x in p["positions_pct"]))
@@ -364,9 +377,9 @@ class SimResult(Mapping):
         pos = self.positions()
         names = list(dict.fromkeys(self.policies))
         width = 0.8 / max(1, len(names))
-        ks = np.arange(1, 7)
+        ks = np.arange(1, self.seats + 1)
         for j, name in enumerate(names):
-            seats = [s for s in range(6) if self.policies[s] == name]
+            seats = [s for s in range(self.seats) if self.policies[s] == name]
             p = pos[:, seats].ravel()
             share = [100.0 * (p == k).mean() if len(p) else 0.0 for k in ks]
             ax1.bar(ks + (j - (len(names) - 1) / 2) * width, share, width, label=name)

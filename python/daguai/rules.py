@@ -1,170 +1,104 @@
-"""The rule variants of RULES.md as one immutable, hashable value."""
+"""The rule variants of RULES.md as one immutable, hashable value.
+
+``Rules`` is derived at import time from the engine's variant table
+(``_core.RULE_VARIANTS``, ``cpp/engine/rules.cpp``): its fields, defaults, validation, the
+``Parameters`` section of its docstring and its ``__init__`` signature. Adding a variant is
+one row of that table (docs/development.md "Adding a rule variant"); nothing here changes.
+"""
 
 from __future__ import annotations
 
 import dataclasses
+import inspect
 import operator
+import textwrap
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any
 
 from . import _core
 
-__all__ = ["Rules", "LEVELS"]
+__all__ = ["Rules", "LEVELS", "VARIANTS"]
+
+#: The variant table, read-only: name -> record (kind, choices, default, lo/hi, rule id, doc,
+#: enum), in declaration order.
+VARIANTS: Mapping[str, Mapping[str, Any]] = MappingProxyType(
+    {row["name"]: MappingProxyType(dict(row)) for row in _core.RULE_VARIANTS})
+
+# The choices of each choice variant, derived from the table (tests/test_first_hour.py reads it).
+_CHOICES = {name: row["choices"] for name, row in VARIANTS.items() if row["kind"] == "choice"}
 
 #: Level texts in rank order (R3).
-LEVELS = ("2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A")
+LEVELS: tuple[str, ...] = tuple(_core.level_text(rank) for rank in range(13))
 
-_CHOICES: dict[str, tuple[str, ...]] = {
-    "wild": ("auto", "high", "declare"),
-    "joker_pair": ("tie", "pure_wins"),
-    "lead_after_out": ("next", "partner"),
-    "dealer": ("first_out", "stay"),
-    "tribute_pairing": ("next", "previous", "finish_order"),
-    "scoring": ("stake", "levels", "simple"),
-    "table": ("6p3d", "4p2d"),
-}
-
-_BOOLS = ("wrap_straights", "anti_tribute", "joker_tribute_choice", "losers_pay")
-# name: (lowest, highest); the upper bounds are the engine's (cpp/bindings CoreRules)
-_INTS = {"max_rounds": (0, 2**30), "max_final_failures": (0, 2**30), "base": (1, 2**20),
-         "min_rounds": (0, 2**30)}
+_TYPES = {"choice": str, "bool": bool, "int": int, "level": str}
 
 
-@dataclass(frozen=True, repr=False, init=False)
-class Rules:
-    """Every rule variant of ``RULES.md`` (R5-R14), with the documented defaults.
+def _check(name: str, value: Any) -> Any:
+    """The value of variant ``name`` as stored (ints as int, levels upper-case), or ValueError."""
+    row = VARIANTS[name]
+    kind = row["kind"]
+    if kind == "choice":
+        if not isinstance(value, str) or value not in row["choices"]:
+            raise ValueError(
+                f"Rules.{name}={value!r} is not one of {', '.join(map(repr, row['choices']))}")
+        return value
+    if kind == "bool":
+        if not isinstance(value, bool):
+            raise ValueError(f"Rules.{name} must be True or False, got {value!r}")
+        return value
+    if kind == "int":
+        lowest, highest = row["lo"], row["hi"]
+        if (isinstance(value, bool) or not hasattr(type(value), "__index__")
+                or not lowest <= operator.index(value) <= highest):
+            raise ValueError(f"Rules.{name} must be an integer in [{lowest}, {highest}], "
+                             f"got {value!r}")
+        return operator.index(value)  # numpy integers too; stored as int
+    level = "T" if isinstance(value, str) and value == "10" else value
+    if not isinstance(level, str) or level.upper() not in row["choices"]:
+        raise ValueError(f"Rules.{name}={value!r} is not a level ({' '.join(row['choices'])})")
+    return level.upper()
 
-    Immutable and hashable; ``Rules.from_dict(r.to_dict()) == r``. Unknown names or
-    values raise ``ValueError``.
 
-    Parameters
-    ----------
-    wild : {"auto", "high", "declare"}
-        R6: how jokers are read in 2/3/5-card plays. ``auto``: highest kind, then lowest
-        key (default); ``high``: highest kind, then highest key; ``declare``: the player
-        chooses any interpretation.
-    wrap_straights : bool
-        R5 variant: sequences may wrap A→2 (QKA23); wrapped straights rank below A2345.
-    joker_pair : {"tie", "pure_wins"}
-        R7: whether SJ SJ beats SJ BJ.
-    lead_after_out : {"next", "partner"}
-        R8: who leads when the unbeaten last play emptied its player's hand.
-    dealer : {"first_out", "stay"}
-        R9/R10: the first player out deals next, or the dealer keeps the deal while his team
-        wins (seed 001).
-    tribute_pairing : {"next", "previous", "finish_order"}
-        R11: how tributers are matched with receivers.
-    anti_tribute : bool
-        R11 option 抗贡: a tributer holding 3 or more jokers pays nothing.
-    joker_tribute_choice : bool
-        R11 option: a joker tribute is answered with 2 (SJ) or 3 (BJ) candidate cards.
-    final_level : str
-        R12: the match ends when the dealer's team wins a round at this level.
-    max_rounds : int
-        R12: stop after this many rounds (0 = no limit).
-    max_final_failures : int
-        R12: stop after this many failed rounds at the final level (0 = no limit).
-    scoring : {"stake", "levels", "simple"}
-        R13 scheme.
-    base : int
-        R13/R14 base stake b.
-    losers_pay : bool
-        R13 ``stake``: losers lose what winners gain (zero-sum).
-    min_rounds : int
-        R14: rounds before leaving stops counting as an early forfeit.
-    table : {"6p3d", "4p2d"}
-        R18: six players with three decks (default), or four players with two decks.
-    """
+def _values_text(row: Mapping[str, Any]) -> str:
+    """The accepted values of a variant, for the docstring's and the CLI's type column."""
+    if row["kind"] in ("choice", "level"):
+        return "{" + ", ".join(f'"{c}"' for c in row["choices"]) + "}"
+    return row["kind"]
 
-    wild: str = "auto"
-    wrap_straights: bool = False
-    joker_pair: str = "tie"
-    lead_after_out: str = "next"
-    dealer: str = "first_out"
-    tribute_pairing: str = "next"
-    anti_tribute: bool = False
-    joker_tribute_choice: bool = False
-    final_level: str = "A"
-    max_rounds: int = 0
-    max_final_failures: int = 0
-    scoring: str = "stake"
-    base: int = 1
-    losers_pay: bool = True
-    min_rounds: int = 3
-    table: str = "6p3d"
-    _core: Any = field(init=False, repr=False, compare=False, hash=False)
 
-    def __init__(self, *, wild: str = "auto", wrap_straights: bool = False, joker_pair: str = "tie",
-                 lead_after_out: str = "next", dealer: str = "first_out",
-                 tribute_pairing: str = "next", anti_tribute: bool = False,
-                 joker_tribute_choice: bool = False, final_level: str = "A", max_rounds: int = 0,
-                 max_final_failures: int = 0, scoring: str = "stake", base: int = 1,
-                 losers_pay: bool = True, min_rounds: int = 3, table: str = "6p3d",
-                 **unknown: Any) -> None:
+def _docstring() -> str:
+    lines = [
+        "Every rule variant of ``RULES.md`` (R5-R18), with the documented defaults.",
+        "",
+        "Immutable and hashable; ``Rules.from_dict(r.to_dict()) == r``. Unknown names or",
+        "values raise ``ValueError``.",
+        "",
+        "Parameters",
+        "----------",
+    ]
+    for name, row in VARIANTS.items():
+        lines.append(f"{name} : {_values_text(row)}")
+        lines += textwrap.wrap(f"{row['rule']}: {row['doc']} (default {row['default']!r}).", 92,
+                               initial_indent="    ", subsequent_indent="    ")
+    return "\n".join(lines) + "\n"
+
+
+class _Methods:
+    """The methods of Rules (its fields are added from the table by make_dataclass)."""
+
+    def __init__(self, **values: Any) -> None:
+        unknown = [name for name in values if name not in VARIANTS]
         if unknown:
             raise ValueError(f"unknown rule name(s): {', '.join(sorted(unknown))} "
-                             f"(known: {', '.join(self.names())})")
-        values = dict(wild=wild, wrap_straights=wrap_straights, joker_pair=joker_pair,
-                      lead_after_out=lead_after_out, dealer=dealer,
-                      tribute_pairing=tribute_pairing, anti_tribute=anti_tribute,
-                      joker_tribute_choice=joker_tribute_choice, final_level=final_level,
-                      max_rounds=max_rounds, max_final_failures=max_final_failures,
-                      scoring=scoring, base=base, losers_pay=losers_pay, min_rounds=min_rounds,
-                      table=table)
-        for name, value in values.items():
-            object.__setattr__(self, name, value)
-        self._validate()
-
-    def _validate(self) -> None:
-        for name, choices in _CHOICES.items():
-            value = getattr(self, name)
-            if not isinstance(value, str) or value not in choices:
-                raise ValueError(
-                    f"Rules.{name}={value!r} is not one of {', '.join(map(repr, choices))}")
-        for name in _BOOLS:
-            if not isinstance(getattr(self, name), bool):
-                raise ValueError(f"Rules.{name} must be True or False, got {getattr(self, name)!r}")
-        for name, (lowest, highest) in _INTS.items():
-            value = getattr(self, name)
-            if isinstance(value, bool) or not hasattr(type(value), "__index__"):
-                raise ValueError(f"Rules.{name} must be an integer in [{lowest}, {highest}], "
-                                 f"got {value!r}")
-            value = operator.index(value)  # numpy integers too; stored as int
-            if not lowest <= value <= highest:
-                raise ValueError(f"Rules.{name} must be an integer in [{lowest}, {highest}], "
-                                 f"got {value!r}")
-            object.__setattr__(self, name, value)
-        level = self.final_level
-        if isinstance(level, str) and level == "10":
-            object.__setattr__(self, "final_level", level := "T")
-        if not isinstance(level, str) or level.upper() not in LEVELS:
-            raise ValueError(f"Rules.final_level={level!r} is not a level ({' '.join(LEVELS)})")
-        object.__setattr__(self, "final_level", level.upper())
-        core = _core.CoreRules(
-            wild=_CHOICES["wild"].index(self.wild),
-            wrap_straights=self.wrap_straights,
-            joker_pair=_CHOICES["joker_pair"].index(self.joker_pair),
-            lead_after_out=_CHOICES["lead_after_out"].index(self.lead_after_out),
-            dealer=_CHOICES["dealer"].index(self.dealer),
-            tribute_pairing=_CHOICES["tribute_pairing"].index(self.tribute_pairing),
-            anti_tribute=self.anti_tribute,
-            joker_tribute_choice=self.joker_tribute_choice,
-            final_level=LEVELS.index(self.final_level),
-            max_rounds=self.max_rounds,
-            max_final_failures=self.max_final_failures,
-            scoring=_CHOICES["scoring"].index(self.scoring),
-            base=self.base,
-            losers_pay=self.losers_pay,
-            min_rounds=self.min_rounds,
-            table=_CHOICES["table"].index(self.table),
-        )
-        object.__setattr__(self, "_core", core)
+                             f"(known: {', '.join(VARIANTS)})")
+        for name, row in VARIANTS.items():
+            object.__setattr__(self, name, _check(name, values.get(name, row["default"])))
+        object.__setattr__(self, "_core", _core.CoreRules(**self.to_dict()))
 
     def __repr__(self) -> str:
-        defaults = Rules.__dataclass_fields__
-        changed = [f"{name}={getattr(self, name)!r}" for name in self.names()
-                   if getattr(self, name) != defaults[name].default]
+        changed = [f"{name}={getattr(self, name)!r}" for name, row in VARIANTS.items()
+                   if getattr(self, name) != row["default"]]
         return f"Rules({', '.join(changed)})"
 
     def replace(self, **changes: Any) -> Rules:
@@ -174,11 +108,11 @@ class Rules:
     @classmethod
     def names(cls) -> tuple[str, ...]:
         """The rule names, in declaration order."""
-        return tuple(f.name for f in dataclasses.fields(cls) if f.init)
+        return tuple(VARIANTS)
 
     def to_dict(self) -> dict[str, Any]:
         """Plain dict of every rule (JSON-serializable)."""
-        return {name: getattr(self, name) for name in self.names()}
+        return {name: getattr(self, name) for name in VARIANTS}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Rules:
@@ -187,11 +121,37 @@ class Rules:
             raise ValueError(f"Rules.from_dict needs a mapping, got {type(data).__name__}")
         if not all(isinstance(k, str) for k in data):
             raise ValueError("Rules.from_dict: rule names must be strings")
-        return cls(**dict(data))
+        return Rules(**dict(data))
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (_rules_from_dict, (self.to_dict(),))
 
 
-def _rules_from_dict(data: Mapping[str, Any]) -> Rules:
+def _make_rules() -> type:
+    fields: list[Any] = [
+        (name, _TYPES[row["kind"]], dataclasses.field(default=row["default"]))
+        for name, row in VARIANTS.items()]
+    fields.append(("_core", Any, dataclasses.field(init=False, repr=False, compare=False,
+                                                   hash=False)))
+    namespace = {k: v for k, v in vars(_Methods).items() if k not in ("__dict__", "__weakref__")}
+    for key, value in namespace.items():  # Rules.replace, not _Methods.replace, in help()
+        if inspect.isfunction(func := getattr(value, "__func__", value)):
+            func.__qualname__ = f"Rules.{key}"
+    namespace["__doc__"] = _docstring()
+    namespace["__module__"] = __name__
+    cls = dataclasses.make_dataclass("Rules", fields, namespace=namespace, init=False,
+                                     repr=False, frozen=True)
+    # The real keyword-only parameters, for inspect.signature, help() and IDEs.
+    params = [inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD)]
+    params += [inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=row["default"],
+                                 annotation=_TYPES[row["kind"]])
+               for name, row in VARIANTS.items()]
+    cls.__init__.__signature__ = inspect.Signature(params, return_annotation=None)
+    return cls
+
+
+Rules: Any = _make_rules()
+
+
+def _rules_from_dict(data: Mapping[str, Any]) -> Any:
     return Rules.from_dict(data)

@@ -35,6 +35,7 @@ from . import _core
 from .game import Game
 from .results import SimResult, empty_columns
 from .rules import LEVELS, Rules
+from .table import seats_of
 
 __all__ = ["simulate", "evaluate", "SimResult", "EvalResult", "POLICIES", "ProgressBar"]
 
@@ -84,21 +85,22 @@ def _check_policy(p: Any) -> PolicyLike:
                      f"policy(view, seat) -> action, got {type(p).__name__}")
 
 
-def _seat_policies(policies: Any) -> list[PolicyLike]:
-    """2 policies (team A = even seats, team B = odd seats), 6 (per seat) or 1 (all)."""
+def _seat_policies(policies: Any, seats: int = 6) -> list[PolicyLike]:
+    """2 policies (team A = even seats, team B = odd seats), one per seat (6, or 4 at the
+    4p2d table, R18) or 1 (all)."""
     if isinstance(policies, str) or callable(policies):
         policies = [policies]
     try:
         seq = list(policies)
     except TypeError:
-        raise ValueError("policies: give 2 (team A = even seats, team B = odd seats) or 6 "
+        raise ValueError(f"policies: give 2 (team A = even seats, team B = odd seats) or {seats} "
                          f"(one per seat), got {type(policies).__name__}") from None
     if len(seq) == 1:
-        seq = seq * 6
+        seq = seq * seats
     elif len(seq) == 2:
-        seq = seq * 3
-    elif len(seq) != 6:
-        raise ValueError("policies: give 2 (team A = even seats, team B = odd seats) or 6 "
+        seq = seq * (seats // 2)
+    elif len(seq) != seats:
+        raise ValueError(f"policies: give 2 (team A = even seats, team B = odd seats) or {seats} "
                          f"(one per seat), got {len(seq)}")
     return [_check_policy(p) for p in seq]
 
@@ -134,8 +136,8 @@ def _run_fast(rules: Rules, seed: int, first: int, count: int, policies: Sequenc
                                threads, auto_pass, start, view_seat))
 
 
-def _empty_columns(count: int, matches: bool) -> dict[str, np.ndarray]:
-    return empty_columns(count, matches)
+def _empty_columns(count: int, matches: bool, seats: int = 6) -> dict[str, np.ndarray]:
+    return empty_columns(count, matches, seats=seats)
 
 
 def play_game(seed: int, game: int, policies: Sequence[PolicyLike], *, rules: Rules | None = None,
@@ -150,7 +152,7 @@ def play_game(seed: int, game: int, policies: Sequence[PolicyLike], *, rules: Ru
     """
     rules = _check_rules(rules)
     g = Game(seed, rules, game=game, auto_pass=auto_pass, record=True)
-    plays, passes = _play(g, _seat_policies(policies), matches)
+    plays, passes = _play(g, _seat_policies(policies, g.seats), matches)
     return g, plays, passes
 
 
@@ -200,7 +202,7 @@ def _play(g: Game, pols: Sequence[PolicyLike], matches: bool) -> tuple[int, int]
 def _run_slow(rules: Rules, seed: int, first: int, count: int, policies: Sequence[PolicyLike],
               matches: bool, auto_pass: bool, start: Game | None = None,
               view_seat: int = -1) -> dict[str, np.ndarray]:
-    cols = _empty_columns(count, matches)
+    cols = _empty_columns(count, matches, seats_of(rules))
     level_rank = {text: i for i, text in enumerate(LEVELS)}
     for j in range(count):
         i = first + j
@@ -225,7 +227,7 @@ def _run_slow(rules: Rules, seed: int, first: int, count: int, policies: Sequenc
             cols["winner"][j] = -1 if last["winner"] is None else last["winner"]
         trib = last["tributers"]
         cols["n_tributers"][j] = len(trib)
-        cols["tributers"][j] = list(trib) + [-1] * (3 - len(trib))
+        cols["tributers"][j] = list(trib) + [-1] * (cols["tributers"].shape[1] - len(trib))
         cols["levels"][j] = [level_rank[x] for x in g.levels]
         cols["scores"][j] = g.scores
         cols["plays"][j] = plays
@@ -389,7 +391,6 @@ def simulate(n: int = 10_000, policies: Sequence[PolicyLike] = ("heuristic", "ra
     n = _check_int("n", n, 0, 2**32 - 1)  # game indices; memory runs out well before
     seed = _check_int("seed", seed, 0, 2**64 - 1)
     rules = _check_rules(rules)
-    pols = _seat_policies(policies)
     matches = bool(matches)
     auto_pass = bool(auto_pass)
     if backend not in ("local", "ray"):
@@ -399,12 +400,13 @@ def simulate(n: int = 10_000, policies: Sequence[PolicyLike] = ("heuristic", "ra
     if batch is not None:
         batch = _check_int("batch", batch, 1)
     report = _progress_callback(progress, "matches" if matches else "rounds")
-    fast = all(isinstance(p, str) for p in pols)
     origin, view_seat = _start_position(position, worlds)
     if origin is not None:
         if backend != "local":
             raise ValueError("simulate(position=...) runs on the local backend")
         rules, auto_pass = origin.rules, origin.auto_pass
+    pols = _seat_policies(policies, seats_of(rules))
+    fast = all(isinstance(p, str) for p in pols)
 
     if isinstance(ray_timeout, bool) or not isinstance(ray_timeout, (int, float)) or not ray_timeout > 0:
         raise ValueError(f"ray_timeout must be a positive number of seconds, got {ray_timeout!r}")

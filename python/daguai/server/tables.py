@@ -408,6 +408,9 @@ class Hub:
         if extra:
             raise ValueError(f"unknown field(s) {sorted(extra)}")
         rules = Rules.from_dict(doc.get("rules") or {})
+        if rules.table != "6p3d":  # R18: the web table and its protocol seat six players
+            raise ValueError(f"the table server seats 6 players (table '6p3d'); table "
+                             f"'{rules.table}' is played through the Python API, not served yet")
         seed = doc.get("seed")
         if seed is None:
             seed = secrets.randbelow(2**63)

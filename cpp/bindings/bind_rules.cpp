@@ -1,0 +1,202 @@
+// The rule-variant table (engine/rules.hpp) for Python: RULE_VARIANTS, CoreRules built and read
+// by name, and the native enums of the rule choices and of the engine's phases, actions and
+// events. Nothing here names a single variant: every variant is one row of rule_variants().
+#include <pybind11/native_enum.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "convert.hpp"
+#include "guard.hpp"
+#include "state.hpp"
+
+namespace daguai::bind {
+
+namespace {
+
+// A Python enum member name: the text upper-cased; `prefix_` first when the text does not
+// start with a letter ("6p3d" of `table` -> TABLE_6P3D).
+std::string member_name(std::string_view text, std::string_view prefix) {
+  std::string out;
+  if (text.empty() || !std::isalpha(static_cast<unsigned char>(text[0])))
+    out.append(prefix).push_back('_');
+  out.append(text);
+  for (char& c : out) c = char(std::toupper(static_cast<unsigned char>(c)));
+  return out;
+}
+
+const RuleVariant& variant(const char* name) {
+  const RuleVariant* v = find_rule_variant(name);
+  if (!v) throw std::logic_error(std::string("no rule variant ") + name);
+  return *v;
+}
+
+// The enum of a choice variant: members named after its choices, valued by their index.
+template <class E>
+void bind_choice_enum(py::module_& m, const char* field) {
+  const RuleVariant& v = variant(field);
+  py::native_enum<E> e(m, v.enum_name, "enum.IntEnum", v.doc);
+  for (std::size_t i = 0; i < v.choices.size(); ++i)
+    e.value(member_name(v.choices[i], v.name).c_str(), E(i));
+  e.finalize();
+}
+
+// An engine enum whose values are 0, 1, ... and whose name function answers "?" past the last.
+template <class E>
+void bind_named_enum(py::module_& m, const char* name, const char* (*text)(E), const char* doc) {
+  py::native_enum<E> e(m, name, "enum.IntEnum", doc);
+  for (int i = 0; i < 256 && std::string_view(text(E(i))) != "?"; ++i)
+    e.value(member_name(text(E(i)), name).c_str(), E(i));
+  e.finalize();
+}
+
+// The Python value of engine value x of v (choice name, bool, int, level text).
+py::object python_value(const RuleVariant& v, std::int32_t x) {
+  switch (v.kind) {
+    case VariantKind::kChoice:
+      return py::str(v.choices[std::size_t(x)]);
+    case VariantKind::kBool:
+      return py::bool_(x != 0);
+    case VariantKind::kLevel:
+      return py::str(level_text(x));
+    case VariantKind::kInt:
+      break;
+  }
+  return py::int_(x);
+}
+
+std::string quoted_choices(const RuleVariant& v) {
+  std::string s;
+  for (const char* c : v.choices) s += std::string(s.empty() ? "" : ", ") + "'" + c + "'";
+  return s;
+}
+
+// The engine value of a Python value for v: a choice name (or its enum member / index), True /
+// False, an integer, a level text. CardError naming the public field otherwise.
+std::int64_t engine_value(const RuleVariant& v, py::handle obj) {
+  const std::string what = std::string("Rules.") + v.name;
+  switch (v.kind) {
+    case VariantKind::kChoice:
+      if (py::isinstance<py::str>(obj)) {
+        const int i = choice_index(v, to_text(obj, what.c_str()));
+        if (i < 0)
+          throw CardError(what + "=" + std::string(py::str(py::repr(obj))) + " is not one of " +
+                          quoted_choices(v));
+        return i;
+      }
+      return to_int<CardError>(obj, what.c_str(), v.lo, v.hi);
+    case VariantKind::kBool:
+      if (!PyBool_Check(obj.ptr()))
+        throw CardError(what + " must be True or False, got " +
+                        std::string(py::str(py::repr(obj))));
+      return obj.ptr() == Py_True;
+    case VariantKind::kLevel:
+      if (py::isinstance<py::str>(obj)) {
+        try {
+          return to_level(obj);
+        } catch (const CardError&) {
+          std::string levels;
+          for (int x = v.lo; x <= v.hi; ++x) levels += (levels.empty() ? "" : " ") + level_text(x);
+          throw CardError(what + "=" + std::string(py::str(py::repr(obj))) + " is not a level (" +
+                          levels + ")");
+        }
+      }
+      return to_int<CardError>(obj, what.c_str(), v.lo, v.hi);
+    case VariantKind::kInt: {
+      const std::int64_t x = to_int<CardError>(obj, what.c_str(), INT32_MIN, INT32_MAX);
+      // The engine's storable range first, [0, hi] (its wording is pinned by
+      // tests/test_fuzz_found.py); set_rule then checks the variant's [lo, hi].
+      if (x < 0 || x > v.hi)
+        throw CardError(what + " must be in [0, " + std::to_string(v.hi) + "], got " +
+                        std::to_string(x));
+      return x;
+    }
+  }
+  return 0;
+}
+
+Rules rules_from_kwargs(const py::kwargs& kw) {
+  std::vector<std::string> unknown;
+  for (auto item : kw) {
+    const std::string name = to_text(item.first, "rule name");
+    if (!find_rule_variant(name)) unknown.push_back(name);
+  }
+  if (!unknown.empty()) {
+    std::sort(unknown.begin(), unknown.end());
+    std::string s = "unknown rule name(s): ";
+    for (std::size_t i = 0; i < unknown.size(); ++i) s += (i ? ", " : "") + unknown[i];
+    s += " (known:";
+    for (const RuleVariant& v : rule_variants()) s += std::string(" ") + v.name;
+    throw CardError(s + ")");
+  }
+  Rules r;
+  for (auto item : kw) {
+    const RuleVariant& v = *find_rule_variant(to_text(item.first, "rule name"));
+    set_rule(&r, v, engine_value(v, item.second));
+  }
+  return r;
+}
+
+py::dict variant_record(const RuleVariant& v) {
+  py::dict d;
+  d["name"] = v.name;
+  d["kind"] = variant_kind_name(v.kind);
+  d["rule"] = v.rule;
+  d["doc"] = py::str(v.doc);
+  py::list choices;
+  if (v.kind == VariantKind::kChoice)
+    for (const char* c : v.choices) choices.append(c);
+  if (v.kind == VariantKind::kLevel)
+    for (int x = v.lo; x <= v.hi; ++x) choices.append(level_text(x));
+  d["choices"] = py::tuple(choices);
+  d["enum"] = v.enum_name ? py::object(py::str(v.enum_name)) : py::object(py::none());
+  d["default"] = python_value(v, rule_default(v));
+  d["lo"] = v.lo;
+  d["hi"] = v.hi;
+  return d;
+}
+
+}  // namespace
+
+void bind_rules(py::module_& m) {
+  bind_choice_enum<Wild>(m, "wild");
+  bind_choice_enum<JokerPair>(m, "joker_pair");
+  bind_choice_enum<LeadAfterOut>(m, "lead_after_out");
+  bind_choice_enum<DealerRule>(m, "dealer");
+  bind_choice_enum<TributePairing>(m, "tribute_pairing");
+  bind_choice_enum<Scoring>(m, "scoring");
+  bind_choice_enum<TableKind>(m, "table");
+  bind_named_enum<Phase>(m, "Phase", &phase_name, "Phase of a match (GameState.phase's names).");
+  bind_named_enum<ActionType>(m, "ActionType", &action_name,
+                              "Type of a decision (Action.type's names).");
+  bind_named_enum<EventType>(m, "EventType", &event_name,
+                             "Type of a log event (the names of events and records).");
+
+  py::list rows;
+  for (const RuleVariant& v : rule_variants()) rows.append(variant_record(v));
+  m.attr("RULE_VARIANTS") = py::tuple(rows);
+
+  py::class_<Rules> cls(m, "CoreRules", "The engine's copy of a daguai.Rules (use daguai.Rules).");
+  cls.def(py::init(&rules_from_kwargs),
+          "Rules by name (RULE_VARIANTS); missing names take their defaults.");
+  for (const RuleVariant& v : rule_variants()) {
+    const RuleVariant* row = &v;  // the table is static
+    cls.def_property_readonly(
+        v.name, [row](const Rules& r) { return python_value(*row, row->get(r)); }, v.doc);
+  }
+  cls.def(
+      "to_dict",
+      [](const Rules& r) {
+        py::dict d;
+        for (const RuleVariant& v : rule_variants()) d[v.name] = python_value(v, v.get(r));
+        return d;
+      },
+      "Every variant by name, as daguai.Rules spells it.");
+  harden<Rules>(m, "CoreRules");
+}
+
+}  // namespace daguai::bind
