@@ -287,9 +287,9 @@ def test_bad_actions_raise_and_change_nothing(abstract):
         for a in e.possible_agents:
             now = e.observe(a)
             assert all(np.array_equal(now[k], before[a][k]) for k in now)
-    events = e.unwrapped.game.n_events
+    events = e.unwrapped.game.state.n_events
     e.step(np.int64(np.flatnonzero(mask)[0]))  # numpy integers are fine
-    assert e.unwrapped.game.n_events == events + 1
+    assert e.unwrapped.game.state.n_events == events + 1
 
 
 def test_order_enforcing():

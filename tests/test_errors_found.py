@@ -16,7 +16,7 @@ import pytest
 from daguai import BatchEnv, CardError, Game, Hand, IllegalActionError, ReplayError, Rules, _core
 
 USES = {  # a zero-argument use of each bound class
-    Game: lambda o: o.events(), _core.GameState: lambda o: o.phase, Hand: str,
+    Game: lambda o: o.state.events(), _core.GameState: lambda o: o.phase, Hand: str,
     daguai.Play: lambda o: o.describe(), daguai.Action: repr, daguai.ActionList: len,
     _core.CoreRules: lambda o: o.wild, _core.BatchEnv: lambda o: o.candidates(),
     _core.PolicyRunner: lambda o: o.name,
@@ -25,7 +25,8 @@ USES = {  # a zero-argument use of each bound class
 
 @pytest.mark.parametrize("cls", list(USES), ids=lambda c: c.__name__)
 def test_uninitialized_objects_are_unusable(cls):
-    """Game.__new__(Game).events() segfaulted; Play / Hand read garbage."""
+    """Game.__new__(Game).events() segfaulted (when Game subclassed GameState); Play / Hand read
+    garbage."""
     obj = cls.__new__(cls)
     with pytest.raises(TypeError, match="not initialized"):
         USES[cls](obj)
@@ -95,7 +96,7 @@ def test_deep_nesting_is_replay_error(reader, text):
     (lambda: BatchEnv(2**40), r"BatchEnv needs n >= 1 environments, at most 1048576"),
     (lambda: Game(seed=1).hand(2**63), r"seat must be an integer in \[0, 5\]"),
     (lambda: Game(seed=1).forfeit(2**64), r"seat must be an integer in \[0, 5\]"),
-    (lambda: Game(seed=1).events(2**64), r"start must be an integer"),
+    (lambda: Game(seed=1).state.events(2**64), r"start must be an integer"),
     (lambda: Hand("As").count(2**70), r"face must be an integer in \[0, 53\]"),
     (lambda: Hand.from_faces([2**64]), r"face id must be an integer in \[0, 53\]"),
     (lambda: Hand.from_bits(2**64, 0), r"not a 64-bit word"),
@@ -177,6 +178,6 @@ def test_auto_pass_setter_rejects_non_bool_and_keeps_the_game():
     g = Game(seed=1)
     with pytest.raises(IllegalActionError, match="auto_pass must be True or False"):
         g.auto_pass = "yes"
-    assert g.auto_pass is False and g.n_events == 1
+    assert g.auto_pass is False and g.state.n_events == 1
     g.auto_pass = np.bool_(True)
     assert g.auto_pass is True

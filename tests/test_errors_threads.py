@@ -123,7 +123,7 @@ def test_game_and_policy_runner_shared_between_threads():
             if not copy.match_over:
                 assert len(copy.legal_actions()) >= 1
                 runner.act(copy)
-            game.events()
+            game.state.events()
 
     errors = _run_pair(writer, reader)
     assert not errors, errors[0]

@@ -71,7 +71,7 @@ def games(draw, phases=("play", "tribute", "return", "take")):
 
 def snapshot(g: Game):
     return (g.to_json(), [Hand(g.hand(s)) for s in range(6)], g.phase, g.current_player,
-            g.n_events, g.top_seat, g.passed, g.scores, g.n_results, g.tribute_state)
+            g.state.n_events, g.top_seat, g.passed, g.scores, g.n_results, g.tribute_state)
 
 
 def assert_rejected(g: Game, action, exc=ValueError) -> BaseException:

@@ -68,7 +68,7 @@ def test_golden_record_replays():
     last = g.round_result
     assert last["match_over"] and last["match_winner"] in (0, 1)
     # the golden match is a real one: several rounds, tribute included
-    events = {e[0] for e in g.events()}
+    events = {e[0] for e in g.state.events()}
     assert {"deal", "play", "pass", "round_end"} <= events
     assert g.n_results >= 2
 

@@ -156,7 +156,7 @@ class Checker:
     # -- the event log --------------------------------------------------------------
     def process(self) -> None:
         g = self.g
-        for name, seat, other, flags, payload in g.events(self.idx):
+        for name, seat, other, flags, payload in g.state.events(self.idx):
             self.idx += 1
             if name == "deal":
                 assert payload["round"] == self.rounds_done
@@ -260,7 +260,7 @@ class Checker:
         if top is None:
             assert g.top_seat is None
             assert acts[len(acts) - 1].type == "play"  # R8: a leader cannot pass
-            rows = g.legal_plays_array()
+            rows = g.state.legal_plays_array()
             assert len(rows) == len(acts) > 0
             assert ((play_counts(rows) <= np.asarray(hand.counts())[None, :]).all())
             assert set(np.unique(rows["size"]).tolist()) <= {1, 2, 3, 5}
@@ -318,7 +318,7 @@ def check_observations(g: Game) -> None:
 
 
 def check_clone_independent(g: Game, rng: random.Random) -> None:
-    snap_json, snap_events = g.to_json(), len(g.events())
+    snap_json, snap_events = g.to_json(), len(g.state.events())
     snap_hands = [g.hand(s) for s in range(6)]
     c = g.clone()
     assert c == g
@@ -328,7 +328,7 @@ def check_clone_independent(g: Game, rng: random.Random) -> None:
         acts = c.legal_actions()
         c.step(acts[rng.randrange(len(acts))])
     assert g.to_json() == snap_json
-    assert len(g.events()) == snap_events
+    assert len(g.state.events()) == snap_events
     assert [g.hand(s) for s in range(6)] == snap_hands
     # and the other way round: stepping the original leaves the clone alone
     c2 = g.clone()
@@ -337,7 +337,7 @@ def check_clone_independent(g: Game, rng: random.Random) -> None:
         probe = g.clone()
         acts = probe.legal_actions()
         probe.step(acts[0])
-        assert c2.to_json() == c2_json and len(c2.events()) == snap_events
+        assert c2.to_json() == c2_json and len(c2.state.events()) == snap_events
 
 
 def run_checked_game(seed: int, rules: Rules, *, auto_pass: bool = False, json_every_step: bool = False,
@@ -423,10 +423,10 @@ def test_random_matches_every_variant(variant, seed):
 @pytest.mark.parametrize("seed", [5, 6, 7, 8])
 def test_random_matches_auto_pass(seed):
     g, checker = run_checked_game(seed, Rules(final_level="3"), auto_pass=True)
-    forced = [e for e in g.events() if e[0] == "pass" and e[3]]
+    forced = [e for e in g.state.events() if e[0] == "pass" and e[3]]
     assert forced  # forced passes happened, were applied by the engine
     # forced passes are not listed among the decisions (docs/records.md)
-    n_passes = sum(1 for e in g.events() if e[0] == "pass")
+    n_passes = sum(1 for e in g.state.events() if e[0] == "pass")
     n_json_passes = sum(1 for a in json.loads(g.to_json())["actions"] if a[1] == "pass")
     assert n_json_passes == n_passes - len(forced)
 
@@ -467,21 +467,21 @@ def test_clone_is_independent_through_a_whole_round():
         acts = g.legal_actions()
         g.step(acts[rng.randrange(len(acts))])
     c = g.clone()
-    ev_g = [str(e) for e in g.events()]
+    ev_g = [str(e) for e in g.state.events()]
     hands = [Hand(g.hand(s)) for s in range(6)]
     while not c.match_over:  # play the clone to the end of the match
         acts = c.legal_actions()
         c.step(acts[rng.randrange(len(acts))])
-    assert [str(e) for e in g.events()] == ev_g
+    assert [str(e) for e in g.state.events()] == ev_g
     assert [g.hand(s) for s in range(6)] == hands
     assert g.n_results == 0 and not g.match_over
     # and the original can still go on, independently of the clone
-    ev_c = [str(e) for e in c.events()]
+    ev_c = [str(e) for e in c.state.events()]
     while g.n_results == 0:
         acts = g.legal_actions()
         g.step(acts[0])
-    assert [str(e) for e in c.events()] == ev_c
-    assert [str(e) for e in c.events()][:len(ev_g)] == ev_g
+    assert [str(e) for e in c.state.events()] == ev_c
+    assert [str(e) for e in c.state.events()][:len(ev_g)] == ev_g
 
 
 @pytest.mark.parametrize("before, after", [(False, True), (True, False)])
@@ -498,8 +498,8 @@ def test_auto_pass_switched_mid_game_round_trips(before, after):
         acts = g.legal_actions()
         g.step(acts[rng.randrange(len(acts))])
     assert not g.match_over
-    manual = [e for e in g.events() if e[0] == "pass" and not e[3]]
-    forced = [e for e in g.events() if e[0] == "pass" and e[3]]
+    manual = [e for e in g.state.events() if e[0] == "pass" and not e[3]]
+    forced = [e for e in g.state.events() if e[0] == "pass" and e[3]]
     assert manual and forced
     assert Game.from_json(g.to_json()) == g
     assert replay(g.to_record()) == g

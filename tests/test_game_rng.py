@@ -139,7 +139,7 @@ def test_r10_r17_first_dealer_and_round0_deal(seed, game):
     expected = deal(seed, game, 0)
     for s in range(6):
         assert _faces(g.hand(s)) == expected[s], f"seat {s}"
-    name, seat, _other, _flags, payload = g.events()[0]
+    name, seat, _other, _flags, payload = g.state.events()[0]
     assert name == "deal" and seat == g.dealer
     assert payload["round"] == 0 and payload["dealer"] == g.dealer
     assert payload["levels"] == ["2", "2"]
@@ -164,7 +164,7 @@ def _play_to_round(g: Game, rnd: int, rng: random.Random) -> None:
 
 
 def _deal_events(g: Game) -> dict[int, dict]:
-    return {p["round"]: p for name, _s, _o, _f, p in g.events() if name == "deal"}
+    return {p["round"]: p for name, _s, _o, _f, p in g.state.events() if name == "deal"}
 
 
 @pytest.mark.parametrize("seed", [3, 7, 99, 2**64 - 2])
@@ -206,7 +206,7 @@ def test_r17_same_seed_same_game():
     b = _random_match(11, rules, 5)
     assert a == b
     assert a.to_record() == b.to_record()
-    assert a.events()[0][4]["hands"] == b.events()[0][4]["hands"]
+    assert a.state.events()[0][4]["hands"] == b.state.events()[0][4]["hands"]
 
 
 def test_r17_different_seed_different_deal():
@@ -225,6 +225,6 @@ def test_r17_deals_independent_of_decisions():
     # a different policy: always the first legal action
     while b.round < 1:
         b.step(b.legal_actions()[0])
-    assert protocol.decisions(a.events()) != protocol.decisions(b.events())
+    assert protocol.decisions(a.state.events()) != protocol.decisions(b.state.events())
     da, db = _deal_events(a), _deal_events(b)
     assert [_faces(h) for h in da[1]["hands"]] == [_faces(h) for h in db[1]["hands"]] == deal(21, 0, 1)

@@ -88,7 +88,7 @@ def finish_tribute(g: Game) -> None:
 def round_events(g: Game, rnd: int) -> list:
     """The events of round `rnd`, from its deal to its round_end (inclusive)."""
     out, inside = [], False
-    for e in g.events():
+    for e in g.state.events():
         if e[0] == "deal":
             inside = e[4]["round"] == rnd
         if inside:
@@ -424,7 +424,7 @@ def test_r11_tribute_pairing(targets, pairing, tributers, receivers):
     while g.phase == "tribute":
         seat = g.current_player
         g.step(g.legal_actions()[0])
-        name, s, other, _f, card = g.events()[-1]
+        name, s, other, _f, card = g.state.events()[-1]
         assert name == "tribute" and s == seat
         paid.append((s, other))
     assert paid == list(zip(tributers, receivers, strict=False))
@@ -571,7 +571,7 @@ def test_r11_anti_tribute_refusal_means_no_return():
     acts = list(g.legal_actions())
     assert [a.type for a in acts][-1] == "anti_tribute"  # offered last (docs/game.md)
     g.step("anti_tribute")
-    name, seat, other, _f, shown = g.events()[-1]
+    name, seat, other, _f, shown = g.state.events()[-1]
     assert (name, seat, other) == ("anti_tribute", 2, 3)
     assert shown == jokers  # the jokers shown
     assert g.tribute_state[0]["refused"] and g.tribute_state[0]["card"] is None
@@ -593,7 +593,7 @@ def test_r11_anti_tribute_refusal_means_no_return():
     assert returners == [5, 1]
     assert g.hand(2) == dealt[2] and g.hand(3) == dealt[3]  # nothing paid, nothing returned
     assert g.cards_left == [27] * 6
-    assert not any(e[0] == "return" and e[1] == 3 for e in g.events())
+    assert not any(e[0] == "return" and e[1] == 3 for e in g.state.events())
 
 
 def _sub_multisets(hand: Hand, k: int) -> set[tuple[int, ...]]:
@@ -933,7 +933,7 @@ def test_r14_forfeit_before_min_rounds(base):
     assert r["forfeit"] == 1 and r["match_over"] and r["match_winner"] == 0
     assert r["scores"] == [base, -3 * base, base, 0, base, 0]
     assert g.scores == r["scores"] and g.match_over
-    assert g.events()[-1][0] == "forfeit" and g.events()[-1][1] == 1
+    assert g.state.events()[-1][0] == "forfeit" and g.state.events()[-1][1] == 1
     assert r["levels_after"] == r["levels_before"] == ["2", "2"]
 
 

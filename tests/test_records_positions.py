@@ -54,7 +54,7 @@ def test_seeded_game_is_the_position_of_its_deal():
         g = Game(seed)
         h = Game.from_position(g.position())
         assert h.position() == g.position()
-        assert h.events() == g.events()
+        assert h.state.events() == g.state.events()
 
 
 @pytest.mark.parametrize("rules", VARIANTS[:2])
@@ -104,8 +104,8 @@ def test_from_record_upto_each_line_is_the_game_then():
     n, pos = list(states.items())[len(states) // 2]
     h = Game.from_record(record, upto=n)
     assert replay(record).to_json() == g.to_json()
-    k = h.n_events
-    for name, _s, _other, flags, payload in g.events(k):  # continue with the original's decisions
+    k = h.state.n_events
+    for name, _s, _other, flags, payload in g.state.events(k):  # continue with the original's decisions
         if name == "play":
             h.step(payload)
         elif name == "pass" and not flags:

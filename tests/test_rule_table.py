@@ -162,8 +162,8 @@ def test_engine_enums_spell_the_strings_the_game_uses():
     g = Game(seed=3)
     assert _core.Phase[g.phase.upper()] is _core.Phase.PLAY
     assert all(a.type.upper() in _core.ActionType.__members__ for a in g.legal_actions())
-    g.apply(g.legal_actions()[0])
-    assert all(e[0].upper() in _core.EventType.__members__ for e in g.events())
+    g.step(g.legal_actions()[0])
+    assert all(e[0].upper() in _core.EventType.__members__ for e in g.state.events())
 
 
 def test_cli_help_lists_every_variant():

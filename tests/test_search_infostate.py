@@ -59,7 +59,7 @@ def test_played_cards_in_the_state_match_the_log():
     """The cards played this round (now in the state) equal a walk over the log."""
     for g in mid_games():
         played = [Counter() for _ in range(6)]
-        for name, s, _, _, payload in g.events(g.round_events_start):
+        for name, s, _, _, payload in g.state.events(g.state.round_events_start):
             if name == "play":
                 played[s] += Counter(payload.cards.cards())
         assert [Counter(g.played(s).cards()) for s in range(6)] == played

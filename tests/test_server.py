@@ -129,7 +129,7 @@ def test_a_whole_match_with_one_remote_seat_is_stored_and_replays(client):
     matches = client.get("/api/matches").json()
     assert [m["table"] for m in matches] == [tid]
     stats = client.get("/api/stats").json()
-    assert stats["decisions"] == len(protocol.decisions(g.events())) and stats["open"] == 0
+    assert stats["decisions"] == len(protocol.decisions(g.state.events())) and stats["open"] == 0
     assert stats["decision_ms"]["n"] == stats["decision_cpu_ms"]["n"] == stats["decisions"]
 
 

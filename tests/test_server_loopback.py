@@ -98,7 +98,7 @@ def test_six_remote_bots_play_a_whole_match_over_loopback(tmp_path):
         record = httpx.get(srv.base + overs[0]["record"], timeout=10).text
         g = daguai.replay(record)
         assert g.match_over and g.results == overs[0]["results"]
-        assert sum(s.decisions for s in stats) == len(protocol.decisions(g.events()))
+        assert sum(s.decisions for s in stats) == len(protocol.decisions(g.state.events()))
         entries = [json.loads(line) for line in record.splitlines()]
         checked = [check_secrecy(seat, s.messages, entries) for seat, s in enumerate(stats)]
         assert min(checked) > 50

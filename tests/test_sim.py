@@ -186,7 +186,7 @@ def test_stepped_game_matches(base):
         assert (r["winner"] if r["winner"] is not None else -1) == base["winner"][i]
         assert r["tributers"] == [t for t in base["tributers"][i].tolist() if t >= 0]
         assert g.scores == base["scores"][i].tolist()
-        names = [e[0] for e in g.events()]
+        names = [e[0] for e in g.state.events()]
         assert names.count("play") == base["plays"][i]
         assert names.count("pass") == base["passes"][i]
 

@@ -375,7 +375,7 @@ class Checker4:
                     if (seat + k) % SEATS not in self.out)
 
     def process(self) -> None:
-        for name, seat, other, _flags, payload in self.g.events(self.idx):
+        for name, seat, other, _flags, payload in self.g.state.events(self.idx):
             self.idx += 1
             if name == "deal":
                 self.new_round(payload)

@@ -259,12 +259,9 @@ or ``Hand.from_counts(counts54)``. ``str(h)`` is the canonical text (faces in id
           [](py::handle lo, py::handle hi) {
             return from_state(state_word(lo, "Hand"), state_word(hi, "Hand"));
           },
-          py::arg("lo"), py::arg("hi"), "Hand from the packed (lo, hi) words.")
-      // Pickling through a module function (works for every protocol, validates the state).
-      .def("__reduce__", [](const Cards& c) {
-        return py::make_tuple(py::module_::import("daguai._core").attr("_hand_from_state"),
-                              py::make_tuple(c.lo, c.hi));
-      });
+          py::arg("lo"), py::arg("hi"), "Hand from the packed (lo, hi) words.");
+  // Pickling through a module function (works for every protocol, validates the state). The
+  // module holds the function; __reduce__ refers to it directly (a borrowed handle).
   m.def(
       "_hand_from_state",
       [](py::args a) {
@@ -273,6 +270,12 @@ or ``Hand.from_counts(counts54)``. ``str(h)`` is the canonical text (faces in id
         return from_state(state_word(a[0], "Hand"), state_word(a[1], "Hand"));
       },
       "Unpickling helper: a Hand from its packed words (validated).");
+  const py::handle from_words = m.attr("_hand_from_state");
+  m.attr("Hand").attr("__reduce__") = py::cpp_function(
+      [from_words](const Cards& c) {
+        return py::make_tuple(from_words, py::make_tuple(c.lo, c.hi));
+      },
+      py::name("__reduce__"), py::is_method(m.attr("Hand")));
   py::implicitly_convertible<py::str, Cards>();
   harden<Cards>(m, "Hand");
 }

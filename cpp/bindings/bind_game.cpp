@@ -1,8 +1,10 @@
 // GameState, Action, ActionList: the match state machine (engine/state.hpp) for Python.
 #include <pybind11/stl.h>
 
+#include "actions.hpp"
 #include "bench.hpp"
 #include "convert.hpp"
+#include "describe.hpp"
 #include "guard.hpp"
 #include "state.hpp"
 
@@ -18,50 +20,21 @@ struct ActionList {
 
 py::object play_or_none(const Play& p, bool present) { return present ? py::cast(p) : py::none(); }
 
-// A Python action for the current decision: an Action, a Play, "pass", "anti_tribute",
-// or cards (text / Hand) read according to the phase.
+// A Python action for the current decision: an Action as it is, a Play, action text
+// (parse_action, the one parser: engine/actions.hpp) or cards (a Hand, a list of card
+// strings) read for the phase (card_action).
 Action to_action(const GameState& g, py::handle obj) {
   if (py::isinstance<Action>(obj)) return obj.cast<Action>();
-  if (g.match_over()) throw GameError("the match is over: no action is possible");
-  Action a;
-  a.seat = std::int8_t(g.current_player());
+  if (py::isinstance<py::str>(obj)) return parse_action(g, to_text(obj, "action"));
   if (py::isinstance<Play>(obj)) {
+    if (g.match_over()) throw GameError("the match is over: no action is possible");
+    Action a;
+    a.seat = std::int8_t(g.current_player());
     a.type = ActionType::kPlay;
     a.play = obj.cast<Play>();
     return a;
   }
-  if (py::isinstance<py::str>(obj)) {
-    const std::string s = to_text(obj, "action");
-    if (s == "pass") {
-      a.type = ActionType::kPass;
-      return a;
-    }
-    if (s == "anti_tribute") {
-      a.type = ActionType::kAntiTribute;
-      return a;
-    }
-  }
-  const Cards c = to_cards(obj, "action");
-  switch (g.phase()) {
-    case Phase::kPlay: {
-      a.type = ActionType::kPlay;
-      a.play = to_play(py::cast(c), g.level_rank(), g.rules(), "play");
-      return a;
-    }
-    case Phase::kTribute:
-      a.type = ActionType::kTribute;
-      break;
-    case Phase::kReturn:
-      a.type = g.expects_offer() ? ActionType::kOffer : ActionType::kReturn;
-      break;
-    case Phase::kTake:
-      a.type = ActionType::kTake;
-      break;
-    default:
-      break;
-  }
-  a.play = card_play(c);
-  return a;
+  return card_action(g, to_cards(obj, "action"));
 }
 
 py::dict result_dict(const RoundResult& r, int seats) {
@@ -147,35 +120,8 @@ void bind_game(py::module_& m) {
                                                a.play.key + (std::uint64_t(a.type) << 56) +
                                                (std::uint64_t(std::uint8_t(a.seat)) << 48));
            })
-      .def("__str__",
-           [](const Action& a) {
-             // The text form read back by daguai.protocol.parse_action (docs/protocol.md):
-             // a play is its cards, then "as" and the faces its jokers stand for, if any.
-             if (a.type == ActionType::kPass || a.type == ActionType::kAntiTribute)
-               return std::string(action_name(a.type));
-             if (a.type != ActionType::kPlay)
-               return std::string(action_name(a.type)) + " " + cards_text(a.play.cards);
-             std::string s = cards_text(a.play.cards);
-             const auto jf = joker_faces(a.play, a.play.level());
-             if (!jf.empty()) {
-               s += " as";
-               for (int f : jf) s += " " + face_text(f);
-             }
-             return s;
-           })
-      .def("__repr__", [](const Action& a) {
-        std::string s = "Action(" + std::string(action_name(a.type));
-        if (a.type != ActionType::kPass && a.type != ActionType::kAntiTribute)
-          s += " '" + cards_text(a.play.cards) + "'";
-        if (a.type == ActionType::kPlay) {
-          const auto jf = joker_faces(a.play, a.play.level());
-          if (!jf.empty()) {
-            s += " as";
-            for (int f : jf) s += " " + face_text(f);
-          }
-        }
-        return s + ", seat " + std::to_string(a.seat) + ")";
-      });
+      .def("__str__", &action_text, "The text form, read back by parse_action (docs/protocol.md).")
+      .def("__repr__", &action_repr);
 
   py::class_<ActionList>(m, "ActionList",
                          "The legal actions of the current player (a read-only sequence).")
@@ -232,6 +178,15 @@ void bind_game(py::module_& m) {
       },
       py::arg("rules"), py::arg("seed"), py::arg("decisions"), py::arg("record") = true,
       "Benchmark hook: random play timed in C++ (apply, legal actions, copies).");
+
+  m.def(
+      "parse_action",
+      [](const GameState& g, py::handle text) {
+        const Guard guard(&g);
+        return parse_action(g, to_text(text, "action text"));
+      },
+      py::arg("game"), py::arg("text"),
+      "The action an action text names for the current decision (engine/actions.hpp).");
 
   py::class_<GameState>(m, "GameState", "The C++ match state (use daguai.Game).")
       .def(py::init([](const Rules& rules, std::uint64_t seed, std::uint64_t game, bool auto_pass,
@@ -406,8 +361,7 @@ void bind_game(py::module_& m) {
             const Guard guard(&g);
             PlayList buf;
             g.legal_plays(&buf);
-            return py::module_::import("daguai._core")
-                .attr("plays_to_array")(std::vector<Play>(buf.begin(), buf.end()));
+            return plays_array(buf.data(), buf.size());
           },
           "The current player's legal plays as PLAY_DTYPE rows (play phase).")
       .def(

@@ -90,17 +90,15 @@ void bind_infostate(py::module_& m) {
           [](const InfoState& v) {
             py::list l;
             for (int i = 0; i < v.n_pairs; ++i) {
-              py::dict d;
-              const bool mine =
-                  v.tributers[std::size_t(i)] == v.seat || v.receivers[std::size_t(i)] == v.seat;
+              py::dict d;  // returned / offer are set only in the viewer's own pair (engine)
               d["from"] = int(v.tributers[std::size_t(i)]);
               d["to"] = int(v.receivers[std::size_t(i)]);
               const int tf = v.tribute_face[std::size_t(i)], rf = v.return_face[std::size_t(i)];
               d["card"] = tf >= 0 ? py::object(py::str(face_text(tf))) : py::none();
               d["refused"] = tf == -2;
-              d["returned"] = mine && rf >= 0 ? py::object(py::str(face_text(rf))) : py::none();
+              d["returned"] = rf >= 0 ? py::object(py::str(face_text(rf))) : py::none();
               const Cards& o = v.offer[std::size_t(i)];
-              d["offer"] = mine && !o.empty() ? py::object(py::str(cards_text(o))) : py::none();
+              d["offer"] = !o.empty() ? py::object(py::str(cards_text(o))) : py::none();
               l.append(d);
             }
             return l;

@@ -7,8 +7,10 @@
 #include <cstring>
 #include <functional>
 
+#include "actions.hpp"
 #include "bench.hpp"
 #include "convert.hpp"
+#include "describe.hpp"
 #include "guard.hpp"
 #include "moves.hpp"
 
@@ -43,58 +45,6 @@ void timing_tops(py::object tops, std::size_t n, int lv, const Rules& rules, con
     }
 }
 
-std::string rank_char(int r) { return std::string(1, "23456789TJQKA"[r]); }
-
-// Ranks of the interpreted play in reading order, e.g. "23456", "55599", "KJ742".
-std::string describe(const Play& p) {
-  const int level = p.level();
-  std::string kind = kind_name(p.kind());
-  for (char& ch : kind)
-    if (ch == '_') ch = ' ';
-  if (p.jokers() == p.size() && p.size() > 1) {
-    std::string s = kind + " of jokers (";
-    s += (p.key >> (p.size() == 5 ? 0 : 1) & 0xF) == kBJPower ? "BJ" : "SJ";
-    return s + " power)";
-  }
-  if (p.size() == 1) {
-    const int f = p.jokers() ? (p.cards.sj() ? kSJ : kBJ) : cards_faces(p.cards)[0];
-    return kind + " " + face_text(f);
-  }
-  Cards all = p.cards.naturals();
-  for (int f : joker_faces(p, level)) all.add(f);
-  int n[13] = {};
-  for (int f : cards_faces(all)) ++n[face_rank(f)];
-  std::string ranks;
-  const std::uint32_t sub = p.key & 0xFFFFF;
-  switch (p.kind()) {
-    case Kind::kStraight:
-    case Kind::kStraightFlush:
-      for (int i = 4; i >= 0; --i) ranks += rank_char((int(sub) - i + kNumRanks) % kNumRanks);
-      break;
-    case Kind::kFlush:
-      for (int i = 4; i >= 0; --i)
-        ranks += rank_char(power_rank(int((sub >> (4 * i)) & 15), level));
-      break;
-    default: {  // groups: the group's rank first, then the rest
-      const int g = power_rank(int(p.size() == 5 ? sub : (p.key >> 1)) & 15, level);
-      ranks.append(std::size_t(n[g]), "23456789TJQKA"[g]);
-      for (int r = 0; r < kNumRanks; ++r)
-        if (r != g) ranks.append(std::size_t(n[r]), "23456789TJQKA"[r]);
-    }
-  }
-  return kind + " " + ranks;
-}
-
-std::string play_repr(const Play& p) {
-  std::string s = "Play('" + cards_text(p.cards) + "', " + describe(p);
-  const std::vector<int> jf = joker_faces(p, p.level());
-  if (!jf.empty()) {
-    s += ", jokers as";
-    for (int f : jf) s += " " + face_text(f);
-  }
-  return s + ", level " + level_text(p.level()) + ")";
-}
-
 thread_local PlayList tl_plays;
 
 const Play* optional_top(py::handle top, int level, const Rules& rules, Play* storage) {
@@ -119,26 +69,6 @@ Play play_from_row(const PlayRow& r) {
   Play p;
   std::memcpy(&p, &r, sizeof(Play));
   return p;
-}
-
-// A Play from outside (unpickled, numpy rows): its cards, size, jokers and level must agree,
-// and (kind, key) must be an interpretation of the cards at that level under some variant
-// of R5-R7 (wrap_straights on/off, joker_pair tie/pure_wins).
-void validate_play(const Play& p) {
-  if (p.cards.hi & ~Cards::kHiValid) throw CardError("corrupt play: unused bits set");
-  if (int(p.kind()) >= kNumKinds || p.size() != p.cards.size() || p.jokers() != p.cards.jokers() ||
-      p.level() >= kNumRanks)
-    throw CardError("corrupt play: kind, size, jokers or level inconsistent with its cards");
-  for (int wrap = 0; wrap < 2; ++wrap)
-    for (int pure = 0; pure < 2; ++pure) {
-      Rules r;
-      r.wrap_straights = wrap != 0;
-      r.joker_pair = pure ? JokerPair::kPureWins : JokerPair::kTie;
-      for (const Play& q : interpretations(p.cards, p.level(), r))
-        if (q.key == p.key && q.kind() == p.kind()) return;
-    }
-  throw CardError("corrupt play: '" + cards_text(p.cards) + "' cannot be a " + kind_name(p.kind()) +
-                  " with key " + std::to_string(p.key) + " at level " + level_text(p.level()));
 }
 
 Play play_from_state(py::handle lo, py::handle hi, py::handle key, py::handle kind, py::handle size,
@@ -174,15 +104,10 @@ Play to_play(py::handle obj, int level, const Rules& rules, const char* what) {
     check_level(p, level, what);
     return p;
   }
-  const Cards c = to_cards(obj, what);
-  Play p;
-  if (!classify(c, level, rules, &p))
-    throw IllegalPlay(std::string(what) + " '" + cards_text(c) +
-                      "' is not a play (R5: a single, pair, "
-                      "triple, or a five-card straight, flush, full house, four-plus-one, straight "
-                      "flush or five of a kind)");
-  return p;
+  return classify_play(to_cards(obj, what), level, rules, what);
 }
+
+py::array plays_array(const Play* plays, std::size_t n) { return rows_from(plays, n); }
 
 void bind_plays(py::module_& m) {
   PYBIND11_NUMPY_DTYPE(PlayRow, lo, hi, key, kind, size, jokers, level);
@@ -229,15 +154,8 @@ the jokers stand for (R6), ``interpreted`` the play as natural cards.)doc")
           },
           "Faces the jokers stand for (SJs first, then BJs); empty for singles and joker-only "
           "plays.")
-      .def_property_readonly(
-          "interpreted",
-          [](const Play& p) {
-            if (p.jokers() == 0 || p.jokers() == p.size() || p.size() == 1) return p.cards;
-            Cards all = p.cards.naturals();
-            for (int f : joker_faces(p, p.level())) all.add(f);
-            return all;
-          },
-          "The play as natural cards (jokers replaced by what they stand for).")
+      .def_property_readonly("interpreted", &interpreted_cards,
+                             "The play as natural cards (jokers replaced by what they stand for).")
       .def("describe", &describe, "Kind and ranks in reading order, e.g. 'straight 23456'.")
       .def(
           "beats",
@@ -265,19 +183,13 @@ the jokers stand for (R6), ``interpreted`` the play as natural cards.)doc")
                      a.level() == b.cast<Play>().level());
           },
           py::is_operator())
-      .def("__hash__",
-           [](const Play& p) {
-             return std::hash<std::uint64_t>{}((p.cards.lo * 0x9E3779B97F4A7C15ULL) ^ p.cards.hi ^
-                                               (std::uint64_t(p.key) << 20) ^
-                                               (std::uint64_t(p.level()) << 60));
-           })
-      // Pickling through a module function (every protocol; the state is validated).
-      .def("__reduce__", [](const Play& p) {
-        return py::make_tuple(py::module_::import("daguai._core").attr("_play_from_state"),
-                              py::make_tuple(p.cards.lo, p.cards.hi, p.key, int(p.kind()),
-                                             int(p.size()), int(p.jokers()), int(p.level())));
+      .def("__hash__", [](const Play& p) {
+        return std::hash<std::uint64_t>{}((p.cards.lo * 0x9E3779B97F4A7C15ULL) ^ p.cards.hi ^
+                                          (std::uint64_t(p.key) << 20) ^
+                                          (std::uint64_t(p.level()) << 60));
       });
-  harden<Play>(m, "Play");
+  // Pickling through a module function (every protocol; the state is validated). The
+  // module holds the function; __reduce__ refers to it directly (a borrowed handle).
   m.def(
       "_play_from_state",
       [](py::args a) {
@@ -286,6 +198,15 @@ the jokers stand for (R6), ``interpreted`` the play as natural cards.)doc")
         return play_from_state(a[0], a[1], a[2], a[3], a[4], a[5], a[6]);
       },
       "Unpickling helper: a validated Play.");
+  const py::handle from_state = m.attr("_play_from_state");
+  m.attr("Play").attr("__reduce__") = py::cpp_function(
+      [from_state](const Play& p) {
+        return py::make_tuple(
+            from_state, py::make_tuple(p.cards.lo, p.cards.hi, p.key, int(p.kind()), int(p.size()),
+                                       int(p.jokers()), int(p.level())));
+      },
+      py::name("__reduce__"), py::is_method(m.attr("Play")));
+  harden<Play>(m, "Play");
 
   m.def(
       "classify",
@@ -293,26 +214,27 @@ the jokers stand for (R6), ``interpreted`` the play as natural cards.)doc")
          py::handle jokers_as) -> py::object {
         const int lv = to_level(level);
         const Cards c = to_cards(cards);
-        if (!jokers_as.is_none()) {
-          if (rules.wild != Wild::kDeclare)
-            throw CardError("jokers_as needs rules with wild='declare' (R6); under '" +
-                            std::string(rules.wild == Wild::kAuto ? "auto" : "high") +
-                            "' the interpretation is fixed");
-          const Cards as = to_cards(jokers_as, "jokers_as"), nat = c.naturals();
-          if (Cards::sum_overflows(nat, as))  // name the face that would get a 4th copy
-            for (int f = 0; f < kNumFaces; ++f)
-              if (nat.count(f) + as.count(f) > kMaxCopies)
-                throw CardError("jokers_as: a joker cannot stand for " + face_text(f) +
-                                ": the play has " + std::to_string(nat.count(f)) + " natural " +
-                                face_text(f) + " already (at most 3 copies: three decks, R2)");
-          return py::cast(declare(c, nat + as, lv, rules));
-        }
+        if (!jokers_as.is_none())
+          return py::cast(classify_declared(c, to_cards(jokers_as, "jokers_as"), lv, rules));
         Play p;
         if (!classify(c, lv, rules, &p)) return py::none();
         return py::cast(p);
       },
       py::arg("cards"), py::arg("level"), py::arg("rules"), py::arg("jokers_as") = py::none(),
       "Classify cards (R5-R7); None if they form no play.");
+
+  m.def(
+      "read_play",
+      [](py::handle cards, py::handle declared, py::handle level, const Rules& rules) {
+        const int lv = to_level(level);
+        const std::string text =
+            py::isinstance<py::str>(cards) ? to_text(cards, "cards") : cards_text(to_cards(cards));
+        std::optional<std::string> as;
+        if (!declared.is_none()) as = to_text(declared, "'as'");
+        return read_play(text, as, lv, rules);
+      },
+      py::arg("cards"), py::arg("declared"), py::arg("level"), py::arg("rules"),
+      "A play from card text and, optionally, the faces its jokers stand for (actions.hpp).");
 
   m.def(
       "interpretations",

@@ -2,6 +2,7 @@
 // daguai.Game.from_position, which parses the JSON form (docs/records.md).
 #include <pybind11/stl.h>
 
+#include "actions.hpp"
 #include "convert.hpp"
 #include "state.hpp"
 
@@ -10,9 +11,7 @@ namespace daguai::bind {
 namespace {
 
 ActionType action_type(const std::string& s) {
-  // The engine's names (action_name answers "?" past the last type, as for _core.ActionType).
-  for (int i = 0; std::string_view(action_name(ActionType(i))) != "?"; ++i)
-    if (s == action_name(ActionType(i))) return ActionType(i);
+  if (const auto t = action_type_named(s)) return *t;
   throw PositionError("inconsistent position: unknown history action '" + s + "'");
 }
 

@@ -1,6 +1,7 @@
 // Learning interfaces: observation / candidate encoders, abstract actions, BatchEnv.
 #include <pybind11/stl.h>
 
+#include "actions.hpp"
 #include "batch_env.hpp"
 #include "convert.hpp"
 #include "guard.hpp"
@@ -142,13 +143,7 @@ void bind_rl(py::module_& m) {
       [](const InfoState& v, py::handle id_obj) {
         const Guard guard(&v);
         const int id = int(to_int<GameError>(id_obj, "abstract action id", 0, kNumAbstract - 1));
-        std::uint8_t mask[kNumAbstract];
-        std::int32_t index[kNumAbstract];
-        abstract_mask(v.legal, v.level_rank, mask, index);
-        if (!mask[id])
-          throw GameError("abstract action " + std::to_string(id) +
-                          " is masked out (not legal now)");
-        return v.legal[std::size_t(index[id])];
+        return action_from_abstract(v.legal, v.level_rank, id);
       },
       py::arg("view"), py::arg("id"), "The canonical legal action of an abstract id, from a view.");
   m.def(
@@ -158,13 +153,7 @@ void bind_rl(py::module_& m) {
         const int id = int(to_int<GameError>(id_obj, "abstract action id", 0, kNumAbstract - 1));
         std::vector<Action> acts;
         g.legal_actions(&acts);
-        std::uint8_t mask[kNumAbstract];
-        std::int32_t index[kNumAbstract];
-        abstract_mask(acts, g.level_rank(), mask, index);
-        if (!mask[id])
-          throw GameError("abstract action " + std::to_string(id) +
-                          " is masked out (not legal now)");
-        return acts[std::size_t(index[id])];
+        return action_from_abstract(acts, g.level_rank(), id);
       },
       py::arg("game"), py::arg("id"), "The canonical legal action of an abstract id.");
 

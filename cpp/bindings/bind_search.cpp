@@ -2,9 +2,9 @@
 // worlds; used by daguai.analyze and the "pimc" policy's tests.
 #include <pybind11/stl.h>
 
-#include <chrono>
-
+#include "bench.hpp"
 #include "convert.hpp"
+#include "guard.hpp"
 #include "sampler.hpp"
 #include "search.hpp"
 
@@ -52,19 +52,10 @@ void bind_search(py::module_& m) {
   m.def(
       "_time_sampling",
       [](const GameState& g, int n, std::uint64_t seed) {
-        const InfoState v = information_state(g, g.current_player());
-        double ns;
-        {
-          py::gil_scoped_release nogil;  // local C++ values only
-          const auto t0 = std::chrono::steady_clock::now();
-          std::uint64_t sink = 0;
-          for (int k = 0; k < n; ++k) sink += sample_world_hands(v, seed, std::uint64_t(k))[0].lo;
-          ns = std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - t0)
-                   .count() /
-               n;
-          if (sink == 42) ns += 0;  // keep the loop
-        }
-        return ns;
+        if (n < 1) throw GameError("_time_sampling: n must be >= 1");
+        const Guard guard(&g);
+        py::gil_scoped_release nogil;  // g is locked; the timing touches only C++ values
+        return time_sampling(g, n, seed);
       },
       py::arg("game"), py::arg("n"), py::arg("seed") = 0,
       "Benchmark hook: ns per sampled world (hands).");
@@ -72,20 +63,11 @@ void bind_search(py::module_& m) {
   m.def(
       "_time_rollouts",
       [](const GameState& g, int n, const std::string& policy) {
+        if (n < 1) throw GameError("_time_rollouts: n must be >= 1");
         const PolicyKind k = parse_policy(policy);
-        double ns;
-        {
-          py::gil_scoped_release nogil;  // copies of g only
-          const auto t0 = std::chrono::steady_clock::now();
-          for (int i = 0; i < n; ++i) {
-            GameState w = g;
-            rollout_round(w, k, 99, std::uint64_t(i));
-          }
-          ns = std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - t0)
-                   .count() /
-               n;
-        }
-        return ns;
+        const Guard guard(&g);
+        py::gil_scoped_release nogil;  // g is locked; the rollouts run on copies of it
+        return time_rollouts(g, n, k);
       },
       py::arg("game"), py::arg("n"), py::arg("policy") = "heuristic",
       "Benchmark hook: ns per rollout to the end of the round from the game's state.");

@@ -5,6 +5,7 @@
 #include "guard.hpp"
 #include "rollout.hpp"
 #include "sampler.hpp"
+#include "seat_driver.hpp"
 
 namespace daguai::bind {
 
@@ -15,15 +16,6 @@ struct PolicyRunner {
   PolicyKind kind;
   Rng rng;
   PolicyScratch scratch;
-};
-
-// Drives the seats of built-in policies in C++ and stops when a Python seat is to act
-// (issue 9: a Python policy on some seats leaves the others in C++).
-struct SeatDriver {
-  std::array<int, kSeats> kind{};  // PolicyKind, or -1: a Python seat
-  std::array<Rng, kSeats> rngs;
-  std::array<PolicyScratch, kSeats> scratch;
-  std::int64_t plays = 0, passes = 0;
 };
 
 }  // namespace
@@ -126,19 +118,16 @@ void bind_sim(py::module_& m) {
       .def(
           "act",
           [](PolicyRunner& r, py::handle obj) {
-            if (py::isinstance<GameState>(obj)) {
-              const GameState& g = obj.cast<const GameState&>();
+            py::detail::make_caster<GameState> game;  // a GameState or a Game (game_arg.hpp)
+            if (game.load(obj, false)) {
+              const GameState& g = py::detail::cast_op<const GameState&>(game);
               const Guard guard(&r, &g);
               return choose_action(r.kind, g, r.rng, r.scratch);
             }
             if (py::isinstance<InfoState>(obj)) {
               const InfoState& v = obj.cast<const InfoState&>();
               const Guard guard(&r, &v);
-              // Built-in policies read only the view (PolicyView), so any world of the view
-              // gives the same decision: world 0 of seed 0 stands in for the hidden hands.
-              if (v.current != v.seat) throw GameError("act(view): the view's seat is not to act");
-              const GameState w = make_world(v, sample_world_hands(v, 0, 0), 0, 0);
-              return choose_action(r.kind, w, r.rng, r.scratch);
+              return choose_action(r.kind, v, r.rng, r.scratch);  // seat_driver.hpp
             }
             throw GameError(std::string("act needs a Game or a view (Game.view), got ") +
                             std::string(py::str(py::type::of(obj).attr("__name__"))));
@@ -158,15 +147,11 @@ void bind_sim(py::module_& m) {
              const std::size_t n = names.size();  // R18: one per seat of either table
              if (n != std::size_t(kTable4p2d.seats) && n != std::size_t(kTable6p3d.seats))
                throw GameError("_SeatDriver needs one entry per seat (6, or 4 at 4p2d)");
-             SeatDriver d;
-             for (int s = 0; s < int(names.size()); ++s) {
-               d.kind[std::size_t(s)] =
-                   names[std::size_t(s)].is_none()
-                       ? -1
-                       : int(parse_policy(names[std::size_t(s)].cast<std::string>()));
-               d.rngs[std::size_t(s)] = Rng::stream(seed, game, Stream::kPolicy, std::uint64_t(s));
-             }
-             return d;
+             std::array<int, kSeats> kinds{};
+             kinds.fill(-1);
+             for (std::size_t s = 0; s < n; ++s)
+               kinds[s] = names[s].is_none() ? -1 : int(parse_policy(names[s].cast<std::string>()));
+             return SeatDriver(kinds, seed, game);
            }),
            py::arg("names"), py::arg("seed"), py::arg("game"))
       .def(
@@ -174,17 +159,7 @@ void bind_sim(py::module_& m) {
           [](SeatDriver& d, GameState& g, std::size_t round_limit) {
             const Guard guard(&d, &g);
             // GIL held: g is a Python object and this loop is short between Python seats.
-            while (!g.match_over() && g.results().size() < round_limit) {
-              const int seat = g.current_player();
-              const int k = d.kind[std::size_t(seat)];
-              if (k < 0) return seat;
-              const Action a = choose_action(PolicyKind(k), g, d.rngs[std::size_t(seat)],
-                                             d.scratch[std::size_t(seat)]);
-              d.plays += a.type == ActionType::kPlay;
-              d.passes += a.type == ActionType::kPass;
-              g.apply(a);
-            }
-            return -1;
+            return d.advance(g, round_limit);
           },
           py::arg("game"), py::arg("round_limit"),
           "Play built-in seats until a Python seat is to act (its seat) or the limit is reached "
@@ -192,11 +167,11 @@ void bind_sim(py::module_& m) {
       .def_property_readonly("plays",
                              [](const SeatDriver& d) {
                                const Guard guard(&d);
-                               return d.plays;
+                               return d.plays();
                              })
       .def_property_readonly("passes", [](const SeatDriver& d) {
         const Guard guard(&d);
-        return d.passes;
+        return d.passes();
       });
   harden<SeatDriver>(m, "_SeatDriver");
 }

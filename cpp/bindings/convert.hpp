@@ -9,6 +9,7 @@
 #include <string>
 
 #include "cards.hpp"
+#include "game_arg.hpp"
 #include "pattern.hpp"
 #include "rules.hpp"
 
@@ -50,6 +51,8 @@ std::uint64_t state_word(py::handle v, const char* what);
 int to_level(py::handle obj);
 // A Play, or card text / Hand classified at (level, rules); raises if not a play.
 Play to_play(py::handle obj, int level, const Rules& rules, const char* what = "play");
+// Plays as a numpy array of PLAY_DTYPE rows (a copy).
+py::array plays_array(const Play* plays, std::size_t n);
 
 void bind_cards(py::module_& m);
 void bind_rules(py::module_& m);

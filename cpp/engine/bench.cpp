@@ -4,6 +4,9 @@
 #include <chrono>
 #include <cstdlib>
 
+#include "sampler.hpp"
+#include "search.hpp"
+
 namespace daguai {
 
 void time_legal_plays(const Cards* hands, const Play* tops, const std::uint8_t* tops_set,
@@ -95,6 +98,26 @@ GameTiming time_game(const Rules& rules, std::uint64_t seed, std::int64_t max_de
   t.generate_ns = gen / double(std::max<std::int64_t>(1, t.decisions));
   t.clone_ns = clone / double(std::max<std::int64_t>(1, clones));
   return t;
+}
+
+double time_sampling(const GameState& g, int n, std::uint64_t seed) {
+  const InfoState v = information_state(g, g.current_player());
+  const auto t0 = std::chrono::steady_clock::now();
+  std::uint64_t sink = 0;
+  for (int k = 0; k < n; ++k) sink += sample_world_hands(v, seed, std::uint64_t(k))[0].lo;
+  const double ns =
+      std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - t0).count() / n;
+  return sink == 42 ? ns + 0 : ns;  // keep the loop
+}
+
+double time_rollouts(const GameState& g, int n, PolicyKind policy) {
+  const auto t0 = std::chrono::steady_clock::now();
+  for (int i = 0; i < n; ++i) {
+    GameState w = g;
+    rollout_round(w, policy, 99, std::uint64_t(i));
+  }
+  return std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - t0).count() /
+         n;
 }
 
 }  // namespace daguai

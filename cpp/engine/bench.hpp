@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "moves.hpp"
+#include "policy.hpp"
 #include "state.hpp"
 
 namespace daguai {
@@ -34,5 +35,10 @@ struct GameTiming {
 // timing apply, legal-action generation and copies separately.
 GameTiming time_game(const Rules& rules, std::uint64_t seed, std::int64_t max_decisions,
                      bool record);
+
+// Mean ns per sampled world (the hands of worlds 0..n-1 of the view of the seat to act).
+double time_sampling(const GameState& g, int n, std::uint64_t seed);
+// Mean ns per rollout (search.hpp rollout_round) to the end of the round from a copy of g.
+double time_rollouts(const GameState& g, int n, PolicyKind policy);
 
 }  // namespace daguai

@@ -8,6 +8,7 @@ card to return, and (optional variants) 抗贡 / joker-tribute offers and takes.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from operator import attrgetter
 from typing import Any
 
 from . import _core, protocol
@@ -76,8 +77,18 @@ def _view_observation(self: _core.InfoState, seat: int | None = None) -> dict[st
 _core.InfoState.observation = _view_observation  # type: ignore[attr-defined]
 
 
-class Game(_core.GameState):
+def _state_property(name: str, doc: str) -> property:
+    """A read-only property of the wrapped GameState (C-level getter: no Python frame)."""
+    return property(attrgetter(f"_state.{name}"), doc=doc)
+
+
+class Game:
     """One match (R12) from a seed.
+
+    ``Game`` wraps the C++ match state (``_core.GameState``, ``cpp/engine/state.hpp``) and
+    exposes only the names listed in docs/game.md "The Game API"; the
+    engine-level state (its log, ``apply``, ``check``, ...) is :attr:`state`. Every daguai
+    function that takes a game accepts a ``Game`` or a ``GameState``.
 
     Parameters
     ----------
@@ -116,54 +127,126 @@ class Game(_core.GameState):
             raise ValueError(f"game must be an integer in [0, 2**64), got {game!r}")
         if start not in STARTS:
             raise ValueError(f"start must be 'fresh' or 'random', got {start!r}")
-        super().__init__(rules._core, seed, game, bool(auto_pass), bool(record), STARTS.index(start))
+        self._wrap(_core.GameState(rules._core, seed, game, bool(auto_pass), bool(record),
+                                   STARTS.index(start)), rules, None)
+
+    def _wrap(self, state: _core.GameState, rules: Rules, origin: dict[str, Any] | None) -> Game:
+        self._state = state
         self._rules = rules
-        self._origin: dict[str, Any] | None = None  # the start position, if not the seeded deal
+        self._origin = origin  # the start position, if not the seeded deal
+        return self
+
+    @classmethod
+    def _of(cls, state: _core.GameState, rules: Rules, origin: dict[str, Any] | None = None) -> Game:
+        """A Game around an existing C++ state (positions, worlds, copies)."""
+        return cls.__new__(cls)._wrap(state, rules, origin)
+
+    @property
+    def state(self) -> _core.GameState:
+        """The C++ match state this Game wraps (``_core.GameState``): the engine-level API
+        (``apply``, ``check``, ``events``, ``n_events``, ...) for tools that need it."""
+        return self._state
 
     @property
     def start(self) -> str:
         """``"fresh"`` or ``"random"``: where the match began (docs/game.md)."""
-        return STARTS[self.start_kind]
+        return STARTS[self._state.start_kind]
 
     def _origin_header(self) -> dict[str, Any]:
         """Where the game began, for its JSON and record headers: ``start`` when it is a random
         start state, ``position`` when it began from a position; both omitted for a fresh
         seeded match (so such documents are unchanged)."""
-        head: dict[str, Any] = {"start": self.start} if self.start_kind else {}
+        head: dict[str, Any] = {"start": self.start} if self._state.start_kind else {}
         if self._origin is not None:
             head["position"] = self._origin
         return head
 
     def __getattr__(self, name: str) -> Any:
-        # Only reached when normal lookup fails: _rules is missing only in an object made by
+        # Only reached when normal lookup fails: a slot is empty only in an object made by
         # Game.__new__ without __init__, which is unusable (docs/errors.md).
-        if name == "_rules":
+        try:
+            object.__getattribute__(self, "_state")
+        except AttributeError:
             raise TypeError("daguai.Game object is not initialized: it was made with __new__ "
-                            "without __init__; create it by calling the class")
+                            "without __init__; create it by calling the class") from None
         raise AttributeError(f"'Game' object has no attribute {name!r}")
+
+    # ---- the state (read from the C++ state) -----------------------------------------
+    seed = _state_property("seed", "The match seed (R17).")
+    game_index = _state_property("game_index", "The game index within a batch (``game=``).")
+    phase = _state_property("phase", "``tribute``, ``return``, ``take``, ``play`` or ``match_over``.")
+    match_over = _state_property("match_over", "Whether the match has ended (R12, R14).")
+    current_player = _state_property("current_player", "The seat to act, or None when the match is over.")
+    round = _state_property("round", "The round number (0 first).")
+    dealer = _state_property("dealer", "The seat that deals (and leads) this round (R10).")
+    level = _state_property("level", "The round's level rank L (the dealer's team's level, R3).")
+    levels = _state_property("levels", "Levels of team A (even seats) and team B (odd seats).")
+    initial_auto_pass = _state_property("initial_auto_pass", "``auto_pass`` when the game was created.")
+    cards_left = _state_property("cards_left", "Cards in each seat's hand.")
+    finish_order = _state_property("finish_order", "Seats out so far this round, in order.")
+    top = _state_property("top", "The play to beat (a Play), or None when leading.")
+    top_seat = _state_property("top_seat", "The seat of the top play, or None.")
+    passed = _state_property("passed", "Seats that passed since the top play.")
+    scores = _state_property("scores", "Each seat's cumulative score (R13, R14).")
+    final_failures = _state_property("final_failures", "R12: failed rounds of each team at the final level.")
+    tribute_state = _state_property("tribute_state", "This round's tribute pairs (R11) and what was paid.")
+    results = _state_property("results", "Results of the finished rounds (dicts, R9, R13, R14).")
+    n_results = _state_property("n_results", "How many rounds have finished.")
+    recording = _state_property("recording", "Whether the event log is kept (``record=True``).")
+    seats = _state_property("seats", "Number of seats at the table (6, or 4 at 4p2d, R18).")
+
+    @property
+    def auto_pass(self) -> bool:
+        """Apply forced passes automatically (changes are logged and replayed)."""
+        return self._state.auto_pass
+
+    @auto_pass.setter
+    def auto_pass(self, on: bool) -> None:
+        self._state.auto_pass = on
+
+    def hand(self, seat: int) -> Hand:
+        """The cards ``seat`` holds (every hand: see :meth:`view` for what a seat may know)."""
+        return self._state.hand(seat)
+
+    def played(self, seat: int) -> Hand:
+        """The cards ``seat`` has played this round (R16: public)."""
+        return self._state.played(seat)
+
+    def result(self, index: int) -> dict[str, Any]:
+        """The result of finished round ``index`` (negative counts from the end)."""
+        return self._state.result(index)
+
+    def legal_actions(self) -> _core.ActionList:
+        """The current player's legal actions (docs/game.md order; empty when the match is over)."""
+        return self._state.legal_actions()
+
+    def forfeit(self, seat: int) -> None:
+        """R14: ``seat`` leaves the match now (docs/game.md "Leaving")."""
+        self._state.forfeit(seat)
 
     # ---- the basic loop -------------------------------------------------------------
     @property
     def rules(self) -> Rules:
+        """The rule variants of this match."""
         return self._rules
 
     def step(self, action: ActionLike) -> None:
         """Apply the current player's decision (R8, R11).
 
-        ``action``: an Action from :meth:`legal_actions`, a Play, ``"pass"``,
-        ``"anti_tribute"``, or card text read for the phase (a play, the tribute card, the
-        returned card, the offered cards, the card taken). Invalid input raises
+        ``action``: an Action from :meth:`legal_actions`, a Play, action text (what
+        ``str(action)`` prints: ``"pass"``, ``"tribute BJ"``, ``"5s 5s 5s 5c BJ as 3s"``, read
+        by the engine's one parser, docs/protocol.md), or cards (a Hand, card text) read for
+        the phase (a play, the tribute card, the returned card, the offered cards, the card
+        taken). Invalid input raises
         ``ValueError`` (``IllegalActionError``, ``IllegalPlayError`` or ``CardError``)
         naming the problem, and leaves the game unchanged.
         """
-        if isinstance(action, str):
-            action = protocol.parse_action(self, action)
-        self.apply(action)
+        self._state.apply(action)
 
     @property
     def round_result(self) -> dict[str, Any] | None:
         """The last finished round's result (R9, R13, R14), or None before the first."""
-        return self.result(-1) if self.n_results else None
+        return self._state.result(-1) if self._state.n_results else None
 
     def titles(self, table: str = "000") -> list[str]:
         """R15: each seat's title from its cumulative score in this match."""
@@ -180,7 +263,7 @@ class Game(_core.GameState):
         """
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.seats:
             raise ValueError(f"seat must be 0..{self.seats - 1}, got {seat!r}")
-        return _observation(_core.information_state(self, seat, True, False), self.round_result)
+        return _observation(_core.information_state(self._state, seat, True, False), self.round_result)
 
     def view(self, seat: int) -> _core.InfoState:
         """The information state of ``seat`` (R16, C++ ``infostate.hpp``): what a policy
@@ -191,23 +274,15 @@ class Game(_core.GameState):
         ``legal_actions()`` when the seat is to act."""
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.seats:
             raise ValueError(f"seat must be 0..{self.seats - 1}, got {seat!r}")
-        v = _core.information_state(self, seat, True, seat == self.current_player)
+        v = _core.information_state(self._state, seat, True, seat == self.current_player)
         v.rules = self._rules
         v.last_result = self.round_result
         return v
 
-    def _round_events(self) -> list[tuple]:
-        """Events of the current round (from its deal)."""
-        return self.events(self.round_events_start)
-
     # ---- copies and serialization -----------------------------------------------------
     def clone(self) -> Game:
         """An independent copy (the C++ state is copied; nothing is shared)."""
-        g = Game.__new__(Game)
-        _core.GameState.__init__(g, self)
-        g._rules = self._rules
-        g._origin = self._origin
-        return g
+        return Game._of(_core.GameState(self._state), self._rules, self._origin)
 
     # ---- positions (docs/records.md) --------------------------------------------------
     def position(self) -> dict[str, Any]:
@@ -250,13 +325,13 @@ class Game(_core.GameState):
         the engine makes them again).
 
         ``Game.from_json(g.to_json())`` rebuilds an equal game (decisions replayed)."""
-        if not self.recording:
+        if not self._state.recording:
             raise ValueError("to_json needs a game created with record=True")
         return protocol.dumps({
             "format": "daguai-game", "version": RECORD_FORMAT, "engine": _core.__version__,
             "rules": self._rules.to_dict(), "seed": self.seed, "game": self.game_index,
             "auto_pass": self.initial_auto_pass, **self._origin_header(),
-            "actions": protocol.decisions(self.events()),
+            "actions": protocol.decisions(self._state.events()),
         })
 
     @classmethod
@@ -284,8 +359,8 @@ class Game(_core.GameState):
             return NotImplemented
         return (self._rules == other._rules and self.seed == other.seed
                 and self.game_index == other.game_index and self.auto_pass == other.auto_pass
-                and self.start_kind == other.start_kind
-                and protocol.decisions(self.events()) == protocol.decisions(other.events())
+                and self._state.start_kind == other._state.start_kind
+                and protocol.decisions(self._state.events()) == protocol.decisions(other._state.events())
                 and self.phase == other.phase and self.current_player == other.current_player
                 and all(self.hand(s) == other.hand(s) for s in range(self.seats)))
 
@@ -299,7 +374,7 @@ class Game(_core.GameState):
         yield {"record": "daguai", "format": RECORD_FORMAT, "engine": _core.__version__,
                "rules": self._rules.to_dict(), "seed": self.seed, "game": self.game_index,
                "auto_pass": self.initial_auto_pass, **self._origin_header()}
-        for event in self.events():
+        for event in self._state.events():
             yield protocol.event_to_json(*event)
 
     def to_record(self) -> str:
@@ -428,7 +503,7 @@ def replay(record: str | Iterable[str] | list[dict[str, Any]], upto: int | None 
             raise ReplayError(exc.args[0] if str(exc).startswith(where) else f"{where}: {exc}") from None
         except (ValueError, TypeError) as exc:
             raise ReplayError(f"{where}: {exc}") from None
-        logged = g.events(i)
+        logged = g.state.events(i)
         if not logged:
             raise ReplayError(f"{where}: a {kind} event the engine did not produce")
         mine = _json_normal(protocol.event_to_json(*logged[0]))
@@ -442,7 +517,7 @@ def replay(record: str | Iterable[str] | list[dict[str, Any]], upto: int | None 
             raise ReplayError(f"{where}: {kind} {what}: field(s) {', '.join(diff)} "
                               f"(engine: {', '.join(f'{k}={mine.get(k)!r}' for k in diff)})")
         i += 1
-    if upto is None and i != g.n_events:
+    if upto is None and i != g.state.n_events:
         raise ReplayError(f"line {last}: the record ends early ({i} events; the engine logged "
-                          f"{g.n_events} by then)")
+                          f"{g.state.n_events} by then)")
     return g

@@ -24,7 +24,7 @@ import numpy as np
 
 from . import _core
 from ._core import Action, GameState, IllegalActionError
-from .game import STARTS
+from .game import STARTS, Game
 from .rules import Rules
 from .table import seats_of
 
@@ -88,7 +88,7 @@ def obs_meanings() -> dict[str, str]:
 
 
 def _check_game(game: Any, what: str, views: bool = False) -> None:
-    if not isinstance(game, GameState) and not (views and isinstance(game, _core.InfoState)):
+    if not isinstance(game, (GameState, Game)) and not (views and isinstance(game, _core.InfoState)):
         raise ValueError(f"{what} needs a daguai.Game{' or a view' if views else ''}, "
                          f"got {type(game).__name__}")
 

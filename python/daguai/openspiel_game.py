@@ -115,10 +115,7 @@ class _Table:
         self.game = game
 
     def __deepcopy__(self, memo: dict) -> _Table:
-        g = Game.__new__(Game)
-        _core.GameState.__init__(g, self.game)
-        g._rules = self.game.rules
-        return _Table(g)
+        return _Table(self.game.clone())
 
 
 class DaGuaiGame(pyspiel.Game):

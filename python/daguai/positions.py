@@ -55,7 +55,7 @@ def position_of(game: Game, *, at_deal: bool = False) -> dict[str, Any]:
     if not game.recording:
         raise ValueError("a position needs a game created with record=True (the round's history "
                          "comes from the log)")
-    events = game.events(game.round_events_start)
+    events = game.state.events(game.state.round_events_start)
     deal = events[0][4]
     history = [] if at_deal else [h for h in (_history_entry(n, s, f, p) for n, s, _, f, p in events)
                                   if h is not None]
@@ -102,9 +102,7 @@ def game_from_position(cls: type, position: str | bytes | Mapping[str, Any], *,
                        record: bool = True) -> Game:
     """Build a ``cls`` (a Game subclass) from a position (dict or JSON text)."""
     rules, core_pos = _parse_position(position)
-    g = cls.__new__(cls)
-    _core.GameState.__init__(g, rules._core, core_pos, record)
-    g._rules = rules
+    g = cls._of(_core.GameState(rules._core, core_pos, record), rules)
     g._origin = position_of(g, at_deal=True) if record else None
     return g
 

@@ -30,7 +30,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from . import _core
-from ._core import Action, Hand, Play
+from ._core import Action, Play
 
 if TYPE_CHECKING:  # pragma: no cover
     from .game import Game
@@ -89,19 +89,11 @@ def play_from_json(d: Any, level: str, rules: Any) -> Play:
 
 def _read_play(cards: Any, declared: Any, level: str, rules: Any) -> Play:
     """R6: under ``wild="declare"`` ``declared`` chooses the reading; otherwise the rules fix
-    it and ``declared``, when given, must be what they give."""
+    it and ``declared``, when given, must be what they give (the engine's ``read_play``,
+    ``cpp/engine/actions.hpp``)."""
     if declared is not None and not isinstance(declared, str):
         raise _core.CardError(f"'as' must be card text, got {declared!r}")
-    use = declared if declared is not None and rules.wild == "declare" else None
-    play = _core.classify(cards, level, rules._core, use)
-    if play is None:
-        raise _core.IllegalPlayError(f"'{cards}' is not a play (R5)")
-    # under declare, declare() already checked that the faces make this reading
-    if declared is not None and use is None and Hand(" ".join(play.jokers_as)) != Hand(declared):
-        raise _core.IllegalPlayError(
-            f"the jokers of '{cards}' stand for {' '.join(play.jokers_as) or 'themselves'!r} "
-            f"under wild={rules.wild!r}, not {declared!r}")
-    return play
+    return _core.read_play(cards, declared, level, rules._core)
 
 
 def action_text(a: Action) -> str:
@@ -119,48 +111,18 @@ def action_to_json(a: Action) -> dict[str, Any]:
     return d
 
 
-def parse_action(game: Game, text: Any) -> Action:
+def parse_action(game: Game | _core.GameState, text: Any) -> Action:
     """Read an action for the current decision of ``game`` from its text form.
 
     Accepts what ``str(action)`` prints (module docstring), ``"play <cards>"`` and bare card
-    text read for the phase. Raises ``IllegalActionError`` / ``IllegalPlayError`` /
+    text read for the phase. The one parser of action text is the engine's
+    (``parse_action`` in ``cpp/engine/actions.hpp``): ``Game.step`` and every other path
+    that reads text use it. Raises ``IllegalActionError`` / ``IllegalPlayError`` /
     ``CardError`` (ValueErrors) naming the problem; ``game`` is not changed.
     """
     if not isinstance(text, str):
         raise _core.IllegalActionError(f"an action text must be a string, got {type(text).__name__}")
-    if game.match_over:
-        raise _core.IllegalActionError("the match is over: no action is possible")
-    words = text.split()
-    if not words:
-        raise _core.IllegalActionError("empty action text")
-    verb = words[0].lower()
-    if verb in ("pass", "anti_tribute"):
-        if len(words) != 1:
-            raise _core.IllegalActionError(f"'{verb}' takes no cards: {text!r}")
-        return game.to_action(verb)
-    if verb in ("play",) + _CARD_VERBS:
-        words = words[1:]
-    else:
-        verb = ""
-    declared = None
-    if "as" in words:  # the keyword is lowercase; the ace of spades is written "As" here
-        i = words.index("as")
-        words, declared = words[:i], " ".join(words[i + 1:])
-        if not declared:
-            raise _core.IllegalActionError(f"'as' names no faces: {text!r}")
-    if not words:
-        raise _core.IllegalActionError(f"no cards in {text!r}")
-    cards = " ".join(words)
-    if game.phase == "play":
-        if verb not in ("", "play"):
-            raise _core.IllegalActionError(f"a {verb} in the play phase: {text!r}")
-        return game.to_action(_read_play(cards, declared, game.level, game.rules))
-    if declared is not None:
-        raise _core.IllegalActionError(f"'as' is only for plays: {text!r}")
-    a = game.to_action(cards)
-    if verb and a.type != verb:
-        raise _core.IllegalActionError(f"the decision is a {a.type}, not a {verb}: {text!r}")
-    return a
+    return _core.parse_action(game, text)
 
 
 def action_from_json(game: Game, d: Any) -> Action:
@@ -205,7 +167,7 @@ def decision_of_event(name: str, s: int, other: int, flags: int, payload: Any) -
 
 
 def decisions(events: Iterable[tuple]) -> list[list[Any]]:
-    """The decisions among engine log events (``Game.events()`` tuples)."""
+    """The decisions among engine log events (``game.state.events()`` tuples)."""
     out = []
     for e in events:
         d = decision_of_event(*e)
@@ -243,7 +205,7 @@ def apply_decision(g: Game, a: Any, where: str = "decision") -> None:
                 raise ReplayError(f"{where}: a {kind} in phase {g.phase}")
             if len(a) < 3:
                 raise ReplayError(f"{where}: a {kind} without cards")
-            g.step(g.to_action(a[2]))
+            g.step(getattr(g, "state", g).to_action(a[2]))  # cards read for the phase
         else:
             raise ReplayError(f"{where}: unknown action {kind!r}")
     except ReplayError:
@@ -259,7 +221,7 @@ def result_to_json(r: dict[str, Any]) -> dict[str, Any]:
 
 
 def event_to_json(name: str, s: int, other: int, flags: int, payload: Any) -> dict[str, Any]:
-    """The record entry (docs/records.md) of one engine log event (``Game.events()``)."""
+    """The record entry (docs/records.md) of one engine log event (``game.state.events()``)."""
     if name == "deal":
         return {"event": "deal", "round": payload["round"], "dealer": payload["dealer"],
                 "levels": list(payload["levels"]), "hands": [str(h) for h in payload["hands"]]}
@@ -317,7 +279,7 @@ def event_for_seat(e: dict[str, Any], seat: int | None) -> dict[str, Any]:
 
 
 def history_entry(event: tuple, seat: int) -> dict[str, Any] | None:
-    """An engine log event (a ``Game.events()`` tuple) as it appears in
+    """An engine log event (a ``game.state.events()`` tuple) as it appears in
     ``Game.observation(seat)["history"]`` (None for deals and results): public fields, and
     the cards of a tribute pair only for its two players."""
     name, s, other, flags, payload = event

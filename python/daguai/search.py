@@ -51,11 +51,7 @@ def sample_worlds(view: _core.InfoState, n: int, seed: int = 0) -> list[Game]:
     rules = getattr(view, "rules", None)
     out = []
     for state in _core.sample_worlds(view, n, seed):
-        g = Game.__new__(Game)
-        _core.GameState.__init__(g, state)
-        g._rules = rules
-        g._origin = None
-        out.append(g)
+        out.append(Game._of(state, rules))
     return out
 
 

@@ -189,7 +189,7 @@ def _play(g: Game, pols: Sequence[PolicyLike], matches: bool) -> tuple[int, int]
         view.game_index = game  # which game of the run (not its seed: that would give the deal)
         choice = _call_policy(pols[seat], view, seat, game)  # type: ignore[arg-type]
         try:
-            action = g.to_action(choice)
+            action = g.state.to_action(choice)
             g.step(action)
         except ValueError as exc:
             raise type(exc)(f"policy {_policy_name(pols[seat])!r} (seat {seat}, game {game}) "

@@ -306,10 +306,10 @@ class Table:
         """Apply a legal action, checkpoint it, then tell every seat what happened."""
         t0, c0 = time.perf_counter(), time.thread_time()
         g = self.game
-        start = g.n_events
+        start = g.state.n_events
         seat, decision = action.seat, self.n_decisions
         g.step(action)
-        new = g.events(start)
+        new = g.state.events(start)
         decs = protocol.decisions(new)
         self.hub.store.append(self.id, self.n_saved, decs)
         self.n_saved += len(decs)
