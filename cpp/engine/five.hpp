@@ -83,6 +83,24 @@ MaskRange sequence_masks(bool wrap, int m);
 MaskRange sequence_masks_through(bool wrap, int rank, int m);
 
 // ---------------------------------------------------------------------------------------
+// Flush suits: bit 2s is set when c holds a natural card of suit s (a rank byte's layout).
+// The naturals are all of one suit (flush, straight flush possible) iff one bit is set.
+// ---------------------------------------------------------------------------------------
+constexpr unsigned natural_suit_bits(const Cards& c) {
+  const std::uint64_t hi_nat = c.hi & Cards::kHiNatural;
+  std::uint64_t p = (c.lo | (c.lo >> 1) | hi_nat | (hi_nat >> 1)) & Cards::kLowBits;
+  p |= p >> 32;  // fold the eight rank bytes of each word onto the lowest
+  p |= p >> 16;
+  p |= p >> 8;
+  return unsigned(p & 0x55);
+}
+// The common suit of the naturals, or -1 if they are of several suits or none.
+constexpr int natural_suit(const Cards& c) {
+  const unsigned s = natural_suit_bits(c);
+  return __builtin_popcount(s) == 1 ? __builtin_ctz(s) / 2 : -1;
+}
+
+// ---------------------------------------------------------------------------------------
 // Two-rank natural parts: a natural cards of one rank and b of another (a, b >= 1,
 // a + b <= 5), the jokers fill up to five.
 // ---------------------------------------------------------------------------------------

@@ -41,7 +41,6 @@ namespace detail {
 FiveInfo five_info(const Cards& nat, int jokers) {
   FiveInfo x;
   x.j = jokers;
-  unsigned suits = 0;
   for (int r = 0; r < kNumRanks; ++r) {
     const int b = nat.rank_byte(r);
     if (!b) continue;
@@ -49,11 +48,9 @@ FiveInfo five_info(const Cards& nat, int jokers) {
     x.n[r] = std::uint8_t(c);
     x.m += c;
     x.mask |= 1u << r;
-    for (int s = 0; s < kNumSuits; ++s)
-      if ((b >> (2 * s)) & 3) suits |= 1u << s;
   }
   x.d = __builtin_popcount(x.mask);
-  x.suit = __builtin_popcount(suits) == 1 ? low_bit(suits) : -1;
+  x.suit = natural_suit(nat);
   return x;
 }
 
