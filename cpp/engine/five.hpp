@@ -79,8 +79,25 @@ struct MaskRange {
   const std::uint16_t* begin() const { return first; }
   const std::uint16_t* end() const { return last; }
 };
-MaskRange sequence_masks(bool wrap, int m);
-MaskRange sequence_masks_through(bool wrap, int rank, int m);
+namespace detail {
+// [wrap][m - 3]: all masks; [wrap][rank][m - 3]: those through the rank. At most 13 windows
+// x C(5, 3) = 130 masks of one size, and 5 windows x C(4, 2) = 30 through one rank.
+struct SequenceTable {
+  std::uint16_t all[2][3][130]{};
+  std::uint8_t n_all[2][3]{};
+  std::uint16_t through[2][kNumRanks][3][30]{};
+  std::uint8_t n_through[2][kNumRanks][3]{};
+};
+extern const SequenceTable kSequences;
+}  // namespace detail
+inline MaskRange sequence_masks(bool wrap, int m) {
+  const std::uint16_t* p = detail::kSequences.all[wrap][m - 3];
+  return MaskRange{p, p + detail::kSequences.n_all[wrap][m - 3]};
+}
+inline MaskRange sequence_masks_through(bool wrap, int rank, int m) {
+  const std::uint16_t* p = detail::kSequences.through[wrap][rank][m - 3];
+  return MaskRange{p, p + detail::kSequences.n_through[wrap][rank][m - 3]};
+}
 
 // ---------------------------------------------------------------------------------------
 // Flush suits: bit 2s is set when c holds a natural card of suit s (a rank byte's layout).
@@ -117,14 +134,14 @@ struct TwoRankShape {
   bool first;   // the rank with a cards may be the group rank
   bool second;  // the rank with b cards may be the group rank
 };
-constexpr TwoRankShape two_rank_shape(int a, int b) {
+[[gnu::always_inline]] constexpr TwoRankShape two_rank_shape(int a, int b) {
   const bool four = can_be_four(a, b) || can_be_four(b, a);
   return four ? TwoRankShape{true, can_be_four(a, b), can_be_four(b, a)}
               : TwoRankShape{false, can_be_triple(a, b), can_be_triple(b, a)};
 }
 // R6: the power of the group rank (the key's sub) for group-rank powers p1 (first), p2
 // (second): when both ranks may be it, auto takes the lower power and high the higher.
-constexpr int group_power(const TwoRankShape& s, int p1, int p2, bool high) {
+[[gnu::always_inline]] constexpr int group_power(const TwoRankShape& s, int p1, int p2, bool high) {
   if (s.first && s.second) return high ? (p1 > p2 ? p1 : p2) : (p1 < p2 ? p1 : p2);
   return s.first ? p1 : p2;
 }
