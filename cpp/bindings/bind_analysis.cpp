@@ -1,8 +1,9 @@
-// Hand analysis: min_plays.
+// Hand analysis: min_plays, and the heuristic's plan (tests/test_analysis_planner.py).
 #include <pybind11/stl.h>
 
 #include "analysis.hpp"
 #include "convert.hpp"
+#include "policy.hpp"
 
 namespace daguai::bind {
 
@@ -23,6 +24,14 @@ void bind_analysis(py::module_& m) {
       },
       py::arg("hand"), py::arg("level"), py::arg("rules"),
       "Fewest legal plays that empty the hand, and one partition achieving it.");
+  m.def(
+      "heuristic_plan",
+      [](py::handle hand, py::handle level, const Rules& rules) {
+        const HeuristicPlan p = heuristic_plan(to_cards(hand, "hand"), to_level(level), rules);
+        return py::make_tuple(py::cast(p.plays), p.minimal);
+      },
+      py::arg("hand"), py::arg("level"), py::arg("rules"),
+      "The heuristic policy's plan for the hand (its plays), and whether it claims to be minimal.");
 }
 
 }  // namespace daguai::bind

@@ -9,9 +9,8 @@ namespace daguai {
 
 namespace {
 
-const char* wild_name(Wild w) {
-  return w == Wild::kAuto ? "auto" : w == Wild::kHigh ? "high" : "declare";
-}
+// The choice name of rules.wild, from the variant table (rules.cpp).
+const char* wild_name(Wild w) { return find_rule_variant("wild")->choices[std::size_t(w)]; }
 
 // Python's repr of simple text, for messages: 'text'.
 std::string quoted(std::string_view s) { return "'" + std::string(s) + "'"; }
@@ -61,12 +60,13 @@ Play classify_declared(const Cards& c, const Cards& jokers_as, int level, const 
     throw CardError("jokers_as needs rules with wild='declare' (R6); under '" +
                     std::string(wild_name(rules.wild)) + "' the interpretation is fixed");
   const Cards nat = c.naturals();
-  if (Cards::sum_overflows(nat, jokers_as))  // name the face that would get a 4th copy
-    for (int f = 0; f < kNumFaces; ++f)
-      if (nat.count(f) + jokers_as.count(f) > kMaxCopies)
-        throw CardError("jokers_as: a joker cannot stand for " + face_text(f) + ": the play has " +
-                        std::to_string(nat.count(f)) + " natural " + face_text(f) +
-                        " already (at most 3 copies: three decks, R2)");
+  const int copies = table_of(rules).decks;  // R2, R18: a face at most once per deck
+  for (int f = 0; f < kNumFaces; ++f)        // name the face that would get one copy too many
+    if (nat.count(f) + jokers_as.count(f) > copies)
+      throw CardError("jokers_as: a joker cannot stand for " + face_text(f) + ": the play has " +
+                      std::to_string(nat.count(f)) + " natural " + face_text(f) +
+                      " already (at most " + std::to_string(copies) +
+                      " copies: " + std::to_string(copies) + " decks, R2)");
   return declare(c, nat + jokers_as, level, rules);
 }
 
@@ -80,7 +80,7 @@ Play read_play(std::string_view cards, const std::optional<std::string>& declare
   if (declared) {
     Cards as;
     std::string as_text;
-    for (int f : joker_faces(p, level)) {
+    for (int f : joker_faces(p, level, table_of(rules).decks)) {
       as.add(f);
       as_text += (as_text.empty() ? "" : " ") + face_text(f);
     }

@@ -1,7 +1,7 @@
 // Hand analysis (配牌 / 手数): the exact minimum number of legal plays that empty a hand.
 //
-// Which card sets are plays (R5, R6): the facts the search relies on (tests/test_min_plays.py
-// checks the results against a brute force over legal_plays):
+// Which card sets are plays (R5, R6; the families of five.hpp): the facts the search relies
+// on (tests/test_analysis_min_plays.py checks the results against a brute force over legal_plays):
 //   1 card   any card (a joker is a single of its own face).
 //   2, 3     naturals of one rank plus any number of jokers (joker-only included).
 //   5        natural part N plus j jokers is a play iff N is empty (joker-only five), or all
@@ -40,6 +40,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "five.hpp"
 #include "moves.hpp"
 
 namespace daguai {
@@ -49,28 +50,6 @@ inline int low_bit(unsigned x) { return __builtin_ctz(x); }
 
 // Fewest joker-only plays for J jokers (sizes 1, 2, 3, 5): 4 = 2 + 2, 6 = 3 + 3.
 constexpr int kJokerOnlyPlays[7] = {0, 1, 1, 1, 2, 1, 2};
-
-// Per wrap setting: the straight windows (rank masks), and for each rank r and m = 3, 4, 5
-// the masks of m distinct ranks through r that lie inside some straight. kWindows behind
-// straight_windows() is constexpr, so this dynamic initializer may call it.
-struct StraightTables {
-  std::array<std::vector<std::uint16_t>, 2> windows;  // [wrap]
-  std::array<std::array<std::array<std::vector<std::uint16_t>, 6>, 13>, 2>
-      masks;  // [wrap][rank][m]
-  StraightTables() {
-    for (int wrap = 0; wrap < 2; ++wrap) {
-      for (int t = wrap ? 0 : 3; t < kNumRanks; ++t)
-        windows[wrap].push_back(std::uint16_t(straight_ranks(t)));
-      for (unsigned mask = 1; mask < 8192; ++mask) {
-        const int m = __builtin_popcount(mask);
-        if (m < 3 || m > 5 || !straight_windows(mask, wrap != 0)) continue;
-        for (unsigned x = mask; x; x &= x - 1)
-          masks[wrap][low_bit(x)][m].push_back(std::uint16_t(mask));
-      }
-    }
-  }
-};
-const StraightTables kStraight;
 
 // One play of the search: its natural cards and how many jokers it takes.
 struct Move {
@@ -150,16 +129,13 @@ class FailTable {
 
 class Solver {
  public:
-  Solver(const Rules& rules, FailTable* fails)
-      : wrap_(rules.wrap_straights ? 1 : 0), fails_(fails) {}
+  Solver(const Rules& rules, FailTable* fails) : wrap_(rules.wrap_straights), fails_(fails) {}
 
   // Lower bound on the number of plays for the whole hand.
   int lower_bound(const Cards& nat, int jokers) {
-    const int n = nat.size() + jokers;
     Analysis a;
     analyse(nat, jokers, &a);
-    const int b = (n + a.forced_slack + 4) / 5;
-    return 5 * b - n == 1 ? b + 1 : b;
+    return plays_lower_bound(nat.size() + jokers, a.forced_slack);
   }
 
   // Can (nat, jokers) be split into at most `budget` plays? On success, moves_ holds one
@@ -262,9 +238,10 @@ class Solver {
     // Straights through each rank: windows whose gaps the jokers fill; the estimate weighs
     // each by the product of distinct suits at its other ranks.
     int st_est[kNumRanks] = {};
-    for (std::uint16_t w : kStraight.windows[wrap_]) {
-      const int missing = __builtin_popcount(w & ~a->present);
+    for (int t = first_straight(wrap_); t < kNumRanks; ++t) {
+      const int missing = window_gaps(t, a->present);
       if (missing > jokers || missing == 5) continue;
+      const unsigned w = straight_ranks(t);
       int prod = 1;
       for (unsigned x = w & a->present; x; x &= x - 1) prod *= a->d[low_bit(x)];
       for (unsigned x = w & a->present; x; x &= x - 1) {
@@ -347,7 +324,7 @@ class Solver {
       }
       // Family 3: m >= 3 distinct ranks inside a straight, one face each, not all of suit s0.
       if (m >= 3) {
-        for (std::uint16_t mask : kStraight.masks[wrap_][r0][m]) {
+        for (std::uint16_t mask : sequence_masks_through(wrap_, r0, m)) {
           if ((mask & a.present) != mask) continue;
           int ranks[5], k = 0;
           for (unsigned y = mask & ~(1u << r0); y; y &= y - 1) ranks[k++] = low_bit(y);
@@ -395,7 +372,7 @@ class Solver {
         seq_rec(a, ranks, k, i + 1, acc + rank_cards(r, 1u << (2 * s)), mixed || s != s0, s0, j);
   }
 
-  int wrap_;
+  bool wrap_;
   FailTable* fails_;
   std::vector<Move> cand_;
   std::vector<Move> moves_;

@@ -14,6 +14,14 @@ struct Partition {
   std::vector<Play> plays;  // one partition achieving it (plays classified at the level)
 };
 
+// A lower bound on the number of plays that empty a hand of n cards when the small plays
+// must waste at least `waste` slots: a play holds at most 5 cards, and the slots the plays
+// leave empty (5 minus their size: 0, 2, 3 or 4 each) never total exactly 1.
+constexpr int plays_lower_bound(int n, int waste = 0) {
+  const int b = (n + waste + 4) / 5;
+  return 5 * b - n == 1 ? b + 1 : b;
+}
+
 // Exact minimum number of legal plays (R5-R7 under `rules`, each one a leader could make:
 // single, pair, triple or five-card play, jokers wild in 2/3/5-card plays per R6, joker-only
 // plays included) whose cards together are exactly `hand`, and one partition achieving it.

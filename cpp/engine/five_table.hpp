@@ -22,6 +22,7 @@
 #include <cstdint>
 
 #include "cards.hpp"
+#include "five.hpp"
 #include "rules.hpp"
 
 namespace daguai {
@@ -76,12 +77,7 @@ inline int five_index(const Cards& c, bool* suited) {
   };
   const std::uint64_t hi_nat = c.hi & Cards::kHiNatural;
   const std::uint64_t cl = byte_counts(c.lo), ch = byte_counts(hi_nat);
-  // Suits present: presence bit 2s of each rank byte folded into the low byte.
-  std::uint64_t p = (c.lo | (c.lo >> 1) | hi_nat | (hi_nat >> 1)) & Cards::kLowBits;
-  p |= p >> 32;
-  p |= p >> 16;
-  p |= p >> 8;
-  *suited = __builtin_popcount(unsigned(p & 0x55)) == 1;
+  *suited = __builtin_popcount(natural_suit_bits(c)) == 1;  // five.hpp
   // Nonzero count bytes (a count is at most 5 here: 3 bits), one iteration per rank held.
   constexpr std::uint64_t kOnes = 0x0101010101010101ULL;
   int h = 0, i = 0;

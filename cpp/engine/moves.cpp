@@ -7,6 +7,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "five.hpp"
+
 namespace daguai {
 
 void PlayList::reserve(std::size_t n) {
@@ -47,26 +49,10 @@ struct SubTable {
 };
 const SubTable kSub;
 
-// Rank masks of m distinct ranks (m = 3, 4, 5) that lie inside some straight, per wrap
-// setting, in ascending mask order (uses the compile-time window table).
-struct SequenceMasks {
-  std::array<std::array<std::vector<std::uint16_t>, 6>, 2> masks;
-  SequenceMasks() {
-    for (int wrap = 0; wrap < 2; ++wrap)
-      for (unsigned mask = 1; mask < 8192; ++mask) {
-        const int m = __builtin_popcount(mask);
-        if (m >= 3 && m <= 5 && straight_windows(mask, wrap != 0))
-          masks[wrap][m].push_back(std::uint16_t(mask));
-      }
-  }
-};
-const SequenceMasks kSeq;
-
 inline const std::uint8_t* subs_begin(int h, int k) { return kSub.data.data() + kSub.off[h][k]; }
 inline const std::uint8_t* subs_end(int h, int k) { return kSub.data.data() + kSub.off[h][k + 1]; }
 
 inline int low_bit(unsigned x) { return __builtin_ctz(x); }
-inline int high_bit(unsigned x) { return 31 - __builtin_clz(x); }
 
 constexpr std::uint32_t kMaxFlushKey =
     (std::uint32_t(int(Kind::kFlush) - int(Kind::kStraight)) << 20) | 0xFFFFF;
@@ -312,10 +298,8 @@ class Gen {
     // R5/R6 for two ranks: four-plus-one when one side has a single card (the four is the
     // other rank, or either when both are single), else full house (the triple is a rank
     // with <= 3 cards whose partner has <= 2).
-    const bool four = a == 1 || b == 1;
-    const Kind kind = four ? Kind::kFourPlusOne : Kind::kFullHouse;
-    const bool c1 = four ? b == 1 : (a <= 3 && b <= 2);  // r1 may be the group rank
-    const bool c2 = four ? a == 1 : (b <= 3 && a <= 2);  // r2 may be the group rank
+    const TwoRankShape shape = two_rank_shape(a, b);  // five.hpp
+    const Kind kind = shape.four ? Kind::kFourPlusOne : Kind::kFullHouse;
     const bool single_pair = a == 1 && b == 1;
     // Following: skip the pattern when even its best key cannot beat the top (two single
     // suited cards + 3 jokers may make a straight flush, otherwise the pattern's kind).
@@ -331,9 +315,7 @@ class Gen {
             const std::size_t nb2 = std::size_t(subs_end(cfg_[r2], b) - subs_begin(cfg_[r2], b));
             if (!nb2) continue;
             if (kFollow) {
-              const int p1 = power_[r1], p2 = power_[r2];
-              const int p =
-                  (c1 && c2) ? (kHigh ? std::max(p1, p2) : std::min(p1, p2)) : (c1 ? p1 : p2);
+              const int p = group_power(shape, power_[r1], power_[r2], kHigh);
               if (five_key(kind, std::uint32_t(p)) < min_key_) continue;
             }
             n += na * nb2;
@@ -356,17 +338,15 @@ class Gen {
       if (blocks && take_block(std::size_t(nb - first) * std::size_t(ncomp_[j]))) continue;
       for (int k = first; k < nb; ++k) {
         const Part& y = pb[k];
-        const int p2 = y.power;
-        const int p = (c1 && c2) ? (kHigh ? std::max(p1, p2) : std::min(p1, p2)) : (c1 ? p1 : p2);
+        const int p = group_power(shape, p1, y.power, kHigh);
         const Cards nat{x.lo + y.lo, x.hi + y.hi};
         if (single_pair && x.byte == y.byte) {
           // two cards of one suit + 3 jokers: a straight flush if a straight holds both
           const unsigned ws =
               straight_windows((1u << x.rank) | (1u << y.rank), rules_.wrap_straights);
           if (ws) {
-            emit5(
-                nat, j, Kind::kStraightFlush,
-                five_key(Kind::kStraightFlush, std::uint32_t(kHigh ? high_bit(ws) : low_bit(ws))));
+            emit5(nat, j, Kind::kStraightFlush,
+                  five_key(Kind::kStraightFlush, std::uint32_t(straight_key(ws, kHigh))));
             continue;
           }
         }
@@ -383,7 +363,7 @@ class Gen {
   };
   void sequences() {
     if (kFollow && min_key_ > kMaxStraightFlushKey) return;  // only a five of a kind beats the top
-    const int wrap = rules_.wrap_straights ? 1 : 0;
+    const bool wrap = rules_.wrap_straights;
     // Ranks held in each suit (a straight flush needs all its ranks in one suit).
     unsigned suit_ranks[kNumSuits] = {0, 0, 0, 0};
     for (int r = 0; r < kNumRanks; ++r)
@@ -401,11 +381,10 @@ class Gen {
     for (int m = 5; m >= 3; --m) {
       const int j = 5 - m;
       if (j > jt_) break;
-      for (std::uint16_t mask : kSeq.masks[wrap][m]) {
+      for (std::uint16_t mask : sequence_masks(wrap, m)) {
         if (stop()) return;
         if ((mask & present_) != mask) continue;
-        const unsigned ws = straight_windows(mask, wrap != 0);
-        const std::uint32_t t = std::uint32_t(kHigh ? high_bit(ws) : low_bit(ws));
+        const std::uint32_t t = std::uint32_t(straight_key(straight_windows(mask, wrap), kHigh));
         key_st_ = five_key(Kind::kStraight, t);
         key_sf_ = five_key(Kind::kStraightFlush, t);
         if (!kDeclare && (kFollow && key_sf_ < min_key_)) continue;
@@ -540,7 +519,7 @@ class Gen {
   // the multisets of m of its cards with at least 3 ranks (a DP over its ranks, distinct
   // ranks capped at 3), minus the sets of m distinct ranks inside a straight (family 3).
   void flush_counts(int s, std::size_t* out) {
-    const int wrap = rules_.wrap_straights ? 1 : 0;
+    const bool wrap = rules_.wrap_straights;
     {
       std::uint32_t ways[6][4] = {};  // [cards][min(ranks, 3)]
       ways[0][0] = 1;
@@ -562,7 +541,7 @@ class Gen {
       if (__builtin_popcount(ranks) < 3) return;
       for (int m = 5; m >= 3; --m) {
         std::size_t n = ways[m][3];
-        for (std::uint16_t mask : kSeq.masks[wrap][m]) n -= (mask & ~ranks) == 0;
+        for (std::uint16_t mask : sequence_masks(wrap, m)) n -= (mask & ~ranks) == 0;
         out[m] = n;
       }
     }
@@ -578,7 +557,7 @@ class Gen {
       const std::uint32_t sub2 = (sub << 4) | f.power;
       const unsigned ranks2 = ranks | f.rank_bit;
       if constexpr (T == 1) {
-        if (straight_windows(ranks2, rules_.wrap_straights)) continue;  // a sequence: family 3
+        if (is_sequence(ranks2, rules_.wrap_straights)) continue;  // a sequence: family 3
         flush_key_out(Cards{lo2, hi2}, sub2);
       } else {
         nest<T - 1>(i + 1, k, lo2, hi2, sub2, ranks2);
@@ -614,7 +593,7 @@ class Gen {
       ranks |= f.rank_bit;
       sub = (sub << 4) | f.power;
     }
-    if (check_sequence && straight_windows(ranks, rules_.wrap_straights)) return;  // family 3
+    if (check_sequence && is_sequence(ranks, rules_.wrap_straights)) return;  // family 3
     flush_key_out(Cards{lo, hi}, sub);
   }
   void flush_key_out(const Cards& nat, std::uint32_t sub) {
@@ -649,7 +628,7 @@ class Gen {
       ranks |= f.rank_bit;
       for (unsigned c = 0; c < mult; ++c) sub = (sub << 4) | f.power;
     }
-    if (check_sequence && straight_windows(ranks, rules_.wrap_straights)) return;  // family 3
+    if (check_sequence && is_sequence(ranks, rules_.wrap_straights)) return;  // family 3
     flush_key_out(nat, sub);
   }
 

@@ -18,23 +18,6 @@ const char* kind_name(Kind k) {
 
 namespace {
 
-// For every 13-bit rank mask, the set of sequence keys whose five ranks contain it
-// (2 x 8192 x 2 bytes = 32 KiB). Built at compile time, so other translation units' static
-// initializers may use it.
-struct WindowTable {
-  std::array<std::array<std::uint16_t, 8192>, 2> sets{};
-  constexpr WindowTable() {
-    for (int wrap = 0; wrap < 2; ++wrap)
-      for (unsigned mask = 0; mask < 8192; ++mask) {
-        unsigned s = 0;
-        for (int t = wrap ? 0 : 3; t < kNumRanks; ++t)
-          if ((mask & ~straight_ranks(t)) == 0) s |= 1u << t;
-        sets[wrap][mask] = std::uint16_t(s);
-      }
-  }
-};
-constexpr WindowTable kWindows{};
-
 inline int low_bit(unsigned x) { return __builtin_ctz(x); }
 inline int high_bit(unsigned x) { return 31 - __builtin_clz(x); }
 
@@ -55,17 +38,10 @@ inline std::uint32_t flush_sub(const std::uint8_t* cp) {
 }  // namespace
 
 namespace detail {
-// Constant-initialized from the compile-time table, so other translation units' static
-// initializers may call straight_windows().
-extern constexpr std::array<std::array<std::uint16_t, 8192>, 2> kWindowSets = kWindows.sets;
-}  // namespace detail
-
-namespace detail {
 
 FiveInfo five_info(const Cards& nat, int jokers) {
   FiveInfo x;
   x.j = jokers;
-  unsigned suits = 0;
   for (int r = 0; r < kNumRanks; ++r) {
     const int b = nat.rank_byte(r);
     if (!b) continue;
@@ -73,11 +49,9 @@ FiveInfo five_info(const Cards& nat, int jokers) {
     x.n[r] = std::uint8_t(c);
     x.m += c;
     x.mask |= 1u << r;
-    for (int s = 0; s < kNumSuits; ++s)
-      if ((b >> (2 * s)) & 3) suits |= 1u << s;
   }
   x.d = __builtin_popcount(x.mask);
-  x.suit = __builtin_popcount(suits) == 1 ? low_bit(suits) : -1;
+  x.suit = natural_suit(nat);
   return x;
 }
 
@@ -92,66 +66,54 @@ std::uint32_t joker_only_key(int size, int sj, int bj, const Rules& rules) {
 bool classify_five(const FiveInfo& x, int level, const Rules& rules, bool high, std::uint32_t* key,
                    Kind* kind) {
   // R5: the highest type the set can form (five > straight flush > four-plus-one > full
-  // house > flush > straight); R6: then the lowest key (auto) or the highest (high).
-  if (x.d <= 1) {  // all naturals one rank: the jokers complete a five of a kind
-    *kind = Kind::kFiveOfAKind;
-    *key = five_key(*kind, std::uint32_t(rank_power(low_bit(x.mask), level)));
-    return true;
-  }
-  const bool distinct = x.d == x.m;
-  const unsigned ws = distinct ? straight_windows(x.mask, rules.wrap_straights) : 0;
-  if (ws && x.suit >= 0) {
-    *kind = Kind::kStraightFlush;
-    *key = five_key(*kind, std::uint32_t(high ? high_bit(ws) : low_bit(ws)));
-    return true;
-  }
-  if (x.d == 2) {
-    const int r1 = low_bit(x.mask), r2 = high_bit(x.mask);
-    const int a = x.n[r1], b = x.n[r2];
-    const int p1 = rank_power(r1, level), p2 = rank_power(r2, level);
-    // Four-plus-one: the four's rank is one whose partner rank has a single card.
-    const bool four1 = b == 1, four2 = a == 1;
-    bool c1, c2;
-    if (four1 || four2) {
-      *kind = Kind::kFourPlusOne;
-      c1 = four1;
-      c2 = four2;
-    } else {  // full house: triple rank t needs n_t <= 3 and the other <= 2
-      *kind = Kind::kFullHouse;
-      c1 = a <= 3 && b <= 2;
-      c2 = b <= 3 && a <= 2;
+  // house > flush > straight); R6: then the lowest key (auto) or the highest (high). The
+  // natural part's family (five.hpp) decides which types are possible.
+  const bool suited = x.suit >= 0;
+  switch (five_family(x.mask, x.m, suited, rules.wrap_straights)) {
+    case FiveFamily::kGroup:  // all naturals one rank: the jokers complete a five of a kind
+      *kind = Kind::kFiveOfAKind;
+      *key = five_key(*kind, std::uint32_t(rank_power(low_bit(x.mask), level)));
+      return true;
+    case FiveFamily::kTwoRank: {
+      // Two suited single cards inside a window + 3 jokers: a straight flush.
+      if (suited && x.m == 2 && is_sequence(x.mask, rules.wrap_straights)) {
+        *kind = Kind::kStraightFlush;
+        *key = five_key(*kind, std::uint32_t(straight_key(
+                                   straight_windows(x.mask, rules.wrap_straights), high)));
+        return true;
+      }
+      const int r1 = low_bit(x.mask), r2 = high_bit(x.mask);
+      const TwoRankShape shape = two_rank_shape(x.n[r1], x.n[r2]);
+      *kind = shape.four ? Kind::kFourPlusOne : Kind::kFullHouse;
+      *key = five_key(*kind, std::uint32_t(group_power(shape, rank_power(r1, level),
+                                                       rank_power(r2, level), high)));
+      return true;
     }
-    int p;
-    if (c1 && c2)
-      p = high ? std::max(p1, p2) : std::min(p1, p2);
-    else
-      p = c1 ? p1 : p2;
-    *key = five_key(*kind, std::uint32_t(p));
-    return true;
-  }
-  if (x.suit >= 0) {
-    // Flush (no higher type is possible here, so every completion is a flush): the jokers
-    // take the lowest (auto) or highest (high) powers that still have a copy left.
-    std::uint8_t cp[13] = {};
-    for (int r = 0; r < kNumRanks; ++r) cp[rank_power(r, level)] = x.n[r];
-    const int copies = table_of(rules).decks;  // R6, R18: a face at most `decks` times
-    int need = x.j;
-    for (int i = 0; i < kNumRanks && need > 0; ++i) {
-      const int p = high ? kLevelPower - i : i;
-      const int take = std::min(copies - int(x.n[power_rank(p, level)]), need);
-      cp[p] = std::uint8_t(cp[p] + take);
-      need -= take;
+    case FiveFamily::kSequence:
+      *kind = suited ? Kind::kStraightFlush : Kind::kStraight;
+      *key = five_key(
+          *kind, std::uint32_t(straight_key(straight_windows(x.mask, rules.wrap_straights), high)));
+      return true;
+    case FiveFamily::kFlush: {
+      // Every completion is a flush: the jokers take the lowest (auto) or highest (high)
+      // powers that still have a copy left (R6, R18: a face at most `decks` times).
+      std::uint8_t cp[13] = {};
+      for (int r = 0; r < kNumRanks; ++r) cp[rank_power(r, level)] = x.n[r];
+      const int copies = table_of(rules).decks;
+      int need = x.j;
+      for (int i = 0; i < kNumRanks && need > 0; ++i) {
+        const int p = high ? kLevelPower - i : i;
+        const int take = std::min(copies - int(x.n[power_rank(p, level)]), need);
+        cp[p] = std::uint8_t(cp[p] + take);
+        need -= take;
+      }
+      *kind = Kind::kFlush;
+      *key = five_key(*kind, flush_sub(cp));
+      return true;
     }
-    *kind = Kind::kFlush;
-    *key = five_key(*kind, flush_sub(cp));
-    return true;
+    default:
+      return false;
   }
-  if (ws) {
-    *kind = Kind::kStraight;
-    *key = five_key(*kind, std::uint32_t(high ? high_bit(ws) : low_bit(ws)));
-    return true;
-  }
-  return false;
 }
 
 namespace {
@@ -173,8 +135,8 @@ void flush_completions(const FiveInfo& x, int level, bool wrap, int copies, int 
       cp[rank_power(q, level)] = std::uint8_t(c);
     }
     const int d = __builtin_popcount(mask);
-    if (d == 2) return;                                               // 3+2: full house
-    if (d == 5 && maxc == 1 && straight_windows(mask, wrap)) return;  // straight flush
+    if (d == 2) return;                                          // 3+2: full house
+    if (d == 5 && maxc == 1 && is_sequence(mask, wrap)) return;  // straight flush
     keys->push_back(five_key(Kind::kFlush, flush_sub(cp)));
     return;
   }
@@ -205,10 +167,10 @@ void five_interpretations(const FiveInfo& x, int level, const Rules& rules,
   if (x.d == 2) {
     const int r1 = low_bit(x.mask), r2 = high_bit(x.mask);
     const int a = x.n[r1], b = x.n[r2];
-    if (b == 1) add(Kind::kFourPlusOne, rank_power(r1, level));
-    if (a == 1) add(Kind::kFourPlusOne, rank_power(r2, level));
-    if (a <= 3 && b <= 2) add(Kind::kFullHouse, rank_power(r1, level));
-    if (b <= 3 && a <= 2) add(Kind::kFullHouse, rank_power(r2, level));
+    if (can_be_four(a, b)) add(Kind::kFourPlusOne, rank_power(r1, level));
+    if (can_be_four(b, a)) add(Kind::kFourPlusOne, rank_power(r2, level));
+    if (can_be_triple(a, b)) add(Kind::kFullHouse, rank_power(r1, level));
+    if (can_be_triple(b, a)) add(Kind::kFullHouse, rank_power(r2, level));
   } else if (x.d == 1) {
     const int r = low_bit(x.mask);
     // four of r + any kicker; or (one natural) the natural is the kicker of four jokers
@@ -344,7 +306,7 @@ std::vector<int> joker_faces(const Play& p, int level, int copies) {
       break;
     case Kind::kStraight:
     case Kind::kStraightFlush: {
-      const unsigned miss = straight_ranks(int(sub)) & ~x.mask;
+      const unsigned miss = window_missing(int(sub), x.mask);
       for (unsigned m = miss; m; m &= m - 1) push(low_bit(m), 1);
       suit = p.kind() == Kind::kStraightFlush ? x.suit : (x.suit == 0 ? 1 : 0);
       break;

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "cards.hpp"
+#include "five.hpp"
 #include "rules.hpp"
 
 namespace daguai {
@@ -92,23 +93,6 @@ static_assert(sizeof(Play) == 24, "Play must stay 24 bytes (numpy dtype mirrors 
 
 // R7: a beats b.
 inline bool beats(const Play& a, const Play& b) { return a.size() == b.size() && a.key > b.key; }
-
-// Sequence windows (R5): bit t of the result is set when the straight with key t contains
-// every rank of `mask` (13-bit rank mask). Keys 3..12 always, 0..2 only with wrap.
-// (Inline: a lookup in a compile-time table defined in pattern.cpp.)
-namespace detail {
-extern const std::array<std::array<std::uint16_t, 8192>, 2> kWindowSets;
-}
-inline unsigned straight_windows(unsigned mask, bool wrap) {
-  return detail::kWindowSets[wrap ? 1 : 0][mask & 8191];
-}
-// The 13-bit rank mask of the straight with key t: its top rank t and the four below,
-// cyclically (t = 3 is A2345; t = 0..2 are the wrapped JQKA2, QKA23, KA234).
-constexpr unsigned straight_ranks(int t) {
-  unsigned m = 0;
-  for (int i = 0; i < 5; ++i) m |= 1u << ((t - i + kNumRanks) % kNumRanks);
-  return m;
-}
 
 // Classify a set of cards under `level` (rank index) and `rules`.
 // Returns false if the cards form no play. Under Wild::kDeclare, the interpretation chosen

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "analysis.hpp"
+#include "five.hpp"
 #include "search.hpp"
 
 namespace daguai {
@@ -185,22 +187,20 @@ struct Planner {
         *out = c;
       }
     };
-    // straights (and straight flushes): one card of five consecutive ranks
-    for (int t = rules.wrap_straights ? 0 : 3; t < kNumRanks; ++t) {
+    // straights (and straight flushes): one card of five consecutive ranks (five.hpp)
+    unsigned held = 0;  // ranks with a natural non-level card
+    for (int r = 0; r < kNumRanks; ++r)
+      if (cnt[r]) held |= 1u << r;
+    for (int t = first_straight(rules.wrap_straights); t < kNumRanks; ++t) {
       const unsigned ranks = straight_ranks(t);
       if (ranks & (1u << level)) continue;  // keep level cards as controls
+      if (window_gaps(t, held)) continue;   // no jokers in a plan's combination
       int saving = -1;
-      bool ok = true;
       Cards c;
-      for (int r = 0; r < kNumRanks && ok; ++r) {
-        if (!((ranks >> r) & 1)) continue;
-        if (!cnt[r]) {
-          ok = false;
-          break;
-        }
+      for (unsigned x = ranks; x; x &= x - 1) {
+        const int r = __builtin_ctz(x);
         saving += units(cnt[r]) - units(cnt[r] - 1);
       }
-      if (!ok) continue;
       // prefer one suit (straight flush) when every rank has it
       int sf_suit = -1;
       for (int s = 0; s < kNumSuits && sf_suit < 0; ++s) {
@@ -252,7 +252,7 @@ struct Planner {
           ++saving;
         }
       }
-      if (n == 5 && !straight_windows(ranks, rules.wrap_straights)) consider(saving, c);
+      if (n == 5 && !is_sequence(ranks, rules.wrap_straights)) consider(saving, c);
     }
     return best;
   }
@@ -417,6 +417,13 @@ Action heuristic_action(const PolicyView& g, Rng& rng, PolicyScratch& s) {
 }
 
 }  // namespace
+
+HeuristicPlan heuristic_plan(const Cards& hand, int level, const Rules& rules) {
+  HeuristicPlan plan;
+  Planner(hand, level, rules).build(hand, &plan.plays);
+  plan.minimal = int(plan.plays.size()) == plays_lower_bound(hand.size());
+  return plan;
+}
 
 const std::vector<PolicyEntry>& policy_registry() {
   // Adding a policy: one entry here (its id is its index; PolicyKind names the first ones).

@@ -97,6 +97,16 @@ struct PolicyEntry {
 // Every policy, id = index (PolicyKind). The one place to add a policy: policy.cpp.
 const std::vector<PolicyEntry>& policy_registry();
 
+// The heuristic's plan (配牌) for a hand: its split into plays, classified at `level`, as the
+// heuristic makes it before a decision (policy.cpp "Planner"; tests/test_analysis_planner.py).
+// `minimal` claims the plan has the fewest plays possible; it is set when the number of plays
+// meets plays_lower_bound (analysis.hpp), so min_plays must agree.
+struct HeuristicPlan {
+  std::vector<Play> plays;
+  bool minimal = false;
+};
+HeuristicPlan heuristic_plan(const Cards& hand, int level, const Rules& rules);
+
 // The decision of the player to act (g.current_player()). `rng` is that seat's stream.
 Action choose_action(PolicyKind kind, const GameState& g, Rng& rng, PolicyScratch& scratch);
 
