@@ -29,8 +29,9 @@ FULL_DECK = np.full(54, 3, dtype=np.int64)
 # Reference for R9-R14 (docs/game.md "Result of a round", "Match end", "Leaving")
 # ---------------------------------------------------------------------------
 
-def pair_tributes(how: str, tributers: list[int], receivers: list[int]) -> list[int]:
-    """Tributer paying receivers[i], for i in order (tributers: better finisher first)."""
+def pair_tributes(how: str, tributers: list[int], receivers: list[int], seats: int = 6) -> list[int]:
+    """Tributer paying receivers[i], for i in order (tributers: better finisher first); ``seats``:
+    the table's (R18: 4)."""
     n = len(tributers)
     if how == "finish_order":
         return [tributers[n - 1 - i] for i in range(n)]
@@ -42,9 +43,9 @@ def pair_tributes(how: str, tributers: list[int], receivers: list[int]) -> list[
         for ti in sorted(t_free, reverse=True):
             for rj in sorted(r_free):
                 if how == "next":
-                    d = (receivers[rj] - tributers[ti]) % 6
+                    d = (receivers[rj] - tributers[ti]) % seats
                 else:
-                    d = (tributers[ti] - receivers[rj]) % 6
+                    d = (tributers[ti] - receivers[rj]) % seats
                 if best is None or d < best[0]:
                     best = (d, ti, rj)
         _, ti, rj = best
@@ -54,11 +55,17 @@ def pair_tributes(how: str, tributers: list[int], receivers: list[int]) -> list[
     return match
 
 
+#: R13 stake: what each winner gains by the number of tributers (R18: the 4p2d table's)
+STAKES_6P = {3: 6, 2: 3, 1: 1}
+
+
 def expected_round_result(rules: Rules, rnd: int, out: list[int], left: list[int], dealer: int,
-                          levels: list[int], failures: list[int]) -> dict:
-    """The round_end payload docs/game.md prescribes.  Updates `levels` and `failures`."""
+                          levels: list[int], failures: list[int], seats: int = 6,
+                          stakes: dict[int, int] = STAKES_6P) -> dict:
+    """The round_end payload docs/game.md prescribes.  Updates `levels` and `failures`.
+    ``seats`` and ``stakes``: the table's (R18)."""
     last = out[-1]
-    rest = [(last + k) % 6 for k in range(1, 6) if (last + k) % 6 not in out]
+    rest = [(last + k) % seats for k in range(1, seats) if (last + k) % seats not in out]
     rest.sort(key=lambda s: left[s])  # fewer cards first, ties in play order after `last`
     order = out + rest
     first_team = order[0] % 2
@@ -66,9 +73,10 @@ def expected_round_result(rules: Rules, rnd: int, out: list[int], left: list[int
     tributers, receivers = [], []
     if winner is not None:
         losers = [s for s in rest if s % 2 != winner]  # still holding cards
+        assert 1 <= len(losers) <= seats // 2
         winners = [s for s in order if s % 2 == winner]
         receivers = winners[:len(losers)]
-        tributers = pair_tributes(rules.tribute_pairing, losers, receivers)
+        tributers = pair_tributes(rules.tribute_pairing, losers, receivers, seats)
     dteam = dealer % 2
     final = LEVELS.index(rules.final_level)
     before = list(levels)
@@ -84,17 +92,17 @@ def expected_round_result(rules: Rules, rnd: int, out: list[int], left: list[int
         if rules.max_final_failures and failures[dteam] >= rules.max_final_failures:
             match_over = True
     if rules.dealer == "stay":
-        next_dealer = dealer if dealer_won else (dealer + 1) % 6
+        next_dealer = dealer if dealer_won else (dealer + 1) % seats
     else:
         next_dealer = order[0]
     b = rules.base
     scores = []
-    for s in range(6):
+    for s in range(seats):
         if rules.scoring == "stake":
             if winner is None:
                 d = 0
             else:
-                w = {3: 6, 2: 3, 1: 1}[len(tributers)] * b
+                w = stakes[len(tributers)] * b
                 d = w if s % 2 == winner else (-w if rules.losers_pay else 0)
         elif rules.scoring == "levels":
             d = (3 * b if s % 2 == dteam else -b) if dealer_won else b

@@ -27,9 +27,10 @@ def rules_st(draw):
 
 
 @st.composite
-def pool_hand(draw, min_size=0, max_size=12):
+def pool_hand(draw, min_size=0, max_size=12, copies=3):
     """A multiset of faces drawn from a small pool (few ranks, few suits) plus 0-6 jokers,
-    so that pairs, sequences, flushes and groups are common."""
+    so that pairs, sequences, flushes and groups are common; at most ``copies`` of a face (R2;
+    R18's 4p2d table: 2)."""
     if draw(st.booleans()):
         lo = draw(st.integers(-1, 12))
         ranks = sorted({(lo + i) % 13 for i in range(draw(st.integers(1, 6)))})
@@ -37,17 +38,18 @@ def pool_hand(draw, min_size=0, max_size=12):
         ranks = sorted(draw(st.sets(st.integers(0, 12), min_size=1, max_size=7)))
     suits = sorted(draw(st.sets(st.integers(0, 3), min_size=1, max_size=4)))
     pool = [r * 4 + s for r in ranks for s in suits]
-    counts = Counter({52: draw(st.integers(0, 3)), 53: draw(st.integers(0, 3))})
+    counts = Counter({52: draw(st.integers(0, copies)), 53: draw(st.integers(0, copies))})
     # natural cards: biased towards max_size (hypothesis shrinks integers towards 0)
     target = max(min_size, max_size - draw(st.integers(0, max_size)))
     target = sum(counts.values()) + target
     for f in draw(st.lists(st.sampled_from(pool), min_size=2 * target, max_size=2 * target)):
         if sum(counts.values()) >= target:
             break
-        if counts[f] < 3:
+        if counts[f] < copies:
             counts[f] += 1
-    while sum(counts.values()) < min_size:  # a tiny pool: top up with jokers
-        counts[52 if counts[52] < 3 else 53] += 1
+    while sum(counts.values()) < min_size:  # a tiny pool: top up with jokers, then naturals
+        free = [f for f in (52, 53, *range(52)) if counts[f] < copies]
+        counts[free[0]] += 1
     return tuple(sorted(counts.elements()))
 
 

@@ -13,6 +13,8 @@ import daguai
 import numpy as np
 import pytest
 import reference as ref
+import test_game_invariants as invariants
+import test_rules_vs_reference as vs_reference
 from daguai import Game, Hand, Rules, replay
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -46,33 +48,9 @@ def test_r18_table_descriptors():
 # The oracle on random hands (R5-R8 with the copy limit 2)
 # ---------------------------------------------------------------------------
 
-@st.composite
-def pool_hand(draw, min_size=0, max_size=12):
-    """Faces from a small pool (few ranks, few suits), at most 2 copies each (R18), plus
-    0-4 jokers (2 SJ, 2 BJ): pairs of one face, flushes and groups are common."""
-    if draw(st.booleans()):
-        lo = draw(st.integers(-1, 12))
-        ranks = sorted({(lo + i) % 13 for i in range(draw(st.integers(1, 6)))})
-    else:
-        ranks = sorted(draw(st.sets(st.integers(0, 12), min_size=1, max_size=7)))
-    suits = sorted(draw(st.sets(st.integers(0, 3), min_size=1, max_size=4)))
-    pool = [r * 4 + s for r in ranks for s in suits]
-    counts = Counter({52: draw(st.integers(0, 2)), 53: draw(st.integers(0, 2))})
-    target = max(min_size, max_size - draw(st.integers(0, max_size)))
-    target = sum(counts.values()) + target
-    for f in draw(st.lists(st.sampled_from(pool), min_size=2 * target, max_size=2 * target)):
-        if sum(counts.values()) >= target:
-            break
-        if counts[f] < COPIES:
-            counts[f] += 1
-    while sum(counts.values()) < min_size:
-        if counts[52] < COPIES:
-            counts[52] += 1
-        elif counts[53] < COPIES:
-            counts[53] += 1
-        else:
-            counts[min(f for f in range(52) if counts[f] < COPIES)] += 1
-    return tuple(sorted(counts.elements()))
+def pool_hand(min_size=0, max_size=12):
+    """Pool hands of the 6p oracle test with at most 2 copies of a face and 0-4 jokers (R18)."""
+    return vs_reference.pool_hand(min_size=min_size, max_size=max_size, copies=COPIES)
 
 
 @st.composite
@@ -246,81 +224,16 @@ def test_r18_perft(hand, level, rd, top_text, top_kind, count):
 # ---------------------------------------------------------------------------
 
 def pair_tributes(how: str, tributers: list[int], receivers: list[int]) -> list[int]:
-    """R11 at 4 seats: the tributer paying receivers[i]."""
-    n = len(tributers)
-    if how == "finish_order":
-        return [tributers[n - 1 - i] for i in range(n)]
-    match: list = [None] * n
-    t_free, r_free = set(range(n)), set(range(n))
-    while t_free:
-        best = None
-        for ti in sorted(t_free, reverse=True):
-            for rj in sorted(r_free):
-                d = ((receivers[rj] - tributers[ti]) if how == "next"
-                     else (tributers[ti] - receivers[rj])) % SEATS
-                if best is None or d < best[0]:
-                    best = (d, ti, rj)
-        _, ti, rj = best
-        t_free.discard(ti)
-        r_free.discard(rj)
-        match[rj] = tributers[ti]
-    return match
+    """R11 at 4 seats: the tributer paying receivers[i] (the 6p reference, seats=4)."""
+    return invariants.pair_tributes(how, tributers, receivers, SEATS)
 
 
 def expected_result(rules: Rules, rnd: int, out: list[int], left: list[int], dealer: int,
                     levels: list[int], failures: list[int]) -> dict:
-    last = out[-1]
-    rest = [(last + k) % SEATS for k in range(1, SEATS) if (last + k) % SEATS not in out]
-    rest.sort(key=lambda s: left[s])
-    order = out + rest
-    first_team = order[0] % 2
-    # R9/R18: F wins when both its players are out while the other team holds cards
-    winner = first_team if last % 2 == first_team else None
-    tributers, receivers = [], []
-    if winner is not None:
-        losers = [s for s in rest if s % 2 != winner]
-        assert 1 <= len(losers) <= 2
-        receivers = [s for s in order if s % 2 == winner][:len(losers)]
-        tributers = pair_tributes(rules.tribute_pairing, losers, receivers)
-    dteam = dealer % 2
-    final = LEVELS.index(rules.final_level)
-    before = list(levels)
-    match_over, match_winner = False, None
-    dealer_won = winner == dteam
-    if dealer_won:
-        if levels[dteam] >= final:
-            match_over, match_winner = True, dteam
-        else:
-            levels[dteam] += 1
-    elif levels[dteam] >= final:
-        failures[dteam] += 1
-        if rules.max_final_failures and failures[dteam] >= rules.max_final_failures:
-            match_over = True
-    next_dealer = ((dealer if dealer_won else (dealer + 1) % SEATS) if rules.dealer == "stay"
-                   else order[0])
-    b = rules.base
-    scores = []
-    for s in range(SEATS):
-        if rules.scoring == "stake":  # R13/R18: +3b with 2 tributers, +1b with 1
-            w = 0 if winner is None else {2: 3, 1: 1}[len(tributers)] * b
-            d = w if winner is not None and s % 2 == winner else (-w if rules.losers_pay else 0)
-        elif rules.scoring == "levels":
-            d = (3 * b if s % 2 == dteam else -b) if dealer_won else b
-        else:
-            d = b if winner is None else (3 * b if s % 2 == winner else -3 * b)
-        scores.append(d)
-    if rules.max_rounds and rnd + 1 >= rules.max_rounds:
-        match_over = True
-    if match_over and match_winner is None:
-        match_winner = 0 if levels[0] > levels[1] else (1 if levels[1] > levels[0] else None)
-    return {
-        "round": rnd, "order": order, "players_out": len(out), "winner": winner,
-        "dealer": dealer, "next_dealer": next_dealer, "level": LEVELS[before[dteam]],
-        "levels_before": [LEVELS[x] for x in before], "levels_after": [LEVELS[x] for x in levels],
-        "tributers": tributers, "receivers": receivers, "scores": scores,
-        "match_over": match_over, "match_winner": match_winner if match_over else None,
-        "forfeit": None,
-    }
+    """R9-R13 at 4p2d: the 6p reference with the table's seats and stakes (R13/R18: +3b with 2
+    tributers, +1b with 1)."""
+    return invariants.expected_round_result(rules, rnd, out, left, dealer, levels, failures,
+                                            seats=SEATS, stakes={2: 3, 1: 1})
 
 
 def expected_forfeit(rules: Rules, rounds_done: int, out: list[int], seat: int) -> list[int]:

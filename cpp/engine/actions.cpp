@@ -60,13 +60,12 @@ Play classify_declared(const Cards& c, const Cards& jokers_as, int level, const 
     throw CardError("jokers_as needs rules with wild='declare' (R6); under '" +
                     std::string(wild_name(rules.wild)) + "' the interpretation is fixed");
   const Cards nat = c.naturals();
-  const int copies = table_of(rules).decks;  // R2, R18: a face at most once per deck
-  for (int f = 0; f < kNumFaces; ++f)        // name the face that would get one copy too many
-    if (nat.count(f) + jokers_as.count(f) > copies)
-      throw CardError("jokers_as: a joker cannot stand for " + face_text(f) + ": the play has " +
-                      std::to_string(nat.count(f)) + " natural " + face_text(f) +
-                      " already (at most " + std::to_string(copies) +
-                      " copies: " + std::to_string(copies) + " decks, R2)");
+  if (Cards::sum_overflows(nat, jokers_as))  // name the face that would get a 4th copy
+    for (int f = 0; f < kNumFaces; ++f)
+      if (nat.count(f) + jokers_as.count(f) > kMaxCopies)
+        throw CardError("jokers_as: a joker cannot stand for " + face_text(f) + ": the play has " +
+                        std::to_string(nat.count(f)) + " natural " + face_text(f) +
+                        " already (at most 3 copies: three decks, R2)");
   return declare(c, nat + jokers_as, level, rules);
 }
 
@@ -80,7 +79,7 @@ Play read_play(std::string_view cards, const std::optional<std::string>& declare
   if (declared) {
     Cards as;
     std::string as_text;
-    for (int f : joker_faces(p, level, table_of(rules).decks)) {
+    for (int f : joker_faces(p, level)) {
       as.add(f);
       as_text += (as_text.empty() ? "" : " ") + face_text(f);
     }
