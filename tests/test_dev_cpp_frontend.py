@@ -9,6 +9,7 @@ import shutil
 import subprocess
 
 import pytest
+from cmake_helpers import cmake_exe
 from daguai import Game
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -17,14 +18,7 @@ pytestmark = pytest.mark.slow
 
 
 def _cmake() -> str:
-    exe = shutil.which("cmake")
-    if exe is None:
-        try:
-            import cmake  # the PyPI package that scikit-build-core brings
-        except ImportError:
-            pytest.skip("no cmake on PATH and no cmake Python package: cannot build the C++ example")
-        exe = os.path.join(cmake.CMAKE_BIN_DIR, "cmake")
-    return exe
+    return cmake_exe("the C++ example")
 
 
 def _run(*args: str) -> str:

@@ -123,17 +123,20 @@ def expected_round_result(rules: Rules, rnd: int, out: list[int], left: list[int
     }
 
 
-def expected_forfeit_scores(rules: Rules, rounds_done: int, out: list[int], seat: int) -> list[int]:
+def expected_forfeit_scores(rules: Rules, rounds_done: int, out: list[int], seat: int,
+                            seats: int = 6, early: int = 3, late: int = 18) -> list[int]:
+    """R14: the leaver pays ``early`` b before min_rounds, else ``late`` b (R18: the table's
+    figures, 2 and 12 at 4p2d); opponents +3b / +2b / +1b by who went out first."""
     b = rules.base
     opp = 1 - seat % 2
     if rounds_done < rules.min_rounds:
-        leaver, bonus = -3 * b, b
+        leaver, bonus = -early * b, b
     else:
-        leaver = -18 * b
+        leaver = -late * b
         first = len(out) >= 1 and out[0] % 2 == opp
         second = len(out) >= 2 and out[1] % 2 == opp
         bonus = (3 if first and second else 2 if first else 1) * b
-    return [leaver if s == seat else (bonus if s % 2 == opp else 0) for s in range(6)]
+    return [leaver if s == seat else (bonus if s % 2 == opp else 0) for s in range(seats)]
 
 
 # ---------------------------------------------------------------------------

@@ -22,6 +22,7 @@ import subprocess
 
 import pytest
 import test_rules_perft
+from cmake_helpers import cmake_exe
 from daguai import Game, Rules
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -49,13 +50,7 @@ def perft_exe(tmp_path_factory) -> str:
         return prebuilt
     if not os.path.exists(os.path.join(ROOT, "CMakeLists.txt")):
         pytest.skip("not a source checkout")
-    cmake = shutil.which("cmake")
-    if cmake is None:
-        try:
-            import cmake as cmake_pkg  # the PyPI package that scikit-build-core brings
-        except ImportError:
-            pytest.skip("no cmake: cannot build the perft tool")
-        cmake = os.path.join(cmake_pkg.CMAKE_BIN_DIR, "cmake")
+    cmake = cmake_exe("the perft tool")
     build = tmp_path_factory.mktemp("perft_build")
     gen = ["-G", "Ninja"] if shutil.which("ninja") else []
     _run(cmake, "-S", ROOT, "-B", str(build), *gen, "-DCMAKE_BUILD_TYPE=Release", "-DDAGUAI_TOOLS=ON")

@@ -66,9 +66,9 @@ def ref_kwargs(rules: Rules) -> dict:
 
 
 @st.composite
-def play_cards(draw):
+def play_cards(draw, copies=3):
     """1, 2, 3 or 5 faces (a sub-multiset of a pool hand): often a play, sometimes not."""
-    hand = draw(pool_hand(min_size=5, max_size=8))
+    hand = draw(pool_hand(min_size=5, max_size=8, copies=copies))
     size = draw(st.sampled_from([1, 2, 3, 5, 5, 5]))
     idx = draw(st.permutations(range(len(hand))))
     return tuple(sorted(hand[i] for i in idx[:size]))

@@ -69,12 +69,9 @@ def engine_set(plays):
     return {(tuple(p.cards.faces()), int(p.kind), p.key) for p in plays}
 
 
-@st.composite
-def play_cards(draw):
-    hand = draw(pool_hand(min_size=5, max_size=8))
-    size = draw(st.sampled_from([1, 2, 3, 5, 5, 5]))
-    idx = draw(st.permutations(range(len(hand))))
-    return tuple(sorted(hand[i] for i in idx[:size]))
+def play_cards():
+    """Candidate plays of the 6p oracle test, from 4p2d pool hands."""
+    return vs_reference.play_cards(copies=COPIES)
 
 
 @SETTINGS
@@ -238,15 +235,8 @@ def expected_result(rules: Rules, rnd: int, out: list[int], left: list[int], dea
 
 def expected_forfeit(rules: Rules, rounds_done: int, out: list[int], seat: int) -> list[int]:
     """R14 scaled to 4p2d (docs/game.md): -12b for the leaver, or -2b before min_rounds."""
-    b, opp = rules.base, 1 - seat % 2
-    if rounds_done < rules.min_rounds:
-        leaver, bonus = -2 * b, b
-    else:
-        leaver = -12 * b
-        first = len(out) >= 1 and out[0] % 2 == opp
-        second = len(out) >= 2 and out[1] % 2 == opp
-        bonus = (3 if first and second else 2 if first else 1) * b
-    return [leaver if s == seat else (bonus if s % 2 == opp else 0) for s in range(SEATS)]
+    return invariants.expected_forfeit_scores(rules, rounds_done, out, seat, seats=SEATS, early=2,
+                                              late=12)
 
 
 class Checker4:
