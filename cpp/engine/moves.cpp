@@ -548,9 +548,11 @@ class Gen {
   }
 
   // T more distinct ranks from indices [from, k), appended in index (power-descending) order.
+  // always_inline (here and in flush_key_out): the cold 4p2d branch there made gcc leave the
+  // nest chain out of line, +15% instructions for a lead (callgrind, 2026-12-01).
   template <int T>
-  void nest(int from, int k, std::uint64_t lo, std::uint64_t hi, std::uint32_t sub,
-            unsigned ranks) {
+  [[gnu::always_inline]] void nest(int from, int k, std::uint64_t lo, std::uint64_t hi,
+                                   std::uint32_t sub, unsigned ranks) {
     for (int i = from; i <= k - T; ++i) {
       const FlushRank& f = fr_[i];
       const std::uint64_t lo2 = lo | f.lo, hi2 = hi | f.hi;
@@ -596,7 +598,7 @@ class Gen {
     if (check_sequence && is_sequence(ranks, rules_.wrap_straights)) return;  // family 3
     flush_key_out(Cards{lo, hi}, sub);
   }
-  void flush_key_out(const Cards& nat, std::uint32_t sub) {
+  [[gnu::always_inline]] void flush_key_out(const Cards& nat, std::uint32_t sub) {
     const int j = flush_j_;
     if (j >= kLimitedFlush) [[unlikely]] {  // R18: copy limit 2
       flush_key_out_limited(nat, j - kLimitedFlush);
