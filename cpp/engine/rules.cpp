@@ -2,9 +2,11 @@
 #include "rules.hpp"
 
 #include <string>
+#include <string_view>
 #include <type_traits>
 
 #include "cards.hpp"
+#include "table.hpp"
 
 namespace daguai {
 
@@ -36,6 +38,8 @@ constexpr const char* kScoring[] = {"stake", "levels", "simple"};
 static_assert(std::size(kScoring) == std::size_t(Scoring::kSimple) + 1);
 constexpr const char* kTable[] = {"6p3d", "4p2d"};
 static_assert(std::size(kTable) == std::size_t(TableKind::k4p2d) + 1);
+static_assert(std::string_view(kTable[0]) == table_of(TableKind::k6p3d).name &&
+              std::string_view(kTable[1]) == table_of(TableKind::k4p2d).name);
 
 constexpr std::int32_t kNoLimit = std::int32_t(1) << 30;  // round counts
 constexpr std::int32_t kMaxBase = std::int32_t(1) << 20;  // stakes stay far from int32 overflow

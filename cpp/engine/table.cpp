@@ -1,7 +1,5 @@
 #include "table.hpp"
 
-#include <cstring>
-
 namespace daguai {
 
 static_assert(kTable6p3d.seats <= kMaxTableSeats && kTable4p2d.seats <= kMaxTableSeats);
@@ -12,9 +10,9 @@ static_assert(kTable6p3d.team_mask(0) == 0x15u && kTable6p3d.team_mask(1) == 0x2
 static_assert(kTable4p2d.team_mask(0) == 0x5u && kTable4p2d.team_mask(1) == 0xAu);
 
 const Table* table_named(const char* name) {
-  for (const Table* t : {&kTable6p3d, &kTable4p2d})
-    if (std::strcmp(t->name, name) == 0) return t;
-  return nullptr;
+  // The names are Rules.table's choices (rules.cpp, which checks they are the tables' names).
+  const int i = choice_index(*find_rule_variant("table"), name);
+  return i < 0 ? nullptr : &table_of(TableKind(i));
 }
 
 }  // namespace daguai
