@@ -190,7 +190,9 @@ def analyze(source: Any, *, upto: int | None = None, worlds: int = 200, policy: 
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
         raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
     rollout_policies = [p for p in _core.policy_names() if not p.startswith("pimc")]
-    if not isinstance(policy, str) or policy not in rollout_policies:
+    if isinstance(policy, str) and policy.endswith(".dgn"):  # a model rolls out too
+        _core.policy_id(policy)
+    elif not isinstance(policy, str) or policy not in rollout_policies:
         raise ValueError(f"rollout policy must be one of {', '.join(rollout_policies)}, got {policy!r}")
     g = _game_of(source, upto)
     if g.match_over:
