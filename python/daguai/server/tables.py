@@ -18,17 +18,22 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+import jsonschema
+
 from .. import _core, protocol
 from ..game import Game
 from ..rules import Rules
 from ..sim import POLICIES
 from .store import Store
 
-__all__ = ["Hub", "Table", "Conn", "ProtocolError", "policy_action", "MAX_MESSAGE", "SEAT_KINDS"]
+__all__ = ["Hub", "Table", "Conn", "ProtocolError", "policy_action", "read_client_message",
+           "MAX_MESSAGE", "SEAT_KINDS", "CLIENT_TYPES"]
 
 #: Largest client message (bytes of text) the server reads; larger ones get ``too_large``.
 MAX_MESSAGE = 64 * 1024
 SEAT_KINDS = ("human", "bot", "remote")
+#: The client message types; each is the schema's ``client_<type>`` entry.
+CLIENT_TYPES = ("join", "act", "resync", "ping")
 
 
 class ProtocolError(Exception):
@@ -37,6 +42,56 @@ class ProtocolError(Exception):
     def __init__(self, code: str, message: str) -> None:
         super().__init__(message)
         self.code = code
+
+
+def _validators() -> dict[str, Any]:
+    """One compiled validator per client message type, from the shipped schema: the server
+    reads exactly what ``client_message`` allows, so the two cannot disagree."""
+    schema = protocol.schema()
+    cls = jsonschema.validators.validator_for(schema)
+    cls.check_schema(schema)
+    names = [f"client_{kind}" for kind in CLIENT_TYPES] + ["create_table", "play_request"]
+    return {name: cls({**schema, "$ref": f"#/$defs/{name}"}) for name in names}
+
+
+_VALIDATORS = _validators()
+
+
+def schema_error(name: str, doc: Any) -> str | None:
+    """Why ``doc`` is not what the schema's ``$defs/name`` allows, or None if it is."""
+    error = jsonschema.exceptions.best_match(_VALIDATORS[name].iter_errors(doc))
+    if error is None:
+        return None
+    where = "/".join(str(p) for p in error.absolute_path)
+    return f"{where + ': ' if where else ''}{error.message[:200]} (schema {name})"
+
+
+def read_client_message(text: str) -> dict[str, Any]:
+    """A client message checked against the shipped JSON Schema (docs/protocol.md), or a
+    ProtocolError: ``bad_json`` (not JSON), ``bad_message`` (not an object with a text
+    ``type``, or not what the schema allows), ``unknown_type``.
+
+    JSON Schema counts ``1.0`` as an integer; such a ``decision`` or ``index`` is read as
+    the integer it equals, so the server and the schema agree on every value."""
+    try:
+        msg = json.loads(text)
+    except RecursionError:
+        raise ProtocolError("bad_json", "not JSON: nested too deeply") from None
+    except ValueError as exc:
+        raise ProtocolError("bad_json", f"not JSON: {exc}") from None
+    if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
+        raise ProtocolError("bad_message", "a message is a JSON object with a text 'type'")
+    kind = msg["type"]
+    if kind not in CLIENT_TYPES:
+        raise ProtocolError("unknown_type", f"unknown message type {kind[:40]!r} "
+                            f"(the types are {', '.join(CLIENT_TYPES)})")
+    error = schema_error(f"client_{kind}", msg)
+    if error is not None:
+        raise ProtocolError("bad_message", f"{kind}: {error}")
+    for key in ("decision", "index"):
+        if isinstance(msg.get(key), float):
+            msg[key] = int(msg[key])
+    return msg
 
 
 def policy_action(policy: str, game: Game, seed: int, decision: int) -> _core.Action:
@@ -264,27 +319,27 @@ class Table:
         self.commit(actions[i], timeout=True)
 
     def act(self, conn: Conn, msg: dict[str, Any]) -> None:
-        """A seat's ``act`` message; ProtocolError (state unchanged) if it is refused."""
+        """A seat's ``act`` message (already checked against the schema); ProtocolError
+        (state unchanged) if it is refused. The checks run in the documented order:
+        ``not_joined``, ``match_over``, ``stale_decision``, ``not_your_turn``,
+        ``illegal_action`` (docs/protocol.md)."""
         seat = conn.seat
         if seat is None:
-            raise ProtocolError("not_joined", "join a seat (with its token) before acting")
+            raise ProtocolError("not_joined", "a spectator cannot act: join a seat with its token")
         g = self.game
         if g.match_over:
             raise ProtocolError("match_over", "the match is over")
+        if "decision" in msg and msg["decision"] != self.n_decisions:
+            raise ProtocolError("stale_decision", f"decision {msg['decision']} is not the open "
+                                f"one ({self.n_decisions})")
         if g.current_player != seat:
             raise ProtocolError("not_your_turn", f"it is seat {g.current_player}'s turn, not seat {seat}'s")
-        if "decision" in msg and msg["decision"] != self.n_decisions:
-            raise ProtocolError("stale_decision", f"decision {msg['decision']!r} is not the open "
-                                f"one ({self.n_decisions})")
         keys = [k for k in ("index", "text", "action") if k in msg]
-        if len(keys) != 1 or set(msg) - {"type", "decision", "index", "text", "action"}:
-            raise ProtocolError("bad_message", "an act has exactly one of index, text, action "
-                                "(and optionally decision)")
         actions, _ = self.legal()
         try:
             if keys == ["index"]:
                 i = msg["index"]
-                if isinstance(i, bool) or not isinstance(i, int) or not 0 <= i < len(actions):
+                if not 0 <= i < len(actions):
                     raise ProtocolError("illegal_action", f"index must be 0..{len(actions) - 1}, got {i!r}")
                 action = actions[i]
             elif keys == ["text"]:
@@ -318,7 +373,8 @@ class Table:
         if g.match_over:
             self.match_id = self.hub.store.finish(
                 self.id, g.n_results, {"levels": list(g.levels), "scores": g.scores,
-                                       "seats": [p.name for p in self.seats]}, g.to_record())
+                                       "seats": [p.name for p in self.seats],
+                                       "decisions": self.n_decisions}, g.to_record())
         ack = {"type": "ack", "decision": decision, "seat": seat, "text": str(action),
                "action": protocol.action_to_json(action)}
         if timeout:
@@ -402,11 +458,9 @@ class Hub:
     def create(self, doc: Any) -> tuple[Table, list[str | None]]:
         """A new table from a create-table request (schema ``create_table``); its seat tokens
         (None for bots). ValueError naming the problem if the request is bad."""
-        if not isinstance(doc, dict):
-            raise ValueError("the request must be a JSON object")
-        extra = set(doc) - {"rules", "seed", "seats", "auto_pass", "bot_delay"}
-        if extra:
-            raise ValueError(f"unknown field(s) {sorted(extra)}")
+        error = schema_error("create_table", doc)
+        if error is not None:
+            raise ValueError(error)
         rules = Rules.from_dict(doc.get("rules") or {})
         if rules.table != "6p3d":  # R18: the web table and its protocol seat six players
             raise ValueError(f"the table server seats 6 players (table '6p3d'); table "
@@ -445,6 +499,19 @@ class Hub:
         while len(self.finished) > self.keep_finished:
             self.tables.pop(self.finished.popleft(), None)
 
+    def listing(self) -> list[dict[str, Any]]:
+        """``GET /api/tables``: every table this server's store holds, oldest first; open
+        and recently finished ones from memory, older finished ones from the store (so the
+        list is the same before and after a restart)."""
+        stored = {t["table"]: t for t in self.store.finished_tables()}
+        out = []
+        for tid in self.store.table_order():
+            if tid in self.tables:
+                out.append(self.tables[tid].summary())
+            elif tid in stored:
+                out.append(stored[tid])
+        return out
+
     def table(self, table_id: Any) -> Table:
         if not isinstance(table_id, str) or table_id not in self.tables:
             raise ProtocolError("unknown_table", f"no table {table_id!r}")
@@ -458,12 +525,7 @@ class Hub:
                 raise ProtocolError("too_large", f"messages are limited to {MAX_MESSAGE} bytes")
             if not conn.allow():
                 raise ProtocolError("rate_limited", f"more than {conn.rate:g} messages/s: dropped")
-            try:
-                msg = json.loads(text)
-            except ValueError as exc:
-                raise ProtocolError("bad_json", f"not JSON: {exc}") from None
-            if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
-                raise ProtocolError("bad_message", "a message is a JSON object with a 'type'")
+            msg = read_client_message(text)
             kind = msg["type"]
             if kind == "ping":
                 conn.send({"type": "pong"})
@@ -477,22 +539,14 @@ class Hub:
                 if conn.table is None:
                     raise ProtocolError("not_joined", "join a table first")
                 conn.table.join(conn, conn.seat)
-            else:
-                raise ProtocolError("unknown_type", f"unknown message type {kind[:40]!r}")
         except ProtocolError as exc:
             conn.send({"type": "error", "code": exc.code, "message": str(exc)})
 
     def _join(self, conn: Conn, msg: dict[str, Any]) -> None:
-        if set(msg) - {"type", "table", "token", "views", "events"}:
-            raise ProtocolError("bad_message", "join has 'table' and optionally 'token', 'views', 'events'")
-        if not isinstance(msg.get("views", False), bool) or not isinstance(msg.get("events", True), bool):
-            raise ProtocolError("bad_message", "'views' and 'events' must be true or false")
-        table = self.table(msg.get("table"))
+        table = self.table(msg["table"])
         token = msg.get("token")
         seat: int | None = None
         if token is not None:
-            if not isinstance(token, str):
-                raise ProtocolError("bad_token", "the token must be text")
             h = token_hash(token)
             for s, p in enumerate(table.seats):
                 if p.token_hash is not None and secrets.compare_digest(p.token_hash, h):
