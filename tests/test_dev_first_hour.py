@@ -61,3 +61,41 @@ def test_jsonschema_is_a_runtime_dependency_of_the_server():
     deps = tomllib.loads(_pyproject())["project"]["optional-dependencies"]
     assert any(d.startswith("jsonschema") for d in deps["serve"])
     assert "daguai[serve]" in deps["test"]
+
+
+def _python_blocks(page: Path) -> list[tuple[int, str]]:
+    lines = page.read_text(encoding="utf-8").splitlines()
+    out, i = [], 0
+    while i < len(lines):
+        if lines[i].strip() == "```python":
+            j = i + 1
+            while not lines[j].startswith("```"):
+                j += 1
+            out.append((i + 2, "\n".join(lines[i + 1:j])))
+            i = j
+        i += 1
+    return out
+
+
+def test_every_docs_python_block_imports_the_modules_it_uses():
+    """Issue 19: two blocks of docs/simulation.md failed when copied alone (`import daguai`
+    missing). A block that uses a module imports it itself (other names may come from an
+    earlier block of the page, as the docs test runs them)."""
+    import ast
+
+    pages = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+    blocks = [(page, line, code) for page in pages for line, code in _python_blocks(page)]
+    modules: set[str] = set()
+    for _, _, code in blocks:
+        for node in ast.walk(ast.parse(code)):
+            if isinstance(node, ast.Import):
+                modules |= {(a.asname or a.name).split(".")[0] for a in node.names}
+    missing = []
+    for page, line, code in blocks:
+        tree = ast.parse(code)
+        bound = {(a.asname or a.name).split(".")[0] for n in ast.walk(tree)
+                 if isinstance(n, (ast.Import, ast.ImportFrom)) for a in n.names}
+        used = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+        for name in sorted((used & modules) - bound):
+            missing.append(f"{page.relative_to(ROOT)}:{line}: uses {name} without importing it")
+    assert not missing, "\n".join(missing)
