@@ -71,12 +71,12 @@ def test_policy_runner_pickles_with_its_stream_and_refuses_corrupt_state():
         r.act(g)
     twin = pickle.loads(pickle.dumps(r))
     assert [str(twin.act(g)) for _ in range(20)] == [str(r.act(g)) for _ in range(20)]
-    with pytest.raises(ValueError):
-        _core.PolicyRunner.__new__(_core.PolicyRunner).__setstate__(("random", 0, 0, 0, 0))
-    with pytest.raises(ValueError):
-        _core.PolicyRunner.__new__(_core.PolicyRunner).__setstate__(("nobody", 1, 2, 3, 4))
-    with pytest.raises(ValueError):
-        _core.PolicyRunner.__new__(_core.PolicyRunner).__setstate__(("random", "x"))
+    want = str(copy.copy(r).act(g))
+    for protocol in range(pickle.HIGHEST_PROTOCOL + 1):  # 0 and 1 go through copyreg
+        assert str(pickle.loads(pickle.dumps(r, protocol)).act(g)) == want
+    for bad in (("random", 0, 0, 0, 0), ("nobody", 1, 2, 3, 4), ("random", "x"), ("random", -1, 2, 3, 4)):
+        with pytest.raises(ValueError):
+            _core._policy_runner_from_state(*bad)
 
 
 def test_an_unmasked_sample_works_in_the_vector_env_as_in_the_single_env():

@@ -189,7 +189,7 @@ def test_every_error_code_is_documented_and_in_the_schema():
     src = "".join(p.read_text(encoding="utf-8") for p in
                   (Path(protocol.__file__).parent / "server").glob("*.py"))
     raised = set(re.findall(r'ProtocolError\(\s*"([a-z_]+)"', src))
-    raised |= set(re.findall(r'"code": "([a-z_]+)"', src))
+    raised |= set(re.findall(r'"type": "error", "code": "([a-z_]+)"', src))
     assert raised <= set(in_schema) == set(documented), (raised, in_schema, documented)
 
 

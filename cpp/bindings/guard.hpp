@@ -116,8 +116,7 @@ template <class T>
 void harden(py::module_& m, const char* name) {
   forbid_uninitialized<T>();
   py::object cls = m.attr(name);
-  if (cls.attr("__dict__").contains("__reduce__") || cls.attr("__dict__").contains("__getstate__"))
-    return;  // pickled on purpose
+  if (cls.attr("__dict__").contains("__reduce__")) return;
   const std::string qual = "daguai._core." + std::string(name);
   py::setattr(cls, "__reduce__",
               py::cpp_function(

@@ -28,7 +28,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from .. import protocol
 from .store import Store
-from .tables import MAX_MESSAGE, Conn, Hub, ProtocolError, schema_error
+from .tables import HINT_INTERVAL, MAX_MESSAGE, Conn, Hub, ProtocolError, schema_error
 
 __all__ = ["create_app"]
 
@@ -40,18 +40,22 @@ def _error(status: int, code: str, message: str) -> JSONResponse:
 
 
 def create_app(db: str = ":memory:", *, bot_delay: float = 0.0, rate: float = 50.0,
-               burst: float = 100.0, keep_finished: int = 100) -> Starlette:
+               burst: float = 100.0, keep_finished: int = 100,
+               hint_interval: float = HINT_INTERVAL) -> Starlette:
     """The server application over the SQLite database ``db``; unfinished tables found there
     resume when the application starts. The ``keep_finished`` newest finished tables stay in
-    memory; older ones are answered from the store."""
+    memory; older ones are answered from the store. ``hint_interval``: seconds between two
+    hints of one seat."""
     store = Store(db)
-    hub = Hub(store, bot_delay=bot_delay, rate=rate, burst=burst, keep_finished=keep_finished)
+    hub = Hub(store, bot_delay=bot_delay, rate=rate, burst=burst, keep_finished=keep_finished,
+              hint_interval=hint_interval)
     hub.resume()
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         hub.start()
         yield
+        hub.executor.shutdown(wait=False, cancel_futures=True)
         store.close()
 
     async def read_json(request: Request) -> Any:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import concurrent.futures
 import hashlib
 import json
 import secrets
@@ -24,6 +25,7 @@ from .. import _core, protocol
 from ..game import Game
 from ..rules import Rules
 from ..sim import POLICIES
+from . import advice
 from .store import Store
 
 __all__ = ["Hub", "Table", "Conn", "ProtocolError", "policy_action", "read_client_message",
@@ -33,7 +35,10 @@ __all__ = ["Hub", "Table", "Conn", "ProtocolError", "policy_action", "read_clien
 MAX_MESSAGE = 64 * 1024
 SEAT_KINDS = ("human", "bot", "remote")
 #: The client message types; each is the schema's ``client_<type>`` entry.
-CLIENT_TYPES = ("join", "act", "resync", "ping")
+CLIENT_TYPES = ("join", "act", "resync", "ping", "check", "hint")
+#: Seconds between two hints of one seat, and hints computed at once by the whole server.
+HINT_INTERVAL = 3.0
+HINT_CONCURRENCY = 2
 
 
 class ProtocolError(Exception):
@@ -209,6 +214,8 @@ class Table:
         self._legal_text: list[str] = []
         self._timer: asyncio.TimerHandle | None = None
         self._bot: asyncio.TimerHandle | None = None
+        self._hint_at = [-1e9] * 6  # when each seat last asked for a hint (monotonic)
+        self._hinting = [False] * 6
 
     # ---- state ----------------------------------------------------------------------
     def restore(self, decisions: list[Any]) -> None:
@@ -352,6 +359,68 @@ class Table:
             raise ProtocolError("illegal_action", str(exc)) from None
         self.commit(action)
 
+    # ---- advice for the seat to act (docs/protocol.md) ------------------------------
+    def _own_decision(self, conn: Conn, msg: dict[str, Any], what: str) -> int:
+        """The seat asking about its open decision, after the checks every ``act`` gets."""
+        seat = conn.seat
+        if seat is None:
+            raise ProtocolError("not_joined", f"a spectator cannot ask for a {what}: join a seat")
+        if self.game.match_over:
+            raise ProtocolError("match_over", "the match is over")
+        if "decision" in msg and msg["decision"] != self.n_decisions:
+            raise ProtocolError("stale_decision", f"decision {msg['decision']} is not the open "
+                                f"one ({self.n_decisions})")
+        if self.game.current_player != seat:
+            raise ProtocolError("not_your_turn", f"it is seat {self.game.current_player}'s turn, "
+                                f"not seat {seat}'s")
+        return seat
+
+    def check(self, conn: Conn, msg: dict[str, Any]) -> None:
+        """``check``: what the seat's selection would be (``checked``), any time."""
+        seat = conn.seat
+        if seat is None:
+            raise ProtocolError("not_joined", "a spectator has no hand to check: join a seat")
+        mine = not self.game.match_over and self.game.current_player == seat
+        actions, _ = self.legal() if mine else ([], [])
+        conn.send(advice.check(self.game, seat, msg["cards"], list(actions),
+                               self.n_decisions if mine else None))
+
+    def hint(self, conn: Conn, msg: dict[str, Any]) -> None:
+        """``hint``: the engine's estimate of every choice of the open decision, computed in
+        a worker thread (the loop goes on), at most one per seat per ``HINT_INTERVAL`` s and
+        ``HINT_CONCURRENCY`` in the whole server (docs/protocol.md)."""
+        seat = self._own_decision(conn, msg, "hint")
+        hub = self.hub
+        now = time.monotonic()
+        if self._hinting[seat] or now - self._hint_at[seat] < hub.hint_interval:
+            raise ProtocolError("rate_limited", f"one hint per seat every {hub.hint_interval:g} s")
+        if hub.hints_running >= HINT_CONCURRENCY:
+            raise ProtocolError("rate_limited", "the server is computing other hints: try again")
+        self._hint_at[seat], self._hinting[seat] = now, True
+        hub.hints_running += 1
+        _, texts = self.legal()
+        decision = self.n_decisions
+        game = self.game.clone()  # the thread reads its own copy; play goes on meanwhile
+        seed = secrets.randbits(32)
+        loop = asyncio.get_running_loop()
+
+        async def run() -> None:
+            t0 = time.perf_counter()
+            try:
+                out = await loop.run_in_executor(hub.executor, advice.hint, game, texts, decision, seed)
+                out["seconds"] = round(time.perf_counter() - t0, 3)
+                hub.hint_seconds.append(out["seconds"])
+                conn.send(out)
+            except Exception as exc:  # noqa: BLE001 - reported to the asker, the table goes on
+                conn.send({"type": "error", "code": "unavailable", "message": f"hint failed: {exc}"[:300]})
+            finally:
+                self._hinting[seat] = False
+                hub.hints_running -= 1
+
+        task = asyncio.ensure_future(run())
+        hub.background.add(task)  # a reference until it is done
+        task.add_done_callback(hub.background.discard)
+
     def _receivers(self) -> list[tuple[int | None, Conn]]:
         """(seat, connection) of every joined seat, then (None, spectator) of every spectator."""
         out: list[tuple[int | None, Conn]] = [(s, c) for s, c in enumerate(self.conns) if c is not None]
@@ -426,6 +495,13 @@ class Hub:
     #: the same in CPU time of the server thread (what preemption by other processes adds
     #: to ``busy`` is left out)
     busy_cpu: collections.deque = field(default_factory=lambda: collections.deque(maxlen=200_000))
+    #: hints: seconds between two of one seat, how many run now, how long each took
+    hint_interval: float = HINT_INTERVAL
+    hints_running: int = 0
+    hint_seconds: collections.deque = field(default_factory=lambda: collections.deque(maxlen=10_000))
+    executor: concurrent.futures.ThreadPoolExecutor = field(
+        default_factory=lambda: concurrent.futures.ThreadPoolExecutor(HINT_CONCURRENCY, "daguai-hint"))
+    background: set = field(default_factory=set)
 
     def stats(self) -> dict[str, Any]:
         """Decisions made and percentiles of the server time per decision (milliseconds)."""
@@ -438,7 +514,8 @@ class Hub:
 
         return {"decisions": self.decisions, "tables": len(self.tables),
                 "open": sum(not t.game.match_over for t in self.tables.values()),
-                "decision_ms": summary(self.busy), "decision_cpu_ms": summary(self.busy_cpu)}
+                "decision_ms": summary(self.busy), "decision_cpu_ms": summary(self.busy_cpu),
+                "hint_ms": summary(self.hint_seconds)}
 
     def resume(self) -> int:
         """Rebuild the unfinished tables from their checkpoints; how many."""
@@ -539,6 +616,10 @@ class Hub:
                 if conn.table is None:
                     raise ProtocolError("not_joined", "join a table first")
                 conn.table.join(conn, conn.seat)
+            elif kind in ("check", "hint"):
+                if conn.table is None:
+                    raise ProtocolError("not_joined", "join a table first")
+                getattr(conn.table, kind)(conn, msg)
         except ProtocolError as exc:
             conn.send({"type": "error", "code": exc.code, "message": str(exc)})
 
