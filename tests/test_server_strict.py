@@ -212,8 +212,8 @@ def test_api_tables_lists_every_table_before_and_after_a_restart(tmp_path):
     db = str(tmp_path / "t.sqlite3")
     text = (DOCS / "server.md").read_text(encoding="utf-8")
     line = next(ln for ln in text.splitlines() if ln.startswith("| `GET /api/tables` |"))
-    documented = set(re.findall(r"`([a-z_]+)`", line.split("|")[2])) - {"open", "finished", "seat",
-                                                                       "kind", "name", "connected"}
+    documented = set(re.findall(r"`([a-z_]+)`", line.split("|")[2])) - {
+        "open", "finished", "seat", "kind", "name", "connected", "bot_playing"}
     with TestClient(create_app(db, keep_finished=1)) as c:
         done = [new_table(c, [{"kind": "bot", "policy": "random"}] * 6, seed=s)[0] for s in (1, 2)]
         open_id, tokens = new_table(c, [{"kind": "remote"}] + BOTS, seed=3)

@@ -152,7 +152,7 @@ def create_app(db: str = ":memory:", *, bot_delay: float = 0.0, rate: float = 50
             pass
         finally:
             if conn.table is not None:
-                conn.table.leave(conn)
+                conn.table.disconnect(conn)
             conn.closed = True
             conn.queue.put_nowait(None)
             try:

@@ -69,7 +69,8 @@ class Store:
             s = json.loads(summary)
             plan = json.loads(seats)
             out.append({"table": tid, "status": "finished", "rules": json.loads(rules),
-                        "seats": [{"seat": i, "kind": p["kind"], "name": p["name"], "connected": False}
+                        "seats": [{"seat": i, "kind": p["kind"], "name": p["name"], "connected": False,
+                                   "bot_playing": False}
                                   for i, p in enumerate(plan)],
                         "round": rounds, "levels": s["levels"], "scores": s["scores"],
                         "decisions": s.get("decisions"), "match": mid, "spectators": 0})

@@ -35,7 +35,7 @@ __all__ = ["Hub", "Table", "Conn", "ProtocolError", "policy_action", "read_clien
 MAX_MESSAGE = 64 * 1024
 SEAT_KINDS = ("human", "bot", "remote")
 #: The client message types; each is the schema's ``client_<type>`` entry.
-CLIENT_TYPES = ("join", "act", "resync", "ping", "check", "hint")
+CLIENT_TYPES = ("join", "act", "resync", "ping", "check", "hint", "leave")
 #: Seconds between two hints of one seat, and hints computed at once by the whole server.
 HINT_INTERVAL = 3.0
 HINT_CONCURRENCY = 2
@@ -121,13 +121,15 @@ class SeatPlan:
     policy: str | None = None
     time_limit: float | None = None
     token_hash: str | None = None
+    #: seconds without a connection after which a built-in bot plays the seat (None: never)
+    bot_after: float | None = None
 
     @staticmethod
     def read(d: Any, seat: int) -> SeatPlan:
         """A seat of a create-table request (schema ``seat_plan``); ValueError if bad."""
         if not isinstance(d, dict) or d.get("kind") not in SEAT_KINDS:
             raise ValueError(f"seat {seat}: an object with 'kind' in {SEAT_KINDS}, got {d!r}")
-        extra = set(d) - {"kind", "policy", "name", "time_limit"}
+        extra = set(d) - {"kind", "policy", "name", "time_limit", "bot_after"}
         if extra:
             raise ValueError(f"seat {seat}: unknown field(s) {sorted(extra)}")
         kind = d["kind"]
@@ -147,11 +149,16 @@ class SeatPlan:
             raise ValueError(f"seat {seat}: time_limit must be seconds in (0, 86400] or null")
         if kind == "bot" and limit is not None:
             raise ValueError(f"seat {seat}: bots have no time limit")
-        return SeatPlan(kind, name, policy, None if limit is None else float(limit))
+        after = d.get("bot_after")
+        if kind == "bot" and after is not None:
+            raise ValueError(f"seat {seat}: a bot needs no stand-in (bot_after)")
+        return SeatPlan(kind, name, policy, None if limit is None else float(limit),
+                        bot_after=None if after is None else float(after))
 
     def to_json(self) -> dict[str, Any]:
         return {"kind": self.kind, "name": self.name, "policy": self.policy,
-                "time_limit": self.time_limit, "token_hash": self.token_hash}
+                "time_limit": self.time_limit, "token_hash": self.token_hash,
+                "bot_after": self.bot_after}
 
 
 class Conn:
@@ -216,6 +223,10 @@ class Table:
         self._bot: asyncio.TimerHandle | None = None
         self._hint_at = [-1e9] * 6  # when each seat last asked for a hint (monotonic)
         self._hinting = [False] * 6
+        # since when each seat has had no connection (monotonic; None: connected)
+        now = time.monotonic()
+        self.away_since: list[float | None] = [now] * 6
+        self._standin: asyncio.TimerHandle | None = None
 
     # ---- state ----------------------------------------------------------------------
     def restore(self, decisions: list[Any]) -> None:
@@ -226,8 +237,17 @@ class Table:
                 self.n_decisions += 1
         self.n_saved = len(decisions)
 
+    def standing_in(self, seat: int) -> bool:
+        """Whether a built-in bot plays this person's or remote seat now: it has had no
+        connection for its ``bot_after`` seconds (docs/server.md "Friends at one table")."""
+        p, away = self.seats[seat], self.away_since[seat]
+        return (not self.game.match_over and p.kind != "bot" and p.bot_after is not None
+                and away is not None
+                and time.monotonic() - away >= p.bot_after)
+
     def seat_info(self) -> list[dict[str, Any]]:
-        return [{"seat": s, "kind": p.kind, "name": p.name, "connected": self.conns[s] is not None}
+        return [{"seat": s, "kind": p.kind, "name": p.name, "connected": self.conns[s] is not None,
+                 "bot_playing": self.standing_in(s)}
                 for s, p in enumerate(self.seats)]
 
     def summary(self) -> dict[str, Any]:
@@ -254,6 +274,10 @@ class Table:
                           "message": f"seat {seat} was taken over by a newer connection"})
                 old.table, old.seat = None, None
             self.conns[seat] = conn
+            self.away_since[seat] = None  # the owner takes the seat back from a stand-in
+            if self._standin is not None:
+                self._standin.cancel()
+                self._standin = None
         conn.table, conn.seat = self, seat
         conn.send({"type": "welcome", "protocol": protocol.PROTOCOL_VERSION, "table": self.id,
                    "seat": seat, "rules": self.rules.to_dict(), "seats": self.seat_info(),
@@ -264,11 +288,37 @@ class Table:
         elif seat is not None and self.game.current_player == seat:
             conn.send(self._decide_message(seat))
 
-    def leave(self, conn: Conn) -> None:
+    def disconnect(self, conn: Conn) -> None:
+        """The connection closed or joined elsewhere: its seat is away from now on."""
         self.spectators.discard(conn)
-        if conn.seat is not None and self.conns[conn.seat] is conn:
-            self.conns[conn.seat] = None
+        seat = conn.seat
+        if seat is not None and self.conns[seat] is conn:
+            self.conns[seat] = None
+            self.away_since[seat] = time.monotonic()
+            if self.game.current_player == seat and not self.game.match_over:
+                self._schedule_standin(seat)
         conn.table, conn.seat = None, None
+
+    def _schedule_standin(self, seat: int) -> None:
+        plan, away = self.seats[seat], self.away_since[seat]
+        if plan.kind == "bot" or plan.bot_after is None or away is None:
+            return
+        if self._standin is not None:
+            self._standin.cancel()
+        delay = max(self.bot_delay, away + plan.bot_after - time.monotonic())  # bots' pace
+        self._standin = asyncio.get_running_loop().call_later(delay, self._standin_move,
+                                                              self.n_decisions)
+
+    def _standin_move(self, decision: int) -> None:
+        """A seat empty for its ``bot_after`` seconds: the heuristic bot decides for it."""
+        self._standin = None
+        if decision != self.n_decisions or self.game.match_over:
+            return
+        seat = self.game.current_player
+        assert seat is not None
+        if self.conns[seat] is not None:
+            return
+        self.commit(policy_action("heuristic", self.game, self.seed, decision), standin=True)
 
     # ---- decisions ------------------------------------------------------------------
     def _decide_message(self, seat: int) -> dict[str, Any]:
@@ -299,14 +349,16 @@ class Table:
         conn = self.conns[seat]
         if conn is not None:
             conn.send(self._decide_message(seat))
+        else:
+            self._schedule_standin(seat)
         if plan.time_limit is not None:
             self._timer = loop.call_later(plan.time_limit, self._timeout, self.n_decisions)
 
     def _cancel_timers(self) -> None:
-        for h in (self._timer, self._bot):
+        for h in (self._timer, self._bot, self._standin):
             if h is not None:
                 h.cancel()
-        self._timer = self._bot = None
+        self._timer = self._bot = self._standin = None
 
     def _bot_move(self, decision: int) -> None:
         if decision != self.n_decisions or self.game.match_over:
@@ -426,13 +478,36 @@ class Table:
         out: list[tuple[int | None, Conn]] = [(s, c) for s, c in enumerate(self.conns) if c is not None]
         return out + [(None, c) for c in self.spectators]
 
-    def commit(self, action: _core.Action, timeout: bool = False) -> None:
+    def commit(self, action: _core.Action, timeout: bool = False, standin: bool = False) -> None:
         """Apply a legal action, checkpoint it, then tell every seat what happened."""
         t0, c0 = time.perf_counter(), time.thread_time()
-        g = self.game
-        start = g.state.n_events
+        start = self.game.state.n_events
         seat, decision = action.seat, self.n_decisions
-        g.step(action)
+        self.game.step(action)
+        ack = {"type": "ack", "decision": decision, "seat": seat, "text": str(action),
+               "action": protocol.action_to_json(action)}
+        if timeout:
+            ack["timeout"] = True
+        if standin:
+            ack["standin"] = True
+        self._publish(start, seat, ack, t0, c0)
+
+    def leave(self, conn: Conn) -> None:
+        """``leave``: the seat forfeits the match (R14); the match ends for everyone."""
+        seat = conn.seat
+        if seat is None:
+            raise ProtocolError("not_joined", "a spectator has no seat to leave: just close")
+        if self.game.match_over:
+            raise ProtocolError("match_over", "the match is over")
+        t0, c0 = time.perf_counter(), time.thread_time()
+        start = self.game.state.n_events
+        self.game.forfeit(seat)
+        self._publish(start, seat, None, t0, c0)
+
+    def _publish(self, start: int, seat: int, ack: dict[str, Any] | None, t0: float, c0: float) -> None:
+        """After the engine changed: checkpoint the new decisions, then ack, events, views,
+        match_over, and the next decision."""
+        g = self.game
         new = g.state.events(start)
         decs = protocol.decisions(new)
         self.hub.store.append(self.id, self.n_saved, decs)
@@ -444,12 +519,8 @@ class Table:
                 self.id, g.n_results, {"levels": list(g.levels), "scores": g.scores,
                                        "seats": [p.name for p in self.seats],
                                        "decisions": self.n_decisions}, g.to_record())
-        ack = {"type": "ack", "decision": decision, "seat": seat, "text": str(action),
-               "action": protocol.action_to_json(action)}
-        if timeout:
-            ack["timeout"] = True
         conn = self.conns[seat]
-        if conn is not None:
+        if conn is not None and ack is not None:
             conn.send(ack)
         self.hub.decisions += 1
         for i, ev in enumerate(new):
@@ -620,6 +691,10 @@ class Hub:
                 if conn.table is None:
                     raise ProtocolError("not_joined", "join a table first")
                 getattr(conn.table, kind)(conn, msg)
+            elif kind == "leave":
+                if conn.table is None:
+                    raise ProtocolError("not_joined", "join a table first")
+                conn.table.leave(conn)
         except ProtocolError as exc:
             conn.send({"type": "error", "code": exc.code, "message": str(exc)})
 
@@ -635,7 +710,7 @@ class Hub:
             if seat is None:
                 raise ProtocolError("bad_token", f"that token opens no seat of table {table.id}")
         if conn.table is not None:
-            conn.table.leave(conn)
+            conn.table.disconnect(conn)
         conn.views = msg.get("views", False)
         conn.events = msg.get("events", True)
         table.join(conn, seat)
