@@ -374,8 +374,9 @@ function showRoundEnd(r, over) {
     section("tribute_next");
     const tr = document.createElement("p");
     tr.id = "re-tribute";
-    tr.textContent = r.tributers.length ? r.tributers.map((t, i) => T("pays", { a: seatName(t), b: seatName(r.receivers[i]) })).join(" · ")
-      : T("no_tribute");
+    const pays = (t, b) => t === state.seat ? T("you_pay", { b: seatName(b) })
+      : b === state.seat ? T("pays_you", { a: seatName(t) }) : T("pays", { a: seatName(t), b: seatName(b) });
+    tr.textContent = r.tributers.length ? r.tributers.map((t, i) => pays(t, r.receivers[i])).join(" · ") : T("no_tribute");
     body.appendChild(tr);
   } else {
     const m = document.createElement("p");
