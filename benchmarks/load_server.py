@@ -8,8 +8,9 @@ Phases (each bounded by --duration seconds):
    the server allows (one per seat every 3 s): hint latency request -> answer (their CPU,
    in the server's worker threads, counts in the server's CPU figures). Reports
    decisions/s, the round trip act -> ack seen by the bots (think time excluded; includes
-   both event loops and the loopback socket) and the server's own time per decision (``GET /api/stats``: apply, checkpoint, push), and checks that no action is
-   lost or duplicated: every act is acknowledged exactly once and the server's decision
+   both event loops and the loopback socket) and the server's own time per decision
+   (``GET /api/stats``: apply, checkpoint, push), and checks that no action is lost or
+   duplicated: every act is acknowledged exactly once and the server's decision
    count equals the acknowledgements.
 2. **instant**: ``--instant-tables`` tables of instant bots: the most decisions/s one server
    process sustains (the bots share one client process, so this is a lower bound).
