@@ -226,7 +226,8 @@ def load_phase(db: str, n_tables: int, think: float, duration: float, label: str
                     "hint_ms_p99": round(1000 * pct(lat, 0.99), 1),
                     "hint_ms_max": round(1000 * max(lat), 1) if lat else None,
                     "hint_worlds_median": pct([float(w) for p in probers for w in p.worlds], 0.5),
-                    "hints_refused": sum(len(p.refused) for p in probers)})
+                    "hints_refused": sum(len(p.refused) for p in probers),
+                    "hints_refused_codes": sorted({c for p in probers for c in p.refused})})
     assert before["decisions"] == 0
     return out
 

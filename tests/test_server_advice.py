@@ -12,7 +12,7 @@ import pytest
 pytest.importorskip("starlette")
 from daguai import Game, Rules  # noqa: E402
 from daguai.server import create_app  # noqa: E402
-from daguai.server.advice import HINT_MAX_WORLDS, HINT_ROLLOUTS, check, hint_worlds  # noqa: E402
+from daguai.server.advice import HINT_MAX_WORLDS, HINT_SECONDS, check, hint_worlds  # noqa: E402
 from starlette.testclient import TestClient  # noqa: E402
 from test_server import BOTS, expect_error, new_table, recv  # noqa: E402
 
@@ -108,10 +108,14 @@ def test_declare_readings_are_all_named_strongest_first_r6():
 
 
 # ---- hint ----------------------------------------------------------------------------------
-def test_hint_worlds_bound_the_work():
-    for n in (1, 2, 10, 63, 64, 65, 500, 4000, 10_000):
-        w = hint_worlds(n)
-        assert 1 <= w <= HINT_MAX_WORLDS and (w == 1 or w * n <= HINT_ROLLOUTS)
+def test_hint_worlds_bound_the_time():
+    """worlds x legal actions x seconds per rollout stays within HINT_SECONDS (1 world at
+    the least: a hint always answers)."""
+    for cost in (1e-5, 3e-4, 2e-3):
+        for n in (1, 2, 10, 63, 64, 65, 500, 4000, 10_000):
+            w = hint_worlds(n, cost)
+            assert 1 <= w <= HINT_MAX_WORLDS and (w == 1 or w * n * cost <= HINT_SECONDS + 1e-9)
+    assert hint_worlds(10, 1e-3) < hint_worlds(10, 1e-4)  # slower rollouts, fewer worlds
 
 
 def test_hint_for_the_seat_to_act_only_rate_limited_and_stale_aware(client):
@@ -140,7 +144,7 @@ def test_hint_for_the_seat_to_act_only_rate_limited_and_stale_aware(client):
         h = ask(mover, {"type": "hint", "decision": d["decision"]}, "hint")
         assert time.monotonic() - t0 < 30
         assert h["decision"] == d["decision"] and h["seat"] == d["seat"]
-        assert h["worlds"] == hint_worlds(len(d["legal"])) or len(d["legal"]) == 1
+        assert 1 <= h["worlds"] <= HINT_MAX_WORLDS or len(d["legal"]) == 1
         texts = [c["text"] for c in h["candidates"]]
         assert sorted(texts) == sorted(d["legal"])  # every choice, nothing else (R16)
         for c in h["candidates"]:

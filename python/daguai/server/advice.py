@@ -13,12 +13,15 @@ from typing import Any
 from ..game import Game
 from ..plays import interpretations
 
-__all__ = ["check", "hint", "hint_worlds", "HINT_ROLLOUTS", "HINT_MAX_WORLDS", "REASONS"]
+__all__ = ["check", "hint", "hint_worlds", "HINT_SECONDS", "HINT_MAX_WORLDS", "REASONS"]
 
-#: Rollouts one hint may spend (worlds × legal actions): about a second of one core.
-HINT_ROLLOUTS = 4000
-#: Most worlds a hint samples (fewer when there are many legal actions).
+#: The time a hint aims at: its worlds are sized from the measured cost of recent rollouts.
+HINT_SECONDS = 0.6
+#: Most worlds a hint samples (fewer when there are many legal actions or rollouts are slow).
 HINT_MAX_WORLDS = 64
+#: Seconds per rollout (one candidate played out in one world), measured by every hint
+#: (a moving average; the start value is a loaded 2-core machine's).
+_cost = [3e-4]
 #: Why a selection is not a legal action (``checked.reason.code``), for the page to say.
 REASONS = ("empty", "not_in_hand", "size", "size_top", "no_combination", "does_not_beat",
            "one_card", "offer_count", "tribute_highest", "not_legal", "not_your_turn")
@@ -95,21 +98,29 @@ def _why_not(game: Game, phase: str, sel: list[str], top: Any, mine: bool) -> di
     return {"code": "not_legal", "kind": best.kind.name.lower()}
 
 
-def hint_worlds(n_legal: int) -> int:
+def hint_worlds(n_legal: int, cost: float | None = None) -> int:
     """Worlds for a hint over ``n_legal`` candidates: every candidate is played in every
-    world, so the work is bounded by :data:`HINT_ROLLOUTS` (at least 1 world, at most
-    :data:`HINT_MAX_WORLDS`)."""
-    return max(1, min(HINT_MAX_WORLDS, HINT_ROLLOUTS // max(1, n_legal)))
+    world, so a hint takes about worlds × n_legal × ``cost`` seconds (default: the measured
+    seconds per rollout); sized to :data:`HINT_SECONDS`, at least 1 world and at most
+    :data:`HINT_MAX_WORLDS`."""
+    c = _cost[0] if cost is None else cost
+    return max(1, min(HINT_MAX_WORLDS, int(HINT_SECONDS / (max(1e-7, c) * max(1, n_legal)))))
 
 
 def hint(game: Game, legal_texts: list[str], decision: int, seed: int) -> dict[str, Any]:
     """The ``hint`` message: :func:`daguai.analyze` of the seat to act (its view only, R16)
     with :func:`hint_worlds` worlds; each candidate's estimated win / draw / loss of the
     round for the seat's team with 95% Wilson intervals, best first (analyze's order)."""
+    import time
+
     from ..search import analyze
 
     worlds = hint_worlds(len(legal_texts))
+    t0 = time.perf_counter()
     a = analyze(game, worlds=worlds, seed=seed)
+    if len(legal_texts) > 1:  # the measured cost sizes the next hints (a forced choice runs nothing)
+        per = (time.perf_counter() - t0) / (worlds * len(legal_texts))
+        _cost[0] = 0.7 * _cost[0] + 0.3 * per
     index = {t: i for i, t in enumerate(legal_texts)}
     cands = []
     for c in a.candidates:
