@@ -16,7 +16,7 @@ from ..plays import interpretations
 __all__ = ["check", "hint", "hint_worlds", "HINT_SECONDS", "HINT_MAX_WORLDS", "REASONS"]
 
 #: The time a hint aims at: its worlds are sized from the measured cost of recent rollouts.
-HINT_SECONDS = 0.6
+HINT_SECONDS = 0.4
 #: Most worlds a hint samples (fewer when there are many legal actions or rollouts are slow).
 HINT_MAX_WORLDS = 64
 #: Seconds per rollout (one candidate played out in one world), measured by every hint
