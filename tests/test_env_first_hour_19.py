@@ -116,3 +116,16 @@ def test_pettingzoo_and_gymnasium_share_the_score_bounds(rules, matches):
         assert np.array_equal(space["observation"].low, low)
         assert np.array_equal(space["observation"].high, high)
     assert np.isfinite(low).all() and np.isfinite(high).all()
+
+
+def test_a_find_spec_before_the_import_does_not_lose_the_registration():
+    code = ("import daguai, importlib.util\n"
+            "assert importlib.util.find_spec('gymnasium') is not None\n"
+            "import gymnasium\n"
+            "gymnasium.make('daguai/DaGuai-v0', opponents='random').reset(seed=1)\n"
+            "import sys\n"
+            "from daguai import _gym_ids\n"
+            "assert not any(isinstance(f, _gym_ids._Hook) for f in sys.meta_path)\n"
+            "print('ok')")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=ENV, timeout=300)
+    assert proc.returncode == 0 and proc.stdout.strip() == "ok", proc.stderr

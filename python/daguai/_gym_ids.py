@@ -43,20 +43,21 @@ class _Loader(importlib.abc.Loader):
     def exec_module(self, module: ModuleType) -> None:
         self.inner.exec_module(module)
         register(module)
+        for f in [f for f in sys.meta_path if isinstance(f, _Hook)]:
+            sys.meta_path.remove(f)  # done: Gymnasium is imported once
 
     def __getattr__(self, name: str) -> Any:  # resource readers and the like
         return getattr(self.inner, name)
 
 
 class _Hook(importlib.abc.MetaPathFinder):
-    """Finds ``gymnasium`` once (then leaves ``sys.meta_path``) and wraps its loader."""
+    """Finds ``gymnasium`` and wraps its loader; it leaves ``sys.meta_path`` once Gymnasium
+    is imported (a mere ``importlib.util.find_spec("gymnasium")`` leaves it in place)."""
 
     def find_spec(self, name: str, path: Any = None,
                   target: Any = None) -> importlib.machinery.ModuleSpec | None:
         if name != "gymnasium":
             return None
-        if self in sys.meta_path:
-            sys.meta_path.remove(self)
         spec = importlib.machinery.PathFinder.find_spec(name, path)
         if spec is None or spec.loader is None:
             return spec
