@@ -9,14 +9,16 @@ plain test run leaves the checkout as it was."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import shutil
+import threading
 import time
 from pathlib import Path
 from typing import Any
 
 import pytest
-from server_helpers import ROOT, ServerProcess
+from server_helpers import ROOT, ServerProcess, remote_bot
 
 CHROMIUM = next((p for p in ("/usr/bin/chromium", "/usr/bin/chromium-browser", shutil.which("chromium") or "")
                  if p and Path(p).exists()), None)
@@ -275,9 +277,10 @@ def test_a_round_through_the_page(tmp_path, browser):
 
 
 def test_two_people_at_one_table_finish_a_round(tmp_path, browser):
-    """The host seats a friend (seat 1) and four bots; the friend opens the invite link in
-    another browser; both play by clicking until the round ends for both; then the host
-    leaves (after confirming) and the friend sees the match end by forfeit (R14)."""
+    """The host seats a friend (seat 1), a remote bot program (seat 2, run from the command
+    line the page shows) and three bots; the friend opens the invite link in another
+    browser; both play by clicking until the round ends for both; then the host leaves
+    (after confirming) and the friend sees the match end by forfeit (R14)."""
     srv = ServerProcess(str(tmp_path / "two.sqlite3"))
     friend = make_browser()
     try:
@@ -286,7 +289,15 @@ def test_two_people_at_one_table_finish_a_round(tmp_path, browser):
         host.execute_script("localStorage.clear(); localStorage.setItem('daguai-lang', 'en')")
         host.get(srv.base + "/?bot_delay=0.02&seed=3")
         Select(host.find_element(By.ID, "plan1")).select_by_value("friend")
+        Select(host.find_element(By.ID, "plan2")).select_by_value("remote")
         click(host, host.find_element(By.ID, "start"))
+        command = wait_for("the bot program's command",
+                           lambda: host.find_elements(By.CSS_SELECTOR, "#invitelist code[data-remote='2']"))
+        args = command[0].text.split()
+        table, token = args[args.index("--table") + 1], args[args.index("--token") + 1]
+        bot = threading.Thread(target=lambda: asyncio.run(remote_bot().play(
+            srv.ws, table, token, seed=2, stop_after=DEADLINE)), daemon=True)
+        bot.start()
         link = wait_for("the invite link",
                         lambda: host.find_elements(By.CSS_SELECTOR, "#invitelist a[data-seat='1']"))
         href = link[0].get_attribute("href")
@@ -324,6 +335,8 @@ def test_two_people_at_one_table_finish_a_round(tmp_path, browser):
         assert "left the match" in friend.find_element(By.ID, "re-why").text
         tables = {t["table"]: t for t in httpx.get(srv.base + "/api/tables").json()}
         assert all(t["status"] == "finished" for t in tables.values())
+        bot.join(30)  # the bot program saw match_over and stopped
+        assert not bot.is_alive()
     finally:
         friend.quit()
         srv.stop()

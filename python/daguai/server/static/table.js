@@ -41,7 +41,7 @@ function showSetup() {
     } else {
       const sel = document.createElement("select");
       sel.id = "plan" + s;
-      for (const v of ["bot", "friend"]) {
+      for (const v of ["bot", "friend", "remote"]) {
         const o = document.createElement("option");
         o.value = v; o.textContent = T(v);
         sel.appendChild(o);
@@ -59,8 +59,9 @@ async function startTable() {
   const policy = $("policy").value;
   const seats = [{ kind: "human", name: LANG === "zh" ? "我" : "me", bot_after: 60 }];
   for (let s = 1; s < 6; s++) {
-    seats.push($("plan" + s).value === "friend"
-      ? { kind: "human", name: (LANG === "zh" ? "朋友" : "friend ") + s, bot_after: 60 }
+    const choice = $("plan" + s).value;
+    seats.push(choice === "friend" ? { kind: "human", name: (LANG === "zh" ? "朋友" : "friend ") + s, bot_after: 60 }
+      : choice === "remote" ? { kind: "remote", name: (LANG === "zh" ? "远程电脑" : "remote bot ") + s, bot_after: 60 }
       : { kind: "bot", policy, name: (LANG === "zh" ? "电脑" : "bot ") + s });
   }
   const req = { rules, seats };
@@ -95,6 +96,15 @@ function showInvites(table, tokens, seats) {
   let friends = 0;
   seats.forEach((p, s) => {
     if (s > 0 && p.kind === "human") { friends++; add(T("invite_seat", { n: s }), `${location.origin}/#join=${table}.${tokens[s]}`, s); }
+    if (p.kind === "remote") {  // a bot program of yours takes this seat (docs/protocol.md)
+      friends++;
+      const li = document.createElement("li");
+      const code = document.createElement("code");
+      code.dataset.remote = s;
+      code.textContent = `python examples/remote_bot.py --server ${location.origin} --table ${table} --token ${tokens[s]}`;
+      li.append(T("remote_seat", { n: s }) + ": ", code);
+      list.appendChild(li);
+    }
   });
   if (!friends) { $("invites").hidden = true; return; }
   add(T("spectators"), `${location.origin}/#watch=${table}`, null);
