@@ -241,3 +241,34 @@ def test_api_tables_lists_every_table_before_and_after_a_restart(tmp_path):
         stored = next(t for t in c.get("/api/tables").json() if t["table"] == open_id)
         assert stored == {**live, "seats": [dict(s, connected=False) for s in live["seats"]],
                           "spectators": 0}
+
+
+def test_event_index_and_decision_numbering_are_as_documented(client):
+    """docs/protocol.md "Fields and numbering": event `index` is the record entry's place
+    (line index + 1 of the JSON Lines record, the header excluded); decisions are numbered
+    0, 1, ... across seats and rounds with no gaps, forced passes excluded."""
+    tid, tokens = new_table(client, [{"kind": "remote"}] + BOTS, seed=12, rules={"max_rounds": 1},
+                            auto_pass=True)
+    with client.websocket_connect("/ws") as spec, client.websocket_connect("/ws") as ws:
+        spec.send_json({"type": "join", "table": tid})
+        recv(spec, "welcome")
+        ws.send_json({"type": "join", "table": tid, "token": tokens[0]})
+        n, over, seen = play_out(ws)
+        events = []
+        while True:
+            m = spec.receive_json()
+            if m["type"] == "event":
+                events.append(m)
+            if m["type"] == "match_over":
+                break
+    record = client.get(over["record"]).text.splitlines()
+    assert events and [e["index"] for e in events] == list(range(events[0]["index"], events[-1]["index"] + 1))
+    for e in events:
+        entry = json.loads(record[e["index"] + 1])
+        assert e["event"] == protocol.event_for_seat(entry, None)
+    table = hub_of(client).tables[tid]
+    decided = [m["decision"] for m in seen if m["type"] == "decide"]
+    assert decided == sorted(set(decided)) and decided[-1] < table.n_decisions
+    forced = sum(1 for line in record[1:] if json.loads(line).get("auto") is True)
+    decisions = sum(1 for line in record[1:] if protocol.entry_decision(json.loads(line)) is not None)
+    assert forced > 0 and table.n_decisions == decisions  # forced passes take no number
