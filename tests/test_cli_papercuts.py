@@ -146,3 +146,31 @@ def test_a_policy_file_path_loads_from_any_folder(tmp_path):
     bad = run("evaluate", f"{tmp_path / 'missing.py'}:policy", "random", cwd=tmp_path)
     assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1
     assert daguai.bots.load(f"{mine}:policy") is daguai.bots.load(f"{mine}:policy")
+
+
+def test_the_plot_legends_cover_no_bar(monkeypatch, tmp_path):
+    """Issue 19: the legend covered the tops of bars (the win / draw / loss bars reach 100%)."""
+    pytest.importorskip("matplotlib")
+    from matplotlib.figure import Figure
+
+    figures: list[Figure] = []
+    save = Figure.savefig
+    monkeypatch.setattr(Figure, "savefig", lambda self, *a, **k: (figures.append(self), save(self, *a, **k)))
+    daguai.simulate(60, ("heuristic", "random"), seed=2, threads=1).plot(tmp_path / "p.png")
+    (fig,) = figures
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    canvas = FigureCanvasAgg(fig)
+    canvas.draw()
+    renderer = canvas.get_renderer()
+    checked = 0
+    for ax in fig.axes:
+        legend = ax.get_legend()
+        assert legend is not None
+        box = legend.get_window_extent(renderer)
+        for bar in ax.patches:
+            b = bar.get_window_extent(renderer)
+            if b.width > 0 and b.height > 0:
+                assert not box.overlaps(b), (ax.get_title(), bar)
+                checked += 1
+    assert checked > 6
