@@ -273,7 +273,7 @@ function promptText(d, v) {
 function renderButtons() {
   const d = state.decide;
   $("pass").disabled = !d || d.legal.indexOf("pass") < 0;
-  $("hint").disabled = !d || state.hintPending;
+  $("hint").disabled = !d || state.hintPending || d.legal.length < 2;  // a forced choice needs no hint
   const c = state.check;
   const ok = d && c && c.decision === d.decision && c.cards === selectionText() && c.readings.some(r => r.index === state.choice);
   $("submit").disabled = !ok;
