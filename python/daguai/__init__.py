@@ -152,3 +152,7 @@ __all__ = [
     "LegalPlays",
     "Rng",
 ]
+
+from . import _gym_ids  # noqa: E402
+
+_gym_ids.install()  # Gymnasium ids on `import daguai` (issue 19), without importing Gymnasium
