@@ -36,7 +36,7 @@ def test_mypy_strict_accepts_the_examples_and_a_user_script(tmp_path):
     """`encode_observation`, `abstract_mask` and `action_from_abstract` take the Game the
     docs pass (they were typed GameState), `Game.phase` is a str (it was Any)."""
     files = [ROOT / "examples" / "reinforce.py", ROOT / "examples" / "remote_bot.py",
-             ROOT / "tests" / "typed_user_script.py"]
+             ROOT / "examples" / "train_learned.py", ROOT / "tests" / "typed_user_script.py"]
     proc = _mypy(tmp_path, *files)
     assert proc.returncode == 0, proc.stdout + proc.stderr
 
