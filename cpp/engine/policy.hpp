@@ -37,12 +37,10 @@ const char* policy_name(PolicyKind k);
 // Search settings of a search policy (search.hpp); part of the scratch so that each seat
 // of a simulation can have its own.
 struct SearchConfig {
-  int rollouts = 96;    // total rollouts per decision (budget in iterations)
-  int min_worlds = 2;   // at least this many worlds (each candidate in each)
-  int max_worlds = 64;  // at most this many
-  double ms = 0;        // > 0: also stop adding worlds after this many milliseconds
-  int threads = 1;
-  int max_candidates = 12;  // pimc: search at most this many candidates (0 = all)
+  int rollouts = 96;        // budget in rollouts per decision (1 .. kMaxRollouts, search.hpp)
+  double ms = 0;            // > 0: doubled budgets until this many milliseconds are spent
+  int threads = 1;          // 1 .. kMaxThreads (workers.hpp); results do not depend on it
+  int max_candidates = 16;  // pimc: race at most this many groups of plays (0 = all)
   PolicyKind rollout = PolicyKind::kHeuristic;  // the policy every seat plays in rollouts
 };
 
