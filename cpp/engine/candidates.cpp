@@ -14,6 +14,7 @@ LeftForm left_form(const Cards& hand, const Play& play) {
   LeftForm f;
   f.key = play.key;
   f.info = play.info;
+  f.jokers = std::uint32_t(left.sj() | left.bj() << 2);
   std::uint32_t col[4] = {0, 0, 0, 0};
   int in_suit[4] = {0, 0, 0, 0};
   for (int r = 0; r < kNumRanks; ++r)
@@ -38,7 +39,7 @@ namespace {
 struct FormHash {
   std::size_t operator()(const LeftForm& f) const {
     std::uint64_t h = (std::uint64_t(f.key) << 32 | f.info) * 0x9E3779B97F4A7C15ULL;
-    h ^= f.dead + 0x632BE59BD9B4E019ULL + (h << 6) + (h >> 2);
+    h ^= f.dead + f.jokers + 0x632BE59BD9B4E019ULL + (h << 6) + (h >> 2);
     for (std::uint32_t c : f.live) h ^= c + 0x9E3779B97F4A7C15ULL + (h << 6) + (h >> 2);
     return std::size_t(h);
   }
@@ -136,11 +137,18 @@ std::vector<int> select_candidates(const PolicyView& view, const std::vector<Act
     return std::make_tuple(p.size(), p.key, int(p.kind()));
   };
   std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return family(a) < family(b); });
-  for (std::size_t k = 0; k < order.size(); ++k) {
+  for (std::size_t k = 0; k < order.size();) {  // one family at a time
+    std::size_t end = k;
+    bool represented = false;  // by a reserved slot
+    while (end < order.size() && family(order[end]) == family(order[k]))
+      represented |= taken[std::size_t(order[end++])] != 0;
     const int size = rep(order[k]).play.size();
     const int slot = size == 5 ? 3 : std::min(2, size - 1);
-    const bool first = k == 0 || family(order[k - 1]) != family(order[k]);
-    by_size[slot][first ? 0 : 1].push_back(order[k]);
+    for (bool first = !represented; k < end; ++k)
+      if (!taken[std::size_t(order[k])]) {
+        by_size[slot][first ? 0 : 1].push_back(order[k]);
+        first = false;
+      }
   }
   for (int pass = 0; pass < 2; ++pass)
     for (std::size_t i = 0; int(out.size()) < limit; ++i) {

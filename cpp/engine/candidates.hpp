@@ -9,7 +9,7 @@
 //     never matter;
 //   * R ~ R' when some relabelling of the suits (a permutation σ; suits never rank, R4)
 //     makes σ(R) and R' hold the same cards in their live suits, and the same number of
-//     cards of every rank in their dead suits (and the same jokers).
+//     cards of every rank in their dead suits, and the same small and big jokers.
 // Why that is an equivalence of everything the hand can still do: map R to R' by σ, then
 // each dead-suit card to a dead-suit card of the same rank. A play X of R maps to a play X'
 // of R' with the same kind and key: a flush or straight flush uses cards of one live suit
@@ -46,8 +46,10 @@ struct LeftForm {
   std::uint32_t key = 0, info = 0;  // the play's key and kind / size / jokers (pattern.hpp)
   std::uint32_t live[4] = {0, 0, 0, 0};  // live-suit columns, sorted
   std::uint64_t dead = 0;                // dead-suit cards per rank, 4 bits a rank
+  std::uint32_t jokers = 0;              // SJ and BJ left (2 bits each; which joker matters)
   bool operator==(const LeftForm& o) const {
-    return key == o.key && info == o.info && dead == o.dead && live[0] == o.live[0] &&
+    return key == o.key && info == o.info && dead == o.dead && jokers == o.jokers &&
+           live[0] == o.live[0] &&
            live[1] == o.live[1] && live[2] == o.live[2] && live[3] == o.live[3];
   }
 };
