@@ -104,6 +104,11 @@ struct HeuristicPlan {
   bool minimal = false;
 };
 HeuristicPlan heuristic_plan(const Cards& hand, int level, const Rules& rules);
+namespace detail {
+// The plan as the first planner made it (policy.cpp ReferencePlanner): heuristic_plan must
+// return the same plays (tests/test_analysis_planner.py).
+std::vector<Play> reference_heuristic_plan(const Cards& hand, int level, const Rules& rules);
+}  // namespace detail
 
 // The decision of the player to act (g.current_player()). `rng` is that seat's stream.
 Action choose_action(PolicyKind kind, const GameState& g, Rng& rng, PolicyScratch& scratch);

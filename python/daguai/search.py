@@ -322,7 +322,8 @@ def analyze(source: Any, *, upto: int | None = None, rollouts: int | None = None
 
             res = search(report)
     else:
-        res = search(progress if callable(progress) else None)
+        # a callback even without a bar: between rounds the binding checks for Ctrl-C
+        res = search(progress if callable(progress) else (lambda done, total: True))
     rows, best, _worlds, rounds, used, done_budget, n_groups = res
     top = g.top
     return Analysis(seat=seat, phase=g.phase, hand=str(g.hand(seat)),
