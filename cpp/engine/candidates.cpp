@@ -25,8 +25,7 @@ LeftForm left_form(const Cards& hand, const Play& play) {
     }
   for (int s = 0; s < kNumSuits; ++s) {
     if (in_suit[s] + jokers >= 5) continue;  // live (R5, R6): kept as a column
-    for (int r = 0; r < kNumRanks; ++r)
-      f.dead += std::uint64_t((col[s] >> (2 * r)) & 3) << (4 * r);
+    for (int r = 0; r < kNumRanks; ++r) f.dead += std::uint64_t((col[s] >> (2 * r)) & 3) << (4 * r);
     col[s] = 0;
   }
   std::sort(col, col + 4);  // the smallest relabelling of the suits (R4: suits never rank)

@@ -43,14 +43,14 @@ namespace daguai {
 // The suits' columns (a column: 2 bits of count per rank, ranks 0..12) are sorted, which is
 // the smallest relabelling; a dead suit's column is 0 and its cards count in `dead`.
 struct LeftForm {
-  std::uint32_t key = 0, info = 0;  // the play's key and kind / size / jokers (pattern.hpp)
+  std::uint32_t key = 0, info = 0;       // the play's key and kind / size / jokers (pattern.hpp)
   std::uint32_t live[4] = {0, 0, 0, 0};  // live-suit columns, sorted
   std::uint64_t dead = 0;                // dead-suit cards per rank, 4 bits a rank
   std::uint32_t jokers = 0;              // SJ and BJ left (2 bits each; which joker matters)
   bool operator==(const LeftForm& o) const {
     return key == o.key && info == o.info && dead == o.dead && jokers == o.jokers &&
-           live[0] == o.live[0] &&
-           live[1] == o.live[1] && live[2] == o.live[2] && live[3] == o.live[3];
+           live[0] == o.live[0] && live[1] == o.live[1] && live[2] == o.live[2] &&
+           live[3] == o.live[3];
   }
 };
 LeftForm left_form(const Cards& hand, const Play& play);

@@ -150,10 +150,11 @@ Action greedy_action(const PolicyView& g, PolicyScratch& s) {
 
 // The reference planner: the plan as first written (issue 9), kept unchanged as the slow,
 // obvious statement of the plan; Planner below must make exactly the same plans
-// (tests/test_analysis_planner.py compares them). A plan (配牌): the hand split into plays. Jokers and level cards are "controls", kept as
-// their own singles / pairs / triples to regain the lead; the other cards are grouped by
-// rank, then five-card combinations replace groups while that lowers the number of plays
-// (手数): a combination is chosen by the number of plays it saves, ties to the lower ranks.
+// (tests/test_analysis_planner.py compares them). A plan (配牌): the hand split into plays. Jokers
+// and level cards are "controls", kept as their own singles / pairs / triples to regain the lead;
+// the other cards are grouped by rank, then five-card combinations replace groups while that lowers
+// the number of plays (手数): a combination is chosen by the number of plays it saves, ties to the
+// lower ranks.
 struct ReferencePlanner {
   int level;
   const Rules& rules;
@@ -467,6 +468,32 @@ struct Planner {
   }
 };
 
+// heuristic_exact's plan: the natural non-level cards split into the fewest plays (min_plays),
+// then the controls (level cards, jokers) kept apart as Planner keeps them.
+void exact_plan(const Cards& hand, int level, const Rules& rules, std::vector<Play>* plan) {
+  const Cards lvl_all = rank_cards(level, 0xFF);
+  const Cards nat = hand.naturals();
+  const Cards work{nat.lo & ~lvl_all.lo, nat.hi & ~lvl_all.hi};
+  *plan = min_plays(work, level, rules).plays;
+  auto add_group = [&](const Cards& c) {
+    Play p;
+    if (!c.empty() && classify(c, level, rules, &p)) plan->push_back(p);
+  };
+  Cards lvl;
+  for (int s = 0; s < kNumSuits; ++s)
+    for (int k = nat.count(make_face(level, s)); k > 0; --k) lvl.add(make_face(level, s));
+  while (!lvl.empty()) {
+    Cards c;
+    int n = std::min(3, lvl.size());
+    for (int f = 0; f < kNumFaces && n > 0; ++f)
+      for (int k = lvl.count(f); k > 0 && n > 0; --k, --n) c.add(f);
+    lvl -= c;
+    add_group(c);
+  }
+  for (int k = hand.sj(); k > 0; --k) add_group(Cards{0, 1ull << 40});
+  for (int k = hand.bj(); k > 0; --k) add_group(Cards{0, 1ull << 42});
+}
+
 bool is_control(const Play& p, int level) { return control_cards(p, level) == p.size(); }
 
 // Relative weakness of a plan unit for leading: lower = lead it earlier.
@@ -476,7 +503,9 @@ int lead_rank(const Play& p) {
   return int(p.key >> 1);
 }
 
-Action heuristic_action(const PolicyView& g, Rng& rng, PolicyScratch& s) {
+// `exact`: plan with min_plays (a fewest-plays split, analysis.hpp) instead of Planner - the
+// heuristic_exact policy, an opponent for the search that is not its rollout policy.
+Action heuristic_action(const PolicyView& g, Rng& rng, PolicyScratch& s, bool exact = false) {
   (void)rng;
   if (g.phase() != Phase::kPlay) return simple_exchange(g, s);
   const int seat = g.current_player(), level = g.level_rank();
@@ -485,8 +514,12 @@ Action heuristic_action(const PolicyView& g, Rng& rng, PolicyScratch& s) {
   Cards covered;
   for (const Play& p : s.plan) covered += p.cards;
   if (covered != hand || s.plan_hand != hand) {
-    Planner pl(hand, level, g.rules());
-    pl.build(hand, &s.plan);
+    if (exact) {
+      exact_plan(hand, level, g.rules(), &s.plan);
+    } else {
+      Planner pl(hand, level, g.rules());
+      pl.build(hand, &s.plan);
+    }
     s.plan_hand = hand;
   }
   const int seats = table_of(g.rules()).seats;  // R18: partners at even distance
@@ -620,6 +653,9 @@ const std::vector<PolicyEntry>& policy_registry() {
          s.search.rollouts = 192;
          return pimc_action(v, r, s);
        }},
+      // the heuristic planning with min_plays: an opponent that is not pimc's rollout policy
+      {"heuristic_exact", [](const PolicyView& v, Rng& r,
+                             PolicyScratch& s) { return heuristic_action(v, r, s, true); }},
   };
   return kPolicies;
 }

@@ -11,6 +11,8 @@
 //              who is close to going out (seeds 000 / 001 strategy sections); see policy.cpp
 //
 //   pimc       Monte Carlo over sampled worlds (search.hpp, docs/search.md)
+//   heuristic_exact  heuristic with a fewest-plays plan (min_plays, analysis.hpp) in place of
+//              its planner: a second opponent for the search (docs/search.md, issue 17)
 //
 // Policies see views, not states (issue 9): a policy is a PolicyFn receiving a PolicyView
 // of the seat to act - its own hand and public facts (R16), with GameState's query names -
@@ -37,7 +39,7 @@ const char* policy_name(PolicyKind k);
 // Search settings of a search policy (search.hpp); part of the scratch so that each seat
 // of a simulation can have its own.
 struct SearchConfig {
-  int rollouts = 96;        // budget in rollouts per decision (1 .. kMaxRollouts, search.hpp)
+  int rollouts = 256;       // budget in rollouts per decision (1 .. kMaxRollouts, search.hpp)
   double ms = 0;            // > 0: doubled budgets until this many milliseconds are spent
   int threads = 1;          // 1 .. kMaxThreads (workers.hpp); results do not depend on it
   int max_candidates = 16;  // pimc: race at most this many groups of plays (0 = all)

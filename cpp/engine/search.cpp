@@ -35,11 +35,11 @@ int rollout_round(GameState& g, PolicyKind policy, std::uint64_t seed, std::uint
 
 void check_search_config(const SearchConfig& cfg) {
   if (cfg.rollouts < 1 || cfg.rollouts > kMaxRollouts)
-    throw GameError("search: the budget (rollouts) must be in [1, " +
-                    std::to_string(kMaxRollouts) + "], got " + std::to_string(cfg.rollouts));
+    throw GameError("search: the budget (rollouts) must be in [1, " + std::to_string(kMaxRollouts) +
+                    "], got " + std::to_string(cfg.rollouts));
   if (!(cfg.ms >= 0 && cfg.ms <= kMaxSearchMs))
-    throw GameError("search: the budget (ms) must be in [0, " +
-                    std::to_string(long(kMaxSearchMs)) + "]");
+    throw GameError("search: the budget (ms) must be in [0, " + std::to_string(long(kMaxSearchMs)) +
+                    "]");
   check_threads(cfg.threads, "search");
   if (cfg.max_candidates < 0) throw GameError("search: max_candidates must be >= 0");
   if (is_search_policy(cfg.rollout))
@@ -79,8 +79,7 @@ class Race {
     for (int i = 0; i < n; ++i)
       if (i != incumbent_) challengers.push_back(i);
     const bool has_inc = incumbent_ >= 0;
-    const int rounds =
-        has_inc ? ceil_log2(std::max(1, int(challengers.size()))) + 1 : ceil_log2(n);
+    const int rounds = has_inc ? ceil_log2(std::max(1, int(challengers.size()))) + 1 : ceil_log2(n);
     std::vector<int> worlds_of(std::size_t(n), 0), round_of(std::size_t(n), 0);
     long used = 0;
     int worlds = 0;
@@ -104,9 +103,8 @@ class Race {
       if (!has_inc || !last) {  // halve the challengers: the better mean first, ties in order
         std::vector<double> mean(std::size_t(n), 0.0);
         for (int i : challengers) mean[std::size_t(i)] = prefix_mean(i, worlds);
-        std::stable_sort(challengers.begin(), challengers.end(), [&](int a, int b) {
-          return mean[std::size_t(a)] > mean[std::size_t(b)];
-        });
+        std::stable_sort(challengers.begin(), challengers.end(),
+                         [&](int a, int b) { return mean[std::size_t(a)] > mean[std::size_t(b)]; });
         challengers.resize((challengers.size() + 1) / 2);
         std::sort(challengers.begin(), challengers.end());
       }
@@ -131,8 +129,8 @@ class Race {
     res->rounds = rounds;
     res->rollouts = used;
     res->budget = budget;
-    res->best = has_inc ? switch_rule(challengers.empty() ? -1 : challengers[0], worlds)
-                        : challengers[0];
+    res->best =
+        has_inc ? switch_rule(challengers.empty() ? -1 : challengers[0], worlds) : challengers[0];
     return true;
   }
 

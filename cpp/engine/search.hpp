@@ -49,8 +49,8 @@ struct CandidateStats {
   Action action;
   int n = 0;  // worlds (rollouts) of this candidate in the race
   int wins = 0, draws = 0, losses = 0;
-  double score = 0;  // sum of the seat's round score changes
-  int round = 0;     // the last round of the race it ran in (0-based)
+  double score = 0;                  // sum of the seat's round score changes
+  int round = 0;                     // the last round of the race it ran in (0-based)
   std::vector<std::int32_t> values;  // value in worlds 0 .. n-1 (the score change)
   double mean() const { return n ? double(wins - losses) / n : 0.0; }
   double mean_score() const { return n ? score / n : 0.0; }

@@ -23,8 +23,8 @@ constexpr int kMaxThreads = 256;
 // GameError unless 1 <= threads <= kMaxThreads (`what` names the caller).
 inline void check_threads(int threads, const char* what) {
   if (threads < 1 || threads > kMaxThreads)
-    throw GameError(std::string(what) + ": threads must be in [1, " +
-                    std::to_string(kMaxThreads) + "], got " + std::to_string(threads));
+    throw GameError(std::string(what) + ": threads must be in [1, " + std::to_string(kMaxThreads) +
+                    "], got " + std::to_string(threads));
 }
 
 template <class Work, class Stop>

@@ -386,7 +386,8 @@ def _run_evaluate(args: argparse.Namespace) -> int:
 def _add_bench(p: argparse.ArgumentParser) -> None:
     p.add_argument("--quick", action="store_true", help="fewer hands and shorter timings")
     p.add_argument("--hands", type=_positive, default=None, metavar="N",
-                   help="random 27-card hands for the core figures, at most 100,000 (default 400, --quick 60)")
+                   help="random 27-card hands for the core figures, at most 100,000 "
+                        "(default 400, --quick 60)")
     p.add_argument("--no-rollouts", action="store_true", help="only the core figures")
     p.add_argument("--targets", action="store_true",
                    help="also show the project's speed targets and whether each is met")

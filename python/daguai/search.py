@@ -119,7 +119,9 @@ class Group:
     def name(self) -> str:
         """The plays joined by " / " (e.g. ``8h / 8c``), shortened to the first and a count."""
         text = " / ".join(self.plays)
-        return text if len(text) <= 30 or len(self.plays) == 1 else f"{self.plays[0]} (+{len(self.plays) - 1})"
+        if len(text) <= 30 or len(self.plays) == 1:
+            return text
+        return f"{self.plays[0]} (+{len(self.plays) - 1})"
 
     @property
     def win(self) -> float:
@@ -170,7 +172,8 @@ class Analysis:
 
     def to_dict(self) -> dict[str, Any]:
         return {"seat": self.seat, "phase": self.phase, "hand": self.hand,
-                "to_beat": None if self.to_beat is None else {"play": self.to_beat, "seat": self.to_beat_seat},
+                "to_beat": (None if self.to_beat is None
+                            else {"play": self.to_beat, "seat": self.to_beat_seat}),
                 "policy": self.policy, "seed": self.seed, "forced": self.forced, "legal": self.legal,
                 "n_groups": self.n_groups, "rollouts": self.rollouts, "budget": self.budget,
                 "rounds": self.rounds, "measure": self.measure, "best": self.best.to_dict(),
@@ -185,7 +188,8 @@ class Analysis:
             return [f"{who}: forced: {self.best.plays[0]} is the only legal action (no search)"]
         out = [f"{who} · rollouts by {self.policy} · seed {self.seed}"]
         out += textwrap.wrap(self.hand, width, initial_indent="hand: ", subsequent_indent="      ")
-        out.append("you lead" if self.to_beat is None else f"to beat: {self.to_beat} (seat {self.to_beat_seat})")
+        out.append("you lead" if self.to_beat is None
+                   else f"to beat: {self.to_beat} (seat {self.to_beat_seat})")
         out.append(f"{self.legal:,} legal actions in {self.n_groups:,} groups; {self.rollouts:,} rollouts "
                    f"in {self.rounds} round{'s' if self.rounds != 1 else ''} of the race")
         if self.rounds == 0:
