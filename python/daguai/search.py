@@ -27,7 +27,7 @@ MAX_WORLDS = 2**16          # sample_worlds(n=): each world is a whole Game
 MAX_ROLLOUTS = 2**24        # analyze(rollouts=), the C++ kMaxRollouts
 MAX_THREADS = 256           # analyze(threads=), the C++ kMaxThreads
 MAX_SECONDS = 3600.0        # analyze(time=)
-ANALYZE_ROLLOUTS = 50_000   # analyze's default budget
+ANALYZE_ROLLOUTS = 150_000  # analyze's default budget
 
 
 def _check_int(x: Any, what: str, lo: int, hi: int) -> int:
