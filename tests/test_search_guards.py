@@ -146,3 +146,25 @@ def test_cli_bounds(tmp_path):
     ok = run_cli("analyze", str(path), "--rollouts", "30", "--seed", str(2**64 - 1), "--json")
     assert ok.returncode == 0, ok.stderr
     assert json.loads(ok.stdout)["seed"] == 2**64 - 1
+
+
+@pytest.mark.parametrize("entry", ["Game", "simulate", "simulate_worlds", "evaluate", "Rng", "BatchEnv",
+                                   "PolicyRunner", "fill_hidden_hands"])
+def test_the_largest_seed_everywhere(entry):
+    """R17: every entry point that takes a seed accepts 2**64 - 1 (and none takes 2**64)."""
+    seed = 2**64 - 1
+    pos = mid_game(steps=30).position()
+    partial = {**pos, "hands": [h if s == pos["to_act"] else None for s, h in enumerate(pos["hands"])]}
+    calls = {
+        "Game": lambda s: Game(s),
+        "simulate": lambda s: daguai.simulate(2, ("heuristic", "random"), seed=s),
+        "simulate_worlds": lambda s: daguai.simulate(2, ("heuristic",), seed=s, position=pos, worlds=True),
+        "evaluate": lambda s: daguai.evaluate("heuristic", "random", 2, seed=s),
+        "Rng": lambda s: daguai.Rng(s),
+        "BatchEnv": lambda s: daguai.BatchEnv(1, seed=s),
+        "PolicyRunner": lambda s: _core.PolicyRunner("pimc24", s, 0, 0),
+        "fill_hidden_hands": lambda s: daguai.positions.fill_hidden_hands(partial, seed=s),
+    }
+    calls[entry](seed)
+    with pytest.raises((ValueError, TypeError, OverflowError)):
+        calls[entry](2**64)
