@@ -24,7 +24,7 @@ import time
 import daguai
 from daguai import Game, _core
 
-BUDGETS = [("pimc24", 24), ("pimc48", 48), ("pimc", 96), ("pimc192", 192)]
+BUDGETS = [("pimc24", 24), ("pimc48", 48), ("pimc192", 192), ("pimc", 256)]
 
 
 def decision_ms(policy: str, positions: int, seed: int) -> list[float]:
