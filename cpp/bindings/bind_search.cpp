@@ -6,6 +6,7 @@
 #include "candidates.hpp"
 #include "convert.hpp"
 #include "guard.hpp"
+#include "learned.hpp"
 #include "sampler.hpp"
 #include "search.hpp"
 
@@ -17,9 +18,11 @@ void bind_search(py::module_& m) {
       []() {
         py::list l;
         for (const PolicyEntry& e : policy_registry()) l.append(e.name);
+        if (has_builtin_model()) l.append(kBuiltinModel);
         return l;
       },
-      "The registered C++ policies, by id (cpp/engine/policy.cpp kPolicies).");
+      "The registered C++ policies, by id (cpp/engine/policy.cpp kPolicies), then 'learned' "
+      "when the shipped model is present (engine/learned.hpp).");
 
   m.def(
       "_search",
@@ -88,6 +91,25 @@ void bind_search(py::module_& m) {
       },
       py::arg("game"), py::arg("n"), py::arg("seed") = 0,
       "Benchmark hook: ns per sampled world (hands).");
+
+  m.def(
+      "_time_decisions",
+      [](const Rules& rules, const std::string& policy, const std::string& opponent,
+         std::uint64_t seed, int rounds) {
+        if (rounds < 1 || rounds > 100000)
+          throw GameError("_time_decisions: rounds in [1, 100000]");
+        const PolicyKind k = parse_policy(policy), o = parse_policy(opponent);
+        std::vector<double> ns;
+        {
+          py::gil_scoped_release nogil;  // C++ values only
+          ns = time_decisions(rules, k, o, seed, rounds);
+        }
+        py::array_t<double> out(py::ssize_t(ns.size()));
+        std::copy(ns.begin(), ns.end(), out.mutable_data());
+        return out;
+      },
+      py::arg("rules"), py::arg("policy"), py::arg("opponent"), py::arg("seed"), py::arg("rounds"),
+      "Benchmark hook: CPU ns of each non-forced decision of `policy` (seats 0 2 4).");
 
   m.def(
       "_time_rollouts",

@@ -61,6 +61,7 @@ void bind_game(py::module_& m);
 void bind_analysis(py::module_& m);
 void bind_sim(py::module_& m);
 void bind_rl(py::module_& m);
+void bind_learn(py::module_& m);
 void bind_position(py::module_& m);
 void bind_infostate(py::module_& m);
 void bind_search(py::module_& m);

@@ -18,4 +18,5 @@ PYBIND11_MODULE(_core, m) {
   daguai::bind::bind_analysis(m);
   daguai::bind::bind_sim(m);
   daguai::bind::bind_rl(m);
+  daguai::bind::bind_learn(m);
 }

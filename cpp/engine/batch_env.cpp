@@ -3,6 +3,8 @@
 #include <cstring>
 #include <string>
 
+#include "learned.hpp"
+
 namespace daguai {
 
 BatchEnv::BatchEnv(int n, const Rules& rules, std::uint64_t seed, bool matches, bool auto_pass,
@@ -129,7 +131,7 @@ void BatchEnv::set_opponents(const std::array<int, kSeats>& kinds) {
   int learners = 0;
   for (int s = 0; s < seats(); ++s) {
     const int k = kinds[std::size_t(s)];
-    if (k < -1 || k >= int(policy_registry().size()))
+    if (k < -1 || (k >= int(policy_registry().size()) && !model_of(PolicyKind(k))))
       throw GameError("BatchEnv: seat " + std::to_string(s) + " has no policy " +
                       std::to_string(k));
     learners += k < 0;

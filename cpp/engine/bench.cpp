@@ -1,6 +1,9 @@
 #include "bench.hpp"
 
+#include <time.h>
+
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cstdlib>
 
@@ -108,6 +111,36 @@ double time_sampling(const GameState& g, int n, std::uint64_t seed) {
   const double ns =
       std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - t0).count() / n;
   return sink == 42 ? ns + 0 : ns;  // keep the loop
+}
+
+std::vector<double> time_decisions(const Rules& rules, PolicyKind policy, PolicyKind opponent,
+                                   std::uint64_t seed, int rounds) {
+  std::vector<double> ns;
+  std::array<PolicyScratch, 6> scratch;
+  std::vector<Action> legal;
+  const auto cpu_ns = [] {
+    timespec t;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return double(t.tv_sec) * 1e9 + double(t.tv_nsec);
+  };
+  for (int i = 0; i < rounds; ++i) {
+    GameState g(rules, seed, std::uint64_t(i), false, false, Start::kRandom);
+    std::array<Rng, 6> rngs;
+    for (int s = 0; s < 6; ++s)
+      rngs[std::size_t(s)] = Rng::stream(seed, std::uint64_t(i), Stream::kPolicy, std::uint64_t(s));
+    while (!g.match_over() && g.results().empty()) {
+      const int s = g.current_player();
+      const PolicyKind k = s % 2 == 0 ? policy : opponent;
+      legal.clear();
+      g.legal_actions(&legal);
+      const double t0 = cpu_ns();
+      const Action a = choose_action(k, g, rngs[std::size_t(s)], scratch[std::size_t(s)]);
+      const double t1 = cpu_ns();
+      if (s % 2 == 0 && legal.size() > 1) ns.push_back(t1 - t0);
+      g.apply(a);
+    }
+  }
+  return ns;
 }
 
 double time_rollouts(const GameState& g, int n, PolicyKind policy) {

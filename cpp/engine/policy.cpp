@@ -4,6 +4,7 @@
 
 #include "analysis.hpp"
 #include "five.hpp"
+#include "learned.hpp"
 #include "search.hpp"
 
 namespace daguai {
@@ -15,11 +16,16 @@ PolicyKind parse_policy(const std::string& name) {
     if (name == reg[i].name) return PolicyKind(i);
     names += (i ? ", " : "") + std::string(reg[i].name);
   }
-  throw GameError("unknown policy '" + name + "': expected one of " + names);
+  // models (learned.hpp): "learned" (the shipped model) or the path of a .dgn file
+  if (const int id = find_model_policy(name); id >= 0) return PolicyKind(id);
+  if (has_builtin_model()) names += std::string(", ") + kBuiltinModel;
+  throw GameError("unknown policy '" + name + "': expected one of " + names +
+                  " or the path of a .dgn model file");
 }
 
 const char* policy_name(PolicyKind k) {
   const auto& reg = policy_registry();
+  if (model_of(k)) return model_name(k);
   return std::size_t(k) < reg.size() ? reg[std::size_t(k)].name : "?";
 }
 
@@ -662,9 +668,14 @@ const std::vector<PolicyEntry>& policy_registry() {
 
 Action choose_action(PolicyKind kind, const GameState& g, Rng& rng, PolicyScratch& scratch) {
   if (g.match_over()) throw GameError("the match is over: no decision to choose");
+  return decide(kind, PolicyView(g), rng, scratch);
+}
+
+Action decide(PolicyKind kind, const PolicyView& view, Rng& rng, PolicyScratch& scratch) {
   const auto& reg = policy_registry();
+  if (const auto net = model_of(kind)) return learned_action(view, net.get(), scratch);
   if (std::size_t(kind) >= reg.size()) throw GameError("unknown policy");
-  return reg[std::size_t(kind)].fn(PolicyView(g), rng, scratch);
+  return reg[std::size_t(kind)].fn(view, rng, scratch);
 }
 
 }  // namespace daguai

@@ -114,5 +114,7 @@ std::vector<Play> reference_heuristic_plan(const Cards& hand, int level, const R
 
 // The decision of the player to act (g.current_player()). `rng` is that seat's stream.
 Action choose_action(PolicyKind kind, const GameState& g, Rng& rng, PolicyScratch& scratch);
+// The same from a view: a registered policy or a loaded model (learned.hpp).
+Action decide(PolicyKind kind, const PolicyView& view, Rng& rng, PolicyScratch& scratch);
 
 }  // namespace daguai

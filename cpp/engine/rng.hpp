@@ -30,6 +30,7 @@ enum class Stream : std::uint64_t {
   kPolicy = 3,       // index = seat: a built-in policy's choices
   kStart = 4,        // index = 0: a random start state (Start::kRandom, docs/game.md)
   kSample = 5,       // index = world k: sample_worlds' k-th world (seed = its seed, game = 0)
+  kExplore = 6,      // index = seat: the learner's exploration in self-play (learned.hpp)
 };
 
 class Rng {

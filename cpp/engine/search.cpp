@@ -8,12 +8,15 @@
 #include <mutex>
 
 #include "candidates.hpp"
+#include "learned.hpp"
 #include "sampler.hpp"
 #include "workers.hpp"
 
 namespace daguai {
 
-bool is_search_policy(PolicyKind k) { return std::string(policy_name(k)).rfind("pimc", 0) == 0; }
+bool is_search_policy(PolicyKind k) {
+  return !model_of(k) && std::string(policy_name(k)).rfind("pimc", 0) == 0;
+}
 
 int rollout_round(GameState& g, PolicyKind policy, std::uint64_t seed, std::uint64_t game) {
   if (is_search_policy(policy)) throw GameError("a rollout policy cannot be a search policy");
@@ -323,8 +326,7 @@ Action pimc_action(const PolicyView& view, Rng& rng, PolicyScratch& s) {
   const std::uint64_t seed = rng.next();
   // The rollout policy's own choice is the incumbent: kept when no candidate is clearly better.
   Rng prior_rng = Rng::stream(seed, 0, Stream::kPolicy, 99);
-  const auto& reg = policy_registry();
-  const Action prior = reg[std::size_t(s.search.rollout)].fn(view, prior_rng, s);
+  const Action prior = decide(s.search.rollout, view, prior_rng, s);
   s.actions.clear();
   view.legal_actions(&s.actions);
   int prior_index = 0;

@@ -15,7 +15,13 @@ except ImportError as exc:  # pragma: no cover - only without a built extension
         "Install with `pip install .` from the source tree."
     ) from exc
 
-from . import bots
+from pathlib import Path as _Path
+
+# the shipped model behind the policy name "learned" (engine/learned.hpp; read on first use)
+if (_Path(__file__).parent / "models" / "learned.dgn").is_file():
+    _core._set_builtin_model(str(_Path(__file__).parent / "models" / "learned.dgn"))
+
+from . import bots  # noqa: E402
 from ._core import (
     PLAY_DTYPE,
     Action,

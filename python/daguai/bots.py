@@ -34,9 +34,14 @@ class Bot:
     """A built-in policy as a Python callable ``bot(game, seat) -> Action``."""
 
     def __init__(self, name: str) -> None:
-        if not isinstance(name, str) or name.strip().lower() not in BOTS:
-            raise ValueError(f"unknown built-in policy {name!r} (choose {', '.join(BOTS)})")
-        self.name = name.strip().lower()
+        if isinstance(name, str) and name.endswith(".dgn"):  # a model file: loaded and checked now
+            _core.policy_id(name)
+            self.name = name
+        elif not isinstance(name, str) or name.strip().lower() not in BOTS:
+            raise ValueError(f"unknown built-in policy {name!r} (choose {', '.join(BOTS)} "
+                             "or a model file path.dgn)")
+        else:
+            self.name = name.strip().lower()
         self.__name__ = self.name
         self._lock = threading.Lock()
         # id(game) -> (weak reference to the game, one runner per seat); keyed by id because a

@@ -302,7 +302,9 @@ def analyze(source: Any, *, upto: int | None = None, rollouts: int | None = None
     threads = _check_int(threads, "threads", 1, MAX_THREADS)
     seed = _check_int(seed, "seed", 0, 2**64 - 1)
     rollout_policies = [p for p in _core.policy_names() if not p.startswith("pimc")]
-    if not isinstance(policy, str) or policy not in rollout_policies:
+    if isinstance(policy, str) and policy.endswith(".dgn"):  # a model rolls out too
+        _core.policy_id(policy)
+    elif not isinstance(policy, str) or policy not in rollout_policies:
         raise ValueError(f"rollout policy must be one of {', '.join(rollout_policies)}, got {policy!r}")
     g = _game_of(source, upto)
     if g.match_over:

@@ -1,0 +1,76 @@
+"""The Q-network in PyTorch (training) and its export to the engine's ``.dgn`` file.
+
+``QNet(widths)`` is an MLP over ``[state features, action features]`` with ReLU hidden
+layers and a linear output, ``Q(s, a)``: the same function the engine evaluates natively
+(``cpp/engine/learned.cpp``, tested equal to 1e-5 in tests/test_learn_model.py). Only this
+module and :mod:`daguai.learn.trainer` import torch (the ``train`` extra).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+from torch import nn
+
+from .. import _core
+from .dgn import Layers, dgn_bytes, parse_dgn, write_dgn
+
+__all__ = ["QNet", "DEFAULT_WIDTHS"]
+
+#: Hidden widths of the shipped model (docs/learning.md "Network").
+DEFAULT_WIDTHS = (256, 128)
+
+
+class QNet(nn.Module):
+    """``Q(s, a)`` = MLP([state, action]); ``widths`` are the hidden layers' sizes."""
+
+    def __init__(self, widths: Sequence[int] = DEFAULT_WIDTHS) -> None:
+        super().__init__()
+        widths = tuple(int(w) for w in widths)
+        if not 1 <= len(widths) <= 8 or any(not 1 <= w <= 4096 for w in widths):
+            raise _core.ModelError(f"widths must be 1..8 layers of 1..4096 units, got {widths}")
+        self.widths = widths
+        prev = int(_core.STATE_FEATURES) + int(_core.ACTION_FEATURES)
+        layers: list[nn.Module] = []
+        for w in widths:
+            layers.append(nn.Linear(prev, w))
+            prev = w
+        self.hidden = nn.ModuleList(layers)
+        self.out = nn.Linear(prev, 1)
+
+    def forward(self, state: torch.Tensor, action: torch.Tensor) -> torch.Tensor:
+        """Q of rows ``state[i], action[i]`` (float32 ``[n, S]``, ``[n, A]``) -> ``[n]``."""
+        x = torch.cat([state, action], dim=1)
+        for layer in self.hidden:
+            x = torch.relu(layer(x))
+        return self.out(x).squeeze(1)
+
+    def layers(self) -> Layers:
+        """(weight [out, in], bias [out]) per layer as float32 numpy copies."""
+        mods: list[Any] = [*self.hidden, self.out]
+        return [(m.weight.detach().cpu().numpy().astype(np.float32).copy(),
+                 m.bias.detach().cpu().numpy().astype(np.float32).copy()) for m in mods]
+
+    def to_dgn(self, meta: dict[str, Any] | None = None, margin: float = 0.0) -> bytes:
+        """The ``.dgn`` bytes of this network with switching ``margin`` (docs/learning.md)."""
+        return dgn_bytes(self.layers(), meta, margin)
+
+    def save_dgn(self, path: str | Path, meta: dict[str, Any] | None = None, margin: float = 0.0) -> Path:
+        """Write this network as a ``.dgn`` file (atomically)."""
+        return write_dgn(path, self.layers(), meta, margin)
+
+    @classmethod
+    def from_dgn(cls, data: bytes | str | Path) -> QNet:
+        """A QNet with the weights of ``.dgn`` bytes or a file path."""
+        raw = data if isinstance(data, bytes) else Path(data).read_bytes()
+        layers, _, _ = parse_dgn(raw)
+        net = cls([w.shape[0] for w, _ in layers[:-1]])
+        with torch.no_grad():
+            for m, (w, b) in zip([*net.hidden, net.out], layers, strict=True):
+                m.weight.copy_(torch.from_numpy(w))
+                m.bias.copy_(torch.from_numpy(b))
+        return net

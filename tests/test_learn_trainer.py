@@ -1,0 +1,90 @@
+"""The trainer (python/daguai/learn/trainer.py, issue 18): a short smoke run of Deep
+Monte-Carlo self-play whose loss falls, whose checkpoint resumes to exactly the weights of an
+uninterrupted run (the deterministic pipeline, R17), and whose exported model plays; the
+learning curve; the CLI's checks (exit 2 before any work)."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+
+import daguai
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+pytest.importorskip("tensorboard")
+from daguai.learn import Network, TrainConfig, export, train  # noqa: E402
+from daguai.learn.curve import plot_curve, read_curve  # noqa: E402
+
+# small enough for seconds: few rounds per task, a small network
+SMALL = TrainConfig(seed=3, games_per_task=4, widths=(32, 16), warm_frames=3000, eval_every=6,
+                    eval_deals=8, batch=256, lr=1e-3)
+
+
+def _weights(run) -> dict:
+    return torch.load(run / "checkpoint.pt", weights_only=False)["net"]
+
+
+@pytest.mark.slow
+def test_smoke_run_learns_resumes_and_exports(tmp_path):
+    a = tmp_path / "a"
+    s = train(a, SMALL, minutes=5, max_frames=12_000, resume=False)
+    assert s.frames >= 12_000 and s.step > 6 and s.rounds > 0
+    # the loss falls: the first steps' mean against the last steps' mean
+    loss = [v for _, v in read_curve(a)["train/loss"]]
+    assert len(loss) == s.step and np.mean(loss[-3:]) < np.mean(loss[:3])
+    # evaluations against heuristic, logged as TensorBoard scalars and JSON lines
+    evals = [json.loads(line) for line in (a / "evals.jsonl").read_text().splitlines()]
+    assert [e["step"] for e in evals] == list(range(6, s.step + 1, 6))
+    assert all(-1 <= e["lo"] <= e["mean"] <= e["hi"] <= 1 for e in evals)
+    assert len(read_curve(a)["eval/heuristic_mean"]) == len(evals)
+    # resume: two calls train on exactly the frames of one, to the same weights
+    b = tmp_path / "b"
+    train(b, SMALL, minutes=5, max_frames=6_000, resume=False)
+    t = train(b, None, minutes=5, max_frames=12_000)
+    assert t.step == s.step and t.frames == s.frames
+    wa, wb = _weights(a), _weights(b)
+    assert all(torch.equal(wa[k], wb[k]) for k in wa)
+    # a resumed run refuses another configuration
+    with pytest.raises(ValueError, match="another configuration"):
+        train(b, TrainConfig(seed=4), minutes=1)
+    # the exported model loads in the engine, identically, and plays legal rounds
+    path = export(a, tmp_path / "m.dgn", command="test")
+    net = Network.from_file(str(path))
+    assert net.widths == [32, 16] and json.loads(net.meta)["frames"] == s.frames
+    assert (a / "latest.dgn").read_bytes()[-8:] != b""
+    r = daguai.simulate(6, [str(path), "heuristic"], seed=1)
+    assert r.n == 6
+    png = plot_curve(a, tmp_path / "curve.png")
+    assert png.stat().st_size > 1000
+
+
+def test_config_is_checked():
+    for bad in ({"actors": 0}, {"epsilon": 2.0}, {"reward": "x"}, {"widths": (0,)},
+                {"seed": -1}, {"margin": -0.1}, {"branch": True}, {"eval_deals": 0}):
+        with pytest.raises(ValueError):
+            TrainConfig(**bad).check()  # type: ignore[arg-type]
+
+
+def _cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "daguai", "train", *args], capture_output=True,
+                          text=True, timeout=120)
+
+
+def test_cli_checks_before_work(tmp_path):
+    for args, message in (
+        ([str(tmp_path / "r"), "--plot", str(tmp_path / "x.bmp")], "no TensorBoard logs|.png"),
+        ([str(tmp_path / "r"), "--export", str(tmp_path / "x.txt")], ".dgn"),
+        ([str(tmp_path / "r"), "--minutes", "-1"], "minutes"),
+        ([str(tmp_path / "r"), "--epsilon", "3"], "epsilon|\\[0, 1\\]"),
+        ([str(tmp_path / "r"), "--widths", "a,b"], "widths"),
+    ):
+        p = _cli(*args)
+        assert p.returncode == 2, (args, p.stderr)
+        assert len(p.stderr.strip().splitlines()) == 1 and "error" in p.stderr
+        assert re.search(message, p.stderr), p.stderr
+    assert not (tmp_path / "r" / "checkpoint.pt").exists()
+    assert "Deep Monte-Carlo" in " ".join(_cli("--help").stdout.split())
