@@ -266,3 +266,33 @@ def test_analyze_a_hand_with_a_public_history():
     bad["hands"][full["to_act"]] += " BJ BJ BJ BJ"
     with pytest.raises(ValueError, match="card totals|unknown hands|too many copies"):
         analyze(bad, rollouts=2)
+
+
+def test_analyze_cli_bar_on_a_terminal_stderr(tmp_path):
+    """issue 17: with stdout redirected the progress bar still draws, on stderr (a terminal
+    here), and stdout holds only the result."""
+    import os
+    import pty
+
+    g = mid_game()
+    path = tmp_path / "pos.json"
+    path.write_text(json.dumps(g.position()))
+    master, slave = pty.openpty()
+    try:
+        p = subprocess.run([sys.executable, "-m", "daguai", "analyze", str(path), "--rollouts", "40000"],
+                           stdout=subprocess.PIPE, stderr=slave, text=True, timeout=300, check=False)
+        os.close(slave)
+        drawn = b""
+        while True:
+            try:
+                chunk = os.read(master, 65536)
+            except OSError:
+                break
+            if not chunk:
+                break
+            drawn += chunk
+    finally:
+        os.close(master)
+    assert p.returncode == 0
+    assert "analyzing" in drawn.decode(errors="replace")
+    assert "analyzing" not in p.stdout and "\x1b" not in p.stdout and "points" in p.stdout
