@@ -124,3 +124,21 @@ def test_pimc_is_deterministic_and_thread_independent():
     import daguai
     r = daguai.simulate(2, ("pimc24", "heuristic"), seed=3, threads=1)
     assert r == daguai.simulate(2, ("pimc24", "heuristic"), seed=3, threads=2)
+
+
+@pytest.mark.parametrize("rules", [{"table": "4p2d"}, {"wild": "declare"},
+                                   {"wild": "high", "wrap_straights": True}])
+def test_the_race_at_every_table_and_wild_rule(rules):
+    """R6 variants and the 4p2d table (R18): groups cover the legal actions, threads do not
+    matter, and pimc plays whole rounds."""
+    import daguai
+    from daguai import Rules
+    g = Game(3, rules=Rules(**rules))
+    for _ in range(30):
+        g.step(daguai.bots.heuristic(g, g.current_player))
+    one = _core._search(g, 300, 0.0, 1, "heuristic", 2)
+    two = _core._search(g, 300, 0.0, 2, "heuristic", 2)
+    assert [r[1:] for r in one[0]] == [r[1:] for r in two[0]] and one[1:] == two[1:]
+    assert sum(len(r[0]) for r in one[0]) == len(g.legal_actions())
+    r = daguai.simulate(2, ("pimc24", "heuristic"), seed=2, rules=Rules(**rules), threads=1)
+    assert r.n == 2
