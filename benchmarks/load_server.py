@@ -4,10 +4,13 @@ Phases (each bounded by --duration seconds):
 
 1. **think**: ``--tables`` tables (default 200) of six remote random bots, each bot waiting
    ``--think`` seconds (default 0.5) before answering: about tables*6/(6*think) = 400
-   decisions/s. Reports decisions/s, the round trip act -> ack seen by the bots (think time
-   excluded; includes both event loops and the loopback socket) and the server's own time
-   per decision (``GET /api/stats``: apply, checkpoint, push), and checks that no action is
-   lost or duplicated: every act is acknowledged exactly once and the server's decision
+   decisions/s. Meanwhile ``--hints`` people's seats (default 2) ask for a ``hint`` whenever
+   the server allows (one per seat every 3 s): hint latency request -> answer (their CPU,
+   in the server's worker threads, counts in the server's CPU figures). Reports
+   decisions/s, the round trip act -> ack seen by the bots (think time excluded; includes
+   both event loops and the loopback socket) and the server's own time per decision
+   (``GET /api/stats``: apply, checkpoint, push), and checks that no action is lost or
+   duplicated: every act is acknowledged exactly once and the server's decision
    count equals the acknowledgements.
 2. **instant**: ``--instant-tables`` tables of instant bots: the most decisions/s one server
    process sustains (the bots share one client process, so this is a lower bound).
@@ -90,6 +93,50 @@ class Bot:
                     return
 
 
+class HintProber:
+    """One person's seat (with five built-in bots) that asks for a ``hint`` at every decision
+    it may (one per seat every 3 s, the server's limit) while the load runs, and measures
+    request -> answer; then plays the hint's best choice."""
+
+    def __init__(self, url: str, table: str, token: str) -> None:
+        self.url, self.table, self.token = url, table, token
+        self.latencies: list[float] = []
+        self.refused: list[str] = []
+        self.worlds: list[int] = []
+
+    async def run(self, stop: asyncio.Event) -> None:
+        async with websockets.connect(self.url, max_size=8 << 20, ping_interval=None,
+                                      open_timeout=120) as ws:
+            await ws.send(json.dumps({"type": "join", "table": self.table, "token": self.token,
+                                      "events": False}))
+            last = -10.0
+            while not stop.is_set():
+                try:
+                    msg = json.loads(await asyncio.wait_for(ws.recv(), 1.0))
+                except asyncio.TimeoutError:
+                    continue
+                if msg["type"] == "match_over":
+                    return
+                if msg["type"] != "decide":
+                    continue
+                choice = 0
+                if len(msg["legal"]) > 1 and time.monotonic() - last >= 3.05:
+                    last = time.monotonic()
+                    t0 = time.perf_counter()
+                    await ws.send(json.dumps({"type": "hint", "decision": msg["decision"]}))
+                    while True:
+                        ans = json.loads(await asyncio.wait_for(ws.recv(), 60))
+                        if ans["type"] in ("hint", "error"):
+                            break
+                    if ans["type"] == "hint":
+                        self.latencies.append(time.perf_counter() - t0)
+                        self.worlds.append(ans["worlds"])
+                        choice = ans["candidates"][0]["index"] or 0
+                    else:
+                        self.refused.append(ans["code"])
+                await ws.send(json.dumps({"type": "act", "decision": msg["decision"], "index": choice}))
+
+
 def cpu_seconds(pid: int) -> float:
     """User + system CPU time of a process (Linux /proc): load on a shared machine does not
     change it, so decisions per CPU-second is the capacity figure."""
@@ -115,11 +162,12 @@ def create_tables(srv: ServerProcess, n: int, rules: dict[str, Any], seed0: int)
 
 
 async def drive(srv: ServerProcess, tables: list[tuple[str, list]], think: float,
-                duration: float, events: bool = False) -> tuple[list[Bot], float]:
+                duration: float, events: bool = False,
+                probers: list[HintProber] | None = None) -> tuple[list[Bot], float]:
     stop = asyncio.Event()
     bots = [Bot(srv.ws, t, tok, 1000 * k + s, think, events) for k, (t, toks) in enumerate(tables)
             for s, tok in enumerate(toks)]
-    tasks = []
+    tasks = [asyncio.create_task(p.run(stop)) for p in probers or []]
     for i, b in enumerate(bots):  # connect in batches: 1200 handshakes at once time out
         tasks.append(asyncio.create_task(b.run(stop)))
         if i % 50 == 49:
@@ -132,16 +180,23 @@ async def drive(srv: ServerProcess, tables: list[tuple[str, list]], think: float
 
 
 def load_phase(db: str, n_tables: int, think: float, duration: float, label: str,
-               events: bool) -> dict[str, Any]:
+               events: bool, hints: int = 0) -> dict[str, Any]:
     srv = ServerProcess(db, rate=1000)
     try:
         tables = create_tables(srv, n_tables, {}, 1)
+        probers = []
+        with httpx.Client(base_url=srv.base, timeout=30) as c:
+            for i in range(hints):  # a person asking for hints, five built-in bots
+                r = c.post("/api/tables", json={"seed": 7000 + i, "bot_delay": 0.3, "seats": [
+                    {"kind": "human"}] + [{"kind": "bot", "policy": "heuristic"}] * 5}).json()
+                probers.append(HintProber(srv.ws, r["table"], r["tokens"][0]))
         before = httpx.get(srv.base + "/api/stats", timeout=30).json()
         cpu0, client0 = cpu_seconds(srv.proc.pid), time.process_time()
-        bots, elapsed = asyncio.run(drive(srv, tables, think, duration, events))
+        bots, elapsed = asyncio.run(drive(srv, tables, think, duration, events, probers))
         cpu1, client1 = cpu_seconds(srv.proc.pid), time.process_time()
         stats = httpx.get(srv.base + "/api/stats", timeout=30).json()
-        server_total = sum(t["decisions"] for t in httpx.get(srv.base + "/api/tables", timeout=30).json())
+        server_total = sum(t["decisions"] for t in httpx.get(srv.base + "/api/tables", timeout=30).json()
+                           if t["table"] in {tid for tid, _ in tables})
     finally:
         srv.stop()
     acks = sum(len(b.acks) for b in bots)
@@ -165,6 +220,14 @@ def load_phase(db: str, n_tables: int, think: float, duration: float, label: str
         "lost": acts - server_total, "duplicated": dup, "unacknowledged_acts": unacked,
         "errors": sum(len(b.errors) for b in bots),
     }
+    if hints:
+        lat = [x for p in probers for x in p.latencies]
+        out.update({"hints": len(lat), "hint_ms_p50": round(1000 * pct(lat, 0.5), 1),
+                    "hint_ms_p99": round(1000 * pct(lat, 0.99), 1),
+                    "hint_ms_max": round(1000 * max(lat), 1) if lat else None,
+                    "hint_worlds_median": pct([float(w) for p in probers for w in p.worlds], 0.5),
+                    "hints_refused": sum(len(p.refused) for p in probers),
+                    "hints_refused_codes": sorted({c for p in probers for c in p.refused})})
     assert before["decisions"] == 0
     return out
 
@@ -232,13 +295,16 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--instant-tables", type=int, default=20)
     p.add_argument("--duration", type=float, default=30.0)
     p.add_argument("--events", action="store_true", help="bots also receive every event message")
+    p.add_argument("--hints", type=int, default=2,
+                   help="during the think phase, this many people's seats ask for a hint whenever "
+                        "they may (the server computes two at once)")
     args = p.parse_args(argv)
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         for phase in args.phases.split(","):
             if phase == "think":
                 row = load_phase(f"{tmp}/think.sqlite3", args.tables, args.think, args.duration, "think",
-                                 args.events)
+                                 args.events, args.hints)
             elif phase == "instant":
                 row = load_phase(f"{tmp}/instant.sqlite3", args.instant_tables, 0.0, args.duration,
                                  "instant", args.events)

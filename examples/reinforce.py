@@ -44,7 +44,8 @@ def masked_softmax(logits: np.ndarray, mask: np.ndarray) -> np.ndarray:
     z = np.where(legal, logits, -np.inf)
     z = z - z[legal].max()
     p = np.exp(z)
-    return p / p.sum()
+    out: np.ndarray = p / p.sum()
+    return out
 
 
 class LinearPolicy:

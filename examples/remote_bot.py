@@ -87,7 +87,8 @@ def _post(base: str, path: str, doc: dict[str, Any]) -> dict[str, Any]:
     req = urllib.request.Request(base + path, data=json.dumps(doc).encode(),
                                  headers={"content-type": "application/json"}, method="POST")
     with urllib.request.urlopen(req, timeout=10) as r:
-        return json.loads(r.read())
+        body: dict[str, Any] = json.loads(r.read())
+        return body
 
 
 def main() -> None:

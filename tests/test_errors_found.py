@@ -162,13 +162,15 @@ def test_jokers_as_fourth_copy_names_the_card():
 @pytest.mark.parametrize("protocol", [0, 1, 2, pickle.HIGHEST_PROTOCOL])
 def test_unpicklable_objects_raise_instead_of_aborting(protocol):
     """Found by the fuzz test: pickle protocols 0/1 of Action, ActionList, CoreRules,
-    GameState, BatchEnv and PolicyRunner reached pybind11's base type and aborted."""
+    GameState, BatchEnv and PolicyRunner reached pybind11's base type and aborted.
+    PolicyRunner pickles since issue 19 (its stream goes along, through __reduce__)."""
     g = Game(seed=1)
     for obj in (g.legal_actions()[0], g.legal_actions(), Rules()._core,
-                _core.GameState(Rules()._core, 1), BatchEnv(1)._env,
-                _core.PolicyRunner("random", 1, 0, 0)):
+                _core.GameState(Rules()._core, 1), BatchEnv(1)._env):
         with pytest.raises(TypeError, match="cannot pickle"):
             pickle.dumps(obj, protocol)
+    runner = _core.PolicyRunner("random", 1, 0, 0)
+    assert pickle.loads(pickle.dumps(runner, protocol)).name == "random"
     assert pickle.loads(pickle.dumps(g, protocol)) == g  # Game pickles itself
     assert pickle.loads(pickle.dumps(Hand("As SJ"), protocol)) == Hand("As SJ")
 

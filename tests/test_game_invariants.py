@@ -90,7 +90,7 @@ def expected_round_result(rules: Rules, rnd: int, out: list[int], left: list[int
     elif levels[dteam] >= final:
         failures[dteam] += 1
         if rules.max_final_failures and failures[dteam] >= rules.max_final_failures:
-            match_over = True
+            levels[dteam], failures[dteam] = 0, 0  # R12: back to level 2, counting again
     if rules.dealer == "stay":
         next_dealer = dealer if dealer_won else (dealer + 1) % seats
     else:

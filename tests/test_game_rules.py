@@ -883,30 +883,39 @@ def test_r12_max_rounds_equal_levels_is_a_draw():
     assert r["match_over"] and r["match_winner"] is None
 
 
-def test_r12_max_final_failures():
+def test_r12_max_final_failures_sends_the_failing_team_back_to_level_2():
     # final 3: A reaches 3 in round 0, then fails as the dealer's team at the final level
-    # in round 1 (B wins) -> with max_final_failures=1 the match ends; A has the higher
-    # level and wins it.
+    # in round 1 (B wins) -> with max_final_failures=1, A goes back to level 2 (RULES.md
+    # R12, 打A三次不过回2); the match goes on and the failing team is not rewarded
+    # (issue 19: the match used to end and go to A, the team that failed).
     g = Game(SEED_D0, Rules(final_level="3", max_final_failures=1))
     play_round(g, [0, 2, 4])
     finish_tribute(g)
+    assert g.levels == ("3", "2") and g.dealer % 2 == 0
     r = play_round(g, [1, 3, 5])
-    assert r["match_over"] and r["match_winner"] == 0
-    # without the limit the match goes on
+    assert not r["match_over"] and r["match_winner"] is None and not g.match_over
+    assert r["levels_before"] == ["3", "2"] and r["levels_after"] == ["2", "2"]
+    assert g.final_failures == (0, 0)  # the count starts again
+    # without the limit A stays at 3 and its failure is counted
     g = Game(SEED_D0, Rules(final_level="3"))
     play_round(g, [0, 2, 4])
     finish_tribute(g)
     r = play_round(g, [1, 3, 5])
     assert not r["match_over"] and not g.match_over
+    assert r["levels_after"] == ["3", "2"] and g.final_failures == (1, 0)
 
 
-def test_r12_max_final_failures_two():
+def test_r12_max_final_failures_two_counts_draws_and_never_ends_the_match():
     # a draw as the dealer's team at the final level also counts as a failure
-    g = Game(SEED_D0, Rules(final_level="2", max_final_failures=2))
-    r = play_round(g, [0, 1, 2, 3, 5])  # A deals at 2 = final: draw -> failure 1
-    assert not r["match_over"] and g.dealer == 0
-    r = play_round(g, [0, 1, 2, 3, 5])  # failure 2 -> over, levels equal: a draw
-    assert r["match_over"] and r["match_winner"] is None
+    g = Game(SEED_D0, Rules(final_level="3", max_final_failures=2))
+    play_round(g, [0, 2, 4])  # A wins round 0 as dealer: level 3 (the final level)
+    finish_tribute(g)
+    assert g.levels == ("3", "2")
+    r = play_round(g, [0, 1, 2, 3, 5])  # A deals at 3 = final: draw -> failure 1
+    assert not r["match_over"] and g.final_failures == (1, 0) and g.levels == ("3", "2")
+    assert g.dealer == 0
+    r = play_round(g, [0, 1, 2, 3, 5])  # failure 2 -> back to 2, the match goes on
+    assert not r["match_over"] and g.final_failures == (0, 0) and g.levels == ("2", "2")
 
 
 def test_r12_match_over_rejects_actions():

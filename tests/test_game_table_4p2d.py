@@ -6,6 +6,7 @@ by a table-parameterized checker, and table-driven cases for each R18 bullet.
 
 from __future__ import annotations
 
+import pickle
 import random
 from collections import Counter
 
@@ -85,6 +86,27 @@ def test_r18_r6_classify_matches_reference(faces, level, rules):
                for p in daguai.interpretations(Hand.from_faces(list(faces)), level, rules)}
     assert interps == ref.interpretations(faces, lv, rules.wrap_straights, rules.joker_pair,
                                           COPIES)
+
+
+def test_r18_r6_stand_in_faces_use_a_face_at_most_twice_issue_19():
+    """R18: a wildcard reading may use a face at most twice. The record's `as` named 2s
+    twice beside a natural 2s (three copies); kind and key were right."""
+    p = daguai.classify("2s 2h 4c SJ BJ", level="2", rules=Rules(table="4p2d"))
+    assert p.kind == daguai.Kind.FOUR_PLUS_ONE and p.jokers_as == ["2s", "2h"]
+    assert daguai.classify("2s 2h 4c SJ BJ", level="2").jokers_as == ["2s", "2s"]  # 6p: 3 decks
+    assert pickle.loads(pickle.dumps(p)).jokers_as == ["2s", "2h"]
+
+
+@SETTINGS
+@given(faces=play_cards(), level=st.sampled_from(LEVELS), rules=rules4())
+def test_r18_r6_every_reading_names_at_most_two_copies(faces, level, rules):
+    hand = Hand.from_faces(list(faces))
+    for p in daguai.interpretations(hand, level, rules):
+        naturals = [c for c in str(p.cards).split() if c not in ("SJ", "BJ")]
+        counts = Counter(naturals + list(p.jokers_as))
+        assert max(counts.values(), default=0) <= COPIES, (str(p.cards), p.jokers_as)
+        if p.jokers_as:  # a single or joker-only play stands for itself (R6)
+            assert sorted(str(p.interpreted).split()) == sorted(naturals + list(p.jokers_as))
 
 
 @settings(SETTINGS, max_examples=80)

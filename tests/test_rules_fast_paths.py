@@ -227,13 +227,23 @@ def test_lazy_legal_plays_sequence():
         test_rules_perft.PAIR,
     ],
 )
-def test_r8_play_at_every_index_following(rd, top):
+def test_r8_play_at_every_index_following(rd, top, every_declare_index=False):
     """play_at skips whole blocks of plays (per rank, rank pair, rank set, suit)."""
     rules = Rules(**rd)
     hand = test_rules_perft.HANDS["deal4"]
     plays = list(_core.legal_plays(hand, "6", top, rules._core))
     assert daguai.count_plays(hand, "6", top, rules) == len(plays)
-    # every index (declare, with ~10^5 plays and slow interpretations: 30 spread indices)
-    step = 1 if len(plays) < 5000 else len(plays) // 30 + 1
+    # every index; under declare (thousands of plays, slow interpretations: one case took
+    # 31-45 s) 30 spread indices, every index in the slow run (the test below)
+    limit = 5000 if rd.get("wild") != "declare" or every_declare_index else 300
+    step = 1 if len(plays) < limit else len(plays) // 30 + 1
     idx = sorted(set(range(0, len(plays), step)) | {len(plays) - 1} if plays else set())
     assert [daguai.play_at(hand, k, "6", top, rules) for k in idx] == [plays[k] for k in idx]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("top", [None, test_rules_perft.FULL_HOUSE, test_rules_perft.FOUR_PLUS_ONE])
+def test_r8_play_at_every_index_following_declare(top):
+    """The declare cases of the test above at every index (issue 19: the default run left
+    them out for time)."""
+    test_r8_play_at_every_index_following({"wild": "declare"}, top, every_declare_index=True)

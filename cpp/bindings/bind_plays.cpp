@@ -81,9 +81,11 @@ Play play_from_state(py::handle lo, py::handle hi, py::handle key, py::handle ki
   p.key = std::uint32_t(k);
   const std::uint64_t kd = state_word(kind, "Play"), sz = state_word(size, "Play"),
                       jk = state_word(jokers, "Play"), lv = state_word(level, "Play");
-  if (kd >= std::uint64_t(kNumKinds) || sz > 5 || jk > 5 || lv >= std::uint64_t(kNumRanks))
+  // the level byte: the level rank, and bit 7 for a two-deck table's play (pattern.hpp)
+  if (kd >= std::uint64_t(kNumKinds) || sz > 5 || jk > 5 || lv > 0xFF ||
+      (lv & 0x7F) >= std::uint64_t(kNumRanks))
     throw CardError("corrupt Play state");
-  p.info = play_info(Kind(kd), int(sz), int(jk), int(lv));
+  p.info = play_info(Kind(kd), int(sz), int(jk), int(lv & 0x7F), (lv & 0x80) ? 2 : kMaxCopies);
   validate_play(p);
   return p;
 }
@@ -204,7 +206,7 @@ the jokers stand for (R6), ``interpreted`` the play as natural cards.)doc")
       [from_state](const Play& p) {
         return py::make_tuple(
             from_state, py::make_tuple(p.cards.lo, p.cards.hi, p.key, int(p.kind()), int(p.size()),
-                                       int(p.jokers()), int(p.level())));
+                                       int(p.jokers()), int(p.info >> 24)));
       },
       py::name("__reduce__"), py::is_method(m.attr("Play")));
   harden<Play>(m, "Play");

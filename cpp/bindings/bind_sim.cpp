@@ -138,6 +138,34 @@ void bind_sim(py::module_& m) {
         const Guard guard(&r);
         return std::string(policy_name(r.kind));
       });
+  // Pickled as (policy name, random stream state) through a module function, as Play is
+  // (every protocol; the state is validated): the scratch holds only caches that every
+  // decision rebuilds from the position, so a copy decides as the original would.
+  m.def(
+      "_policy_runner_from_state",
+      [](py::args a) {
+        std::uint64_t s[4];
+        std::string name;
+        try {
+          if (a.size() != 5) throw py::cast_error();
+          name = a[0].cast<std::string>();
+          for (int i = 0; i < 4; ++i) s[i] = a[std::size_t(i) + 1].cast<std::uint64_t>();
+        } catch (const py::cast_error&) {
+          throw GameError("corrupt PolicyRunner state");
+        }
+        if ((s[0] | s[1] | s[2] | s[3]) == 0) throw GameError("corrupt PolicyRunner state");
+        return PolicyRunner{parse_policy(name), Rng::from_state(s), {}};
+      },
+      "Unpickling helper: a validated PolicyRunner.");
+  const py::handle runner_from_state = m.attr("_policy_runner_from_state");
+  m.attr("PolicyRunner").attr("__reduce__") = py::cpp_function(
+      [runner_from_state](const PolicyRunner& r) {
+        const Guard guard(&r);
+        const std::uint64_t* s = r.rng.state();
+        return py::make_tuple(runner_from_state, py::make_tuple(std::string(policy_name(r.kind)),
+                                                                s[0], s[1], s[2], s[3]));
+      },
+      py::name("__reduce__"), py::is_method(m.attr("PolicyRunner")));
   harden<PolicyRunner>(m, "PolicyRunner");
 
   py::class_<SeatDriver>(m, "_SeatDriver",

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "encode.hpp"
+#include "table.hpp"
 
 namespace daguai {
 
@@ -66,6 +67,13 @@ Play classify_declared(const Cards& c, const Cards& jokers_as, int level, const 
         throw CardError("jokers_as: a joker cannot stand for " + face_text(f) + ": the play has " +
                         std::to_string(nat.count(f)) + " natural " + face_text(f) +
                         " already (at most 3 copies: three decks, R2)");
+  const int copies = table_of(rules).decks;  // R18: two decks, two copies
+  if (copies < kMaxCopies)
+    for (int f = 0; f < kNumFaces; ++f)
+      if (nat.count(f) + jokers_as.count(f) > copies)
+        throw CardError("jokers_as: a joker cannot stand for " + face_text(f) + ": at most " +
+                        std::to_string(copies) + " copies of a face at table " +
+                        table_of(rules).name + " (R18)");
   return declare(c, nat + jokers_as, level, rules);
 }
 

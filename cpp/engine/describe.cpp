@@ -92,6 +92,10 @@ void validate_play(const Play& p) {
   if (int(p.kind()) >= kNumKinds || p.size() != p.cards.size() || p.jokers() != p.cards.jokers() ||
       p.level() >= kNumRanks)
     throw CardError("corrupt play: kind, size, jokers or level inconsistent with its cards");
+  for (int f = 0; p.copies() < kMaxCopies && f < kNumNatural; ++f)  // R18: two decks
+    if (p.cards.count(f) > p.copies())
+      throw CardError("corrupt play: more than " + std::to_string(p.copies()) + " copies of " +
+                      face_text(f) + " in a play of a two-deck table");
   for (int wrap = 0; wrap < 2; ++wrap)
     for (int pure = 0; pure < 2; ++pure) {
       Rules r;

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "five.hpp"
+#include "table.hpp"
 
 namespace daguai {
 
@@ -92,7 +93,7 @@ template <bool kDeclare, bool kHigh, bool kFollow, int kMode = kWrite>
 class Gen {
  public:
   Gen(const Cards& hand, int level, const Rules& rules, const Play* top, PlayList* out)
-      : level_(level), rules_(rules), list_(out) {
+      : level_(level), copies_(table_of(rules).decks), rules_(rules), list_(out) {
     for (int r = 0; r < kNumRanks; ++r) {
       const unsigned b = unsigned(hand.rank_byte(r));
       cfg_[r] = std::uint8_t(b);
@@ -167,7 +168,7 @@ class Gen {
     p->cards.lo = lo;
     p->cards.hi = hi;
     p->key = key;
-    p->info = play_info(kind, size, jokers, level_);
+    p->info = play_info(kind, size, jokers, level_, copies_);
   }
   // The natural part `nat` with each composition of j jokers.
   void emit(const Cards& nat, int size, unsigned j, Kind kind, std::uint32_t key) {
@@ -657,6 +658,7 @@ class Gen {
   }
 
   int level_;
+  int copies_;  // R18: faces per deck set, carried by every play (Play::copies)
   const Rules& rules_;
   PlayList* list_;
   Play* cur_ = nullptr;

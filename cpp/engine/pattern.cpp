@@ -194,11 +194,12 @@ void five_interpretations(const FiveInfo& x, int level, const Rules& rules,
 
 namespace {
 
-Play make_play(const Cards& c, int size, int jokers, Kind kind, std::uint32_t key, int level) {
+Play make_play(const Cards& c, int size, int jokers, Kind kind, std::uint32_t key, int level,
+               const Rules& rules) {
   Play p;
   p.cards = c;
   p.key = key;
-  p.info = play_info(kind, size, jokers, level);
+  p.info = play_info(kind, size, jokers, level, table_of(rules).decks);
   return p;
 }
 
@@ -211,23 +212,24 @@ bool classify(const Cards& c, int level, const Rules& rules, Play* out) {
   if (size == 1) {
     const int f =
         j ? (sj ? kSJ : kBJ) : (__builtin_ctzll(nat.lo ? nat.lo : nat.hi) / 2 + (nat.lo ? 0 : 32));
-    *out = make_play(c, 1, j, Kind::kSingle, small_key(face_power(f, level)), level);
+    *out = make_play(c, 1, j, Kind::kSingle, small_key(face_power(f, level)), level, rules);
     return true;
   }
   if (size == 2 || size == 3) {
     const Kind kind = size == 2 ? Kind::kPair : Kind::kTriple;
     if (j == size) {  // R6: a joker-only combination stands for itself
-      *out = make_play(c, size, j, kind, detail::joker_only_key(size, sj, bj, rules), level);
+      *out = make_play(c, size, j, kind, detail::joker_only_key(size, sj, bj, rules), level, rules);
       return true;
     }
     const unsigned mask = rank_mask(nat);
     if (__builtin_popcount(mask) != 1) return false;
-    *out = make_play(c, size, j, kind, small_key(rank_power(low_bit(mask), level)), level);
+    *out = make_play(c, size, j, kind, small_key(rank_power(low_bit(mask), level)), level, rules);
     return true;
   }
   if (size != 5) return false;
   if (j == 5) {
-    *out = make_play(c, 5, 5, Kind::kFiveOfAKind, detail::joker_only_key(5, sj, bj, rules), level);
+    *out = make_play(c, 5, 5, Kind::kFiveOfAKind, detail::joker_only_key(5, sj, bj, rules), level,
+                     rules);
     return true;
   }
   // R5/R6 by table (five_table.hpp); detail::classify_five is the reference it is built from.
@@ -237,7 +239,7 @@ bool classify(const Cards& c, int level, const Rules& rules, Play* out) {
       detail::five_table(level, rules.wild != Wild::kAuto, rules.wrap_straights,
                          table_of(rules).decks)[suited * kFiveMultisets + index];
   if (key == kNoPlay) return false;
-  *out = make_play(c, 5, j, five_kind_of_key(key), key, level);
+  *out = make_play(c, 5, j, five_kind_of_key(key), key, level, rules);
   return true;
 }
 
@@ -248,7 +250,7 @@ bool classify_reference(const Cards& c, int level, const Rules& rules, Play* out
   std::uint32_t key;
   Kind kind;
   if (!detail::classify_five(x, level, rules, rules.wild != Wild::kAuto, &key, &kind)) return false;
-  *out = make_play(c, 5, j, kind, key, level);
+  *out = make_play(c, 5, j, kind, key, level, rules);
   return true;
 }
 
@@ -259,7 +261,8 @@ std::vector<Play> interpretations(const Cards& c, int level, const Rules& rules)
     std::vector<std::uint32_t> keys;
     detail::five_interpretations(detail::five_info(c.naturals(), j), level, rules, &keys);
     out.reserve(keys.size());
-    for (std::uint32_t k : keys) out.push_back(make_play(c, 5, j, five_kind_of_key(k), k, level));
+    for (std::uint32_t k : keys)
+      out.push_back(make_play(c, 5, j, five_kind_of_key(k), k, level, rules));
     return out;
   }
   Play p;
@@ -287,7 +290,8 @@ Play declare(const Cards& c, const Cards& declared, int level, const Rules& rule
   throw CardError("declared cards '" + cards_text(declared) + "' are not an interpretation");
 }
 
-std::vector<int> joker_faces(const Play& p, int level, int copies) {
+std::vector<int> joker_faces(const Play& p, int level) {
+  const int copies = p.copies();
   const int j = p.jokers();
   const Cards nat = p.cards.naturals();
   if (j == 0 || j == p.size() || p.size() == 1) return {};
@@ -296,7 +300,7 @@ std::vector<int> joker_faces(const Play& p, int level, int copies) {
   auto push = [&](int r, int k) {
     for (; k > 0; --k) ranks.push_back(r);
   };
-  int suit = -1;  // -1: first suit that keeps every face at <= 3 copies
+  int suit = -1;  // -1: first suit that keeps every face at <= copies (3, or 2 at 4p2d)
   const std::uint32_t sub = p.key & 0xFFFFF;
   switch (p.kind()) {
     case Kind::kPair:

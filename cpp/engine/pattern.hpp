@@ -64,14 +64,18 @@ constexpr Kind five_kind_of_key(std::uint32_t key) {
 //   offset  0  Cards cards     16 bytes, the faces played (Cards layout)
 //   offset 16  uint32 key      comparison key (above)
 //   offset 20  uint32 info     little-endian bytes: 20 kind, 21 size (1, 2, 3, 5),
-//                              22 jokers (SJ + BJ among the cards), 23 level (0..12, the
-//                              level rank the key was computed for)
+//                              22 jokers (SJ + BJ among the cards), 23 level: bits 0-6 the
+//                              level rank the key was computed for (0..12), bit 7 set for a
+//                              play of a two-deck table (R18: its jokers may stand for a
+//                              face at most twice, so joker_faces() needs to know)
 // The interpretation of jokers is (kind, key); joker_faces() derives the canonical faces.
 // `info` is one word (not four bytes) so that writing a play does not alias everything.
 // ---------------------------------------------------------------------------------------
-constexpr std::uint32_t play_info(Kind kind, int size, int jokers, int level) {
+constexpr std::uint32_t kTwoDeckBit = 1u << 31;
+constexpr std::uint32_t play_info(Kind kind, int size, int jokers, int level,
+                                  int copies = kMaxCopies) {
   return std::uint32_t(kind) | (std::uint32_t(size) << 8) | (std::uint32_t(jokers) << 16) |
-         (std::uint32_t(level) << 24);
+         (std::uint32_t(level) << 24) | (copies == 2 ? kTwoDeckBit : 0u);
 }
 
 struct Play {
@@ -82,7 +86,9 @@ struct Play {
   constexpr Kind kind() const { return Kind(info & 0xFF); }
   constexpr int size() const { return int((info >> 8) & 0xFF); }
   constexpr int jokers() const { return int((info >> 16) & 0xFF); }
-  constexpr int level() const { return int(info >> 24); }
+  constexpr int level() const { return int((info >> 24) & 0x7F); }
+  // copies of a face the table holds (R2: 3; R18 4p2d: 2), the limit of its jokers' faces
+  constexpr int copies() const { return (info & kTwoDeckBit) ? 2 : kMaxCopies; }
 
   bool operator==(const Play& o) const {
     return cards == o.cards && key == o.key && info == o.info;
@@ -114,7 +120,8 @@ Play declare(const Cards& c, const Cards& declared_five, int level, const Rules&
 // Canonical faces the jokers of a play stand for (docs/rules.md), in ascending face order,
 // one per joker (SJs first, then BJs, receive them in that order). Empty for a single and
 // for joker-only plays, which stand for themselves.
-std::vector<int> joker_faces(const Play& p, int level, int copies = kMaxCopies);  // R18: copies
+// At most p.copies() copies of a face among the naturals and the jokers' faces (R18).
+std::vector<int> joker_faces(const Play& p, int level);
 
 // Batch classification of n plays given as face ids (row stride `stride`, `sizes[i]` faces
 // in row i, or all `fixed_size` if sizes is null). Writes kind (255 = not a play) and key.

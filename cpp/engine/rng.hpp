@@ -93,6 +93,12 @@ class Rng {
   }
 
   const std::uint64_t* state() const { return s_; }
+  // The generator at a state() read earlier (pickling); all-zero is no xoshiro state.
+  static constexpr Rng from_state(const std::uint64_t (&s)[4]) {
+    Rng r;
+    for (int i = 0; i < 4; ++i) r.s_[i] = s[i];
+    return r;
+  }
 
  private:
   static constexpr std::uint64_t rotl(std::uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }

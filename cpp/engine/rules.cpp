@@ -97,7 +97,8 @@ const RuleVariant kVariants[] = {
                                 "stop after this many rounds (0 = no limit)"),
     integer<&Rules::max_final_failures>(
         "max_final_failures", "R12", 0, kNoLimit,
-        "stop after this many failed rounds at the final level (0 = no limit)"),
+        "after this many failed rounds as the dealer's team at the final level, the team "
+        "goes back to level 2 (0 = no limit)"),
     choice<&Rules::scoring>("scoring", "R13", kScoring, "Scoring",
                             "scoring scheme: stake (paid per round), levels or simple"),
     integer<&Rules::base>("base", "R13", 1, kMaxBase, "the base stake b of R13 and R14"),

@@ -850,8 +850,12 @@ void GameState::finish_round() {
     }
   } else if (level_[dteam] >= rules_.final_level) {
     final_failures_[dteam] += 1;
-    if (rules_.max_final_failures > 0 && final_failures_[dteam] >= rules_.max_final_failures)
-      match_over = true;
+    // R12 (打A三次不过回2): that many failures at the final level send the team back to
+    // level 2 and its count starts again; the match goes on.
+    if (rules_.max_final_failures > 0 && final_failures_[dteam] >= rules_.max_final_failures) {
+      level_[dteam] = 0;
+      final_failures_[dteam] = 0;
+    }
   }
   r.levels_after = {std::int8_t(level_[0]), std::int8_t(level_[1])};
 

@@ -14,7 +14,8 @@
 //     when it wins. The first player out deals next (or dealer = stay).
 // R11 tribute after the next deal: each tributer pays a card of the highest power in the new
 //     hand (choosing among equal faces), each receiver returns any card.
-// R12 the match ends when the dealer's team wins at the final level (or limits are hit).
+// R12 the match ends when the dealer's team wins at the final level (or after max_rounds);
+//     max_final_failures sends a failing team back to level 2.
 // R13 scores (stake / levels / simple, base b); R14 forfeits.
 //
 // The state changes only through decisions (apply); every decision is validated first and

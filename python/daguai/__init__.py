@@ -22,6 +22,7 @@ if (_Path(__file__).parent / "models" / "learned.dgn").is_file():
     _core._set_builtin_model(str(_Path(__file__).parent / "models" / "learned.dgn"))
 
 from . import bots  # noqa: E402
+from . import learn as learn  # noqa: E402  (daguai.learn: the learned player; torch only on demand)
 from ._core import (
     PLAY_DTYPE,
     Action,
@@ -151,3 +152,7 @@ __all__ = [
     "LegalPlays",
     "Rng",
 ]
+
+from . import _gym_ids  # noqa: E402
+
+_gym_ids.install()  # Gymnasium ids on `import daguai` (issue 19), without importing Gymnasium

@@ -375,6 +375,8 @@ class PolicyRunner:
     @property
     def name(self) -> str: ...
 
+def _policy_runner_from_state(*state: str | int) -> PolicyRunner: ...
+
 # ---- learning ----------------------------------------------------------------------------
 OBS_VERSION: int
 OBS_SIZE: int

@@ -99,27 +99,61 @@ def get(name: str) -> Bot:
     return _BY_NAME[key]
 
 
+def _import_file(path: str) -> Any:
+    """The module of a ``.py`` file, imported once under a name derived from its full path
+    (so two files of the same name do not collide)."""
+    import hashlib
+    import importlib.util
+    import os
+    import sys
+
+    full = os.path.abspath(path)
+    if not os.path.isfile(full):
+        raise ImportError(f"no file {full}")
+    name = "_daguai_policy_" + hashlib.sha256(full.encode()).hexdigest()[:12]
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.spec_from_file_location(name, full)
+    if spec is None or spec.loader is None:
+        raise ImportError(f"cannot import {full}")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    try:
+        spec.loader.exec_module(module)
+    except BaseException:
+        del sys.modules[name]
+        raise
+    return module
+
+
 def load(spec: str) -> Callable[..., Any]:
-    """A policy from text: a built-in name, or ``"package.module:attribute"``.
+    """A policy from text: a built-in name, ``"package.module:attribute"`` or
+    ``"path/to/file.py:attribute"``.
 
     The attribute may be dotted (``"pkg.mod:Class.method"``). With ``"pkg.mod:name"`` the
     module is imported as by ``import pkg.mod`` (from ``sys.path``, which includes the
-    current directory for ``python -m`` and the console script). The attribute must be
-    callable, ``policy(game, seat) -> action``. Raises ``ValueError`` naming what failed.
+    current directory for ``python -m`` and the console script), so it works where the
+    package is importable; a file path (ending in ``.py``, relative to the current
+    directory or absolute) works from anywhere: ``"examples/reinforce.py:policy"``. The
+    attribute must be callable, ``policy(game, seat) -> action``. Raises ``ValueError``
+    naming what failed.
     """
     if not isinstance(spec, str):
         raise ValueError(f"a policy spec is text, got {type(spec).__name__}")
     text = spec.strip()
     if text.lower() in _BY_NAME:
         return _BY_NAME[text.lower()]
-    module_name, sep, attr = text.partition(":")
+    module_name, sep, attr = text.rpartition(":")
     if not sep or not module_name or not attr:
         raise ValueError(f"unknown policy {spec!r} (choose {', '.join(BOTS)}, "
-                         "or an import path package.module:policy)")
+                         "or an import path package.module:policy or file.py:policy)")
     try:
-        obj: Any = importlib.import_module(module_name)
+        obj: Any = (_import_file(module_name) if module_name.endswith(".py")
+                    else importlib.import_module(module_name))
     except ImportError as exc:
         raise ValueError(f"policy {spec!r}: cannot import module {module_name!r} ({exc})") from None
+    except (OSError, SyntaxError) as exc:
+        raise ValueError(f"policy {spec!r}: cannot load {module_name!r} ({exc})") from None
     for part in attr.split("."):
         try:
             obj = getattr(obj, part)

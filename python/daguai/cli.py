@@ -28,9 +28,8 @@ from . import _core
 _POLICIES = tuple(_core.policy_names())  # the C++ registry (cpp/engine/policy.cpp)
 _OUT_EXTS = (".npz", ".csv", ".parquet", ".pq")
 _EVAL_OUT_EXTS = (".json", ".csv")
-# rough single-thread speed used only to decide whether a progress bar is worth showing
-_ROUNDS_PER_SECOND_GUESS = 1500.0
-_ROUNDS_PER_MATCH_GUESS = 15
+# on a terminal, the progress bar appears once a run has lasted this long (measured)
+_PROGRESS_DELAY = 1.0
 
 
 class _Parser(argparse.ArgumentParser):
@@ -105,7 +104,8 @@ def _policy(text: str) -> Any:
         return name
     if ":" not in text:
         raise argparse.ArgumentTypeError(f"unknown policy {text!r} (choose {', '.join(_POLICIES)}, "
-                                         "a model file path.dgn, or an import path package.module:policy)")
+                                         "a model file path.dgn, an import path package.module:policy "
+                                         "or file.py:policy)")
     from .bots import load
 
     if os.getcwd() not in sys.path:  # the console script does not put the cwd on sys.path
@@ -187,6 +187,33 @@ def _parse_rules(items: Sequence[str] | None) -> Any:
         raise _Fail(f"--rule: {' '.join(str(exc).split())}") from None
 
 
+def _plot_formats() -> dict[str, str]:
+    """The figure formats matplotlib can write ({extension: description})."""
+    from matplotlib.backend_bases import FigureCanvasBase
+
+    return dict(FigureCanvasBase.get_supported_filetypes())
+
+
+def _plot_paths(plots: Sequence[str]) -> list[str]:
+    """The files ``--plot`` will write, checked before the run: a known format's extension,
+    or none (then ``.png`` is added, and the note names that file)."""
+    if not plots:
+        return []
+    if importlib.util.find_spec("matplotlib") is None:
+        raise _Fail(f"--plot {plots[0]}: needs matplotlib (pip install 'daguai[plot]')")
+    formats = _plot_formats()
+    out = []
+    for path in plots:
+        ext = os.path.splitext(path)[1].lower().lstrip(".")
+        if not ext:
+            path += ".png"
+        elif ext not in formats:
+            raise _Fail(f"--plot {path}: unknown figure format {'.' + ext!r} "
+                        f"(use {', '.join('.' + e for e in sorted(formats))})")
+        out.append(path)
+    return out
+
+
 def _check_outputs(outs: Sequence[str], plots: Sequence[str], exts: Sequence[str] = _OUT_EXTS) -> None:
     for path in outs:
         ext = os.path.splitext(path)[1].lower()
@@ -197,12 +224,13 @@ def _check_outputs(outs: Sequence[str], plots: Sequence[str], exts: Sequence[str
             raise _Fail(f"--out {path}: parquet needs pyarrow (pip install 'daguai[parquet]')")
         if ext == ".csv" and importlib.util.find_spec("pandas") is None:
             raise _Fail(f"--out {path}: CSV needs pandas (pip install 'daguai[pandas]')")
-    if plots and importlib.util.find_spec("matplotlib") is None:
-        raise _Fail(f"--plot {plots[0]}: needs matplotlib (pip install 'daguai[plot]')")
     for path in list(outs) + list(plots):
         folder = os.path.dirname(os.path.abspath(path))
         if not os.path.isdir(folder):
             raise _Fail(f"cannot write {path}: no such directory {folder}")
+        if not os.access(folder, os.W_OK) or os.path.isdir(path):
+            raise _Fail(f"cannot write {path}: " + ("it is a directory" if os.path.isdir(path)
+                                                   else f"{folder} is not writable"))
 
 
 def _ray_backend(args: argparse.Namespace) -> tuple[str, str | None]:
@@ -223,15 +251,15 @@ def _ray_backend(args: argparse.Namespace) -> tuple[str, str | None]:
     return "ray", address
 
 
-def _want_progress(args: argparse.Namespace, rounds_expected: float, threads: int) -> bool:
+def _progress_delay(args: argparse.Namespace) -> float | None:
+    """Seconds a run must last before its bar is drawn (on stderr), or None for no bar:
+    ``--progress`` draws at once, a terminal after :data:`_PROGRESS_DELAY` seconds of the run
+    itself (no guess of its speed), ``--quiet`` and ``--json`` never."""
     if args.quiet or getattr(args, "json", False):
-        return False
+        return None
     if args.progress:
-        return True
-    if not sys.stderr.isatty():
-        return False
-    long = rounds_expected / (_ROUNDS_PER_SECOND_GUESS * max(1, threads)) > 2.0
-    return long or rounds_expected > 20_000 or args.ray is not None
+        return 0.0
+    return _PROGRESS_DELAY if sys.stderr.isatty() else None
 
 
 # ---- output -------------------------------------------------------------------------------
@@ -310,24 +338,25 @@ def _add_simulate(p: argparse.ArgumentParser) -> None:
                    help="save a figure (.png, .pdf, .svg; needs matplotlib); repeatable")
 
 
-def _make_bar(args: argparse.Namespace, unit: str, expected: float, threads: int) -> Any:
+def _make_bar(args: argparse.Namespace, unit: str) -> Any:
     from .sim import ProgressBar
 
-    return ProgressBar(unit) if _want_progress(args, expected, threads) else None
+    delay = _progress_delay(args)
+    return None if delay is None else ProgressBar(unit, stream=sys.stderr, delay=delay)
 
 
-def _run_and_report(args: argparse.Namespace, unit: str, expected: float, threads: int,
-                    run: Callable[[Any], Any]) -> Any:
-    """Run with a progress bar when wanted, print the result (table or --json) and save
-    every --out; returns the result (simulate and evaluate alike)."""
-    bar = _make_bar(args, unit, expected, threads)
+def _run_and_report(args: argparse.Namespace, unit: str, run: Callable[[Any], Any],
+                    figures: Callable[[Any], Any] = lambda result: result.figures()) -> Any:
+    """Run with a progress bar when wanted, print the result (table or ``figures(result)``
+    with --json) and save every --out; returns the result (simulate and evaluate alike)."""
+    bar = _make_bar(args, unit)
     try:
         result = run(bar)
     finally:
         if bar is not None:
             bar.close()
     if args.json:
-        _print_json(result.figures())
+        _print_json(figures(result))
     else:
         _print(result.renderables())
     for path in args.out:
@@ -340,18 +369,17 @@ def _run_simulate(args: argparse.Namespace) -> int:
     from .sim import simulate
 
     rules = _parse_rules(args.rules)
-    _check_outputs(args.out, args.plot)
+    plots = _plot_paths(args.plot)
+    _check_outputs(args.out, plots)
     backend, address = _ray_backend(args)
     matches = args.matches is not None
     n = args.matches if matches else (args.rounds if args.rounds is not None else 10_000)
-    threads = args.threads or (1 if backend == "ray" else os.cpu_count() or 1)
     result = _run_and_report(
         args, "matches" if matches else "rounds",
-        n * (_ROUNDS_PER_MATCH_GUESS if matches else 1), threads,
         lambda bar: simulate(n, (args.policy_a, args.policy_b), seed=args.seed, rules=rules,
                              matches=matches, threads=args.threads, backend=backend,
                              ray_address=address, progress=bar, auto_pass=args.auto_pass))
-    for path in args.plot:
+    for path in plots:
         result.plot(path)
         _note(args, f"wrote {path}")
     return 0
@@ -370,6 +398,8 @@ def _add_evaluate(p: argparse.ArgumentParser) -> None:
     p.add_argument("--out", action="append", default=[], metavar="PATH",
                    help="save the result: .json (every figure, EvalResult.load) or .csv "
                         "(one row per deal); repeatable")
+    p.add_argument("--per-deal", action="store_true",
+                   help="with --json, also print the per-deal values (deal_net_win, deal_score_diff)")
 
 
 def _run_evaluate(args: argparse.Namespace) -> int:
@@ -378,13 +408,12 @@ def _run_evaluate(args: argparse.Namespace) -> int:
     rules = _parse_rules(args.rules)
     _check_outputs(args.out, [], _EVAL_OUT_EXTS)
     backend, address = _ray_backend(args)
-    threads = args.threads or (1 if backend == "ray" else os.cpu_count() or 1)
     _run_and_report(
         args, "matches" if args.matches else "rounds",
-        2 * args.deals * (_ROUNDS_PER_MATCH_GUESS if args.matches else 1), threads,
         lambda bar: evaluate(args.policy_a, args.policy_b, args.deals, seed=args.seed, rules=rules,
                              matches=args.matches, threads=args.threads, backend=backend,
-                             ray_address=address, progress=bar, auto_pass=args.auto_pass))
+                             ray_address=address, progress=bar, auto_pass=args.auto_pass),
+        lambda result: result.figures(per_deal=args.per_deal))
     return 0
 
 

@@ -56,7 +56,9 @@ Observations
     After the episode's end the observation shows the finished round (phase ``match_over``).
     Box bounds per element:
     face counts 0..3, ``cards_left`` 0..28/27 (a receiver holds 28 cards between tribute
-    and return), ``scores`` unbounded (match scores / 100), everything else 0..1.
+    and return), ``scores`` (match scores / 100) within ±18·base per round the episode
+    can hold (unbounded float32 range for matches without ``max_rounds``), everything else
+    0..1: :func:`daguai.learning.observation_bounds`, as the Gymnasium environment.
 Actions
     ``abstract=True`` (default): ``Discrete(444)`` abstract ids (docs/learning.md), the
     canonical action of the id is played. ``abstract=False``: candidate mode,
@@ -116,7 +118,7 @@ except ImportError as _exc:  # pragma: no cover - depends on the installation
 from . import _core
 from ._core import Action, IllegalActionError
 from .game import Game
-from .learning import NUM_ABSTRACT, OBS_SIZE, OBS_VERSION, obs_spec
+from .learning import NUM_ABSTRACT, OBS_VERSION, observation_bounds
 from .rules import Rules
 from .table import seats_of
 
@@ -127,20 +129,6 @@ _SEAT = {name: s for s, name in enumerate(AGENTS)}
 
 #: Default bound of candidate mode's action space (abstract=False).
 MAX_CANDIDATES = 16384
-
-
-def _obs_bounds() -> tuple[np.ndarray, np.ndarray]:
-    """Per-element bounds of the observation tensor (docs/learning.md)."""
-    low = np.zeros(OBS_SIZE, dtype=np.float32)
-    high = np.ones(OBS_SIZE, dtype=np.float32)
-    spec = obs_spec()
-    for name in ("hand", "played", "top_cards", "tribute", "exchange"):
-        high[spec[name]] = 3.0  # face counts: three decks
-    # cards / 27: a receiver holds 28 between the tribute and the return (R11)
-    high[spec["cards_left"]] = np.float32(28) / np.float32(27)
-    low[spec["scores"]] = -np.inf  # match scores / 100 are unbounded
-    high[spec["scores"]] = np.inf
-    return low, high
 
 
 class OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
@@ -246,7 +234,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo naming convention
         self.seats = seats_of(rules)  # R18: 6, or 4 at 4p2d
         self.possible_agents = list(AGENTS[:self.seats])
         n_actions = NUM_ABSTRACT if abstract else max_candidates
-        low, high = _obs_bounds()
+        low, high = observation_bounds(self.rules, self.matches)
         self.observation_spaces = {
             a: spaces.Dict({
                 "observation": spaces.Box(low=low, high=high, dtype=np.float32),

@@ -138,10 +138,11 @@ class EvalResult:
 
     _FORMAT = "daguai-evaluate"
 
-    def figures(self) -> dict[str, Any]:
-        """Every field as plain JSON values (``daguai evaluate --json``; the per-deal values
-        as lists; without the two ``SimResult`` objects)."""
-        return {
+    def figures(self, per_deal: bool = True) -> dict[str, Any]:
+        """Every field as plain JSON values (the per-deal values as lists, left out with
+        ``per_deal=False``: ``daguai evaluate --json`` without ``--per-deal``); without the
+        two ``SimResult`` objects."""
+        out = {
             "format": self._FORMAT, "version": 1, "policy_a": self.policy_a,
             "policy_b": self.policy_b, "n_deals": self.n_deals, "games": self.games,
             "seed": self.seed, "matches": self.matches, "rules": self.rules.to_dict(),
@@ -150,9 +151,11 @@ class EvalResult:
             "net_win_rate": self.net_win_rate, "net_win_ci": list(self.net_win_ci),
             "mean_score_diff": self.mean_score_diff, "score_diff_ci": list(self.score_diff_ci),
             "interval": "95% Student-t over the deals", "elapsed": self.elapsed,
-            "deal_net_win": self.deal_net_win.tolist(),
-            "deal_score_diff": self.deal_score_diff.tolist(),
         }
+        if per_deal:
+            out["deal_net_win"] = self.deal_net_win.tolist()
+            out["deal_score_diff"] = self.deal_score_diff.tolist()
+        return out
 
     def to_json(self) -> str:
         """:meth:`figures` as JSON text (NaN, for a single deal's interval, as ``null``)."""

@@ -77,8 +77,10 @@ def _view_observation(self: _core.InfoState, seat: int | None = None) -> dict[st
 _core.InfoState.observation = _view_observation  # type: ignore[attr-defined]
 
 
-def _state_property(name: str, doc: str) -> property:
-    """A read-only property of the wrapped GameState (C-level getter: no Python frame)."""
+def _state_property(name: str, doc: str) -> Any:
+    """A read-only property of the wrapped GameState (C-level getter: no Python frame); the
+    class annotates each with the GameState stub's type, so ``Game.phase`` is a ``str`` to
+    a type checker."""
     return property(attrgetter(f"_state.{name}"), doc=doc)
 
 
@@ -172,28 +174,33 @@ class Game:
         raise AttributeError(f"'Game' object has no attribute {name!r}")
 
     # ---- the state (read from the C++ state) -----------------------------------------
-    seed = _state_property("seed", "The match seed (R17).")
-    game_index = _state_property("game_index", "The game index within a batch (``game=``).")
-    phase = _state_property("phase", "``tribute``, ``return``, ``take``, ``play`` or ``match_over``.")
-    match_over = _state_property("match_over", "Whether the match has ended (R12, R14).")
-    current_player = _state_property("current_player", "The seat to act, or None when the match is over.")
-    round = _state_property("round", "The round number (0 first).")
-    dealer = _state_property("dealer", "The seat that deals (and leads) this round (R10).")
-    level = _state_property("level", "The round's level rank L (the dealer's team's level, R3).")
-    levels = _state_property("levels", "Levels of team A (even seats) and team B (odd seats).")
-    initial_auto_pass = _state_property("initial_auto_pass", "``auto_pass`` when the game was created.")
-    cards_left = _state_property("cards_left", "Cards in each seat's hand.")
-    finish_order = _state_property("finish_order", "Seats out so far this round, in order.")
-    top = _state_property("top", "The play to beat (a Play), or None when leading.")
-    top_seat = _state_property("top_seat", "The seat of the top play, or None.")
-    passed = _state_property("passed", "Seats that passed since the top play.")
-    scores = _state_property("scores", "Each seat's cumulative score (R13, R14).")
-    final_failures = _state_property("final_failures", "R12: failed rounds of each team at the final level.")
-    tribute_state = _state_property("tribute_state", "This round's tribute pairs (R11) and what was paid.")
-    results = _state_property("results", "Results of the finished rounds (dicts, R9, R13, R14).")
-    n_results = _state_property("n_results", "How many rounds have finished.")
-    recording = _state_property("recording", "Whether the event log is kept (``record=True``).")
-    seats = _state_property("seats", "Number of seats at the table (6, or 4 at 4p2d, R18).")
+    seed: int = _state_property("seed", "The match seed (R17).")
+    game_index: int = _state_property("game_index", "The game index within a batch (``game=``).")
+    phase: str = _state_property("phase", "``tribute``, ``return``, ``take``, ``play`` or ``match_over``.")
+    match_over: bool = _state_property("match_over", "Whether the match has ended (R12, R14).")
+    current_player: int | None = _state_property(
+        "current_player", "The seat to act, or None when the match is over.")
+    round: int = _state_property("round", "The round number (0 first).")
+    dealer: int = _state_property("dealer", "The seat that deals (and leads) this round (R10).")
+    level: str = _state_property("level", "The round's level rank L (the dealer's team's level, R3).")
+    levels: tuple[str, str] = _state_property(
+        "levels", "Levels of team A (even seats) and team B (odd seats).")
+    initial_auto_pass: bool = _state_property("initial_auto_pass", "``auto_pass`` when the game was created.")
+    cards_left: list[int] = _state_property("cards_left", "Cards in each seat's hand.")
+    finish_order: list[int] = _state_property("finish_order", "Seats out so far this round, in order.")
+    top: Play | None = _state_property("top", "The play to beat (a Play), or None when leading.")
+    top_seat: int | None = _state_property("top_seat", "The seat of the top play, or None.")
+    passed: list[int] = _state_property("passed", "Seats that passed since the top play.")
+    scores: list[int] = _state_property("scores", "Each seat's cumulative score (R13, R14).")
+    final_failures: tuple[int, int] = _state_property(
+        "final_failures", "R12: failed rounds of each team at the final level.")
+    tribute_state: list[dict[str, Any]] = _state_property(
+        "tribute_state", "This round's tribute pairs (R11) and what was paid.")
+    results: list[dict[str, Any]] = _state_property(
+        "results", "Results of the finished rounds (dicts, R9, R13, R14).")
+    n_results: int = _state_property("n_results", "How many rounds have finished.")
+    recording: bool = _state_property("recording", "Whether the event log is kept (``record=True``).")
+    seats: int = _state_property("seats", "Number of seats at the table (6, or 4 at 4p2d, R18).")
 
     @property
     def auto_pass(self) -> bool:

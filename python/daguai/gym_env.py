@@ -1,7 +1,8 @@
 """Gymnasium environments of 大怪路子 (docs/learning.md "Gymnasium").
 
 Needs the optional package ``gymnasium`` (``pip install 'daguai[rl]'``). Importing this
-module registers two versioned ids with :func:`gymnasium.register`:
+module registers two versioned ids with :func:`gymnasium.register` (``import daguai``
+already does, as soon as Gymnasium is imported too: ``daguai._gym_ids``):
 
 ``"daguai/DaGuai-v0"`` — :class:`DaGuaiEnv`, single agent
     The learner plays one seat (or several: a team) against opponents on the other seats:
@@ -13,8 +14,8 @@ module registers two versioned ids with :func:`gymnasium.register`:
     together in C++, one policy acting for whichever seat is to act (self-play).
     ``gymnasium.make_vec("daguai/DaGuaiSelfPlay-v0", num_envs=256)``.
 
-Without importing this module first, ``gymnasium.make("daguai.gym_env:daguai/DaGuai-v0")``
-imports and registers it in one call.
+``gymnasium.make("daguai/DaGuai-v0")`` works after ``import daguai`` (and
+``"daguai.gym_env:daguai/DaGuai-v0"`` imports it in one call).
 
 Conventions of both
 -------------------
@@ -49,18 +50,17 @@ except ImportError as _exc:  # pragma: no cover - depends on the installation
         "daguai.gym_env needs the optional package gymnasium: pip install 'daguai[rl]' "
         f"(or: pip install gymnasium). ({_exc})") from _exc
 
-from . import _core
+from . import _core, _gym_ids
 from ._core import IllegalActionError
+from ._gym_ids import ENV_ID, SELF_PLAY_ID
 from .game import Game
-from .learning import NUM_ABSTRACT, OBS_SIZE, BatchEnv, obs_spec
+from .learning import NUM_ABSTRACT, BatchEnv
+from .learning import observation_bounds as _observation_bounds
 from .rules import Rules
 from .table import seats_of
 
 __all__ = ["DaGuaiEnv", "DaGuaiVectorEnv", "ENV_ID", "SELF_PLAY_ID", "BUILTIN_POLICIES"]
 
-#: Versioned Gymnasium ids (bumped when an environment's behaviour changes).
-ENV_ID = "daguai/DaGuai-v0"
-SELF_PLAY_ID = "daguai/DaGuaiSelfPlay-v0"
 #: Opponents run in C++ by name (cpp/engine/policy.hpp).
 BUILTIN_POLICIES = ("random", "greedy", "heuristic")
 
@@ -68,25 +68,9 @@ PolicyLike = str | Callable[[Game, int], Any]
 
 
 def observation_bounds(rules: Rules, matches: bool) -> tuple[np.ndarray, np.ndarray]:
-    """Finite per-element bounds of the observation tensor (docs/learning.md).
-
-    Face counts 0..3; ``cards_left`` 0..28/27 (a receiver holds 28 cards between tribute and
-    return, R11); ``scores`` (match scores / 100) within ±18·base per round played (R13,
-    R14: no scheme moves a score further in one round), for one round in round episodes,
-    ``max_rounds`` in matches (float32's largest value when matches are unbounded);
-    everything else 0..1.
-    """
-    low = np.zeros(OBS_SIZE, dtype=np.float32)
-    high = np.ones(OBS_SIZE, dtype=np.float32)
-    spec = obs_spec()
-    for name in ("hand", "played", "top_cards", "tribute", "exchange"):
-        high[spec[name]] = 3.0
-    high[spec["cards_left"]] = np.float32(28) / np.float32(27)
-    rounds = 1 if not matches else rules.max_rounds
-    bound = np.float32(18 * rules.base * rounds / 100) if rounds else np.finfo(np.float32).max
-    low[spec["scores"]] = -bound
-    high[spec["scores"]] = bound
-    return low, high
+    """Finite per-element bounds of the observation tensor (docs/learning.md): the ones
+    the PettingZoo environment uses too (:func:`daguai.learning.observation_bounds`)."""
+    return _observation_bounds(rules, matches)
 
 
 def _obs_space(rules: Rules, matches: bool) -> spaces.Dict:
@@ -405,16 +389,23 @@ class DaGuaiVectorEnv(VectorEnv):
     episode's first, and the ended episode's last observation (seen by the seat that acted;
     for a truncation, by the seat to act) is in ``info["final_obs"]`` (batched like the
     observations, valid where ``info["_final_obs"][i]``), its info in ``info["final_info"]``.
-    Bad actions (wrong shape, not integers, out of range, masked out) raise
-    :class:`daguai.IllegalActionError` before any game changes. Returned arrays are fresh.
+    Bad actions (wrong shape, not integers, out of range) raise
+    :class:`daguai.IllegalActionError` before any game changes. A masked-out id is handled
+    as by :class:`DaGuaiEnv`: with ``illegal_action="random"`` (default) a random legal id of
+    that game is played instead and ``info["illegal_action"][i]`` is True (so an unmasked
+    ``action_space.sample()`` works in both); ``"raise"`` raises. Returned arrays are fresh.
     """
 
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
 
     def __init__(self, num_envs: int = 1, rules: Rules | None = None, matches: bool = False,
                  start: str | None = None, auto_pass: bool = False,
-                 max_episode_steps: int | None = None, seed: int = 0) -> None:
+                 max_episode_steps: int | None = None, seed: int = 0,
+                 illegal_action: str = "random") -> None:
         self.rules = _check_rules(rules)
+        if illegal_action not in ("random", "raise"):
+            raise ValueError(f"illegal_action must be 'random' or 'raise', got {illegal_action!r}")
+        self.illegal_action = illegal_action
         if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
             raise ValueError(f"num_envs must be an integer >= 1, got {num_envs!r}")
         if max_episode_steps is not None and (isinstance(max_episode_steps, bool) or not isinstance(
@@ -433,9 +424,12 @@ class DaGuaiVectorEnv(VectorEnv):
         self._env: BatchEnv | None = None
         self._steps = np.zeros(self.num_envs, dtype=np.int64)
         self._to_act = np.zeros(self.num_envs, dtype=np.int32)
+        self._mask = np.zeros((self.num_envs, NUM_ABSTRACT), dtype=np.int8)
+        self._rng = np.random.default_rng(self._seed)
 
     def _make(self, seed: int) -> None:
         self._seed = seed
+        self._rng = np.random.default_rng(seed)
         self._env = BatchEnv(self.num_envs, rules=self.rules, seed=seed, matches=self.matches,
                              auto_pass=self.auto_pass, start=self.start)
 
@@ -460,6 +454,7 @@ class DaGuaiVectorEnv(VectorEnv):
         elif self._env is None:
             self._make(secrets.randbits(64))
         obs, mask, _, _, to_act = self._env.reset()
+        self._mask = mask.copy()
         self._steps[:] = 0
         self._to_act[:] = to_act
         info = self._base_info()
@@ -472,6 +467,7 @@ class DaGuaiVectorEnv(VectorEnv):
             raise IllegalActionError("call reset() before step()")
         env = self._env
         actor = self._to_act.copy()
+        actions, illegal = self._legal_ids(actions)
         obs, mask, rewards, done, to_act = env.step(actions)
         n = self.num_envs
         terminated = done.astype(bool)
@@ -492,7 +488,9 @@ class DaGuaiVectorEnv(VectorEnv):
                 self._steps[i] = 0
                 obs, mask, _, _, to_act = env.truncate(int(i))
         self._to_act[:] = to_act
+        self._mask = mask.copy()
         info: dict[str, Any] = self._base_info()
+        info["illegal_action"] = illegal
         info["rewards"] = all_rewards
         info["seat"] = actor
         info["to_act"] = to_act.copy()
@@ -501,16 +499,25 @@ class DaGuaiVectorEnv(VectorEnv):
                 "rewards": all_rewards[i].copy(), "seat": int(actor[i])}}, i)
         return self._batch(obs, mask), reward, terminated, truncated, info
 
+    def _legal_ids(self, actions: Any) -> tuple[Any, np.ndarray]:
+        """``actions`` with each masked-out id replaced by a random legal id of its game
+        (``illegal_action="random"``), and which were; anything malformed is passed on for
+        BatchEnv to refuse."""
+        illegal = np.zeros(self.num_envs, dtype=bool)
+        if self.illegal_action != "random":
+            return actions, illegal
+        a = np.asarray(actions)
+        if a.shape != (self.num_envs,) or a.dtype.kind not in "iu" or \
+                not ((a >= 0) & (a < NUM_ABSTRACT)).all():
+            return actions, illegal
+        a = a.astype(np.int64, copy=True)
+        illegal = self._mask[np.arange(self.num_envs), a] == 0
+        for i in np.flatnonzero(illegal):
+            a[i] = int(self._rng.choice(np.flatnonzero(self._mask[i])))
+        return a, illegal
+
     def close_extras(self, **kwargs: Any) -> None:
         self._env = None
 
 
-def _register() -> None:
-    registry = gymnasium.envs.registry
-    if ENV_ID not in registry:
-        gymnasium.register(id=ENV_ID, entry_point="daguai.gym_env:DaGuaiEnv")
-    if SELF_PLAY_ID not in registry:
-        gymnasium.register(id=SELF_PLAY_ID, vector_entry_point="daguai.gym_env:DaGuaiVectorEnv")
-
-
-_register()
+_gym_ids.register(gymnasium)

@@ -18,12 +18,12 @@ The PettingZoo environment is :mod:`daguai.env` (optional dependencies, not impo
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Literal, overload
 
 import numpy as np
 
 from . import _core
-from ._core import Action, GameState, IllegalActionError
+from ._core import Action, GameState, IllegalActionError, InfoState
 from .game import STARTS, Game
 from .rules import Rules
 from .table import seats_of
@@ -41,6 +41,7 @@ __all__ = [
     "encode_observation",
     "obs_meanings",
     "obs_spec",
+    "observation_bounds",
 ]
 
 #: Version of the observation / candidate / abstract-action layouts (bumped on any change).
@@ -58,6 +59,29 @@ _SPEC: dict[str, slice] = {name: slice(off, off + size)
 Outputs = tuple[np.ndarray, np.ndarray | None, np.ndarray, np.ndarray, np.ndarray]
 
 _MEANING: dict[str, str] = {name: meaning for name, _, _, meaning in _core.obs_slices()}
+
+
+def observation_bounds(rules: Any, matches: bool) -> tuple[np.ndarray, np.ndarray]:
+    """Finite per-element bounds of the observation tensor (docs/learning.md), the ``Box``
+    of both the Gymnasium and the PettingZoo environments.
+
+    Face counts 0..3; ``cards_left`` 0..28/27 (a receiver holds 28 cards between tribute and
+    return, R11); ``scores`` (match scores / 100) within ±18·base per round played (R13,
+    R14: no scheme moves a score further in one round), for one round in round episodes,
+    ``max_rounds`` in matches (float32's largest value when matches are unbounded);
+    everything else 0..1.
+    """
+    low = np.zeros(OBS_SIZE, dtype=np.float32)
+    high = np.ones(OBS_SIZE, dtype=np.float32)
+    spec = obs_spec()
+    for name in ("hand", "played", "top_cards", "tribute", "exchange"):
+        high[spec[name]] = 3.0
+    high[spec["cards_left"]] = np.float32(28) / np.float32(27)
+    rounds = 1 if not matches else rules.max_rounds
+    bound = np.float32(18 * rules.base * rounds / 100) if rounds else np.finfo(np.float32).max
+    low[spec["scores"]] = -bound
+    high[spec["scores"]] = bound
+    return low, high
 
 
 def obs_spec() -> dict[str, slice]:
@@ -99,7 +123,13 @@ def _check_int(value: Any, what: str) -> int:
     return int(value)
 
 
-def encode_observation(game: GameState, seat: int) -> np.ndarray:
+#: What the learning functions accept as a game: a Game, its GameState, or (where the
+#: docs say so) the view of the seat to act (``Game.view``, what a Python policy receives).
+GameLike = Game | GameState
+ViewLike = Game | GameState | InfoState
+
+
+def encode_observation(game: ViewLike, seat: int) -> np.ndarray:
     """The observation tensor of ``seat``: exactly what that seat may know (R16).
 
     Parameters
@@ -136,7 +166,7 @@ def encode_observation(game: GameState, seat: int) -> np.ndarray:
     return _core.encode_observation(game, seat)
 
 
-def encode_candidates(game: GameState) -> np.ndarray:
+def encode_candidates(game: GameLike) -> np.ndarray:
     """Features of every legal action of the player to act (candidate mode).
 
     Row k describes ``game.legal_actions()[k]``: 54 face counts of its cards, a 9-way
@@ -184,7 +214,11 @@ def abstract_id(action: Action, level: str | None = None) -> int:
     return int(_core.abstract_id(action, level))
 
 
-def abstract_mask(game: GameState, return_index: bool = False
+@overload
+def abstract_mask(game: ViewLike, return_index: Literal[False] = ...) -> np.ndarray: ...
+@overload
+def abstract_mask(game: ViewLike, return_index: Literal[True]) -> tuple[np.ndarray, np.ndarray]: ...
+def abstract_mask(game: ViewLike, return_index: bool = False
                   ) -> np.ndarray | tuple[np.ndarray, np.ndarray]:
     """Which abstract ids are legal now.
 
@@ -211,7 +245,7 @@ def abstract_mask(game: GameState, return_index: bool = False
     return (mask, index) if return_index else mask
 
 
-def action_from_abstract(game: GameState, id: int) -> Action:  # noqa: A002 - documented name
+def action_from_abstract(game: ViewLike, id: int) -> Action:  # noqa: A002 - documented name
     """The canonical legal action of an abstract id.
 
     Among the legal actions sharing the id: the smallest sum of card powers (R4), then the

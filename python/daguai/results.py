@@ -386,7 +386,7 @@ class SimResult(Mapping):
         ax1.set_xticks(ks)
         ax1.set_xlabel("finishing position" + (" (last round)" if self.matches else ""))
         ax1.set_ylabel("% of seats")
-        ax1.legend()
+        ax1.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0))  # beside the bars, never on them
         ax1.set_title("finishing positions per policy")
         winner = self["winner"]
         n = max(1, self.n)
@@ -400,7 +400,7 @@ class SimResult(Mapping):
         ax2.bar(labels, loss, bottom=win + draw, label="loss", color="tab:red")
         ax2.set_ylabel(f"% of {self.unit}")
         ax2.set_ylim(0, 100)
-        ax2.legend()
+        ax2.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0))
         ax2.set_title(f"{self.n:,} {self.unit}, seed {self.seed}")
         fig.savefig(path)
 

@@ -269,52 +269,71 @@ def _ray_task(rules: Rules, seed: int, first: int, count: int, policies: Sequenc
 # progress
 
 
+#: the clock of the progress bar (a test replaces it)
+_clock = time.perf_counter
+
+
+def _hms(seconds: float) -> str:
+    s = int(max(0.0, seconds))
+    return f"{s // 3600}:{s // 60 % 60:02d}:{s % 60:02d}"
+
+
 class ProgressBar:
     """A progress bar drawn by ``rich`` on stderr, sized to the terminal: ``bar(done, total)``.
 
+    Time is measured from the run itself: the elapsed time counts from when the bar was
+    made (the start of the run, not its first report) and the remaining time is the
+    elapsed time per game so far times the games left.
+
     ``stream``: where to draw (default stderr); ``width``: columns (default: the terminal's);
-    ``min_interval``: seconds between redraws (the last one is always drawn).
+    ``min_interval``: seconds between redraws (the last one is always drawn); ``delay``:
+    draw nothing until the run has lasted this many seconds, so a run that ends sooner
+    leaves no bar behind (the command line's default on a terminal, docs/simulation.md).
     """
 
     def __init__(self, unit: str = "games", stream: Any = None, width: int | None = None,
-                 min_interval: float = 0.1) -> None:
+                 min_interval: float = 0.1, delay: float = 0.0) -> None:
         self.unit = unit
         self.stream = stream if stream is not None else sys.stderr
         self.width = width
         self.min_interval = min_interval
+        self.delay = delay
+        self.start = _clock()
         self._last = -math.inf
         self._closed = False
         self._progress: Any = None
         self._task: Any = None
 
-    def _start(self, total: int) -> None:
+    def _fields(self, done: int, total: int, now: float) -> dict[str, str]:
+        spent = now - self.start
+        left = "-:--:--" if done <= 0 else _hms(spent / done * max(0, total - done))
+        return {"elapsed": _hms(spent), "left": left}
+
+    def _begin(self, total: int) -> None:
         from rich.console import Console
-        from rich.progress import (
-            BarColumn,
-            MofNCompleteColumn,
-            Progress,
-            TaskProgressColumn,
-            TextColumn,
-            TimeElapsedColumn,
-            TimeRemainingColumn,
-        )
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskProgressColumn, TextColumn
 
         console = Console(file=self.stream, width=self.width, highlight=False)
         self._progress = Progress(
             BarColumn(bar_width=None), TaskProgressColumn(), MofNCompleteColumn(),
-            TextColumn(self.unit), TimeElapsedColumn(), TimeRemainingColumn(),
+            TextColumn(self.unit), TextColumn("{task.fields[elapsed]} elapsed"),
+            TextColumn("{task.fields[left]} left"),
             console=console, auto_refresh=False, expand=False)
-        self._task = self._progress.add_task(self.unit, total=total)
+        self._task = self._progress.add_task(self.unit, total=total, elapsed="0:00:00", left="-:--:--")
         self._progress.start()
 
     def __call__(self, done: int, total: int) -> None:
         if self._closed:
             return
-        if self._progress is None:
-            self._start(total)
-        now = time.perf_counter()
+        now = _clock()
         finished = done >= total
-        self._progress.update(self._task, completed=done, total=total)
+        if self._progress is None:
+            if now - self.start < self.delay:
+                if finished:
+                    self._closed = True  # a short run: no bar at all
+                return
+            self._begin(total)
+        self._progress.update(self._task, completed=done, total=total, **self._fields(done, total, now))
         if finished or now - self._last >= self.min_interval:
             self._last = now
             self._progress.refresh()
@@ -433,8 +452,9 @@ def simulate(n: int = 10_000, policies: Sequence[PolicyLike] = ("heuristic", "ra
         first = 0
         # Without a given batch, the C++ calls are sized to last about CHUNK_SECONDS, so
         # Ctrl-C (handled between calls) stops a run quickly; results do not depend on it.
-        count = batch or (max(1, math.ceil(n / 100)) if not fast else
-                          (2 if matches else 32) * threads)
+        # The first call is one game per thread, so the first progress report comes after
+        # one game's time however slow the policies (a search policy takes seconds a game).
+        count = batch or (max(1, math.ceil(n / 100)) if not fast else threads)
         while first < n or not parts:
             count = min(count, n - first)
             t0 = time.perf_counter()

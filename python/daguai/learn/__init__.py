@@ -10,7 +10,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .._core import ACTION_FEATURES, LEARN_VERSION, STATE_FEATURES, ModelError, Network, learn_features
+import numpy as np
+
+from .. import _core
+from .._core import ACTION_FEATURES, LEARN_VERSION, STATE_FEATURES, Action, ModelError, Network
+from ..game import Game
 from .dgn import dgn_bytes, parse_dgn, read_dgn, write_dgn
 
 if TYPE_CHECKING:
@@ -34,6 +38,21 @@ __all__ = [
     "train",
     "write_dgn",
 ]
+
+def learn_features(game: Game | _core.GameState) -> tuple[np.ndarray, list[Action], np.ndarray, int]:
+    """The learned player's inputs for the seat to act (docs/learning.md "Features").
+
+    Returns ``(state, candidates, actions, heuristic)``: ``float32[STATE_FEATURES]``, the
+    play-phase candidates (one legal action per abstract id; none in other phases), their
+    ``float32[n, ACTION_FEATURES]`` rows, and the index of the heuristic's own action (-1
+    when there are no candidates). Raises ``IllegalActionError`` when the match is over and
+    ``ValueError`` for anything but a Game.
+    """
+    if not isinstance(game, (Game, _core.GameState)):
+        raise ValueError(f"learn_features needs a daguai.Game, got {type(game).__name__}")
+    state, actions, feats, heuristic = _core.learn_features(game)
+    return state, list(actions), feats, int(heuristic)
+
 
 _TORCH = {"QNet": "model", "TrainConfig": "trainer", "TrainSummary": "trainer", "train": "trainer",
           "export": "trainer"}

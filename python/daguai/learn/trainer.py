@@ -256,6 +256,7 @@ def train(out: str | Path, config: TrainConfig | None = None, *, minutes: float 
         total_wall = 0.0
         prev = net.to_dgn(margin=cfg.margin)
         evals: list[dict[str, Any]] = []
+        commands: list[dict[str, Any]] = []
     else:
         net = QNet(cfg.widths)
         net.load_state_dict(ckpt["net"])
@@ -263,8 +264,13 @@ def train(out: str | Path, config: TrainConfig | None = None, *, minutes: float 
         opt.load_state_dict(ckpt["opt"])
         step, frames, rounds = ckpt["step"], ckpt["frames"], ckpt["rounds"]
         total_wall, prev, evals = ckpt["wall"], ckpt["prev_weights"], ckpt["evals"]
+        commands = ckpt.get("commands", [])
         torch.set_rng_state(ckpt["torch_rng"])
 
+    # every call of the run, with the frames it started from (the history in exported models)
+    commands.append({"command": command or "daguai.learn.train", "from_frames": frames,
+                     "from_step": step, "minutes": minutes,
+                     "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())})
     from torch.utils.tensorboard import SummaryWriter
 
     writer = SummaryWriter(str(out / "tb"))
@@ -293,6 +299,7 @@ def train(out: str | Path, config: TrainConfig | None = None, *, minutes: float 
                           "frames": frames, "rounds": rounds, "prev_weights": prev,
                           "frames_issue": frames_issue,
                           "wall": total_wall + time.monotonic() - start, "evals": evals,
+                          "commands": commands,
                           "config": cfg, "torch_rng": torch.get_rng_state()})
         last_ckpt = time.monotonic()
 
@@ -340,7 +347,7 @@ def train(out: str | Path, config: TrainConfig | None = None, *, minutes: float 
         writer.close()
     checkpoint()
     wall_call = time.monotonic() - start
-    meta = {"command": command or "daguai.learn.train", "seed": cfg.seed, "step": step,
+    meta = {"commands": commands, "seed": cfg.seed, "step": step,
             "frames": frames, "rounds": rounds, "wall_seconds": round(total_wall + wall_call, 1),
             "widths": list(cfg.widths), "config": _config_json(cfg)}
     net.save_dgn(out / "latest.dgn", meta, cfg.margin)
@@ -367,7 +374,8 @@ def export(run: str | Path, path: str | Path, command: str | None = None,
     cfg: TrainConfig = ckpt["config"]
     net = QNet(cfg.widths)
     net.load_state_dict(ckpt["net"])
-    meta = {"command": command or " ".join(shlex.quote(a) for a in sys.argv), "seed": cfg.seed,
+    meta = {"commands": ckpt.get("commands", []),
+            "export": command or " ".join(shlex.quote(a) for a in sys.argv), "seed": cfg.seed,
             "step": ckpt["step"], "frames": ckpt["frames"], "rounds": ckpt["rounds"],
             "wall_seconds": round(ckpt["wall"], 1), "widths": list(cfg.widths),
             "config": _config_json(cfg), "evals": ckpt["evals"][-3:]}

@@ -28,7 +28,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from .. import protocol
 from .store import Store
-from .tables import MAX_MESSAGE, Conn, Hub, ProtocolError
+from .tables import HINT_INTERVAL, MAX_MESSAGE, Conn, Hub, ProtocolError, schema_error
 
 __all__ = ["create_app"]
 
@@ -40,18 +40,22 @@ def _error(status: int, code: str, message: str) -> JSONResponse:
 
 
 def create_app(db: str = ":memory:", *, bot_delay: float = 0.0, rate: float = 50.0,
-               burst: float = 100.0, keep_finished: int = 100) -> Starlette:
+               burst: float = 100.0, keep_finished: int = 100,
+               hint_interval: float = HINT_INTERVAL) -> Starlette:
     """The server application over the SQLite database ``db``; unfinished tables found there
     resume when the application starts. The ``keep_finished`` newest finished tables stay in
-    memory; older ones are answered from the store."""
+    memory; older ones are answered from the store. ``hint_interval``: seconds between two
+    hints of one seat."""
     store = Store(db)
-    hub = Hub(store, bot_delay=bot_delay, rate=rate, burst=burst, keep_finished=keep_finished)
+    hub = Hub(store, bot_delay=bot_delay, rate=rate, burst=burst, keep_finished=keep_finished,
+              hint_interval=hint_interval)
     hub.resume()
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         hub.start()
         yield
+        hub.executor.shutdown(wait=False, cancel_futures=True)
         store.close()
 
     async def read_json(request: Request) -> Any:
@@ -62,6 +66,8 @@ def create_app(db: str = ":memory:", *, bot_delay: float = 0.0, rate: float = 50
             return {}
         try:
             return json.loads(body)
+        except RecursionError:
+            raise HTTPException(400, "not JSON: nested too deeply") from None
         except ValueError as exc:
             raise HTTPException(400, f"not JSON: {exc}") from None
 
@@ -69,7 +75,7 @@ def create_app(db: str = ":memory:", *, bot_delay: float = 0.0, rate: float = 50
         return JSONResponse({"table": table.id, "tokens": tokens, "ws": "/ws"}, status_code=201)
 
     async def list_tables(request: Request) -> Response:
-        return JSONResponse([t.summary() for t in hub.tables.values()])
+        return JSONResponse(hub.listing())
 
     def create(request: Request, doc: Any) -> Response:
         """A table from a create_table document: 201 with the seat tokens, or 400."""
@@ -84,8 +90,9 @@ def create_app(db: str = ":memory:", *, bot_delay: float = 0.0, rate: float = 50
 
     async def play_vs_bots(request: Request) -> Response:
         doc = await read_json(request)
-        if not isinstance(doc, dict) or set(doc) - {"rules", "policy", "seed", "bot_delay"}:
-            return _error(400, "bad_request", "fields: rules, policy, seed, bot_delay")
+        error = schema_error("play_request", doc)
+        if error is not None:
+            return _error(400, "bad_request", error)
         bot = {"kind": "bot", "policy": doc.get("policy", "heuristic")}
         req = {"rules": doc.get("rules") or {}, "seats": [{"kind": "human", "name": "you"}] + [bot] * 5,
                "bot_delay": doc.get("bot_delay", 0.6)}
@@ -145,7 +152,7 @@ def create_app(db: str = ":memory:", *, bot_delay: float = 0.0, rate: float = 50
             pass
         finally:
             if conn.table is not None:
-                conn.table.leave(conn)
+                conn.table.disconnect(conn)
             conn.closed = True
             conn.queue.put_nowait(None)
             try:

@@ -58,6 +58,28 @@ class Store:
                         "seats": json.loads(seats), "decisions": decs})
         return out
 
+    def finished_tables(self) -> list[dict[str, Any]]:
+        """Every finished table, oldest first, as ``GET /api/tables`` lists it: the seat
+        kinds and names (never a token hash), the final levels and scores, its match."""
+        out = []
+        for tid, rules, seats, mid, rounds, summary in self.db.execute(
+            "SELECT t.id, t.rules, t.seats, m.id, m.rounds, m.summary FROM tables t "
+            "JOIN matches m ON m.table_id = t.id WHERE t.status = 'finished' ORDER BY t.created"
+        ):
+            s = json.loads(summary)
+            plan = json.loads(seats)
+            out.append({"table": tid, "status": "finished", "rules": json.loads(rules),
+                        "seats": [{"seat": i, "kind": p["kind"], "name": p["name"], "connected": False,
+                                   "bot_playing": False}
+                                  for i, p in enumerate(plan)],
+                        "round": rounds, "levels": s["levels"], "scores": s["scores"],
+                        "decisions": s.get("decisions"), "match": mid, "spectators": 0})
+        return out
+
+    def table_order(self) -> list[str]:
+        """The id of every table, oldest first."""
+        return [tid for (tid,) in self.db.execute("SELECT id FROM tables ORDER BY created, rowid")]
+
     def append(self, table_id: str, first: int, decisions: list[Any]) -> None:
         """Checkpoint: the decisions numbered ``first``, ``first + 1``, ... (committed now)."""
         if decisions:
@@ -77,9 +99,15 @@ class Store:
 
     # ---- matches --------------------------------------------------------------------
     def matches(self) -> list[dict[str, Any]]:
-        return [{"match": mid, "table": tid, "finished": fin, "rounds": rounds, **json.loads(summary)}
-                for mid, tid, fin, rounds, summary in self.db.execute(
-                    "SELECT id, table_id, finished, rounds, summary FROM matches ORDER BY id")]
+        """``GET /api/matches``: every finished match, oldest first (docs/server.md)."""
+        out = []
+        for mid, tid, fin, rounds, summary in self.db.execute(
+                "SELECT id, table_id, finished, rounds, summary FROM matches ORDER BY id"):
+            s = json.loads(summary)
+            out.append({"match": mid, "table": tid, "finished": fin, "rounds": rounds,
+                        "levels": s["levels"], "scores": s["scores"], "seats": s["seats"],
+                        "decisions": s.get("decisions")})  # null for matches stored before it was kept
+        return out
 
     def match_of_table(self, table_id: str) -> int | None:
         row = self.db.execute("SELECT id FROM matches WHERE table_id = ?", (table_id,)).fetchone()

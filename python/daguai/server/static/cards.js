@@ -14,22 +14,28 @@ function cardPower(card, level) {
 function sortHand(cards, level) {
   return cards.slice().sort((a, b) => cardPower(b, level) - cardPower(a, level) || (a < b ? -1 : a > b ? 1 : 0));
 }
-// A card as a DOM element: rank and suit symbol, level cards and jokers marked.
+// A card as a DOM element: the rank over the suit symbol (so "10" fits), level cards and
+// jokers marked; jokers read 大怪 / 小怪 in Chinese, BIG / small joker in English.
 function cardElement(card, level, small) {
   const el = document.createElement("span");
   el.className = "card" + (small ? " small" : "");
+  const zh = typeof LANG !== "undefined" && LANG === "zh";
+  const top = document.createElement("b"), bottom = document.createElement("i");
   if (card === "SJ" || card === "BJ") {
     el.classList.add("joker");
     if (card === "BJ") el.classList.add("red");
-    // Latin labels: a machine without CJK fonts still shows them (大怪 / 小怪 in the title)
-    el.innerHTML = card === "BJ" ? "BIG<small>joker</small>" : "small<small>joker</small>";
-    el.title = card === "BJ" ? "big joker (BJ)" : "small joker (SJ)";
+    // a small card (trick, history) has room for a letter: B / S over "JK"
+    top.textContent = zh ? (card === "BJ" ? "大" : "小") : small ? card[0] : (card === "BJ" ? "BIG" : "small");
+    bottom.textContent = zh ? "怪" : small ? "JK" : "joker";
+    el.title = zh ? (card === "BJ" ? "大怪" : "小怪") : (card === "BJ" ? "big joker (BJ)" : "small joker (SJ)");
   } else {
     const suit = card[1];
-    el.textContent = (card[0] === "T" ? "10" : card[0]) + SUITS[suit];
+    top.textContent = card[0] === "T" ? "10" : card[0];
+    bottom.textContent = SUITS[suit];
     if (suit === "h" || suit === "d") el.classList.add("red");
-    if (card[0] === level) { el.classList.add("level"); el.title = "level card"; }
+    if (card[0] === level) { el.classList.add("level"); el.title = zh ? "将牌" : "level card"; }
   }
+  el.append(top, bottom);
   el.dataset.card = card;
   return el;
 }

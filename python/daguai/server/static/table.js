@@ -1,161 +1,461 @@
-// The web table: one human seat against five bots over the daguai protocol (docs/protocol.md).
+// The web table over the daguai protocol (docs/protocol.md, docs/server.md): one seat of a
+// table of people and bots, or a spectator. The server decides everything; this page shows
+// the seat's view, asks the server why a selection is (not) legal (`check`), for the
+// engine's advice (`hint`), and explains each round's end (R9, R11, R13).
 "use strict";
 const $ = (id) => document.getElementById(id);
-const state = { ws: null, table: null, token: null, seat: null, seats: [], view: null, decide: null,
-                selected: new Set(), choice: null };
+const state = {
+  ws: null, table: null, token: null, seat: null, seats: [], rules: {}, view: null, decide: null,
+  selected: new Set(), check: null, choice: null, hint: null, hintPending: false, matchOver: null,
+  shownRound: -1, onConfirm: null,
+};
+const SCHEME = { stake: { 3: 6, 2: 3, 1: 1 } };  // R13 stake per winner by tributers (6p3d)
 
 function status(text) { $("status").textContent = text; }
+function seatName(s) {
+  if (s === null || s === undefined) return "?";
+  if (s === state.seat) return T("you");
+  const info = state.seats[s];
+  return info && info.name ? info.name : T("seat", { n: s });
+}
+function pct(p) { return Math.round(100 * p) + "%"; }
+function interval(ci) { return `[${Math.round(100 * ci[0])}–${Math.round(100 * ci[1])}]`; }
+function inMatch() { return state.seat !== null && state.view && !state.matchOver && state.view.phase !== "match_over"; }
+function seenKey() { return "daguai-seen-" + state.table; }
 
-async function newTable() {
+// ---- tables --------------------------------------------------------------------------
+function showSetup() {
+  $("setup").hidden = false;
+  const box = $("seatplan");
+  box.innerHTML = "";
+  for (let s = 0; s < 6; s++) {
+    const l = document.createElement("label");
+    l.className = "seatchoice";
+    const name = document.createElement("span");
+    name.textContent = T("seat_n", { n: s }) + " ";
+    l.appendChild(name);
+    if (s === 0) {
+      const me = document.createElement("b");
+      me.textContent = T("me");
+      l.appendChild(me);
+    } else {
+      const sel = document.createElement("select");
+      sel.id = "plan" + s;
+      for (const v of ["bot", "friend", "remote"]) {
+        const o = document.createElement("option");
+        o.value = v; o.textContent = T(v);
+        sel.appendChild(o);
+      }
+      l.appendChild(sel);
+    }
+    box.appendChild(l);
+  }
+  status(T("start_hint"));
+}
+
+async function startTable() {
   const rules = { wild: $("wild").value };
   if ($("final").value !== "A") rules.final_level = $("final").value;
-  const req = { rules, policy: $("policy").value };
-  const delay = new URLSearchParams(location.search).get("bot_delay");  // seconds per bot move
-  if (delay !== null) req.bot_delay = Number(delay);
-  const r = await fetch("/api/play", { method: "POST", headers: { "content-type": "application/json" },
-                                       body: JSON.stringify(req) });
+  const policy = $("policy").value;
+  const seats = [{ kind: "human", name: LANG === "zh" ? "我" : "me", bot_after: 60 }];
+  for (let s = 1; s < 6; s++) {
+    const choice = $("plan" + s).value;
+    seats.push(choice === "friend" ? { kind: "human", name: (LANG === "zh" ? "朋友" : "friend ") + s, bot_after: 60 }
+      : choice === "remote" ? { kind: "remote", name: (LANG === "zh" ? "远程电脑" : "remote bot ") + s, bot_after: 60 }
+      : { kind: "bot", policy, name: (LANG === "zh" ? "电脑" : "bot ") + s });
+  }
+  const req = { rules, seats };
+  const query = new URLSearchParams(location.search);
+  const delay = query.get("bot_delay");  // seconds per bot move
+  req.bot_delay = delay !== null ? Number(delay) : 0.6;
+  if (query.get("seed") !== null) req.seed = Number(query.get("seed"));  // a chosen deal (tests)
+  const r = await fetch("/api/tables", { method: "POST", headers: { "content-type": "application/json" },
+                                         body: JSON.stringify(req) });
   const body = await r.json();
-  if (!r.ok) { status("error: " + body.message); return; }
+  if (!r.ok) { status("⚠ " + body.message); return; }
+  $("setup").hidden = true;
+  showInvites(body.table, body.tokens, seats);
   localStorage.setItem("daguai-table", JSON.stringify({ table: body.table, token: body.tokens[0] }));
   connect(body.table, body.tokens[0]);
 }
 
+function showInvites(table, tokens, seats) {
+  const list = $("invitelist");
+  list.innerHTML = "";
+  const add = (label, href, seat) => {
+    const li = document.createElement("li");
+    const a = document.createElement("a");
+    a.href = href; a.textContent = href; a.target = "_blank";
+    if (seat !== null) a.dataset.seat = seat; else a.dataset.watch = "1";
+    const b = document.createElement("button");
+    b.className = "small-btn"; b.type = "button"; b.textContent = T("copy");
+    b.onclick = () => { if (navigator.clipboard) navigator.clipboard.writeText(href).catch(() => {}); };
+    li.append(label + ": ", a, " ", b);
+    list.appendChild(li);
+  };
+  let friends = 0;
+  seats.forEach((p, s) => {
+    if (s > 0 && p.kind === "human") { friends++; add(T("invite_seat", { n: s }), `${location.origin}/#join=${table}.${tokens[s]}`, s); }
+    if (p.kind === "remote") {  // a bot program of yours takes this seat (docs/protocol.md)
+      friends++;
+      const li = document.createElement("li");
+      const code = document.createElement("code");
+      code.dataset.remote = s;
+      code.textContent = `python examples/remote_bot.py --server ${location.origin} --table ${table} --token ${tokens[s]}`;
+      li.append(T("remote_seat", { n: s }) + ": ", code);
+      list.appendChild(li);
+    }
+  });
+  if (!friends) { $("invites").hidden = true; return; }
+  add(T("spectators"), `${location.origin}/#watch=${table}`, null);
+  $("invites").hidden = false;
+}
+
 function connect(table, token) {
-  if (state.ws) state.ws.close();
-  Object.assign(state, { table, token, decide: null, view: null });
+  if (state.ws) { const old = state.ws; state.ws = null; old.close(); }
+  Object.assign(state, { table, token, decide: null, view: null, check: null, hint: null, hintPending: false,
+                         matchOver: null, selected: new Set() });
+  state.shownRound = Number(localStorage.getItem("daguai-seen-" + table) || -1);
   const ws = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws");
   state.ws = ws;
-  ws.onopen = () => { status("joining table " + table); ws.send(JSON.stringify({ type: "join", table, token, views: true })); };
-  ws.onclose = () => { if (state.ws === ws) status("disconnected — reload to reconnect"); };
+  ws.onopen = () => {
+    status(T("connecting"));
+    const msg = { type: "join", table, views: true };
+    if (token) msg.token = token;
+    ws.send(JSON.stringify(msg));
+  };
+  ws.onclose = () => { if (state.ws === ws) status(T("disconnected")); };
   ws.onmessage = (m) => onMessage(JSON.parse(m.data));
 }
+
+function send(msg) { if (state.ws && state.ws.readyState === 1) state.ws.send(JSON.stringify(msg)); }
 
 function onMessage(msg) {
   switch (msg.type) {
     case "welcome":
-      state.seat = msg.seat; state.seats = msg.seats;
-      status(`table ${msg.table} — you are seat ${msg.seat} (team ${TEAM[msg.seat % 2]})`);
+      state.seat = msg.seat; state.seats = msg.seats; state.rules = msg.rules;
+      status(msg.seat === null ? T("watching", { table: msg.table })
+        : T("you_are", { table: msg.table, seat: msg.seat, team: teamName(msg.seat % 2) }));
+      $("leave").hidden = msg.seat === null;
       break;
-    case "view": state.view = msg.view; render(); break;
-    case "decide": state.decide = msg; state.view = msg.view; state.selected.clear(); state.choice = null; render(); break;
-    case "ack": if (state.decide && msg.decision === state.decide.decision) state.decide = null; render(); break;
+    case "view": state.view = msg.view; maybeRoundEnd(); render(); break;
+    case "decide":
+      state.decide = msg; state.view = msg.view; state.selected.clear(); state.check = null;
+      state.choice = null; state.hint = null; maybeRoundEnd(); render(); sendCheck(); break;
+    case "ack": if (state.decide && msg.decision === state.decide.decision) { state.decide = null; state.hint = null; } render(); break;
+    case "checked":
+      if (msg.cards === selectionText()) { state.check = msg; state.choice = msg.readings.length ? msg.readings[0].index : null; }
+      renderDecision(); break;
+    case "hint":
+      state.hintPending = false;
+      if (state.decide && msg.decision === state.decide.decision) state.hint = msg;
+      renderDecision(); break;
     case "event": break;  // the views pushed after every decision carry the news
-    case "match_over": $("result").style.display = "block";
-      $("result").innerHTML = "<b>Match over.</b> " + msg.results.map(resultText).join("<br>") +
-        ` <a href="/replay?match=${msg.match}">replay</a>`; break;
-    case "error": $("prompt").textContent = "⚠ " + msg.message; if (msg.code === "unknown_table" || msg.code === "bad_token") localStorage.removeItem("daguai-table"); break;
+    case "match_over": state.matchOver = msg; state.decide = null; showRoundEnd(msg.results[msg.results.length - 1], msg); render(); break;
+    case "error":
+      if (msg.code === "rate_limited" || msg.code === "unavailable") state.hintPending = false;
+      $("explain").textContent = "⚠ " + msg.message;
+      if (msg.code === "unknown_table" || msg.code === "bad_token") localStorage.removeItem("daguai-table");
+      renderButtons();
+      break;
   }
 }
 
-// The legal actions whose cards are exactly the selection (several only under wild=declare).
-function matching() {
-  if (!state.decide) return [];
-  const hand = sortHand(state.view.hand, state.view.level);
-  const sel = [...state.selected].map(i => hand[i]);
-  const out = [];
-  state.decide.legal.forEach((text, index) => {
-    const a = splitAction(text);
-    if (a.verb !== "pass" && a.verb !== "anti_tribute" && sameCards(a.cards, sel)) out.push({ index, text, ...a });
-  });
-  return out;
+// ---- the selection ---------------------------------------------------------------------
+function handCards() { return state.view && state.view.hand ? sortHand(state.view.hand, state.view.level) : []; }
+function selectionText() { const h = handCards(); return [...state.selected].sort((a, b) => a - b).map(i => h[i]).join(" "); }
+function sendCheck() { if (state.seat !== null && state.view && state.view.hand) send({ type: "check", cards: selectionText() }); }
+function selectCards(cards) {
+  const hand = handCards();
+  state.selected.clear();
+  const used = new Set();
+  for (const c of cards) {
+    const i = hand.findIndex((h, k) => h === c && !used.has(k));
+    if (i >= 0) { used.add(i); state.selected.add(i); }
+  }
+  state.check = null; state.choice = null;
+  render(); sendCheck();
 }
-
 function act(index) {
   if (!state.decide) return;
-  state.ws.send(JSON.stringify({ type: "act", decision: state.decide.decision, index }));
-  state.selected.clear();
+  send({ type: "act", decision: state.decide.decision, index });
+  state.selected.clear(); state.check = null;
 }
 
+// ---- drawing ---------------------------------------------------------------------------
 function renderSeats(v) {
   const box = $("seats");
   box.innerHTML = "";
-  // each seat's last play or pass this round; the top play is outlined, passes since it
-  // are shown, older plays are dimmed
   const lastPlay = {};
   for (const e of v.history) if (e.event === "play" || e.event === "pass") lastPlay[e.seat] = e;
   for (let s = 0; s < 6; s++) {
     const d = document.createElement("div");
     d.className = "seat" + (s === v.current_player ? " turn" : "") + (s === state.seat ? " me" : "");
-    const info = state.seats[s] || { name: "seat " + s };
+    const info = state.seats[s] || {};
     const pos = v.finish_order.indexOf(s);
-    d.innerHTML = `<div class="name">${s === state.seat ? "You" : info.name} <span class="tag team${s % 2}">${TEAM[s % 2]}</span>` +
-      (s === v.dealer ? '<span class="tag">dealer</span>' : "") + (pos >= 0 ? `<span class="tag">out #${pos + 1}</span>` : "") + "</div>" +
-      `<div class="meta">seat ${s} · ${v.cards_left[s]} cards · score ${v.scores[s]}</div>`;
+    const name = document.createElement("div");
+    name.className = "name";
+    name.textContent = seatName(s) + " ";
+    const tag = (text, cls) => { const t = document.createElement("span"); t.className = "tag " + (cls || ""); t.textContent = text; name.appendChild(t); };
+    tag(teamName(s % 2), "team" + (s % 2));
+    if (s === v.dealer) tag(T("dealer"));
+    if (pos >= 0) tag(T("out", { n: pos + 1 }));
+    if (info.bot_playing) tag(T("bot_playing"), "away");
+    const meta = document.createElement("div");
+    meta.className = "meta";
+    meta.textContent = `${T("seat", { n: s })} · ${T("cards_left", { n: v.cards_left[s] })} · ${T("score", { n: v.scores[s] })}`;
     const last = document.createElement("div");
     const e = lastPlay[s];
     const current = v.top !== null && (s === v.top.seat || v.passed.includes(s));
     last.className = "last" + (current ? (s === v.top.seat ? " top" : "") : " old");
-    if (e && e.event === "play") { last.appendChild(cardsRow(e.cards, v.level)); if (e.as) last.append(" as " + e.as); }
-    else if (e) last.textContent = "pass";
-    d.appendChild(last);
+    if (e && e.event === "play") last.appendChild(cardsRow(e.cards, v.level));
+    else if (e) last.textContent = T("passes");
+    d.append(name, meta, last);
     box.appendChild(d);
   }
+}
+
+function eventNode(e, level) {
+  const li = document.createElement("li");
+  const who = seatName(e.seat);
+  if (e.event === "play") {
+    li.append(who + ": ", cardsRow(e.cards, level), " " + kindName(e.kind));
+    if (e.as) li.append(" · ", T("jokers_as", { as: "" }), cardsRow(e.as, level));
+  } else if (e.event === "pass") li.textContent = `${who}: ${T("passes")}`;
+  else if (e.event === "tribute") { li.append(`${who} → ${seatName(e.to)} ${kindName("tribute")}: `, cardsRow(e.card, level)); }
+  else if (e.event === "return") { li.append(`${who} → ${seatName(e.to)} ${kindName("return")}`); if (e.cards || e.card) li.append(": ", cardsRow(e.cards || e.card, level)); }
+  else if (e.event === "anti_tribute") { li.append(`${who}: ${T("anti")} `, cardsRow(e.jokers, level)); }
+  else li.textContent = `${who}: ${kindName(e.event)}`;
+  return li;
 }
 
 function render() {
   const v = state.view;
   if (!v) return;
-  $("info").textContent = `round ${v.round} · level ${v.level} · A ${v.levels[0]} / B ${v.levels[1]} · dealer seat ${v.dealer} · phase ${v.phase}`;
+  $("info").textContent = T("info", { round: v.round + 1, level: v.level === "T" ? "10" : v.level, a: v.levels[0], b: v.levels[1], dealer: seatName(v.dealer) });
   renderSeats(v);
-  $("trick").textContent = v.top ? `to beat: seat ${v.top.seat}'s ${v.top.kind.replace(/_/g, " ")} ${v.top.cards}` +
-    (v.top.as ? ` (jokers as ${v.top.as})` : "") : (v.phase === "play" ? "new trick" : "");
-  if (v.last_result && !(state.decide === null && v.phase === "over")) {
-    $("result").style.display = "block";
-    $("result").textContent = "Last round: " + resultText(v.last_result);
-  }
-  $("history").innerHTML = "";
-  for (const e of v.history) { const li = document.createElement("li"); li.textContent = describeEvent(e); $("history").appendChild(li); }
-  $("history").scrollTop = 1e9;
-  // the hand, sorted by power, with the selection
-  const hand = sortHand(v.hand, v.level);
+  const trick = $("trick");
+  trick.innerHTML = "";
+  if (v.top) {
+    trick.append(T("to_beat", { who: seatName(v.top.seat), kind: kindName(v.top.kind) }) + " ", cardsRow(v.top.cards, v.level));
+    if (v.top.as) trick.append(" (", T("jokers_as", { as: "" }), cardsRow(v.top.as, v.level), ")");
+  } else if (v.phase === "play" && v.current_player !== null) trick.textContent = T("new_trick", { who: seatName(v.current_player) });
+  const hist = $("history");
+  hist.innerHTML = "";
+  for (const e of v.history) hist.appendChild(eventNode(e, v.level));
+  hist.scrollTop = 1e9;
+  const hand = handCards();
   const hb = $("hand");
   hb.innerHTML = "";
   hand.forEach((c, i) => {
     const el = cardElement(c, v.level, false);
+    el.setAttribute("role", "button");
     if (state.selected.has(i)) el.classList.add("sel");
-    el.onclick = () => { state.selected.has(i) ? state.selected.delete(i) : state.selected.add(i); state.choice = null; render(); };
+    el.onclick = () => {
+      state.selected.has(i) ? state.selected.delete(i) : state.selected.add(i);
+      state.check = null; state.choice = null; render(); sendCheck();
+    };
     hb.appendChild(el);
   });
   renderDecision();
 }
 
-function renderDecision() {
-  const d = state.decide;
-  const ch = $("choices");
-  ch.innerHTML = "";
-  $("pass").disabled = true;
-  $("submit").disabled = true;
-  if (!d) { $("prompt").textContent = state.view.phase === "over" ? "The match is over." : "Waiting for the others…"; return; }
-  const verbs = { play: "Your turn: select cards to play", tribute: "Pay tribute: select your highest card",
-                  return: "Return a card to the player who paid you", offer: "Offer cards for the joker tribute",
-                  take: "Take one of the offered cards" };
-  $("prompt").textContent = verbs[d.phase] || "Your decision";
-  $("submit").textContent = d.phase === "play" ? "Play" : d.phase[0].toUpperCase() + d.phase.slice(1);
-  const passIndex = d.legal.indexOf("pass");
-  if (passIndex >= 0) { $("pass").disabled = false; $("pass").onclick = () => act(passIndex); }
-  const anti = d.legal.indexOf("anti_tribute");
-  if (anti >= 0) { const b = document.createElement("button"); b.textContent = "Refuse tribute (show jokers)"; b.onclick = () => act(anti); ch.appendChild(b); }
-  const m = matching();
-  if (m.length === 0) { if (state.selected.size) ch.append("not a legal play"); return; }
-  if (m.length === 1) {
-    state.choice = m[0].index;
-    if (m[0].as) ch.append("jokers will be read as " + m[0].as);
-  } else {
-    ch.append("Jokers stand for: ");
-    for (const a of m) {
-      const l = document.createElement("label");
-      const r = document.createElement("input");
-      r.type = "radio"; r.name = "reading"; r.checked = state.choice === a.index;
-      r.onchange = () => { state.choice = a.index; renderDecision(); };
-      l.append(r, " " + a.as);
-      ch.appendChild(l);
-    }
-  }
-  $("submit").disabled = state.choice === null || !m.some(a => a.index === state.choice);
-  $("submit").onclick = () => act(state.choice);
+function reasonText(r) {
+  const vars = { size: r.size, top_size: r.top_size, kind: kindName(r.kind), top_kind: kindName(r.top_kind) };
+  return T("reason_" + r.code, vars);
 }
 
-$("new").onclick = newTable;
-$("clear").onclick = () => { state.selected.clear(); state.choice = null; render(); };
-const saved = localStorage.getItem("daguai-table");
-if (saved) { const s = JSON.parse(saved); connect(s.table, s.token); } else status("start a new table");
+function promptText(d, v) {
+  if (d.phase === "play") return v.top ? T("your_turn_follow", { kind: kindName(v.top.kind), n: v.top.cards.split(" ").length }) : T("your_turn_lead");
+  return T("your_" + d.phase);
+}
+
+function renderButtons() {
+  const d = state.decide;
+  $("pass").disabled = !d || d.legal.indexOf("pass") < 0;
+  $("hint").disabled = !d || state.hintPending || d.legal.length < 2;  // a forced choice needs no hint
+  const c = state.check;
+  const ok = d && c && c.decision === d.decision && c.cards === selectionText() && c.readings.some(r => r.index === state.choice);
+  $("submit").disabled = !ok;
+}
+
+function renderDecision() {
+  const d = state.decide, v = state.view;
+  const ch = $("choices"), ex = $("explain");
+  ch.innerHTML = ""; ex.textContent = "";
+  $("submit").textContent = d ? T(d.phase === "play" ? "play" : d.phase) : T("play");
+  if (!d) {
+    $("prompt").textContent = state.matchOver || (v && v.phase === "match_over") ? T("match_over")
+      : v && v.current_player !== null ? T("waiting", { who: seatName(v.current_player) }) : "";
+  } else {
+    $("prompt").textContent = promptText(d, v);
+    const anti = d.legal.indexOf("anti_tribute");
+    if (anti >= 0) { const b = document.createElement("button"); b.type = "button"; b.textContent = T("anti"); b.onclick = () => act(anti); ch.appendChild(b); }
+  }
+  const c = state.check;
+  if (c && c.cards === selectionText()) {
+    if (c.reason) ex.textContent = reasonText(c.reason);
+    else if (c.readings.length === 1) {
+      const r = c.readings[0];
+      ex.append(T("reading_one", { kind: kindName(r.kind) }));
+      if (r.as) ex.append(" ", T("jokers_as", { as: "" }), cardsRow(r.as, v.level));
+    } else if (c.readings.length > 1) {
+      ex.textContent = T("readings");
+      for (const r of c.readings) {
+        const l = document.createElement("label");
+        l.className = "reading";
+        const radio = document.createElement("input");
+        radio.type = "radio"; radio.name = "reading"; radio.value = r.index; radio.checked = state.choice === r.index;
+        radio.onchange = () => { state.choice = r.index; renderButtons(); };
+        l.append(radio, " " + kindName(r.kind) + " · ", T("jokers_as", { as: "" }), cardsRow(r.as || "", v.level));
+        ch.appendChild(l);
+      }
+    }
+  }
+  renderHint();
+  renderButtons();
+  $("submit").onclick = () => { if (state.choice !== null) act(state.choice); };
+}
+
+function renderHint() {
+  const box = $("hintbox");
+  const h = state.hint;
+  if (state.hintPending) { box.hidden = false; box.textContent = T("hint_thinking"); return; }
+  if (!h || !state.decide || h.decision !== state.decide.decision) { box.hidden = true; box.innerHTML = ""; return; }
+  box.hidden = false;
+  box.innerHTML = "";
+  const title = document.createElement("div");
+  title.textContent = T("hint_title", { worlds: h.worlds, seconds: h.seconds });
+  box.appendChild(title);
+  const list = document.createElement("ol");
+  h.candidates.slice(0, 5).forEach((c, k) => {
+    const li = document.createElement("li");
+    li.className = "cand" + (k === 0 ? " best" : "");
+    li.dataset.index = c.index;
+    const a = splitAction(c.text);
+    if (a.verb === "pass") li.append(T("hint_pass"));
+    else if (a.verb === "anti_tribute") li.append(T("anti"));
+    else li.append(cardsRow(a.cards.join(" "), state.view.level));
+    li.append(" " + T("hint_row", { win: `${pct(c.win)} ${interval(c.win_ci)}`, draw: `${pct(c.draw)} ${interval(c.draw_ci)}`,
+                                    lose: `${pct(c.lose)} ${interval(c.lose_ci)}` }));
+    if (k === 0) { const b = document.createElement("span"); b.className = "tag"; b.textContent = T("hint_best"); li.append(" ", b); }
+    li.onclick = () => { if (a.verb !== "pass" && a.verb !== "anti_tribute") selectCards(a.cards); };
+    list.appendChild(li);
+  });
+  box.appendChild(list);
+}
+
+// ---- the end of a round (R9, R11, R13) ---------------------------------------------------
+function maybeRoundEnd() {
+  const r = state.view && state.view.last_result;
+  if (r && r.round > state.shownRound) showRoundEnd(r, null);
+}
+
+function showRoundEnd(r, over) {
+  if (!r) return;
+  const mine = state.seat === null ? null : state.seat % 2;
+  const title = r.winner === null ? T("round_draw") : mine === null ? T("team_wins", { team: teamName(r.winner) })
+    : r.winner === mine ? T("round_won") : T("round_lost");
+  $("re-title").textContent = title;
+  const body = $("re-body");
+  body.innerHTML = "";
+  const section = (key) => { const h = document.createElement("h3"); h.textContent = T(key); body.appendChild(h); };
+  section("finishing");
+  const order = document.createElement("ol");
+  order.id = "re-order";
+  for (const s of r.order) { const li = document.createElement("li"); li.textContent = s === null ? "?" : `${seatName(s)} (${teamName(s % 2)})`; order.appendChild(li); }
+  body.appendChild(order);
+  section("scores_title");
+  const why = document.createElement("p");
+  why.id = "re-why";
+  why.textContent = scoreWhy(r);
+  body.appendChild(why);
+  const table = document.createElement("ul");
+  table.id = "re-scores";
+  r.scores.forEach((d, s) => { const li = document.createElement("li"); li.textContent = `${seatName(s)}: ${d > 0 ? "+" : ""}${d}`; table.appendChild(li); });
+  body.appendChild(table);
+  section("levels_title");
+  const lv = document.createElement("p");
+  lv.id = "re-levels";
+  lv.textContent = `${teamName(0)} ${r.levels_before[0]} → ${r.levels_after[0]} · ${teamName(1)} ${r.levels_before[1]} → ${r.levels_after[1]} · ` +
+    (r.levels_before.join() !== r.levels_after.join() ? T("level_up") : T("level_same"));
+  body.appendChild(lv);
+  if (!r.match_over) {
+    section("tribute_next");
+    const tr = document.createElement("p");
+    tr.id = "re-tribute";
+    const pays = (t, b) => t === state.seat ? T("you_pay", { b: seatName(b) })
+      : b === state.seat ? T("pays_you", { a: seatName(t) }) : T("pays", { a: seatName(t), b: seatName(b) });
+    tr.textContent = r.tributers.length ? r.tributers.map((t, i) => pays(t, r.receivers[i])).join(" · ") : T("no_tribute");
+    body.appendChild(tr);
+  } else {
+    const m = document.createElement("p");
+    m.id = "re-match";
+    m.textContent = r.match_winner === null ? T("match_draw") : T("match_won", { team: teamName(r.match_winner) });
+    body.appendChild(m);
+    if (over) { const a = document.createElement("a"); a.href = `/replay?match=${over.match}`; a.textContent = T("replay"); body.appendChild(a); }
+  }
+  state.shownRound = Math.max(state.shownRound, r.round);
+  $("roundend").hidden = false;
+}
+
+function scoreWhy(r) {
+  const scheme = state.rules.scoring || "stake";
+  if (r.forfeit !== null && r.forfeit !== undefined) return T("why_forfeit", { who: seatName(r.forfeit) });
+  if (scheme === "stake") {
+    if (r.winner === null) return T("why_stake_draw");
+    const w = Math.max(...r.scores), l = -Math.min(...r.scores);
+    return T("why_stake", { w, l, n: r.tributers.length });
+  }
+  if (scheme === "levels") return r.levels_before.join() !== r.levels_after.join() ? T("why_levels_up") : T("why_levels");
+  return r.winner === null ? T("why_simple_draw") : T("why_simple");
+}
+
+// ---- leaving ---------------------------------------------------------------------------
+function confirmThen(fn) { state.onConfirm = fn; $("confirm").hidden = false; }
+function leaveTable() { send({ type: "leave" }); }
+
+$("new").onclick = () => { if (inMatch()) confirmThen(() => { leaveTable(); showSetup(); }); else showSetup(); };
+$("leave").onclick = () => { if (inMatch()) confirmThen(leaveTable); };
+$("confirm-yes").onclick = () => { $("confirm").hidden = true; const f = state.onConfirm; state.onConfirm = null; if (f) f(); };
+$("confirm-no").onclick = () => { $("confirm").hidden = true; state.onConfirm = null; };
+$("roundend-ok").onclick = () => {
+  $("roundend").hidden = true;
+  if (state.table) localStorage.setItem(seenKey(), String(state.shownRound));
+};
+$("start").onclick = startTable;
+$("invites-close").onclick = () => { $("invites").hidden = true; };
+$("clear").onclick = () => { state.selected.clear(); state.check = null; state.choice = null; render(); sendCheck(); };
+$("pass").onclick = () => { if (state.decide) act(state.decide.legal.indexOf("pass")); };
+$("hint").onclick = () => {
+  if (!state.decide || state.hintPending) return;
+  state.hintPending = true; state.hint = null;
+  send({ type: "hint", decision: state.decide.decision });
+  renderDecision();
+};
+$("lang").onclick = () => { setLang(LANG === "zh" ? "en" : "zh"); $("lang").textContent = T("lang"); render(); if (!$("setup").hidden) showSetup(); };
+
+// ---- start: an invite link, a spectator link, the last table, or the set-up ----------------
+setLang(LANG);
+$("lang").textContent = T("lang");
+$("historybox").querySelector("summary").textContent = LANG === "zh" ? "出牌记录" : "Trick history";
+// An invite link (#join=TABLE.TOKEN) or a spectator link (#watch=TABLE), opened in a new tab
+// or pasted into this one; the token is kept (localStorage) and taken out of the address.
+function fromHash() {
+  const hash = new URLSearchParams(location.hash.slice(1));
+  if (hash.get("join")) {
+    const [table, token] = hash.get("join").split(".");
+    localStorage.setItem("daguai-table", JSON.stringify({ table, token }));
+    history.replaceState(null, "", location.pathname + location.search);
+    $("setup").hidden = true;
+    connect(table, token);
+    return true;
+  }
+  if (hash.get("watch")) { $("setup").hidden = true; connect(hash.get("watch"), null); return true; }
+  return false;
+}
+window.addEventListener("hashchange", fromHash);
+if (!fromHash()) {
+  const saved = localStorage.getItem("daguai-table");
+  if (saved) { const s = JSON.parse(saved); connect(s.table, s.token); } else showSetup();
+}
