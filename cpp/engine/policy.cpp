@@ -363,11 +363,12 @@ struct Planner {
     unsigned suit_held[4];  // per suit, the ranks it holds in work
     for (int s = 0; s < kNumSuits; ++s) suit_held[s] = suit_ranks(work, s);
     const unsigned held = suit_held[0] | suit_held[1] | suit_held[2] | suit_held[3];
-    unsigned gains = 0;    // ranks whose next card saves a play (cnt % 3 == 1)
-    unsigned singles = 0;  // ranks with one card
+    unsigned gains = 0;               // ranks whose next card saves a play (cnt % 3 == 1)
+    unsigned singles = 0, pairs = 0;  // ranks with one card, with two
     for (int r = 0; r < kNumRanks; ++r) {
       gains |= unsigned(gain(cnt[r])) << r;
       singles |= unsigned(cnt[r] == 1) << r;
+      pairs |= unsigned(cnt[r] == 2) << r;
     }
     for (int t = first_straight(rules.wrap_straights); t < kNumRanks; ++t) {
       const unsigned ranks = straight_ranks(t);
@@ -387,24 +388,26 @@ struct Planner {
       *out = c;
     }
     if (best < 2) {
-      for (int t = 0; t < kNumRanks; ++t) {
-        if (cnt[t] == 3 || cnt[t] == 4) {
-          for (int p = 0; p < kNumRanks; ++p) {
-            if (p == t) continue;
-            if (cnt[t] == 3 && cnt[p] == 2 && best < 1) {
-              Cards c;
-              take_n(t, 3, &c);
-              take_n(p, 2, &c);
-              best = 1;
-              *out = c;
-            }
-            if (cnt[t] == 4 && cnt[p] == 1 && best < 2) {
-              Cards c;
-              take_n(t, 4, &c);
-              take_n(p, 1, &c);
-              best = 2;
-              *out = c;
-            }
+      // the reference scans p upwards for each t: the lowest rank p != t with 2 (1) cards
+      for (int t = 0; t < kNumRanks && best < 2; ++t) {
+        if (cnt[t] == 3 && best < 1) {
+          const unsigned ps = pairs & ~(1u << t);
+          if (ps) {
+            Cards c;
+            take_n(t, 3, &c);
+            take_n(__builtin_ctz(ps), 2, &c);
+            best = 1;
+            *out = c;
+          }
+        }
+        if (cnt[t] == 4) {
+          const unsigned ps = singles & ~(1u << t);
+          if (ps) {
+            Cards c;
+            take_n(t, 4, &c);
+            take_n(__builtin_ctz(ps), 1, &c);
+            best = 2;
+            *out = c;
           }
         }
         if (cnt[t] == 5 && best < 1) {
