@@ -296,3 +296,14 @@ def test_analyze_cli_bar_on_a_terminal_stderr(tmp_path):
     assert p.returncode == 0
     assert "analyzing" in drawn.decode(errors="replace")
     assert "analyzing" not in p.stdout and "\x1b" not in p.stdout and "points" in p.stdout
+
+
+def test_wilson_bounds_are_exact_at_the_ends():
+    """issue 17: a lower bound printed as 1.7e-18 (c - h rounding); at 0 of n it is 0, at n of
+    n the upper bound is 1, and the interval holds the proportion."""
+    from daguai.search import _wilson
+    for n in range(1, 400):
+        assert _wilson(0, n)[0] == 0.0 and _wilson(n, n)[1] == 1.0
+        for k in (0, n // 3, n):
+            lo, hi = _wilson(k, n)
+            assert lo <= k / n <= hi

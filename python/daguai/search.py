@@ -84,7 +84,8 @@ def _wilson(k: int, n: int) -> tuple[float, float]:
     d = 1 + _Z95 ** 2 / n
     c = (p + _Z95 ** 2 / (2 * n)) / d
     h = _Z95 * math.sqrt(p * (1 - p) / n + _Z95 ** 2 / (4 * n * n)) / d
-    return (max(0.0, c - h), min(1.0, c + h))
+    # at k = 0 (k = n) the bound is exactly 0 (1); c - h would round to about 1e-17
+    return (0.0 if k == 0 else max(0.0, c - h), 1.0 if k == n else min(1.0, c + h))
 
 
 def _mean_sd(xs: list[float]) -> tuple[float, float]:
