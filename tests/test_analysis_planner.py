@@ -107,3 +107,32 @@ def test_plan_of_a_dealt_hand_is_the_heuristic_s_first_lead():
         plays, _ = _core.heuristic_plan(g.hand(seat), g.level, rules._core)
         action = bots.heuristic(g, seat)
         assert action.type == "play" and action.play in plays
+
+
+@pytest.mark.parametrize("rules", RULES, ids=lambda r: f"{r.wild}-wrap{int(r.wrap_straights)}")
+def test_planner_makes_the_reference_s_plans(rules):
+    """issue 17 item 3: the faster planner makes exactly the plans of the reference planner
+    (ReferencePlanner, the plan as first written), play for play and in order, on random and
+    dense hands at every level. The heuristic's decision is a function of its plan and the
+    view, so equal plans give the same games for the same seeds."""
+    for i, hand in enumerate(_hands(seed=100 + RULES.index(rules), n=1500)):
+        level = LEVELS[i % 13]
+        fast, _ = _core.heuristic_plan(hand, level, rules._core)
+        assert fast == _core._heuristic_plan_reference(hand, level, rules._core), (str(hand), level)
+
+
+def test_planner_makes_the_reference_s_plans_in_played_rounds():
+    """The hands the heuristic actually meets: every hand of every seat after every play of
+    seeded heuristic rounds."""
+    rules = Rules()
+    checked = 0
+    for seed in range(12):
+        g = daguai.Game(seed=seed, rules=rules, record=False)
+        while not g.match_over and g.n_results == 0:
+            seat = g.current_player
+            hand = g.hand(seat)
+            assert _core.heuristic_plan(hand, g.level, rules._core)[0] == \
+                _core._heuristic_plan_reference(hand, g.level, rules._core)
+            checked += 1
+            g.step(bots.heuristic(g, seat))
+    assert checked > 500

@@ -178,7 +178,9 @@ def _sample_worlds(d: Draw) -> Any:
 def _analyze(d: Draw) -> Any:
     source = _fresh_game(d) if d(st.booleans()) else d(JUNK)
     return daguai.analyze(source, upto=d(st.one_of(st.none(), st.integers(-2, 5), JUNK)),
-                          worlds=d(st.one_of(st.integers(-1, 2), JUNK)),
+                          rollouts=d(st.one_of(st.none(), st.integers(-1, 30), JUNK)),
+                          time=d(st.one_of(st.none(), JUNK)),
+                          threads=d(st.one_of(st.integers(-1, 2), JUNK)),
                           policy=d(st.one_of(st.just("random"), JUNK)), seed=d(JUNK))
 
 

@@ -21,43 +21,23 @@ def mid_game(seed=5, steps=60):
     return random_steps(Game(seed), random.Random(seed), steps)
 
 
-def test_search_same_on_1_and_2_threads():
-    g = mid_game()
-    for rollouts in (24, 120):
-        one = _core._search(g, rollouts, 2, 64, 0.0, 1, "heuristic", 7)
-        two = _core._search(g, rollouts, 2, 64, 0.0, 2, "heuristic", 7)
-        assert [r[1:] for r in one[0]] == [r[1:] for r in two[0]]
-        assert one[1:] == two[1:]
-        assert one[2] == max(2, min(64, rollouts // len(g.legal_actions())))
-
-
 def test_search_uses_only_the_view():
     """Two games that differ only in hidden hands (a world of the view) give the same search."""
     g = mid_game()
     w = daguai.sample_worlds(g.view(g.current_player), 1, seed=3)[0]
     assert any(w.hand(s) != g.hand(s) for s in range(6))
-    a = _core._search(g, 60, 2, 8, 0.0, 1, "greedy", 1)
-    b = _core._search(w, 60, 2, 8, 0.0, 1, "greedy", 1)
+    a = _core._search(g, 60, 0.0, 1, "greedy", 1)
+    b = _core._search(w, 60, 0.0, 1, "greedy", 1)
     assert [r[1:] for r in a[0]] == [r[1:] for r in b[0]]
-
-
-def test_single_legal_action_costs_no_search():
-    for seed in range(30):
-        g = random_steps(Game(seed, auto_pass=False), random.Random(seed), 25)
-        if len(g.legal_actions()) == 1:
-            rows, _best, worlds = _core._search(g, 100, 2, 8, 0.0, 1, "heuristic", 1)
-            assert worlds == 0 and rows[0][1] == 0
-            return
-    pytest.skip("no single-action decision found")
 
 
 def test_search_bad_budget():
     g = mid_game()
-    for args in [(0, 2, 8, 0.0, 1), (10, 0, 8, 0.0, 1), (10, 2, 8, 0.0, 0), (10, 2, 8, -1.0, 1)]:
-        with pytest.raises(ValueError, match="budget"):
+    for args in [(0, 0.0, 1), (10, 0.0, 0), (10, -1.0, 1)]:
+        with pytest.raises(ValueError, match="budget|threads"):
             _core._search(g, *args, "heuristic", 1)
     with pytest.raises(ValueError, match="search policy"):
-        _core._search(g, 10, 2, 8, 0.0, 1, "pimc", 1)
+        _core._search(g, 10, 0.0, 1, "pimc", 1)
 
 
 def test_pimc_is_registered_like_the_builtins():
@@ -70,25 +50,46 @@ def test_pimc_is_registered_like_the_builtins():
 
 def test_analyze_result():
     g = mid_game()
-    a = analyze(g, worlds=12, seed=4)
-    assert a.seat == g.current_player and a.worlds == 12
-    assert len(a.candidates) == len(g.legal_actions())
-    scores = [c.score for c in a.candidates]
-    assert scores == sorted(scores, reverse=True)
-    for c in a.candidates:
-        assert c.n == 12 and c.wins + c.draws + c.losses == 12
-        d = c.to_dict()
+    a = analyze(g, rollouts=300, seed=4)
+    assert a.seat == g.current_player and a.rollouts >= 300 and a.legal == len(g.legal_actions())
+    assert sum(len(x.plays) for x in a.groups) == a.legal and len(a.groups) == a.n_groups
+    assert a.best is a.groups[0] and a.best.best and sum(x.best for x in a.groups) == 1
+    rounds = [x.round for x in a.groups]
+    assert rounds == sorted(rounds, reverse=True)
+    for x in a.groups:
+        assert x.wins + x.draws + x.losses == x.worlds
+        d = x.to_dict()
         assert d["win_ci"][0] <= d["win"] <= d["win_ci"][1]
-    b = analyze(json.dumps(g.position()), worlds=12, seed=4, threads=2)
+        if x.points_ci:
+            assert x.points_ci[0] <= x.points <= x.points_ci[1]
+    b = analyze(json.dumps(g.position()), rollouts=300, seed=4, threads=2)
     assert a == b  # a position is the same game; threads do not matter
     rec = g.to_record()
-    c = analyze(rec, upto=len(rec.splitlines()), worlds=12, seed=4)
+    c = analyze(rec, upto=len(rec.splitlines()), rollouts=300, seed=4)
     assert c == a
+    with pytest.raises(ValueError, match="upto=N"):
+        analyze(rec, rollouts=300)  # a record needs its line
+
+
+def test_analyze_text_fits_80_columns():
+    g = mid_game()
+    a = analyze(g, rollouts=300, seed=4)
+    text = str(a)
+    assert all(len(line) <= 80 for line in text.splitlines())
+    assert "hand: " in text and ("you lead" in text or "to beat: " in text)
+    assert "points" in text and "*" in text
+    for x in a.groups:
+        if x.points_ci:
+            assert f"[{x.points_ci[0]:+.2f}, {x.points_ci[1]:+.2f}]" in "\n".join(a.lines(top=None))
+    assert "e-" not in text  # fixed decimals (issue 17: lower bounds printed as 1.7e-18)
+    doc = a.to_dict()
+    assert doc["best"] == a.best.to_dict() and doc["measure"].startswith("points")
+    assert len(doc["groups"]) == a.n_groups
 
 
 def test_analyze_bad_input():
     g = mid_game()
-    for kw in ({"worlds": 0}, {"worlds": -1}, {"threads": 0}, {"policy": "pimc"}, {"policy": "nope"}):
+    for kw in ({"rollouts": 0}, {"rollouts": -1}, {"threads": 0}, {"policy": "pimc"}, {"policy": "nope"}):
         with pytest.raises(ValueError):
             analyze(g, **kw)
     with pytest.raises(ValueError):
@@ -97,7 +98,7 @@ def test_analyze_bad_input():
         analyze("{not json")
 
 
-def run_cli(*args, stdin=None):
+def run_cli(*args, stdin=None, env=None):
     return subprocess.run(
         [sys.executable, "-m", "daguai", "analyze", *args],
         input=stdin,
@@ -105,6 +106,7 @@ def run_cli(*args, stdin=None):
         text=True,
         timeout=300,
         check=False,
+        env=env,
     )
 
 
@@ -112,23 +114,44 @@ def test_analyze_cli(tmp_path):
     g = mid_game()
     path = tmp_path / "pos.json"
     path.write_text(json.dumps(g.position()))
-    out = run_cli(str(path), "--worlds", "6", "--json")
+    out = run_cli(str(path), "--rollouts", "200", "--json")
     assert out.returncode == 0, out.stderr
     doc = json.loads(out.stdout)
-    assert doc["seat"] == g.current_player and len(doc["candidates"]) == len(g.legal_actions())
-    table = run_cli(str(path), "--worlds", "4")
-    assert table.returncode == 0 and "win" in table.stdout
+    assert doc["seat"] == g.current_player and doc["legal"] == len(g.legal_actions())
+    assert doc["best"]["best"] and doc["best"] == doc["groups"][0]
+    table = run_cli(str(path), "--rollouts", "200")
+    assert table.returncode == 0 and "points" in table.stdout
+    assert all(len(line) <= 80 for line in table.stdout.splitlines())
     rec = tmp_path / "game.jsonl"
     rec.write_text(g.to_record())
-    out2 = run_cli(str(rec), "--line", "20", "--worlds", "4", "--json")
+    out2 = run_cli(str(rec), "--line", "20", "--rollouts", "100", "--json")
     assert out2.returncode == 0, out2.stderr
     bad = dict(g.position())
     bad["to_act"] = (bad["to_act"] + 1) % 6
     path.write_text(json.dumps(bad))
-    for args in ([str(path)], [str(tmp_path / "missing.json")], [str(rec), "--line", "100000"]):
-        res = run_cli(*args, "--worlds", "2")
+    for args in ([str(path)], [str(tmp_path / "missing.json")], [str(rec), "--line", "100000"], [str(rec)]):
+        res = run_cli(*args, "--rollouts", "2")
         assert res.returncode == 2
         assert len(res.stderr.strip().splitlines()) == 1 and res.stderr.startswith("daguai: error:")
+
+
+def test_analyze_progress_draws_on_stderr(tmp_path):
+    """issue 17: the bar drew on stdout. A callable progress sees the race's rounds; the CLI
+    keeps stdout for the result."""
+    g = mid_game()
+    seen = []
+    analyze(g, rollouts=300, progress=lambda done, total: seen.append((done, total)))
+    assert seen and seen[-1][1] == 300 and all(d <= t + 100 for d, t in seen)
+    assert [d for d, _ in seen] == sorted(d for d, _ in seen)
+    stopped = []
+
+    def stop(done, total):
+        stopped.append(done)
+        return False
+
+    with pytest.raises(ValueError, match="interrupted"):
+        analyze(g, rollouts=300, progress=stop)
+    assert len(stopped) == 1
 
 
 # ---- Python policies see views; rollouts from a position ------------------------------
@@ -237,9 +260,50 @@ def test_analyze_a_hand_with_a_public_history():
     filled = daguai.positions.fill_hidden_hands(partial, seed=1)
     assert filled["hands"][full["to_act"]] == full["hands"][full["to_act"]]
     Game.from_position(filled)  # consistent
-    assert analyze(partial, worlds=8, seed=2) == analyze(full, worlds=8, seed=2)
+    assert analyze(partial, rollouts=100, seed=2) == analyze(full, rollouts=100, seed=2)
     bad = dict(partial)
     bad["hands"] = list(partial["hands"])
     bad["hands"][full["to_act"]] += " BJ BJ BJ BJ"
     with pytest.raises(ValueError, match="card totals|unknown hands|too many copies"):
-        analyze(bad, worlds=2)
+        analyze(bad, rollouts=2)
+
+
+def test_analyze_cli_bar_on_a_terminal_stderr(tmp_path):
+    """issue 17: with stdout redirected the progress bar still draws, on stderr (a terminal
+    here), and stdout holds only the result."""
+    import os
+    import pty
+
+    g = mid_game()
+    path = tmp_path / "pos.json"
+    path.write_text(json.dumps(g.position()))
+    master, slave = pty.openpty()
+    try:
+        p = subprocess.run([sys.executable, "-m", "daguai", "analyze", str(path), "--rollouts", "40000"],
+                           stdout=subprocess.PIPE, stderr=slave, text=True, timeout=300, check=False)
+        os.close(slave)
+        drawn = b""
+        while True:
+            try:
+                chunk = os.read(master, 65536)
+            except OSError:
+                break
+            if not chunk:
+                break
+            drawn += chunk
+    finally:
+        os.close(master)
+    assert p.returncode == 0
+    assert "analyzing" in drawn.decode(errors="replace")
+    assert "analyzing" not in p.stdout and "\x1b" not in p.stdout and "points" in p.stdout
+
+
+def test_wilson_bounds_are_exact_at_the_ends():
+    """issue 17: a lower bound printed as 1.7e-18 (c - h rounding); at 0 of n it is 0, at n of
+    n the upper bound is 1, and the interval holds the proportion."""
+    from daguai.search import _wilson
+    for n in range(1, 400):
+        assert _wilson(0, n)[0] == 0.0 and _wilson(n, n)[1] == 1.0
+        for k in (0, n // 3, n):
+            lo, hi = _wilson(k, n)
+            assert lo <= k / n <= hi

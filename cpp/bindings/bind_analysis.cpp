@@ -32,6 +32,14 @@ void bind_analysis(py::module_& m) {
       },
       py::arg("hand"), py::arg("level"), py::arg("rules"),
       "The heuristic policy's plan for the hand (its plays), and whether it claims to be minimal.");
+  m.def(
+      "_heuristic_plan_reference",
+      [](py::handle hand, py::handle level, const Rules& rules) {
+        return py::cast(
+            detail::reference_heuristic_plan(to_cards(hand, "hand"), to_level(level), rules));
+      },
+      py::arg("hand"), py::arg("level"), py::arg("rules"),
+      "Test hook: the plan of the reference planner (heuristic_plan must equal it).");
 }
 
 }  // namespace daguai::bind

@@ -9,6 +9,7 @@
 
 #include "actions.hpp"
 #include "bench.hpp"
+#include "candidates.hpp"
 #include "convert.hpp"
 #include "describe.hpp"
 #include "guard.hpp"
@@ -288,6 +289,33 @@ the jokers stand for (R6), ``interpreted`` the play as natural cards.)doc")
       },
       py::arg("hand"), py::arg("level"), py::arg("top"), py::arg("rules"),
       "Every distinct legal play (as Play objects).");
+
+  m.def(
+      "_play_groups",
+      [](py::handle hand, py::handle level, py::handle top, const Rules& rules) {
+        const int lv = to_level(level);
+        const Cards h = to_cards(hand, "hand");
+        Play tp;
+        const Play* t = optional_top(top, lv, rules, &tp);
+        PlayList buf;
+        legal_plays(h, lv, rules, t, &buf);
+        std::vector<Action> acts;
+        for (const Play& p : buf) {
+          Action a;
+          a.type = ActionType::kPlay;
+          a.play = p;
+          acts.push_back(a);
+        }
+        py::list out;
+        for (const ActionGroup& g : group_actions(h, acts)) {
+          py::list members;
+          for (int i : g.members) members.append(acts[std::size_t(i)].play);
+          out.append(members);
+        }
+        return out;
+      },
+      py::arg("hand"), py::arg("level"), py::arg("top"), py::arg("rules"),
+      "The legal plays of a hand in groups of equivalent plays (engine/candidates.hpp).");
 
   m.def(
       "legal_plays_array",

@@ -3,6 +3,7 @@
 #include <pybind11/stl.h>
 
 #include "bench.hpp"
+#include "candidates.hpp"
 #include "convert.hpp"
 #include "guard.hpp"
 #include "learned.hpp"
@@ -25,32 +26,60 @@ void bind_search(py::module_& m) {
 
   m.def(
       "_search",
-      [](const GameState& g, int rollouts, int min_worlds, int max_worlds, double ms, int threads,
-         const std::string& rollout, std::uint64_t seed) {
+      [](const GameState& g, int rollouts, double ms, int threads, const std::string& rollout,
+         std::uint64_t seed, int max_candidates, int incumbent, const py::object& progress) {
         if (g.match_over()) throw GameError("the match is over: nothing to analyze");
         SearchConfig cfg;
         cfg.rollouts = rollouts;
-        cfg.min_worlds = min_worlds;
-        cfg.max_worlds = max_worlds;
         cfg.ms = ms;
         cfg.threads = threads;
         cfg.rollout = parse_policy(rollout);
+        cfg.max_candidates = max_candidates;
+        check_search_config(cfg);
         const InfoState v = information_state(g, g.current_player());
         std::vector<Action> acts;
         g.legal_actions(&acts);
+        if (incumbent < -1 || incumbent >= int(acts.size()))
+          throw GameError("search: incumbent must be -1 or a legal action index");
+        // groups of equivalent actions (candidates.hpp), the chosen ones raced
+        const std::vector<ActionGroup> groups = group_actions(g.hand(g.current_player()), acts);
+        const std::vector<int> chosen =
+            select_candidates(PolicyView(g), acts, groups, incumbent, max_candidates);
+        std::vector<Action> arms;
+        for (int k : chosen) arms.push_back(acts[std::size_t(groups[std::size_t(k)].members[0])]);
+        if (incumbent >= 0) arms[0] = acts[std::size_t(incumbent)];
+        SearchProgress report;
+        if (!progress.is_none())
+          report = [&progress](double done, double total) {
+            py::gil_scoped_acquire gil;
+            if (PyErr_CheckSignals() != 0) throw py::error_already_set();
+            const py::object r = progress(done, total);
+            return r.is_none() || r.cast<bool>();
+          };
         SearchResult r;
         {
-          py::gil_scoped_release nogil;  // v, acts, cfg are C++ values owned by this call
-          r = search(v, acts, cfg, seed);
+          py::gil_scoped_release nogil;  // v, arms, cfg are C++ values owned by this call;
+          r = search(v, arms, cfg, seed, incumbent >= 0 ? 0 : -1, report);  // report takes it
         }
         py::list out;
-        for (const CandidateStats& c : r.candidates)
-          out.append(py::make_tuple(c.action, c.n, c.wins, c.draws, c.losses));
-        return py::make_tuple(out, r.best, r.worlds);
+        for (std::size_t a = 0; a < chosen.size(); ++a) {
+          const CandidateStats& c = r.candidates[a];
+          py::list members;
+          if (incumbent >= 0 && a == 0) members.append(acts[std::size_t(incumbent)]);
+          for (int i : groups[std::size_t(chosen[a])].members)
+            if (!(incumbent >= 0 && a == 0 && i == incumbent)) members.append(acts[std::size_t(i)]);
+          out.append(py::make_tuple(members, c.n, c.wins, c.draws, c.losses, c.score, c.round,
+                                    py::cast(c.values)));
+        }
+        return py::make_tuple(out, r.best, r.worlds, r.rounds, r.rollouts, r.budget,
+                              int(groups.size()));
       },
-      py::arg("game"), py::arg("rollouts"), py::arg("min_worlds"), py::arg("max_worlds"),
-      py::arg("ms"), py::arg("threads"), py::arg("rollout"), py::arg("seed"),
-      "PIMC over the view of the seat to act: ([(action, n, wins, draws, losses)], best, worlds).");
+      py::arg("game"), py::arg("rollouts"), py::arg("ms"), py::arg("threads"), py::arg("rollout"),
+      py::arg("seed"), py::arg("max_candidates") = 0, py::arg("incumbent") = -1,
+      py::arg("progress") = py::none(),
+      "Race the groups of equivalent actions of the seat to act (search.hpp): ([(members, n, "
+      "wins, draws, losses, score, round, values)], best, worlds, rounds, rollouts, budget, "
+      "groups).");
 
   m.def(
       "_time_sampling",

@@ -11,6 +11,8 @@
 //              who is close to going out (seeds 000 / 001 strategy sections); see policy.cpp
 //
 //   pimc       Monte Carlo over sampled worlds (search.hpp, docs/search.md)
+//   heuristic_exact  heuristic with a fewest-plays plan (min_plays, analysis.hpp) in place of
+//              its planner: a second opponent for the search (docs/search.md, issue 17)
 //
 // Policies see views, not states (issue 9): a policy is a PolicyFn receiving a PolicyView
 // of the seat to act - its own hand and public facts (R16), with GameState's query names -
@@ -37,12 +39,10 @@ const char* policy_name(PolicyKind k);
 // Search settings of a search policy (search.hpp); part of the scratch so that each seat
 // of a simulation can have its own.
 struct SearchConfig {
-  int rollouts = 96;    // total rollouts per decision (budget in iterations)
-  int min_worlds = 2;   // at least this many worlds (each candidate in each)
-  int max_worlds = 64;  // at most this many
-  double ms = 0;        // > 0: also stop adding worlds after this many milliseconds
-  int threads = 1;
-  int max_candidates = 12;  // pimc: search at most this many candidates (0 = all)
+  int rollouts = 256;       // budget in rollouts per decision (1 .. kMaxRollouts, search.hpp)
+  double ms = 0;            // > 0: doubled budgets until this many milliseconds are spent
+  int threads = 1;          // 1 .. kMaxThreads (workers.hpp); results do not depend on it
+  int max_candidates = 16;  // pimc: race at most this many groups of plays (0 = all)
   PolicyKind rollout = PolicyKind::kHeuristic;  // the policy every seat plays in rollouts
 };
 
@@ -106,6 +106,11 @@ struct HeuristicPlan {
   bool minimal = false;
 };
 HeuristicPlan heuristic_plan(const Cards& hand, int level, const Rules& rules);
+namespace detail {
+// The plan as the first planner made it (policy.cpp ReferencePlanner): heuristic_plan must
+// return the same plays (tests/test_analysis_planner.py).
+std::vector<Play> reference_heuristic_plan(const Cards& hand, int level, const Rules& rules);
+}  // namespace detail
 
 // The decision of the player to act (g.current_player()). `rng` is that seat's stream.
 Action choose_action(PolicyKind kind, const GameState& g, Rng& rng, PolicyScratch& scratch);

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "sampler.hpp"
+#include "workers.hpp"
 
 namespace daguai {
 
@@ -84,7 +85,7 @@ void run_one(const SimConfig& cfg, std::int64_t i, const SimOutput& out,
 void simulate(const SimConfig& cfg, const SimOutput& out) {
   if (cfg.n <= 0) return;
   const int threads =
-      std::max(1, std::min<int>(cfg.threads, int(std::min<std::int64_t>(cfg.n, 256))));
+      std::max(1, std::min<int>(cfg.threads, int(std::min<std::int64_t>(cfg.n, kMaxThreads))));
   constexpr std::int64_t kChunk = 16;
   std::atomic<std::int64_t> next{0};
   std::exception_ptr error;
@@ -104,13 +105,7 @@ void simulate(const SimConfig& cfg, const SimOutput& out) {
       next.store(cfg.n);
     }
   };
-  if (threads == 1) {
-    worker();
-  } else {
-    std::vector<std::thread> pool;
-    for (int t = 0; t < threads; ++t) pool.emplace_back(worker);
-    for (auto& t : pool) t.join();
-  }
+  run_workers(threads, worker, [&]() { next.store(cfg.n); });
   if (error) std::rethrow_exception(error);
 }
 

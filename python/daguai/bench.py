@@ -228,9 +228,17 @@ def measure_rollouts(seconds: float = 2.0) -> list[Row]:
     return rows
 
 
+#: The most random hands ``run`` measures (each is timed many times).
+MAX_HANDS = 100_000
+
+
 def run(quick: bool = False, hands: int | None = None, rollouts: bool = True) -> list[Row]:
-    """All rows; ``quick`` uses fewer hands and shorter timings (a few seconds)."""
+    """All rows; ``quick`` uses fewer hands and shorter timings (a few seconds).
+
+    ``hands``: 1 .. :data:`MAX_HANDS` (ValueError otherwise)."""
     n_hands = hands if hands is not None else (60 if quick else 400)
+    if isinstance(n_hands, bool) or not isinstance(n_hands, int) or not 1 <= n_hands <= MAX_HANDS:
+        raise ValueError(f"hands must be an integer in [1, {MAX_HANDS}], got {n_hands!r}")
     rows = measure(n_hands, batch_pairs=100_000 if quick else 1_000_000)
     rows += measure_game(10_000 if quick else 100_000)
     rows += measure_learning(20 if quick else 200)

@@ -539,7 +539,8 @@ def _run_train(args: argparse.Namespace) -> int:
 def _add_bench(p: argparse.ArgumentParser) -> None:
     p.add_argument("--quick", action="store_true", help="fewer hands and shorter timings")
     p.add_argument("--hands", type=_positive, default=None, metavar="N",
-                   help="random 27-card hands for the core figures (default 400, --quick 60)")
+                   help="random 27-card hands for the core figures, at most 100,000 "
+                        "(default 400, --quick 60)")
     p.add_argument("--no-rollouts", action="store_true", help="only the core figures")
     p.add_argument("--targets", action="store_true",
                    help="also show the project's speed targets and whether each is met")
@@ -549,9 +550,11 @@ def _add_bench(p: argparse.ArgumentParser) -> None:
 
 
 def _run_bench(args: argparse.Namespace) -> int:
-    from .bench import format_rows, header, rows_as_dicts, rows_table, run
+    from .bench import MAX_HANDS, format_rows, header, rows_as_dicts, rows_table, run
 
     n_hands = args.hands if args.hands is not None else (60 if args.quick else 400)
+    if n_hands > MAX_HANDS:
+        raise _Fail(f"--hands must be at most {MAX_HANDS:,}, got {n_hands:,}")
     if not args.json:
         print(header(n_hands), flush=True)
     rows = run(quick=args.quick, hands=n_hands, rollouts=not args.no_rollouts)
@@ -583,19 +586,26 @@ def _run_serve(args: argparse.Namespace) -> int:
 
 
 def _add_analyze(an: argparse.ArgumentParser) -> None:
+    from .search import ANALYZE_ROLLOUTS, MAX_ROLLOUTS, MAX_SECONDS, MAX_THREADS
+
     an.add_argument(
         "source", metavar="FILE", help="a position JSON file, or a record with --line ('-': stdin)"
     )
-    an.add_argument(
-        "--line", type=_positive, default=None, metavar="N", help="the record line to analyze after"
-    )
-    an.add_argument("--worlds", type=_positive, default=200, metavar="N", help="sampled worlds (default 200)")
+    an.add_argument("--line", type=_positive, default=None, metavar="N",
+                    help="the record line to analyze after (required for a record)")
+    an.add_argument("--rollouts", type=_positive, default=None, metavar="N",
+                    help=f"budget of the race in rollouts, at most {MAX_ROLLOUTS:,} "
+                         f"(default {ANALYZE_ROLLOUTS:,}; with --time: the first race's, default 1,000)")
+    an.add_argument("--time", type=_seconds, default=None, metavar="SECONDS",
+                    help=f"race with doubled budgets until SECONDS (at most {MAX_SECONDS:g}) are spent")
     an.add_argument("--policy", type=_policy, default="heuristic", metavar="NAME",
                     help="rollout policy of every seat (default heuristic)")
     an.add_argument("--seed", type=_seed, default=0, help="seed of the worlds and rollouts (default 0)")
-    an.add_argument("--threads", type=_positive, default=1, metavar="N", help="threads (default 1)")
+    an.add_argument("--threads", type=_positive, default=1, metavar="N",
+                    help=f"threads, at most {MAX_THREADS} (default 1; results do not depend on it)")
+    an.add_argument("--all", action="store_true", help="show every group (default: the best 15)")
     an.add_argument("--json", action="store_true", help="print JSON instead of a table")
-    an.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+    an.add_argument("--quiet", "-q", action="store_true", help="no progress bar (it draws on stderr)")
 
 
 def _cmd_analyze(args: argparse.Namespace) -> int:
@@ -608,11 +618,12 @@ def _cmd_analyze(args: argparse.Namespace) -> int:
         result = analyze(
             text,
             upto=args.line,
-            worlds=args.worlds,
+            rollouts=args.rollouts,
+            time=args.time,
             policy=args.policy,
             seed=args.seed,
             threads=args.threads,
-            progress=not args.quiet and not args.json and sys.stderr.isatty(),
+            progress=not args.quiet and sys.stderr.isatty(),
         )
     except (ValueError, OSError) as exc:  # bad input: one line, status 2
         print(f"daguai: error: {' '.join(str(exc).split())}", file=sys.stderr)
@@ -620,8 +631,7 @@ def _cmd_analyze(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(result.to_dict(), ensure_ascii=False))
     else:
-        from rich.console import Console
-        Console().print(result.table())
+        print("\n".join(result.lines(top=None if args.all else 15)))
     return 0
 
 
@@ -652,11 +662,11 @@ COMMANDS: list[Command] = [
             "checkpoints, resume, TensorBoard logs and periodic evaluation against heuristic. "
             "--plot draws the curve, --export writes a .dgn model. Needs the 'train' extra.",
             _add_train, _run_train),
-    Command("analyze", "win/draw/lose estimate of every candidate action in a position",
-            "Every candidate action of the seat to act, with its team's probability to win, "
-            "draw and lose the round and 95% intervals, over N sampled worlds (what that seat "
-            "may know; docs/search.md). Input: a position JSON file, or a record (JSON Lines) "
-            "with --line N.",
+    Command("analyze", "which play wins: the seat's plays raced over sampled worlds",
+            "The groups of equivalent plays of the seat to act, raced over worlds sampled from "
+            "what that seat may know, ranked by the mean change of its score in the round with "
+            "95% intervals, the best marked (docs/search.md). Input: a position JSON file, or a "
+            "record (JSON Lines) with --line N.",
             _add_analyze, _cmd_analyze),
 ]
 

@@ -213,11 +213,10 @@ def fill_hidden_hands(position: Mapping[str, Any], seed: int = 0, tries: int = 5
     The unknown cards (the decks of the table minus the given hands minus the cards played) are dealt
     at random to the unknown seats by size (27 − played − given + received, from the
     history) until the engine accepts the position (tribute cards where they must be,
-    forced passes that were forced). Raises :class:`PositionError` if the position's known
-    parts are inconsistent or no filling is found in ``tries`` draws.
+    forced passes that were forced), shuffled by the project's generator from ``seed``
+    (0 .. 2**64 - 1; R17). Raises :class:`PositionError` if the position's known parts are
+    inconsistent or no filling is found in ``tries`` draws.
     """
-    import random
-
     doc = json.loads(json.dumps(position))  # a copy, JSON values only
     try:
         table = seats_of(Rules.from_dict(doc.get("rules", {})))
@@ -265,10 +264,14 @@ def fill_hidden_hands(position: Mapping[str, Any], seed: int = 0, tries: int = 5
         pool.remove(c)
     if sum(size[s] for s in unknown) != len(pool):
         raise _fail(f"the unknown hands need {sum(size[s] for s in unknown)} cards but {len(pool)} are left")
-    rng = random.Random(seed)
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64:
+        raise ValueError(f"seed must be an integer in [0, 18446744073709551615], got {seed!r}")
+    rng = _core.Rng(seed)  # R17: the project's generator (a Fisher-Yates shuffle below)
     last: Exception | None = None
     for _ in range(tries):
-        rng.shuffle(pool)
+        for i in range(len(pool) - 1, 0, -1):
+            j = rng.bounded(i + 1)
+            pool[i], pool[j] = pool[j], pool[i]
         k = 0
         for s in unknown:
             hands[s] = " ".join(pool[k:k + size[s]])

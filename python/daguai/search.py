@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import math
+import operator
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -18,13 +19,25 @@ from . import _core
 from .game import Game
 from .positions import PositionError, fill_hidden_hands
 
-__all__ = ["Analysis", "Candidate", "analyze", "sample_worlds"]
+__all__ = ["Analysis", "Group", "analyze", "sample_worlds"]
 
 
-def _check_int(x: Any, what: str) -> int:
-    if isinstance(x, bool) or not isinstance(x, int):
-        raise ValueError(f"{what} must be an integer, got {x!r}")
-    return x
+#: Bounds of the search's arguments (docs/errors.md, docs/search.md).
+MAX_WORLDS = 2**16          # sample_worlds(n=): each world is a whole Game
+MAX_ROLLOUTS = 2**24        # analyze(rollouts=), the C++ kMaxRollouts
+MAX_THREADS = 256           # analyze(threads=), the C++ kMaxThreads
+MAX_SECONDS = 3600.0        # analyze(time=)
+ANALYZE_ROLLOUTS = 150_000  # analyze's default budget
+
+
+def _check_int(x: Any, what: str, lo: int, hi: int) -> int:
+    """``x`` as an int in [lo, hi] (anything with ``__index__`` but bool), else ValueError."""
+    if isinstance(x, bool) or not hasattr(type(x), "__index__"):
+        raise ValueError(f"{what} must be an integer in [{lo}, {hi}], got {x!r}")
+    v = operator.index(x)
+    if not lo <= v <= hi:
+        raise ValueError(f"{what} must be an integer in [{lo}, {hi}], got {v}")
+    return v
 
 
 def sample_worlds(view: _core.InfoState, n: int, seed: int = 0) -> list[Game]:
@@ -37,17 +50,14 @@ def sample_worlds(view: _core.InfoState, n: int, seed: int = 0) -> list[Game]:
     (R17: ``Rng.stream(seed, 0, kSample, k)``). Worlds keep no log (``record=False``); their
     later rounds are dealt from ``(seed, game=k)``.
 
-    Raises ``ValueError`` for ``n <= 0``, a view that is not an ``InfoState``, a finished
+    Raises ``ValueError`` for ``n`` outside 1 .. ``MAX_WORLDS`` (65,536), a seed outside
+    0 .. 2**64 - 1, a view that is not an ``InfoState``, a finished
     match, or constraints too tight to sample by rejection.
     """
     if not isinstance(view, _core.InfoState):
         raise ValueError(f"sample_worlds needs a view (Game.view(seat)), got {type(view).__name__}")
-    n = _check_int(n, "n")
-    seed = _check_int(seed, "seed")
-    if n <= 0:
-        raise ValueError(f"sample_worlds: n must be >= 1, got {n}")
-    if not 0 <= seed < 2**64:
-        raise ValueError(f"seed must be in [0, 2**64), got {seed}")
+    n = _check_int(n, "n", 1, MAX_WORLDS)
+    seed = _check_int(seed, "seed", 0, 2**64 - 1)
     rules = getattr(view, "rules", None)
     out = []
     for state in _core.sample_worlds(view, n, seed):
@@ -56,10 +66,14 @@ def sample_worlds(view: _core.InfoState, n: int, seed: int = 0) -> list[Game]:
 
 
 # ---------------------------------------------------------------------------------------
-# analysis: every candidate of the seat to act over sampled worlds
+# analysis: the groups of equivalent plays of the seat to act, raced over sampled worlds
 
 
 _Z95 = 1.959963984540054
+
+#: What analyze ranks by (docs/search.md "analyze").
+MEASURE = ("points: the mean change of the seat's score in this round (R13) when the group's "
+           "play is made and every seat then follows the rollout policy, with its 95% interval")
 
 
 def _wilson(k: int, n: int) -> tuple[float, float]:
@@ -70,76 +84,135 @@ def _wilson(k: int, n: int) -> tuple[float, float]:
     d = 1 + _Z95 ** 2 / n
     c = (p + _Z95 ** 2 / (2 * n)) / d
     h = _Z95 * math.sqrt(p * (1 - p) / n + _Z95 ** 2 / (4 * n * n)) / d
-    return (max(0.0, c - h), min(1.0, c + h))
+    # at k = 0 (k = n) the bound is exactly 0 (1); c - h would round to about 1e-17
+    return (0.0 if k == 0 else max(0.0, c - h), 1.0 if k == n else min(1.0, c + h))
+
+
+def _mean_sd(xs: list[float]) -> tuple[float, float]:
+    n = len(xs)
+    mean = sum(xs) / n
+    var = sum((x - mean) ** 2 for x in xs) / (n - 1) if n > 1 else 0.0
+    return mean, math.sqrt(var)
 
 
 @dataclass(frozen=True)
-class Candidate:
-    """One candidate action and its estimated outcome for the acting seat's team."""
-    action: str
-    n: int
+class Group:
+    """A group of equivalent plays (docs/search.md "Groups") and its estimate.
+
+    ``plays`` are the actions' texts, the raced one first; ``worlds`` the rollouts it got in
+    the race (0 when there was no search); ``points`` the mean score change of the seat in
+    the round and ``points_ci`` its 95% interval (None below 2 worlds); ``round`` the last
+    round of the race it ran in; ``best`` the race's winner; ``tie`` not separated from the
+    best (their paired difference over the worlds both saw is not significant at 95%).
+    """
+    plays: tuple[str, ...]
+    worlds: int
     wins: int
     draws: int
     losses: int
+    points: float
+    points_ci: tuple[float, float] | None
+    round: int
+    best: bool = False
+    tie: bool = False
+
+    @property
+    def name(self) -> str:
+        """The plays joined by " / " (e.g. ``8h / 8c``), shortened to the first and a count."""
+        text = " / ".join(self.plays)
+        if len(text) <= 30 or len(self.plays) == 1:
+            return text
+        return f"{self.plays[0]} (+{len(self.plays) - 1})"
 
     @property
     def win(self) -> float:
-        return self.wins / self.n if self.n else 0.0
+        return self.wins / self.worlds if self.worlds else 0.0
 
     @property
     def draw(self) -> float:
-        return self.draws / self.n if self.n else 0.0
+        return self.draws / self.worlds if self.worlds else 0.0
 
     @property
     def lose(self) -> float:
-        return self.losses / self.n if self.n else 0.0
-
-    @property
-    def score(self) -> float:
-        """Mean of win +1 / draw 0 / loss -1."""
-        return (self.wins - self.losses) / self.n if self.n else 0.0
+        return self.losses / self.worlds if self.worlds else 0.0
 
     def to_dict(self) -> dict[str, Any]:
-        return {"action": self.action, "n": self.n, "win": self.win, "draw": self.draw, "lose": self.lose,
-                "win_ci": list(_wilson(self.wins, self.n)), "draw_ci": list(_wilson(self.draws, self.n)),
-                "lose_ci": list(_wilson(self.losses, self.n)), "score": self.score}
+        return {"name": self.name, "plays": list(self.plays), "worlds": self.worlds,
+                "points": self.points, "points_ci": list(self.points_ci) if self.points_ci else None,
+                "win": self.win, "draw": self.draw, "lose": self.lose,
+                "win_ci": list(_wilson(self.wins, self.worlds)), "round": self.round,
+                "best": self.best, "tie": self.tie}
 
 
 @dataclass(frozen=True)
 class Analysis:
-    """Result of :func:`analyze`: the candidates, best first."""
+    """Result of :func:`analyze`: the groups of equivalent actions, best first."""
     seat: int
     phase: str
-    worlds: int
+    hand: str
+    to_beat: str | None
+    to_beat_seat: int | None
     policy: str
     seed: int
-    candidates: list[Candidate] = field(default_factory=list)
+    legal: int
+    rollouts: int
+    budget: int
+    rounds: int
+    groups: list[Group] = field(default_factory=list)
+    n_groups: int = 0
+    measure: str = MEASURE
+
+    @property
+    def forced(self) -> bool:
+        """A single legal action: nothing to search."""
+        return self.legal == 1
+
+    @property
+    def best(self) -> Group:
+        return self.groups[0]
 
     def to_dict(self) -> dict[str, Any]:
-        return {"seat": self.seat, "phase": self.phase, "worlds": self.worlds, "policy": self.policy,
-                "seed": self.seed, "candidates": [c.to_dict() for c in self.candidates]}
+        return {"seat": self.seat, "phase": self.phase, "hand": self.hand,
+                "to_beat": (None if self.to_beat is None
+                            else {"play": self.to_beat, "seat": self.to_beat_seat}),
+                "policy": self.policy, "seed": self.seed, "forced": self.forced, "legal": self.legal,
+                "n_groups": self.n_groups, "rollouts": self.rollouts, "budget": self.budget,
+                "rounds": self.rounds, "measure": self.measure, "best": self.best.to_dict(),
+                "groups": [g.to_dict() for g in self.groups]}
+
+    def lines(self, width: int = 80, top: int | None = 15) -> list[str]:
+        """The analysis as plain text lines of at most ``width`` (>= 80) columns; ``top``
+        rows of groups (None: all)."""
+        import textwrap
+        who = f"seat {self.seat} to act ({self.phase})"
+        if self.forced:
+            return [f"{who}: forced: {self.best.plays[0]} is the only legal action (no search)"]
+        out = [f"{who} · rollouts by {self.policy} · seed {self.seed}"]
+        out += textwrap.wrap(self.hand, width, initial_indent="hand: ", subsequent_indent="      ")
+        out.append("you lead" if self.to_beat is None
+                   else f"to beat: {self.to_beat} (seat {self.to_beat_seat})")
+        out.append(f"{self.legal:,} legal actions in {self.n_groups:,} groups; {self.rollouts:,} rollouts "
+                   f"in {self.rounds} round{'s' if self.rounds != 1 else ''} of the race")
+        if self.rounds == 0:
+            played = sum(g.worlds > 0 for g in self.groups)
+            out.append(f"time ran out in the race's first round: {played:,} groups played (--time)")
+        out.append(f"{'#':>4} {'play (equivalent plays)':<30} {'worlds':>7} {'points':>7} "
+                   f"{'[95% interval]':>16} {'win%':>6}")
+        shown = self.groups if top is None else self.groups[:top]
+        for i, g in enumerate(shown, 1):
+            mark = "*" if g.best else ("≈" if g.tie else " ")
+            ci = f"[{g.points_ci[0]:+.2f}, {g.points_ci[1]:+.2f}]" if g.points_ci else "[  n/a  ]"
+            out.append(f"{i:>3}{mark} {g.name[:30]:<30} {g.worlds:>7,} {g.points:>+7.2f} {ci:>16} "
+                       f"{100 * g.win:>6.1f}")
+        if len(shown) < len(self.groups):
+            out.append(f"     ({len(self.groups) - len(shown):,} more groups: --all shows them)")
+        ties = sum(g.tie for g in self.groups)
+        out.append(f"*: best (the race's winner); ≈: not separated from it (paired, 95%): {ties:,}")
+        out.append("points: mean change of your score this round (R13); worlds: its rollouts")
+        return out
 
     def __str__(self) -> str:
-        """The table as plain text (``print(analysis)``)."""
-        from .results import render_text
-        return render_text([self.table()])
-
-    def table(self) -> Any:
-        """A rich Table of the candidates."""
-        from rich import box
-        from rich.table import Table
-        t = Table(title=f"seat {self.seat} to act ({self.phase}): {self.worlds} worlds, "
-                        f"rollouts by {self.policy}, seed {self.seed}", box=box.SIMPLE)
-        for col in ("action", "win", "draw", "lose", "score"):
-            t.add_column(col, justify="left" if col == "action" else "right")
-        for c in self.candidates:
-            cells = [c.action]
-            for k, p in ((c.wins, c.win), (c.draws, c.draw), (c.losses, c.lose)):
-                lo, hi = _wilson(k, c.n)
-                cells.append(f"{p:.2f} [{lo:.2f}, {hi:.2f}]")
-            cells.append(f"{c.score:+.3f}")
-            t.add_row(*cells)
-        return t
+        return "\n".join(self.lines())
 
 
 def _game_of(source: Any, upto: int | None) -> Game:
@@ -153,7 +226,9 @@ def _game_of(source: Any, upto: int | None) -> Game:
         text = source.decode() if isinstance(source, bytes) else source
         first = text.lstrip()[:200]
         if first.startswith("{") and '"record"' in first.split("\n", 1)[0]:
-            return Game.from_record(text)
+            lines = len(text.strip().splitlines())
+            raise ValueError(f"a record needs the line to analyze after: upto=N (--line N), "
+                             f"N in 1..{lines}")
         try:
             source = json.loads(text)
         except ValueError as exc:
@@ -169,26 +244,64 @@ def _game_of(source: Any, upto: int | None) -> Game:
                      f"got {type(source).__name__}")
 
 
-def analyze(source: Any, *, upto: int | None = None, worlds: int = 200, policy: str = "heuristic",
-            seed: int = 0, threads: int = 1, progress: Any = None) -> Analysis:
-    """Every candidate action of the seat to act, with its team's estimated probability of
-    winning, drawing and losing the round, over ``worlds`` sampled worlds (each candidate is
-    played in every world, then every seat follows ``policy`` to the end of the round).
+def _groups(rows: list[Any], best: int) -> list[Group]:
+    """Groups from the rows of ``_core._search``, ranked: the later race round first, then
+    the higher mean, then the search order."""
+    best_values = rows[best][7]
+    out = []
+    for i, (members, n, w, d, lo, score, rnd, values) in enumerate(rows):
+        ci = None
+        if n >= 2:
+            mean, sd = _mean_sd(values)
+            h = _Z95 * sd / math.sqrt(n)
+            ci = (mean - h, mean + h)
+        tie = False
+        if i != best:
+            m = min(n, len(best_values))
+            if m < 2:
+                tie = True
+            else:
+                diff, sd = _mean_sd([best_values[k] - values[k] for k in range(m)])
+                tie = diff - _Z95 * sd / math.sqrt(m) <= 0
+        out.append((-rnd, -(score / n if n else 0.0), i,
+                    Group(tuple(str(a) for a in members), n, w, d, lo, score / n if n else 0.0, ci, rnd,
+                          best=i == best, tie=tie)))
+    out.sort(key=lambda t: (not t[3].best, t[0], t[1], t[2]))
+    return [t[3] for t in out]
+
+
+def analyze(source: Any, *, upto: int | None = None, rollouts: int | None = None,
+            time: float | None = None, policy: str = "heuristic", seed: int = 0, threads: int = 1,
+            progress: Any = None) -> Analysis:
+    """Which play wins: the groups of equivalent actions of the seat to act, raced over
+    sampled worlds and ranked by the seat's mean score change in the round (:data:`MEASURE`).
+
+    Every world re-deals the hidden cards from the seat's view (R16: the true hands of the
+    input do not matter); in a world a group's play is made, then every seat follows
+    ``policy`` to the end of the round. The groups race (sequential halving, docs/search.md):
+    the budget of ``rollouts`` (default :data:`ANALYZE_ROLLOUTS`) is split over rounds, the
+    worse half stops after each, the last one running is the best.
 
     ``source``: a Game, a position (dict or JSON text, docs/records.md), or a record (text)
-    with ``upto`` = a line number. A position may give only the acting seat's hand (the
-    others ``null``): "a hand with a public history" (:func:`fill_hidden_hands`). The analysis
-    uses only what the seat to act may know (its view; R16): the other hands of the position
-    are re-dealt in every world.
-    Deterministic for a seed (any ``threads``). ``progress``: True for a rich progress bar.
-    Raises ``ValueError`` on bad input.
+    with ``upto`` = a line number (required for a record). A position may give only the
+    acting seat's hand (the others ``null``): "a hand with a public history"
+    (:func:`fill_hidden_hands`). ``time``: seconds; the race is rerun with doubled budgets
+    (starting from ``rollouts``, default 1,000) until the time is spent, and the last race
+    that finished is reported (then the result depends on the machine). Deterministic for a
+    seed without ``time`` (any ``threads``). ``progress``: True for a progress bar on stderr,
+    or a callable ``progress(done, total)``.
+
+    Bounds: ``rollouts`` 1 .. 2**24, ``time`` (0, 3600], ``threads`` 1 .. 256, ``seed``
+    0 .. 2**64 - 1. Raises ``ValueError`` on bad input.
     """
-    if isinstance(worlds, bool) or not isinstance(worlds, int) or worlds <= 0:
-        raise ValueError(f"worlds must be a positive integer, got {worlds!r}")
-    if isinstance(threads, bool) or not isinstance(threads, int) or threads <= 0:
-        raise ValueError(f"threads must be a positive integer, got {threads!r}")
-    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
-        raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
+    if time is not None:
+        if isinstance(time, bool) or not isinstance(time, (int, float)) or not 0 < time <= MAX_SECONDS:
+            raise ValueError(f"time must be a number of seconds in (0, {MAX_SECONDS:g}], got {time!r}")
+    if rollouts is not None:
+        rollouts = _check_int(rollouts, "rollouts", 1, MAX_ROLLOUTS)
+    budget = rollouts if rollouts is not None else (1000 if time is not None else ANALYZE_ROLLOUTS)
+    threads = _check_int(threads, "threads", 1, MAX_THREADS)
+    seed = _check_int(seed, "seed", 0, 2**64 - 1)
     rollout_policies = [p for p in _core.policy_names() if not p.startswith("pimc")]
     if isinstance(policy, str) and policy.endswith(".dgn"):  # a model rolls out too
         _core.policy_id(policy)
@@ -199,40 +312,28 @@ def analyze(source: Any, *, upto: int | None = None, worlds: int = 200, policy: 
         raise ValueError("the match is over: nothing to analyze")
     seat = g.current_player
     assert seat is not None
-    chunk = max(1, min(worlds, 25))
-    chunks = [(i, min(chunk, worlds - i)) for i in range(0, worlds, chunk)]
-    totals: list[list[int]] | None = None
-    actions: list[Any] = []
+    ms = 1000.0 * time if time is not None else 0.0
 
-    def run(k: int, size: int) -> None:
-        nonlocal totals, actions
-        # chunk k: its own seed stream, so the result is the same however it is split in time
-        rows, _, _ = _core._search(g, size * 1000, size, size, 0.0, threads, policy, seed * 1_000_003 + k)
-        if totals is None:
-            totals = [[0, 0, 0, 0] for _ in rows]
-            actions = [r[0] for r in rows]
-        for t, (_, n, w, d, lo) in zip(totals, rows, strict=False):
-            t[0] += n
-            t[1] += w
-            t[2] += d
-            t[3] += lo
+    def search(report: Any) -> Any:
+        return _core._search(g, budget, ms, threads, policy, seed, 0, -1, report)
 
-    if progress:
+    if progress is True:
+        from rich.console import Console
         from rich.progress import Progress
-        with Progress(transient=True) as bar:
-            task = bar.add_task("analyzing", total=worlds)
-            for k, (_, size) in enumerate(chunks):
-                run(k, size)
-                bar.advance(task, size)
+        with Progress(console=Console(stderr=True), transient=True) as bar:
+            task = bar.add_task("analyzing", total=ms if ms else budget)
+
+            def report(done: float, total: float) -> bool:
+                bar.update(task, completed=done, total=total)
+                return True
+
+            res = search(report)
     else:
-        for k, (_, size) in enumerate(chunks):
-            run(k, size)
-    assert totals is not None
-    n_legal = len(actions)
-    if n_legal == 1:  # a single legal action: no search, reported as certain to be played
-        cands = [Candidate(str(actions[0]), 0, 0, 0, 0)]
-    else:
-        cands = [Candidate(str(a), *t) for a, t in zip(actions, totals, strict=False)]
-        cands.sort(key=lambda c: -c.score)
-    return Analysis(seat=seat, phase=g.phase, worlds=worlds if n_legal > 1 else 0, policy=policy, seed=seed,
-                    candidates=cands)
+        # a callback even without a bar: between rounds the binding checks for Ctrl-C
+        res = search(progress if callable(progress) else (lambda done, total: True))
+    rows, best, _worlds, rounds, used, done_budget, n_groups = res
+    top = g.top
+    return Analysis(seat=seat, phase=g.phase, hand=str(g.hand(seat)),
+                    to_beat=None if top is None else str(top), to_beat_seat=g.top_seat,
+                    policy=policy, seed=seed, legal=len(g.legal_actions()), rollouts=used,
+                    budget=done_budget, rounds=rounds, groups=_groups(rows, best), n_groups=n_groups)

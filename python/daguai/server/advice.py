@@ -109,24 +109,26 @@ def hint_worlds(n_legal: int, cost: float | None = None) -> int:
 
 def hint(game: Game, legal_texts: list[str], decision: int, seed: int) -> dict[str, Any]:
     """The ``hint`` message: :func:`daguai.analyze` of the seat to act (its view only, R16)
-    with :func:`hint_worlds` worlds; each candidate's estimated win / draw / loss of the
-    round for the seat's team with 95% Wilson intervals, best first (analyze's order)."""
+    with a budget of :func:`hint_worlds` × the legal actions in rollouts (the race spends
+    them where they decide, docs/search.md); each choice's estimated win / draw / loss of the
+    round for the seat's team with 95% Wilson intervals (equivalent plays share their group's
+    estimate), best first (analyze's order)."""
     import time
 
-    from ..search import analyze
+    from ..search import _wilson, analyze
 
     worlds = hint_worlds(len(legal_texts))
     t0 = time.perf_counter()
-    a = analyze(game, worlds=worlds, seed=seed)
-    if len(legal_texts) > 1:  # the measured cost sizes the next hints (a forced choice runs nothing)
-        per = (time.perf_counter() - t0) / (worlds * len(legal_texts))
-        _cost[0] = 0.7 * _cost[0] + 0.3 * per
+    a = analyze(game, rollouts=max(1, worlds * len(legal_texts)), seed=seed)
+    if a.rollouts:  # the measured cost sizes the next hints (a forced choice runs nothing)
+        _cost[0] = 0.7 * _cost[0] + 0.3 * (time.perf_counter() - t0) / a.rollouts
     index = {t: i for i, t in enumerate(legal_texts)}
     cands = []
-    for c in a.candidates:
-        d = c.to_dict()
-        cands.append({"index": index.get(c.action), "text": c.action, "n": d["n"], "win": d["win"],
-                      "draw": d["draw"], "lose": d["lose"], "win_ci": d["win_ci"],
-                      "draw_ci": d["draw_ci"], "lose_ci": d["lose_ci"]})
-    return {"type": "hint", "decision": decision, "seat": a.seat, "worlds": a.worlds,
+    for g in a.groups:
+        n = g.worlds
+        for text in g.plays:
+            cands.append({"index": index.get(text), "text": text, "n": n, "win": g.win, "draw": g.draw,
+                          "lose": g.lose, "win_ci": list(_wilson(g.wins, n)),
+                          "draw_ci": list(_wilson(g.draws, n)), "lose_ci": list(_wilson(g.losses, n))})
+    return {"type": "hint", "decision": decision, "seat": a.seat, "worlds": worlds,
             "policy": a.policy, "candidates": cands}
