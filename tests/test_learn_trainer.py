@@ -11,7 +11,6 @@ import subprocess
 import sys
 
 import daguai
-import numpy as np
 import pytest
 
 torch = pytest.importorskip("torch")
