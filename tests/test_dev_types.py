@@ -26,7 +26,12 @@ def _mypy(tmp_path: Path, *files: Path) -> subprocess.CompletedProcess[str]:
 
     cfg = tmp_path / "mypy.ini"
     cfg.write_text(CONFIG, encoding="utf-8")
-    env = dict(os.environ, MYPYPATH=str(Path(daguai.__file__).resolve().parents[1]))
+    env = dict(os.environ)
+    source = Path(daguai.__file__).resolve().parents[1]
+    if "site-packages" not in source.parts:  # a source tree on PYTHONPATH; installed: found as is
+        env["MYPYPATH"] = str(source)
+    else:
+        env.pop("MYPYPATH", None)
     return subprocess.run([sys.executable, "-m", "mypy", "--config-file", str(cfg),
                            "--cache-dir", str(tmp_path / "cache"), *map(str, files)],
                           cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
