@@ -290,6 +290,23 @@ def test_a_rewritten_model_file_is_read_again(tmp_path):
     assert not (np.array_equal(a["plays"], b["plays"]) and np.array_equal(a["order"], b["order"]))
 
 
+def test_the_shipped_model_is_a_builtin_policy():
+    """python/daguai/models/learned.dgn ships in the package and is the policy 'learned'
+    (docs/learning.md "The shipped model"): it loads, says how it was made, and plays."""
+    import json
+    from pathlib import Path
+
+    assert "learned" in _core.policy_names() and "learned" in daguai.bots.BOTS
+    path = Path(daguai.__file__).parent / "models" / "learned.dgn"
+    net = Network.from_file(str(path))
+    meta = json.loads(net.meta)
+    assert net.widths == [256, 128] and net.margin == pytest.approx(0.01)
+    assert meta["seed"] == 0 and meta["frames"] > 10**7 and len(meta["commands"]) == 2
+    assert path.stat().st_size < 5 * 2**20
+    r = daguai.evaluate("learned", "heuristic", 20, seed=5)
+    assert r.wins + r.draws + r.losses == 40
+
+
 # ---- the generator (actors) ------------------------------------------------------------------
 
 
