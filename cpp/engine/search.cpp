@@ -119,14 +119,7 @@ class Race {
       c.action = actions_[std::size_t(i)];
       c.n = worlds_of[std::size_t(i)];
       c.round = round_of[std::size_t(i)];
-      c.values.assign(value_[std::size_t(i)].begin(), value_[std::size_t(i)].begin() + c.n);
-      for (int k = 0; k < c.n; ++k) {
-        const int o = outcome_[std::size_t(i)][std::size_t(k)];
-        c.score += value_[std::size_t(i)][std::size_t(k)];
-        c.wins += o > 0;
-        c.draws += o == 0;
-        c.losses += o < 0;
-      }
+      tally(i, &c);
       res->worlds = std::max(res->worlds, c.n);
     }
     res->rounds = rounds;
@@ -135,6 +128,20 @@ class Race {
     res->best =
         has_inc ? switch_rule(challengers.empty() ? -1 : challengers[0], worlds) : challengers[0];
     return true;
+  }
+
+  // Candidate i's statistics over its first c->n worlds: values, score and outcomes.
+  void tally(int i, CandidateStats* c) const {
+    const auto& value = value_[std::size_t(i)];
+    const auto& outcome = outcome_[std::size_t(i)];
+    c->values.assign(value.begin(), value.begin() + c->n);
+    for (int k = 0; k < c->n; ++k) {
+      const int o = outcome[std::size_t(k)];
+      c->score += value[std::size_t(k)];
+      c->wins += o > 0;
+      c->draws += o == 0;
+      c->losses += o < 0;
+    }
   }
 
   // What a race stopped by the deadline in its first round leaves: every candidate with the
@@ -149,14 +156,7 @@ class Race {
       CandidateStats& c = res->candidates[std::size_t(i)];
       c.action = actions_[std::size_t(i)];
       c.n = done_[std::size_t(i)];
-      c.values.assign(value_[std::size_t(i)].begin(), value_[std::size_t(i)].begin() + c.n);
-      for (int k = 0; k < c.n; ++k) {
-        const int o = outcome_[std::size_t(i)][std::size_t(k)];
-        c.score += value_[std::size_t(i)][std::size_t(k)];
-        c.wins += o > 0;
-        c.draws += o == 0;
-        c.losses += o < 0;
-      }
+      tally(i, &c);
       res->worlds = std::max(res->worlds, c.n);
       res->rollouts += c.n;
     }
