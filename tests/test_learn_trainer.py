@@ -118,3 +118,21 @@ def test_cli_checks_before_work(tmp_path):
         assert re.search(message, p.stderr), p.stderr
     assert not (tmp_path / "r" / "checkpoint.pt").exists()
     assert "Deep Monte-Carlo" in " ".join(_cli("--help").stdout.split())
+
+
+@pytest.mark.slow
+@pytest.mark.ray
+def test_ray_actors_give_the_weights_of_local_actors(tmp_path):
+    """`--ray`: the same tasks on Ray actors (a local Ray instance on this machine) train to
+    bit-identical weights (a task's frames depend only on the task)."""
+    pytest.importorskip("ray")
+    import ray
+
+    cfg = TrainConfig(seed=1, games_per_task=2, widths=(16,), warm_frames=1000, eval_every=0)
+    train(tmp_path / "local", cfg, minutes=2, max_frames=3000, resume=False)
+    try:
+        train(tmp_path / "ray", cfg, minutes=2, max_frames=3000, resume=False, ray="local")
+    finally:
+        ray.shutdown()
+    a, b = _weights(tmp_path / "local"), _weights(tmp_path / "ray")
+    assert all(torch.equal(a[k], b[k]) for k in a)
