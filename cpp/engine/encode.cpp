@@ -31,15 +31,17 @@ const std::vector<ObsSlice>& obs_slices() {
   return kSlices;
 }
 
-namespace {
+namespace {}  // namespace
 
-// 54 face counts, read four at a time from the rank bytes (Cards layout).
-inline void put_counts(const Cards& c, float* out) {
+// 54 face counts, read from the 2-bit fields (Cards layout).
+void put_counts(const Cards& c, float* out) {
   std::uint64_t w = c.lo;
   for (int f = 0; f < 32; ++f, w >>= 2) out[f] = float(w & 3);
   w = c.hi;
   for (int f = 32; f < kNumFaces; ++f, w >>= 2) out[f] = float(w & 3);
 }
+
+namespace {
 
 // A key scaled to [0, 1], monotone within a size (flushes by their top card).
 inline float scaled_key(const Play& p) {

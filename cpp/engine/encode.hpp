@@ -47,6 +47,9 @@ constexpr int kObsScores = kObsExchange + 54;   // 2: my seat's / next seat's ma
 constexpr int kObsSize = kObsScores + 2;        // 633
 const std::vector<ObsSlice>& obs_slices();
 
+// out[f] = the count of face f in c, for the 54 faces (the counts of every tensor).
+void put_counts(const Cards& c, float* out);
+
 // Fill obs[kObsSize] from the information state of its viewer (infostate.hpp: R16).
 void encode_observation(const InfoState& v, float* obs);
 

@@ -193,10 +193,6 @@ void Network::evaluate(const float* state, const float* actions, int n, float* q
 // ---------------------------------------------------------------------------------------
 namespace {
 
-inline void put_counts(const Cards& c, float* out) {
-  for (int f = 0; f < kNumFaces; ++f) out[f] = float(c.count(f));
-}
-
 // The action features of `a` for a seat holding `hand` (learned.hpp layout).
 void action_features(const Action& a, const Cards& hand, int level, const Rules& rules,
                      bool heuristic, float* out) {
@@ -210,8 +206,29 @@ void action_features(const Action& a, const Cards& hand, int level, const Rules&
   out[kActionOut] = after.empty() ? 1.0f : 0.0f;
 }
 
-Action heuristic_choice(const PolicyView& view, Rng& rng, PolicyScratch& scratch) {
-  return policy_registry()[std::size_t(PolicyKind::kHeuristic)].fn(view, rng, scratch);
+Action heuristic_choice(const PolicyView& view, PolicyScratch& scratch) {
+  Rng unused(0);  // the heuristic draws nothing (policy.cpp); it takes a stream by signature
+  return decide(PolicyKind::kHeuristic, view, unused, scratch);
+}
+
+// One play decision of a seat as the network sees it: the heuristic's choice, the candidates
+// and, with two or more of them, the state features and (with a network) every Q.
+struct Decision {
+  Action heuristic;
+  Candidates cands;
+  std::vector<float> state, q;
+  int size() const { return int(cands.actions.size()); }
+};
+void prepare(const PolicyView& view, const Network* net, PolicyScratch& scratch, Decision* d) {
+  d->heuristic = heuristic_choice(view, scratch);
+  learned_candidates(view, d->heuristic, scratch, &d->cands);
+  const int n = d->size();
+  if (n <= 1) return;
+  d->state.resize(kStateFeatures);
+  encode_state_features(view.info(), d->state.data());
+  if (!net) return;
+  d->q.resize(std::size_t(n));
+  net->evaluate(d->state.data(), d->cands.features.data(), n, d->q.data());
 }
 
 }  // namespace
@@ -255,19 +272,14 @@ int learned_pick(const float* q, int n, int heuristic, float margin) {
 }
 
 Action learned_action(const PolicyView& view, const Network* net, PolicyScratch& scratch) {
-  Rng unused(0);  // the heuristic draws nothing (policy.cpp); it takes a stream by signature
-  const Action h = heuristic_choice(view, unused, scratch);
-  if (!net || view.phase() != Phase::kPlay) return h;  // R11 decisions: as the heuristic
-  thread_local Candidates cands;
-  thread_local std::vector<float> state, q;
-  learned_candidates(view, h, scratch, &cands);
-  const int n = int(cands.actions.size());
-  if (n <= 1) return n == 1 ? cands.actions[0] : h;
-  state.resize(kStateFeatures);
-  encode_state_features(view.info(), state.data());
-  q.resize(std::size_t(n));
-  net->evaluate(state.data(), cands.features.data(), n, q.data());
-  return cands.actions[std::size_t(learned_pick(q.data(), n, cands.heuristic, net->margin()))];
+  if (!net || view.phase() != Phase::kPlay)  // R11 decisions: as the heuristic
+    return heuristic_choice(view, scratch);
+  thread_local Decision d;
+  prepare(view, net, scratch, &d);
+  const int n = d.size();
+  if (n <= 1) return n == 1 ? d.cands.actions[0] : d.heuristic;
+  return d.cands
+      .actions[std::size_t(learned_pick(d.q.data(), n, d.cands.heuristic, net->margin()))];
 }
 
 // ---------------------------------------------------------------------------------------
@@ -404,8 +416,7 @@ void push_frame(Frames* out, const std::vector<float>& state, const float* actio
 
 void self_play(const SelfPlayConfig& cfg, Frames* out, std::int64_t* rounds) {
   std::array<PolicyScratch, 6> scratch, branch_scratch;
-  Candidates cands;
-  std::vector<float> state(kStateFeatures), q;
+  Decision d;
   for (std::int64_t i = 0; i < cfg.n; ++i) {
     const std::uint64_t game = cfg.first_game + std::uint64_t(i);
     GameState g(cfg.rules, cfg.seed, game, /*auto_pass=*/false, /*record=*/false,
@@ -429,19 +440,13 @@ void self_play(const SelfPlayConfig& cfg, Frames* out, std::int64_t* rounds) {
       }
       if (!net && k != PolicyKind::kHeuristic)
         throw ModelError("self_play: a recorded seat plays a model or the heuristic");
-      const PolicyView view(g);
-      Rng unused(0);
-      const Action h = heuristic_choice(view, unused, scratch[s]);
-      learned_candidates(view, h, scratch[s], &cands);
-      const int n = int(cands.actions.size());
+      prepare(PolicyView(g), net.get(), scratch[s], &d);
+      const Candidates& cands = d.cands;
+      const std::vector<float>& q = d.q;
+      const int n = d.size();
       if (n <= 1) {
-        g.apply(n == 1 ? cands.actions[0] : h);
+        g.apply(n == 1 ? cands.actions[0] : d.heuristic);
         continue;
-      }
-      encode_state_features(view.info(), state.data());
-      if (net) {
-        q.resize(std::size_t(n));
-        net->evaluate(state.data(), cands.features.data(), n, q.data());
       }
       int main = net ? learned_pick(q.data(), n, cands.heuristic, net->margin())
                      : std::max(cands.heuristic, 0);
@@ -459,9 +464,10 @@ void self_play(const SelfPlayConfig& cfg, Frames* out, std::int64_t* rounds) {
         }
         const auto vm = branch_value(g, cands.actions[std::size_t(main)], seat, branch_scratch);
         const auto va = branch_value(g, cands.actions[std::size_t(alt)], seat, branch_scratch);
-        push_frame(out, state, &cands.features[std::size_t(main) * kActionFeatures], vm, game,
+        push_frame(out, d.state, &cands.features[std::size_t(main) * kActionFeatures], vm, game,
                    seat);
-        push_frame(out, state, &cands.features[std::size_t(alt) * kActionFeatures], va, game, seat);
+        push_frame(out, d.state, &cands.features[std::size_t(alt) * kActionFeatures], va, game,
+                   seat);
       }
       g.apply(cands.actions[std::size_t(main)]);
     }

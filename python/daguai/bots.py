@@ -30,12 +30,20 @@ __all__ = ["BOTS", "Bot", "get", "greedy", "heuristic", "load", "random"]
 BOTS = tuple(_core.policy_names())
 
 
+def is_model_path(text: Any) -> bool:
+    """True if ``text`` names a model file (``*.dgn``, docs/learning.md): its model is loaded
+    and checked (``ModelError``, a ValueError, if the file is missing or not a valid model)."""
+    if not isinstance(text, str) or not text.endswith(".dgn"):
+        return False
+    _core.policy_id(text)
+    return True
+
+
 class Bot:
     """A built-in policy as a Python callable ``bot(game, seat) -> Action``."""
 
     def __init__(self, name: str) -> None:
-        if isinstance(name, str) and name.endswith(".dgn"):  # a model file: loaded and checked now
-            _core.policy_id(name)
+        if is_model_path(name):  # a model file: loaded and checked now
             self.name = name
         elif not isinstance(name, str) or name.strip().lower() not in BOTS:
             raise ValueError(f"unknown built-in policy {name!r} (choose {', '.join(BOTS)} "

@@ -92,7 +92,7 @@ def _seed(text: str) -> int:
 def _policy(text: str) -> Any:
     """A built-in name (kept as text: the C++ fast path) or ``package.module:policy``."""
     if text.endswith(".dgn"):  # a model file (docs/learning.md)
-        from .sim import is_model_path
+        from .bots import is_model_path
 
         try:
             is_model_path(text)

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import _core
+from .bots import is_model_path
 from .game import Game
 from .positions import PositionError, fill_hidden_hands
 
@@ -303,9 +304,8 @@ def analyze(source: Any, *, upto: int | None = None, rollouts: int | None = None
     threads = _check_int(threads, "threads", 1, MAX_THREADS)
     seed = _check_int(seed, "seed", 0, 2**64 - 1)
     rollout_policies = [p for p in _core.policy_names() if not p.startswith("pimc")]
-    if isinstance(policy, str) and policy.endswith(".dgn"):  # a model rolls out too
-        _core.policy_id(policy)
-    elif not isinstance(policy, str) or policy not in rollout_policies:
+    # a model file rolls out too (is_model_path loads and checks it)
+    if not is_model_path(policy) and (not isinstance(policy, str) or policy not in rollout_policies):
         raise ValueError(f"rollout policy must be one of {', '.join(rollout_policies)}, got {policy!r}")
     g = _game_of(source, upto)
     if g.match_over:

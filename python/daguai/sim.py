@@ -66,17 +66,8 @@ def _policy_name(p: PolicyLike) -> str:
     return getattr(p, "__name__", None) or type(p).__name__
 
 
-def is_model_path(text: str) -> bool:
-    """True if ``text`` names a model file (``*.dgn``): its model is loaded and checked
-    (``ModelError``, a ValueError, if the file is missing or not a valid model)."""
-    if not text.endswith(".dgn"):
-        return False
-    _core.policy_id(text)
-    return True
-
-
 def _check_policy(p: Any) -> PolicyLike:
-    from .bots import Bot, load
+    from .bots import Bot, is_model_path, load
 
     if isinstance(p, Bot):  # a public bot is its built-in policy: the C++ fast path
         return p.name
