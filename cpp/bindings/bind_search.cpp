@@ -1,5 +1,5 @@
 // Search (engine/search.hpp): evaluate every legal action of the seat to act over sampled
-// worlds; used by daguai.analyze and the "pimc" policy's tests.
+// worlds; used by daguai.analyze and the search policies' tests.
 #include <pybind11/stl.h>
 
 #include "bench.hpp"
@@ -23,6 +23,29 @@ void bind_search(py::module_& m) {
       },
       "The registered C++ policies, by id (cpp/engine/policy.cpp kPolicies), then 'learned' "
       "when the shipped model is present (engine/learned.hpp).");
+  m.def(
+      "policy_entries",
+      []() {
+        py::list l;
+        for (const PolicyEntry& e : policy_registry()) {
+          py::dict d;
+          d["name"] = e.name;
+          d["kind"] = policy_class_name(e.kind);
+          d["rollouts"] =
+              e.kind == PolicyClass::kSearch ? py::object(py::int_(e.budget.rollouts)) : py::none();
+          l.append(d);
+        }
+        if (has_builtin_model()) {
+          py::dict d;
+          d["name"] = kBuiltinModel;
+          d["kind"] = "model";
+          d["rollouts"] = py::none();
+          l.append(d);
+        }
+        return l;
+      },
+      "policy_names() with what each is (cpp/engine/policy.hpp PolicyEntry): kind 'rule', "
+      "'search' (with its budget in rollouts per decision) or 'model'.");
 
   m.def(
       "_search",

@@ -1,6 +1,7 @@
 // Rollouts and built-in policies.
 #include <pybind11/stl.h>
 
+#include "columns.hpp"
 #include "convert.hpp"
 #include "guard.hpp"
 #include "rollout.hpp"
@@ -11,11 +12,39 @@ namespace daguai::bind {
 
 namespace {
 
-// A built-in policy for one seat of one game, with its own stream (Python slow path).
+// A built-in policy for one seat of one game, with its own stream (Python slow path). A
+// decision from a view runs on world `game` of `seed` (seat_driver.hpp choose_action).
 struct PolicyRunner {
   PolicyKind kind;
   Rng rng;
   PolicyScratch scratch;
+  std::uint64_t seed = 0, game = 0;
+};
+
+// One numpy array per column of a run (columns.hpp result_columns, in its order) for `rows`
+// games at table tb; *ptrs receives their data (null for a column the run does not have).
+py::dict allocate_columns(py::ssize_t rows, const Table& tb, bool matches, ResultArrays* ptrs) {
+  py::dict d;
+  ptrs->fill(nullptr);
+  const auto cols = result_columns();
+  for (std::size_t c = 0; c < cols.size(); ++c) {
+    if (!column_present(cols[c], matches)) continue;
+    std::vector<py::ssize_t> shape{rows};
+    if (const int k = column_shape(cols[c], tb)) shape.push_back(k);
+    py::array a(py::dtype(column_type_name(cols[c].dtype)), shape);
+    (*ptrs)[c] = a.mutable_data();
+    d[cols[c].name] = a;
+  }
+  return d;
+}
+
+// The columns of a run filled game by game from Python (sim.py's slow path): the same arrays
+// and the same fill_row as the C++ rollouts.
+struct ResultRows {
+  py::dict columns;
+  ResultArrays ptrs{};
+  std::int64_t n = 0;
+  bool matches = false;
 };
 
 }  // namespace
@@ -55,49 +84,11 @@ void bind_sim(py::module_& m) {
             cfg.view = &view;
           }
         }
-        const py::ssize_t rows = py::ssize_t(n);
-        py::array_t<std::uint64_t> game(rows);
-        py::array_t<std::int8_t> dealer(rows), level(rows), winner(rows), n_trib(rows);
-        py::array_t<std::int8_t> order({rows, py::ssize_t(tb.seats)}),
-            trib({rows, py::ssize_t(tb.max_tributers)}), levels({rows, py::ssize_t(2)});
-        py::array_t<std::int32_t> scores({rows, py::ssize_t(tb.seats)}), plays(rows), passes(rows),
-            rounds(rows), draws(rows);
-        py::array_t<std::int32_t> wins({rows, py::ssize_t(2)});
         SimOutput out;
-        out.game = game.mutable_data();
-        out.dealer = dealer.mutable_data();
-        out.level = level.mutable_data();
-        out.order = order.mutable_data();
-        out.winner = winner.mutable_data();
-        out.n_tributers = n_trib.mutable_data();
-        out.tributers = trib.mutable_data();
-        out.levels = levels.mutable_data();
-        out.scores = scores.mutable_data();
-        out.plays = plays.mutable_data();
-        out.passes = passes.mutable_data();
-        out.rounds = rounds.mutable_data();
-        out.draws = draws.mutable_data();
-        out.wins = wins.mutable_data();
+        py::dict d = allocate_columns(py::ssize_t(n), tb, matches, &out);
         {
           py::gil_scoped_release nogil;  // arguments converted; C++ writes only the arrays above
           simulate(cfg, out);
-        }
-        py::dict d;
-        d["game"] = game;
-        d["dealer"] = dealer;
-        d["level"] = level;
-        d["order"] = order;
-        d["winner"] = winner;
-        d["n_tributers"] = n_trib;
-        d["tributers"] = trib;
-        d["levels"] = levels;
-        d["scores"] = scores;
-        d["plays"] = plays;
-        d["passes"] = passes;
-        d["rounds"] = rounds;
-        if (matches) {
-          d["draws"] = draws;
-          d["wins"] = wins;
         }
         return d;
       },
@@ -106,13 +97,71 @@ void bind_sim(py::module_& m) {
       py::arg("auto_pass") = false, py::arg("start") = nullptr, py::arg("view_seat") = -1,
       "Play n rounds (or matches) in C++ with built-in policies; a dict of numpy columns.");
 
+  m.def(
+      "result_columns",
+      [](const Rules* rules) {
+        const Table& tb = table_of(rules ? *rules : Rules{});
+        py::list out;
+        for (const ResultColumn& c : result_columns()) {
+          py::dict d;
+          d["name"] = c.name;
+          d["dtype"] = column_type_name(c.dtype);
+          d["width"] = column_shape(c, tb);
+          d["matches_only"] = c.matches_only;
+          d["doc"] = c.doc;
+          out.append(d);
+        }
+        return py::tuple(out);
+      },
+      py::arg("rules") = nullptr,
+      "The result columns of a simulation (cpp/engine/columns.cpp), in order: name, dtype, "
+      "width (0 = 1-D) at the rules' table, matches_only, doc.");
+
+  py::class_<ResultRows>(m, "_ResultRows",
+                         "The columns of a run filled game by game (sim.py's slow path).")
+      .def(py::init([](const Rules& rules, std::int64_t n, bool matches) {
+             if (n < 0) throw GameError("_ResultRows: n must be >= 0");
+             ResultRows r;
+             r.columns = allocate_columns(py::ssize_t(n), table_of(rules), matches, &r.ptrs);
+             r.n = n;
+             r.matches = matches;
+             return r;
+           }),
+           py::arg("rules"), py::arg("n"), py::arg("matches"))
+      .def(
+          "fill",
+          [](ResultRows& r, std::int64_t row, const GameState& g, std::uint64_t seed,
+             std::uint64_t game, int first_dealer, int first_level, std::int64_t plays,
+             std::int64_t passes) {
+            const Guard guard(&r, &g);
+            if (row < 0 || row >= r.n) throw GameError("_ResultRows.fill: no row " + std::to_string(row));
+            if (g.results().empty()) throw GameError("_ResultRows.fill: the game has no result");
+            GameTally t;
+            t.seed = seed;
+            t.game = game;
+            t.first_dealer = first_dealer;
+            t.first_level = first_level;
+            t.plays = std::int32_t(plays);
+            t.passes = std::int32_t(passes);
+            t.matches = r.matches;
+            fill_row(r.ptrs, row, g, t);  // GIL held: the arrays are Python objects
+          },
+          py::arg("row"), py::arg("game"), py::arg("seed"), py::arg("game_index"),
+          py::arg("first_dealer"), py::arg("first_level"), py::arg("plays"), py::arg("passes"),
+          "Fill row `row` from a finished game (columns.hpp fill_row).")
+      .def_property_readonly("columns", [](const ResultRows& r) {
+        const Guard guard(&r);
+        return r.columns;
+      });
+  harden<ResultRows>(m, "_ResultRows");
+
   py::class_<PolicyRunner>(m, "PolicyRunner",
                            "A built-in policy for one seat of one game (own random stream).")
       .def(py::init([](const std::string& name, std::uint64_t seed, std::uint64_t game, int seat) {
              if (seat < 0 || seat >= kSeats) throw GameError("seat must be 0..5");
              return PolicyRunner{parse_policy(name),
                                  Rng::stream(seed, game, Stream::kPolicy, std::uint64_t(seat)),
-                                 {}};
+                                 {}, seed, game};
            }),
            py::arg("policy"), py::arg("seed"), py::arg("game"), py::arg("seat"))
       .def(
@@ -127,13 +176,14 @@ void bind_sim(py::module_& m) {
             if (py::isinstance<InfoState>(obj)) {
               const InfoState& v = obj.cast<const InfoState&>();
               const Guard guard(&r, &v);
-              return choose_action(r.kind, v, r.rng, r.scratch);  // seat_driver.hpp
+              return choose_action(r.kind, v, r.rng, r.scratch, r.seed, r.game);  // seat_driver.hpp
             }
             throw GameError(std::string("act needs a Game or a view (Game.view), got ") +
                             std::string(py::str(py::type::of(obj).attr("__name__"))));
           },
           py::arg("game"),
-          "The policy's decision for the player to act, from the Game or from its view.")
+          "The policy's decision for the player to act, from the Game or from its view (the "
+          "hidden hands of a view: world `game` of `seed`, which built-in policies never read).")
       .def_property_readonly("name", [](const PolicyRunner& r) {
         const Guard guard(&r);
         return std::string(policy_name(r.kind));
@@ -144,26 +194,28 @@ void bind_sim(py::module_& m) {
   m.def(
       "_policy_runner_from_state",
       [](py::args a) {
-        std::uint64_t s[4];
+        std::uint64_t s[6] = {0, 0, 0, 0, 0, 0};  // stream state, then seed and game
         std::string name;
         try {
-          if (a.size() != 5) throw py::cast_error();
+          if (a.size() != 5 && a.size() != 7) throw py::cast_error();  // 5: before issue 16
           name = a[0].cast<std::string>();
-          for (int i = 0; i < 4; ++i) s[i] = a[std::size_t(i) + 1].cast<std::uint64_t>();
+          for (std::size_t i = 1; i < a.size(); ++i) s[i - 1] = a[i].cast<std::uint64_t>();
         } catch (const py::cast_error&) {
           throw GameError("corrupt PolicyRunner state");
         }
         if ((s[0] | s[1] | s[2] | s[3]) == 0) throw GameError("corrupt PolicyRunner state");
-        return PolicyRunner{parse_policy(name), Rng::from_state(s), {}};
+        const std::uint64_t stream[4] = {s[0], s[1], s[2], s[3]};
+        return PolicyRunner{parse_policy(name), Rng::from_state(stream), {}, s[4], s[5]};
       },
-      "Unpickling helper: a validated PolicyRunner.");
+      "Unpickling helper: a validated PolicyRunner (name, stream state, seed, game).");
   const py::handle runner_from_state = m.attr("_policy_runner_from_state");
   m.attr("PolicyRunner").attr("__reduce__") = py::cpp_function(
       [runner_from_state](const PolicyRunner& r) {
         const Guard guard(&r);
         const std::uint64_t* s = r.rng.state();
-        return py::make_tuple(runner_from_state, py::make_tuple(std::string(policy_name(r.kind)),
-                                                                s[0], s[1], s[2], s[3]));
+        return py::make_tuple(runner_from_state,
+                              py::make_tuple(std::string(policy_name(r.kind)), s[0], s[1], s[2],
+                                             s[3], r.seed, r.game));
       },
       py::name("__reduce__"), py::is_method(m.attr("PolicyRunner")));
   harden<PolicyRunner>(m, "PolicyRunner");

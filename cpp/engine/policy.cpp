@@ -637,34 +637,73 @@ std::vector<Play> detail::reference_heuristic_plan(const Cards& hand, int level,
   return plays;
 }
 
+namespace {
+
+PolicyEntry rule_entry(const char* name, PolicyFn fn) {
+  PolicyEntry e;
+  e.name = name;
+  e.kind = PolicyClass::kRule;
+  e.fn = fn;
+  return e;
+}
+
+PolicyEntry search_entry(const char* name, const SearchConfig& budget) {
+  PolicyEntry e;
+  e.name = name;
+  e.kind = PolicyClass::kSearch;
+  e.search = &pimc_action;
+  e.budget = budget;
+  return e;
+}
+
+SearchConfig with_rollouts(int rollouts) {
+  SearchConfig c;
+  c.rollouts = rollouts;
+  return c;
+}
+
+}  // namespace
+
+const char* policy_class_name(PolicyClass c) {
+  switch (c) {
+    case PolicyClass::kRule:
+      return "rule";
+    case PolicyClass::kSearch:
+      return "search";
+  }
+  return "?";
+}
+
+const PolicyEntry* policy_entry(PolicyKind k) {
+  const auto& reg = policy_registry();
+  if (model_of(k) || std::size_t(k) >= reg.size()) return nullptr;
+  return &reg[std::size_t(k)];
+}
+
+bool is_search_policy(PolicyKind k) {
+  const PolicyEntry* e = policy_entry(k);
+  return e && e->kind == PolicyClass::kSearch;
+}
+
 const std::vector<PolicyEntry>& policy_registry() {
   // Adding a policy: one entry here (its id is its index; PolicyKind names the first ones).
   static const std::vector<PolicyEntry> kPolicies = {
-      {"random",
-       [](const PolicyView& v, Rng& r, PolicyScratch& s) { return random_action(v, r, s); }},
-      {"greedy", [](const PolicyView& v, Rng&, PolicyScratch& s) { return greedy_action(v, s); }},
-      {"heuristic",
-       [](const PolicyView& v, Rng& r, PolicyScratch& s) { return heuristic_action(v, r, s); }},
-      {"pimc", &pimc_action},  // default budget (policy.hpp SearchConfig)
-      // fixed budgets in total rollouts per decision (the strength curve, docs/search.md)
-      {"pimc24",
-       [](const PolicyView& v, Rng& r, PolicyScratch& s) {
-         s.search.rollouts = 24;
-         return pimc_action(v, r, s);
-       }},
-      {"pimc48",
-       [](const PolicyView& v, Rng& r, PolicyScratch& s) {
-         s.search.rollouts = 48;
-         return pimc_action(v, r, s);
-       }},
-      {"pimc192",
-       [](const PolicyView& v, Rng& r, PolicyScratch& s) {
-         s.search.rollouts = 192;
-         return pimc_action(v, r, s);
-       }},
+      rule_entry("random",
+                 [](const PolicyView& v, Rng& r, PolicyScratch& s) { return random_action(v, r, s); }),
+      rule_entry("greedy",
+                 [](const PolicyView& v, Rng&, PolicyScratch& s) { return greedy_action(v, s); }),
+      rule_entry("heuristic", [](const PolicyView& v, Rng& r,
+                                 PolicyScratch& s) { return heuristic_action(v, r, s); }),
+      // the search (search.hpp) with its default budget, then fixed budgets in total rollouts
+      // per decision (the strength curve, docs/search.md)
+      search_entry("pimc", SearchConfig{}),
+      search_entry("pimc24", with_rollouts(24)),
+      search_entry("pimc48", with_rollouts(48)),
+      search_entry("pimc192", with_rollouts(192)),
       // the heuristic planning with min_plays: an opponent that is not pimc's rollout policy
-      {"heuristic_exact", [](const PolicyView& v, Rng& r,
-                             PolicyScratch& s) { return heuristic_action(v, r, s, true); }},
+      rule_entry("heuristic_exact", [](const PolicyView& v, Rng& r, PolicyScratch& s) {
+        return heuristic_action(v, r, s, true);
+      }),
   };
   return kPolicies;
 }
@@ -678,7 +717,9 @@ Action decide(PolicyKind kind, const PolicyView& view, Rng& rng, PolicyScratch& 
   const auto& reg = policy_registry();
   if (const auto net = model_of(kind)) return learned_action(view, net.get(), scratch);
   if (std::size_t(kind) >= reg.size()) throw GameError("unknown policy");
-  return reg[std::size_t(kind)].fn(view, rng, scratch);
+  const PolicyEntry& e = reg[std::size_t(kind)];
+  return e.kind == PolicyClass::kSearch ? e.search(view, rng, scratch, e.budget)
+                                        : e.fn(view, rng, scratch);
 }
 
 }  // namespace daguai

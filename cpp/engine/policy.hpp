@@ -36,8 +36,8 @@ enum class PolicyKind : std::uint8_t { kRandom = 0, kGreedy = 1, kHeuristic = 2,
 PolicyKind parse_policy(const std::string& name);  // throws GameError on an unknown name
 const char* policy_name(PolicyKind k);
 
-// Search settings of a search policy (search.hpp); part of the scratch so that each seat
-// of a simulation can have its own.
+// Search settings of a search policy (search.hpp): a registry entry of kind kSearch carries
+// its own (policy.cpp kPolicies: "pimc24" is the search with a budget of 24 rollouts).
 struct SearchConfig {
   int rollouts = 256;       // budget in rollouts per decision (1 .. kMaxRollouts, search.hpp)
   double ms = 0;            // > 0: doubled budgets until this many milliseconds are spent
@@ -52,7 +52,6 @@ struct PolicyScratch {
   std::vector<Action> actions;
   std::vector<Play> plan;  // heuristic: the current decomposition of the hand
   Cards plan_hand;         // the hand the plan was made for
-  SearchConfig search;     // search policies
 };
 
 // What a policy sees: the information state of the seat to act (R16) with the query names
@@ -90,12 +89,26 @@ class PolicyView {
 
 // The policy interface.
 using PolicyFn = Action (*)(const PolicyView& view, Rng& rng, PolicyScratch& scratch);
+// A search policy (search.hpp pimc_action) with its settings.
+using SearchFn = Action (*)(const PolicyView& view, Rng& rng, PolicyScratch& scratch,
+                            const SearchConfig& cfg);
+// What a registered policy is: a decision rule, or a search over sampled worlds (never a
+// rollout policy: a search's rollouts must not search).
+enum class PolicyClass : std::uint8_t { kRule = 0, kSearch = 1 };
+const char* policy_class_name(PolicyClass c);  // "rule", "search"
 struct PolicyEntry {
   const char* name;
-  PolicyFn fn;
+  PolicyClass kind = PolicyClass::kRule;
+  PolicyFn fn = nullptr;       // kRule
+  SearchFn search = nullptr;   // kSearch
+  SearchConfig budget{};       // kSearch: its settings (rollouts per decision, ...)
 };
 // Every policy, id = index (PolicyKind). The one place to add a policy: policy.cpp.
 const std::vector<PolicyEntry>& policy_registry();
+// The registry entry of a registered policy (nullptr for a model, learned.hpp, or a bad id).
+const PolicyEntry* policy_entry(PolicyKind k);
+// True for a registered policy of kind kSearch.
+bool is_search_policy(PolicyKind k);
 
 // The heuristic's plan (配牌) for a hand: its split into plays, classified at `level`, as the
 // heuristic makes it before a decision (policy.cpp "Planner"; tests/test_analysis_planner.py).

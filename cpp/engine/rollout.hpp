@@ -9,6 +9,7 @@
 #include <array>
 #include <cstdint>
 
+#include "columns.hpp"
 #include "infostate.hpp"
 #include "policy.hpp"
 #include "rules.hpp"
@@ -32,25 +33,11 @@ struct SimConfig {
   const InfoState* view = nullptr;
 };
 
-// Output columns (row i = game first_game + i); any pointer may be null to skip a column.
-struct SimOutput {
-  std::uint64_t* game = nullptr;
-  std::int8_t* dealer = nullptr;  // first round's dealer
-  std::int8_t* level = nullptr;   // first round's level rank (round mode) / -
-  std::int8_t* order = nullptr;   // n x seats (table.hpp): last round's finishing order
-  std::int8_t* winner = nullptr;  // round mode: team or -1 (draw); match mode: match winner or -1
-  std::int8_t* n_tributers = nullptr;  // round mode: tributers of the round
-  std::int8_t* tributers = nullptr;    // n x max_tributers, -1 padded
-  std::int8_t* levels = nullptr;       // n x 2: levels after (the round / the match)
-  std::int32_t* scores = nullptr;      // n x seats: score change (round) / total (match)
-  std::int32_t* plays = nullptr;       // plays made
-  std::int32_t* passes = nullptr;      // passes made
-  std::int32_t* rounds = nullptr;      // rounds played (1 in round mode)
-  std::int32_t* draws = nullptr;       // match mode: drawn rounds
-  std::int32_t* wins = nullptr;        // n x 2 match mode: rounds won per team
-};
+// Output columns (row i = game first_game + i), one pointer per column of result_columns()
+// (columns.hpp: names, dtypes, widths); a null pointer skips a column.
+using SimOutput = ResultArrays;
 
-// Runs the simulation; threads > 1 run in parallel with a shared chunk counter.
+// Runs the simulation; threads > 1 run in parallel (workers.hpp parallel_for, chunks of 16 games).
 void simulate(const SimConfig& cfg, const SimOutput& out);
 
 }  // namespace daguai

@@ -4,8 +4,6 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
-#include <exception>
-#include <mutex>
 
 #include "candidates.hpp"
 #include "learned.hpp"
@@ -14,26 +12,19 @@
 
 namespace daguai {
 
-bool is_search_policy(PolicyKind k) {
-  return !model_of(k) && std::string(policy_name(k)).rfind("pimc", 0) == 0;
+int rollout_round(GameState& g, PolicyKind policy, std::uint64_t seed, std::uint64_t game,
+                  Seats& seats) {
+  if (is_search_policy(policy)) throw GameError("a rollout policy cannot be a search policy");
+  seats.assign(policy);
+  seats.start(seed, game);
+  play_out(g, seats, g.results().size() + 1);  // to the end of this round
+  const RoundResult& r = g.results().back();
+  return r.forfeit_seat >= 0 ? -1 : r.winner;
 }
 
 int rollout_round(GameState& g, PolicyKind policy, std::uint64_t seed, std::uint64_t game) {
-  if (is_search_policy(policy)) throw GameError("a rollout policy cannot be a search policy");
-  std::array<Rng, kSeats> rngs;
-  thread_local std::array<PolicyScratch, kSeats> scratch;  // reused: no allocation per rollout
-  for (int s = 0; s < kSeats; ++s) {
-    rngs[std::size_t(s)] = Rng::stream(seed, game, Stream::kPolicy, std::uint64_t(s));
-    scratch[std::size_t(s)].plan.clear();
-    scratch[std::size_t(s)].plan_hand = Cards{};
-  }
-  const std::size_t rounds = g.results().size();
-  while (!g.match_over() && g.results().size() == rounds) {
-    const int seat = g.current_player();
-    g.apply(choose_action(policy, g, rngs[std::size_t(seat)], scratch[std::size_t(seat)]));
-  }
-  const RoundResult& r = g.results().back();
-  return r.forfeit_seat >= 0 ? -1 : r.winner;
+  thread_local Seats seats;  // reused: no allocation per rollout
+  return rollout_round(g, policy, seed, game, seats);
 }
 
 void check_search_config(const SearchConfig& cfg) {
@@ -211,33 +202,17 @@ class Race {
         if (k >= done_[std::size_t(i)]) tasks.emplace_back(k, i);
     if (tasks.empty()) return true;
     std::vector<char> finished(tasks.size(), 0);  // each written by one worker
-    std::atomic<std::size_t> next{0};
-    std::atomic<bool> stop{false}, late{false};
-    std::exception_ptr error;
-    std::mutex error_mutex;
-    auto worker = [&]() {
-      try {
-        for (;;) {
-          if (stop.load()) return;
-          if (deadline && Clock::now() > *deadline) {
-            late.store(true);
-            stop.store(true);
-            return;
-          }
-          const std::size_t t = next.fetch_add(1);
-          if (t >= tasks.size()) return;
-          play(tasks[t].second, tasks[t].first);
-          finished[t] = 1;
-        }
-      } catch (...) {
-        std::lock_guard<std::mutex> lock(error_mutex);
-        if (!error) error = std::current_exception();
-        stop.store(true);
-      }
-    };
-    const int threads = int(std::min<std::size_t>(std::size_t(cfg_.threads), tasks.size()));
-    run_workers(threads, worker, [&]() { stop.store(true); });
-    if (error) std::rethrow_exception(error);
+    std::atomic<bool> late{false};
+    parallel_for<Seats>(std::int64_t(tasks.size()), cfg_.threads, 1,
+                        [&](Seats& seats, std::int64_t t) {
+                          if (deadline && Clock::now() > *deadline) {
+                            late.store(true);
+                            return false;
+                          }
+                          play(tasks[std::size_t(t)].second, tasks[std::size_t(t)].first, seats);
+                          finished[std::size_t(t)] = 1;
+                          return true;
+                        });
     if (late.load()) {  // keep what finished: each candidate's worlds finished in order
       std::vector<char> open(actions_.size(), 0);
       for (std::size_t t = 0; t < tasks.size(); ++t) {
@@ -251,7 +226,7 @@ class Race {
     return true;
   }
 
-  void play(int i, int k) {
+  void play(int i, int k, Seats& seats) {
     const GameState world =
         make_world(v_, sample_world_hands(v_, seed_, std::uint64_t(k)), seed_, std::uint64_t(k));
     GameState g = world;
@@ -261,7 +236,7 @@ class Race {
       const RoundResult& r = g.results().back();
       winner = r.forfeit_seat >= 0 ? -1 : r.winner;
     } else {
-      winner = rollout_round(g, cfg_.rollout, seed_, std::uint64_t(k));
+      winner = rollout_round(g, cfg_.rollout, seed_, std::uint64_t(k), seats);
     }
     outcome_[std::size_t(i)][std::size_t(k)] =
         std::int8_t(winner < 0 ? 0 : (winner == team_ ? 1 : -1));
@@ -319,14 +294,14 @@ SearchResult search(const InfoState& v, const std::vector<Action>& actions, cons
   return res;
 }
 
-Action pimc_action(const PolicyView& view, Rng& rng, PolicyScratch& s) {
+Action pimc_action(const PolicyView& view, Rng& rng, PolicyScratch& s, const SearchConfig& cfg) {
   s.actions.clear();
   view.legal_actions(&s.actions);
   if (s.actions.size() == 1) return s.actions[0];  // no search for a forced decision
   const std::uint64_t seed = rng.next();
   // The rollout policy's own choice is the incumbent: kept when no candidate is clearly better.
   Rng prior_rng = Rng::stream(seed, 0, Stream::kPolicy, 99);
-  const Action prior = decide(s.search.rollout, view, prior_rng, s);
+  const Action prior = decide(cfg.rollout, view, prior_rng, s);
   s.actions.clear();
   view.legal_actions(&s.actions);
   int prior_index = 0;
@@ -335,13 +310,13 @@ Action pimc_action(const PolicyView& view, Rng& rng, PolicyScratch& s) {
   const std::vector<ActionGroup> groups =
       group_actions(view.hand(view.current_player()), s.actions);
   const std::vector<int> chosen =
-      select_candidates(view, s.actions, groups, prior_index, s.search.max_candidates);
+      select_candidates(view, s.actions, groups, prior_index, cfg.max_candidates);
   if (chosen.size() == 1) return prior;
   std::vector<Action> arms;
   arms.reserve(chosen.size());
   for (int g : chosen) arms.push_back(s.actions[std::size_t(groups[std::size_t(g)].members[0])]);
   arms[0] = prior;  // select_candidates puts the incumbent's group first
-  const SearchResult r = search(view.info(), arms, s.search, seed, 0);
+  const SearchResult r = search(view.info(), arms, cfg, seed, 0);
   return arms[std::size_t(r.best)];
 }
 

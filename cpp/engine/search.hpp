@@ -37,6 +37,7 @@
 #include <vector>
 
 #include "infostate.hpp"
+#include "play_out.hpp"
 #include "policy.hpp"
 
 namespace daguai {
@@ -77,15 +78,19 @@ SearchResult search(const InfoState& v, const std::vector<Action>& actions, cons
                     const SearchProgress& progress = SearchProgress());
 
 // One rollout from `g` to the end of its round (or the match): every seat plays `policy`
-// with the streams of (seed, game); returns the round's winner (team) or -1 for a draw
-// (the round's result is then g.results().back()).
+// with the streams of (seed, game) (play_out.hpp; `seats` is the caller's scratch, reused);
+// returns the round's winner (team) or -1 for a draw (the round's result is then
+// g.results().back()). GameError for a search policy (policy.hpp is_search_policy).
+int rollout_round(GameState& g, PolicyKind policy, std::uint64_t seed, std::uint64_t game,
+                  Seats& seats);
 int rollout_round(GameState& g, PolicyKind policy, std::uint64_t seed, std::uint64_t game);
 
-// The "pimc" policy (registered in policy.cpp): the groups of equivalent plays
-// (candidates.hpp), at most cfg.max_candidates of them chosen by select_candidates with the
-// rollout policy's own choice as incumbent, raced with the budget of cfg.
-Action pimc_action(const PolicyView& view, Rng& rng, PolicyScratch& scratch);
-bool is_search_policy(PolicyKind k);  // the pimc family (never a rollout policy)
+// The search policies (registered in policy.cpp as entries of kind kSearch, each with its
+// SearchConfig): the groups of equivalent plays (candidates.hpp), at most cfg.max_candidates
+// of them chosen by select_candidates with the rollout policy's own choice as incumbent,
+// raced with the budget of cfg.
+Action pimc_action(const PolicyView& view, Rng& rng, PolicyScratch& scratch,
+                   const SearchConfig& cfg);
 
 // GameError unless the budget is within the limits above (threads: workers.hpp).
 void check_search_config(const SearchConfig& cfg);

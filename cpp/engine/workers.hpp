@@ -1,4 +1,5 @@
-// Worker threads for search and simulation (issue 17 item 6): a documented cap and no abort.
+// Worker threads for search and simulation (issue 17 item 6): a documented cap and no abort;
+// one parallel_for for the rollouts (rollout.cpp) and the search (search.cpp) (issue 16 item 4).
 //
 // run_workers(threads, work, stop) runs `work` on `threads` threads, the calling thread
 // being one of them, and joins every thread it started. A thread that cannot be started
@@ -7,6 +8,11 @@
 // names the thread count. Callers check `threads` against kMaxThreads first.
 #pragma once
 
+#include <algorithm>
+#include <atomic>
+#include <cstdint>
+#include <exception>
+#include <mutex>
 #include <string>
 #include <system_error>
 #include <thread>
@@ -49,6 +55,42 @@ void run_workers(int threads, Work&& work, Stop&& stop) {
   if (failure.empty()) work();
   for (auto& th : pool) th.join();
   if (!failure.empty()) throw GameError(failure);
+}
+
+// Runs body(state, i) for i in [0, n) on min(threads, n) threads (run_workers), each thread
+// with its own default-constructed State (scratch reused across its indices). Indices are
+// handed out in increasing order, `chunk` at a time, from one shared counter; a result must
+// therefore depend only on i, never on the thread that ran it. body returns false to stop
+// handing out indices (every thread stops after its current one: a deadline). The first
+// exception stops the others and is rethrown once every thread has joined.
+template <class State, class Body>
+void parallel_for(std::int64_t n, int threads, std::int64_t chunk, Body&& body) {
+  if (n <= 0) return;
+  threads = int(std::max<std::int64_t>(1, std::min<std::int64_t>(threads, n)));
+  std::atomic<std::int64_t> next{0};
+  std::exception_ptr error;
+  std::mutex error_mutex;
+  auto work = [&]() {
+    State state;  // default-initialized: its scratch is reused across indices
+    try {
+      for (;;) {
+        const std::int64_t begin = next.fetch_add(chunk);
+        if (begin >= n) return;
+        const std::int64_t end = std::min(n, begin + chunk);
+        for (std::int64_t i = begin; i < end; ++i)
+          if (!body(state, i)) {
+            next.store(n);
+            return;
+          }
+      }
+    } catch (...) {
+      std::lock_guard<std::mutex> lock(error_mutex);
+      if (!error) error = std::current_exception();
+      next.store(n);
+    }
+  };
+  run_workers(threads, work, [&]() { next.store(n); });
+  if (error) std::rethrow_exception(error);
 }
 
 }  // namespace daguai
