@@ -112,8 +112,10 @@ def test_integers_beyond_c_ranges_name_argument_and_bounds(call, match):
 
 
 def test_core_rules_messages_name_the_public_argument():
-    """Was 'CoreRules: base out of range' (an internal class, no bounds)."""
-    with pytest.raises(CardError, match=r"Rules\.base must be in \[0, 1048576\], got 2097152"):
+    """Was 'CoreRules: base out of range' (an internal class, no bounds). The bounds are the
+    rule table's [lo, hi] (issue 16 item 7: the binding's own check said [0, hi], but base's
+    lowest value is 1)."""
+    with pytest.raises(CardError, match=r"Rules\.base must be in \[1, 1048576\], got 2097152"):
         _core.CoreRules(base=2**21)
 
 

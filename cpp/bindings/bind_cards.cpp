@@ -37,10 +37,7 @@ Cards to_cards(py::handle obj, const char* what) {
     if (!py::isinstance<py::str>(item))
       throw CardError(std::string(what) + ": every card must be a string like 'As', got " +
                       std::string(py::str(py::repr(item))));
-    const int f = parse_face(to_text(item, what));
-    if (c.count(f) == kMaxCopies)
-      throw CardError("too many copies of " + face_text(f) + " (at most 3: three decks, R2)");
-    c.add(f);
+    add_copy(&c, parse_face(to_text(item, what)));  // R2's copy limit: cards.hpp
   }
   return c;
 }
@@ -137,15 +134,7 @@ or ``Hand.from_counts(counts54)``. ``str(h)`` is the canonical text (faces in id
             }
             auto a =
                 py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>::ensure(raw);
-            std::uint8_t buf[kNumFaces];
-            for (int f = 0; f < kNumFaces; ++f) {
-              const std::int64_t v = a.at(f);
-              if (v < 0 || v > kMaxCopies)
-                throw CardError("count " + std::to_string(v) + " for " + face_text(f) +
-                                " is outside 0..3 (R2)");
-              buf[f] = std::uint8_t(v);
-            }
-            return cards_from_counts(buf);
+            return cards_from_counts(a.data(), int(a.size()));  // checks R2 (cards.hpp)
           },
           py::arg("counts"), "Hand from 54 face counts (face id order).")
       .def_static(
@@ -156,11 +145,7 @@ or ``Hand.from_counts(counts54)``. ``str(h)`` is the canonical text (faces in id
                               std::string(py::str(py::type::of(faces).attr("__name__"))));
             Cards c;
             for (py::handle item : faces) {
-              const int f = int(to_int<CardError>(item, "face id", 0, kNumFaces - 1));
-              if (c.count(f) == kMaxCopies)
-                throw CardError("too many copies of " + face_text(f) +
-                                " (at most 3: three decks, R2)");
-              c.add(f);
+              add_copy(&c, int(to_int<CardError>(item, "face id", 0, kNumFaces - 1)));
             }
             return c;
           },
@@ -228,11 +213,7 @@ or ``Hand.from_counts(counts54)``. ``str(h)`` is the canonical text (faces in id
       .def(
           "__add__",
           [](const Cards& a, py::handle bo) {
-            const Cards b = to_cards(bo);
-            if (Cards::sum_overflows(a, b))
-              throw CardError("cannot add '" + cards_text(b) +
-                              "': a face would exceed 3 copies (R2)");
-            return a + b;
+            return add_cards(a, to_cards(bo));  // checks R2 (cards.hpp)
           },
           py::is_operator())
       .def(

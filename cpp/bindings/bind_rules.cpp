@@ -69,75 +69,42 @@ py::object python_value(const RuleVariant& v, std::int32_t x) {
   return py::int_(x);
 }
 
-std::string quoted_choices(const RuleVariant& v) {
-  std::string s;
-  for (const char* c : v.choices) s += std::string(s.empty() ? "" : ", ") + "'" + c + "'";
-  return s;
-}
-
-// The engine value of a Python value for v: a choice name (or its enum member / index), True /
-// False, an integer, a level text. CardError naming the public field otherwise.
-std::int64_t engine_value(const RuleVariant& v, py::handle obj) {
-  const std::string what = std::string("Rules.") + v.name;
-  switch (v.kind) {
-    case VariantKind::kChoice:
-      if (py::isinstance<py::str>(obj)) {
-        const int i = choice_index(v, to_text(obj, what.c_str()));
-        if (i < 0)
-          throw CardError(what + "=" + std::string(py::str(py::repr(obj))) + " is not one of " +
-                          quoted_choices(v));
-        return i;
-      }
-      return to_int<CardError>(obj, what.c_str(), v.lo, v.hi);
-    case VariantKind::kBool:
-      if (!PyBool_Check(obj.ptr()))
-        throw CardError(what + " must be True or False, got " +
-                        std::string(py::str(py::repr(obj))));
-      return obj.ptr() == Py_True;
-    case VariantKind::kLevel:
-      if (py::isinstance<py::str>(obj)) {
-        try {
-          return to_level(obj);
-        } catch (const CardError&) {
-          std::string levels;
-          for (int x = v.lo; x <= v.hi; ++x) levels += (levels.empty() ? "" : " ") + level_text(x);
-          throw CardError(what + "=" + std::string(py::str(py::repr(obj))) + " is not a level (" +
-                          levels + ")");
-        }
-      }
-      return to_int<CardError>(obj, what.c_str(), v.lo, v.hi);
-    case VariantKind::kInt: {
-      const std::int64_t x = to_int<CardError>(obj, what.c_str(), INT32_MIN, INT32_MAX);
-      // The engine's storable range first, [0, hi] (its wording is pinned by
-      // tests/test_fuzz_found.py); set_rule then checks the variant's [lo, hi].
-      if (x < 0 || x > v.hi)
-        throw CardError(what + " must be in [0, " + std::to_string(v.hi) + "], got " +
-                        std::to_string(x));
-      return x;
-    }
+// Sets variant v of *r from a Python value: a choice name (or its enum member / index), True /
+// False, an integer, a level text. The engine validates (rules.hpp set_rule,
+// parse_rule_text); this only translates the Python value.
+void set_python_rule(Rules* r, const RuleVariant& v, py::handle obj) {
+  const std::string shown = py::str(py::repr(obj));
+  if (v.kind == VariantKind::kBool) {
+    if (!PyBool_Check(obj.ptr())) throw_rule_type(v, shown);
+    set_rule(r, v, obj.ptr() == Py_True);
+    return;
   }
-  return 0;
+  if (py::isinstance<py::str>(obj)) {
+    set_rule(r, v, parse_rule_text(v, to_text(obj, v.name), shown));
+    return;
+  }
+  if (PyBool_Check(obj.ptr()) || !PyIndex_Check(obj.ptr())) throw_rule_type(v, shown);
+  const py::object i = py::reinterpret_steal<py::object>(PyNumber_Index(obj.ptr()));
+  if (!i) {  // e.g. a numpy array of more than one element
+    PyErr_Clear();
+    throw_rule_type(v, shown);
+  }
+  int overflow = 0;
+  const long long x = PyLong_AsLongLongAndOverflow(i.ptr(), &overflow);
+  if (overflow || (x == -1 && PyErr_Occurred())) {
+    PyErr_Clear();
+    throw_rule_range(v, std::string(py::str(i)));  // beyond 64 bits: beyond every variant
+  }
+  set_rule(r, v, x);
 }
 
 Rules rules_from_kwargs(const py::kwargs& kw) {
-  std::vector<std::string> unknown;
-  for (auto item : kw) {
-    const std::string name = to_text(item.first, "rule name");
-    if (!find_rule_variant(name)) unknown.push_back(name);
-  }
-  if (!unknown.empty()) {
-    std::sort(unknown.begin(), unknown.end());
-    std::string s = "unknown rule name(s): ";
-    for (std::size_t i = 0; i < unknown.size(); ++i) s += (i ? ", " : "") + unknown[i];
-    s += " (known:";
-    for (const RuleVariant& v : rule_variants()) s += std::string(" ") + v.name;
-    throw CardError(s + ")");
-  }
+  std::vector<std::string> names;
+  for (auto item : kw) names.push_back(to_text(item.first, "rule name"));
+  check_rule_names(names);
   Rules r;
-  for (auto item : kw) {
-    const RuleVariant& v = *find_rule_variant(to_text(item.first, "rule name"));
-    set_rule(&r, v, engine_value(v, item.second));
-  }
+  for (auto item : kw)
+    set_python_rule(&r, *find_rule_variant(to_text(item.first, "rule name")), item.second);
   return r;
 }
 
@@ -148,10 +115,7 @@ py::dict variant_record(const RuleVariant& v) {
   d["rule"] = v.rule;
   d["doc"] = py::str(v.doc);
   py::list choices;
-  if (v.kind == VariantKind::kChoice)
-    for (const char* c : v.choices) choices.append(c);
-  if (v.kind == VariantKind::kLevel)
-    for (int x = v.lo; x <= v.hi; ++x) choices.append(level_text(x));
+  for (const std::string& c : rule_choices(v)) choices.append(c);
   d["choices"] = py::tuple(choices);
   d["enum"] = v.enum_name ? py::object(py::str(v.enum_name)) : py::object(py::none());
   d["default"] = python_value(v, rule_default(v));

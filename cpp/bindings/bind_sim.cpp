@@ -56,12 +56,6 @@ void bind_sim(py::module_& m) {
       [](const Rules& rules, std::uint64_t seed, std::int64_t n,
          const std::vector<std::string>& policies, bool matches, std::uint64_t first_game,
          int threads, bool auto_pass, const GameState* start, int view_seat) {
-        const Table& tb = table_of(rules);
-        if (policies.size() != std::size_t(tb.seats))
-          throw GameError("simulate needs " + std::to_string(tb.seats) +
-                          " policies (one per seat), got " + std::to_string(policies.size()));
-        if (n < 0) throw GameError("simulate: n must be >= 0");
-        if (threads < 1) throw GameError("simulate: threads must be >= 1");
         SimConfig cfg;
         cfg.rules = rules;
         cfg.seed = seed;
@@ -70,22 +64,12 @@ void bind_sim(py::module_& m) {
         cfg.matches = matches;
         cfg.auto_pass = auto_pass;
         cfg.threads = threads;
-        for (int s = 0; s < tb.seats; ++s)
-          cfg.policies[std::size_t(s)] = parse_policy(policies[std::size_t(s)]);
-        InfoState view;
-        if (start) {
-          if (start->match_over()) throw GameError("simulate: the position's match is over");
-          cfg.start = start;
-          if (view_seat >= 0) {
-            if (view_seat >= tb.seats)
-              throw GameError("simulate: no seat " + std::to_string(view_seat));
-            view = information_state(*start, view_seat);
-            sample_world_hands(view, seed, first_game);  // fail early if the view cannot be sampled
-            cfg.view = &view;
-          }
-        }
+        cfg.policies = seat_policies(policies, rules);
+        cfg.start = start;
+        cfg.view_seat = start ? view_seat : -1;
+        check_sim_config(cfg);  // before allocating: n sizes the arrays
         SimOutput out;
-        py::dict d = allocate_columns(py::ssize_t(n), tb, matches, &out);
+        py::dict d = allocate_columns(py::ssize_t(n), table_of(rules), matches, &out);
         {
           py::gil_scoped_release nogil;  // arguments converted; C++ writes only the arrays above
           simulate(cfg, out);
@@ -224,14 +208,11 @@ void bind_sim(py::module_& m) {
                          "Built-in seats in C++, stopping at Python seats (sim.py slow path).")
       .def(py::init([](const std::vector<py::object>& names, std::uint64_t seed,
                        std::uint64_t game) {
-             const std::size_t n = names.size();  // R18: one per seat of either table
-             if (n != std::size_t(kTable4p2d.seats) && n != std::size_t(kTable6p3d.seats))
-               throw GameError("_SeatDriver needs one entry per seat (6, or 4 at 4p2d)");
-             std::array<int, kSeats> kinds{};
-             kinds.fill(-1);
-             for (std::size_t s = 0; s < n; ++s)
-               kinds[s] = names[s].is_none() ? -1 : int(parse_policy(names[s].cast<std::string>()));
-             return SeatDriver(kinds, seed, game);
+             std::vector<std::optional<std::string>> seats;  // None: a Python seat
+             for (const py::object& n : names)
+               seats.push_back(n.is_none() ? std::nullopt
+                                           : std::optional<std::string>(n.cast<std::string>()));
+             return SeatDriver(seats, seed, game);
            }),
            py::arg("names"), py::arg("seed"), py::arg("game"))
       .def(

@@ -151,10 +151,7 @@ Cards parse_cards(std::string_view text) {
     while (j < text.size() && !is_separator(text[j]) && !utf8_separator(text.substr(j))) ++j;
     if (j > i) {
       const std::string_view tok = text.substr(i, j - i);
-      const int f = parse_face(tok);
-      if (c.count(f) == kMaxCopies)
-        throw CardError("too many copies of " + face_text(f) + " (at most 3: three decks, R2)");
-      c.add(f);
+      add_copy(&c, parse_face(tok));
     }
     i = j;
   }
@@ -201,18 +198,42 @@ std::string cards_text(const Cards& c) {
   return out;
 }
 
-Cards cards_from_counts(const std::uint8_t* counts, int n) {
+namespace {
+
+// The copy limit (R2): one copy per deck, three decks at most (the 6p3d table).
+static_assert(kMaxCopies == 3, "the copy-limit messages of this file say 3");
+
+template <class Int>
+Cards counts_to_cards(const Int* counts, int n) {
   if (n != kNumFaces)
     throw CardError("a count array needs 54 entries (one per face), got " + std::to_string(n));
   Cards c;
   for (int f = 0; f < kNumFaces; ++f) {
-    if (counts[f] > kMaxCopies)
-      throw CardError("count " + std::to_string(counts[f]) + " for " + face_text(f) +
-                      " is outside 0..3 (R2)");
-    c.add(f, counts[f]);
+    const std::int64_t v = std::int64_t(counts[f]);
+    if (v < 0 || v > kMaxCopies)
+      throw CardError("count " + std::to_string(v) + " for " + face_text(f) + " is outside 0..3 (R2)");
+    c.add(f, int(v));
   }
   return c;
 }
+
+}  // namespace
+
+void add_copy(Cards* c, int f) {
+  if (c->count(f) == kMaxCopies)
+    throw CardError("too many copies of " + face_text(f) + " (at most 3: three decks, R2)");
+  c->add(f);
+}
+
+Cards add_cards(const Cards& a, const Cards& b) {
+  if (Cards::sum_overflows(a, b))
+    throw CardError("cannot add '" + cards_text(b) + "': a face would exceed 3 copies (R2)");
+  return a + b;
+}
+
+Cards cards_from_counts(const std::uint8_t* counts, int n) { return counts_to_cards(counts, n); }
+
+Cards cards_from_counts(const std::int64_t* counts, int n) { return counts_to_cards(counts, n); }
 
 void cards_to_counts(const Cards& c, std::uint8_t* counts) {
   for (int f = 0; f < kNumFaces; ++f) counts[f] = std::uint8_t(c.count(f));
@@ -223,9 +244,7 @@ Cards cards_from_faces(const std::uint8_t* faces, int n) {
   for (int i = 0; i < n; ++i) {
     const int f = faces[i];
     if (f >= kNumFaces) throw CardError("face id " + std::to_string(f) + " out of range 0..53");
-    if (c.count(f) == kMaxCopies)
-      throw CardError("too many copies of " + face_text(f) + " (at most 3: three decks, R2)");
-    c.add(f);
+    add_copy(&c, f);
   }
   return c;
 }

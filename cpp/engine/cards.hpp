@@ -202,5 +202,14 @@ Cards cards_from_counts(const std::uint8_t* counts, int n = kNumFaces);
 void cards_to_counts(const Cards& c, std::uint8_t* counts);
 // Cards from face ids; throws CardError on a bad id or more than 3 copies.
 Cards cards_from_faces(const std::uint8_t* faces, int n);
+// The R2 copy limit, checked in one place for every way cards come in (text, face ids,
+// counts, sums; the bindings call these): a Cards holds at most kMaxCopies (3, the 6p3d deck)
+// of a face; a table with fewer decks (4p2d: 2) is checked where hands meet a table (state).
+// Adds one copy of face f; CardError "too many copies of <f> (at most 3: three decks, R2)".
+void add_copy(Cards* c, int f);
+// 54 counts of any integer type; CardError "count <v> for <f> is outside 0..3 (R2)".
+Cards cards_from_counts(const std::int64_t* counts, int n = kNumFaces);
+// a + b; CardError "cannot add '<b>': a face would exceed 3 copies (R2)".
+Cards add_cards(const Cards& a, const Cards& b);
 
 }  // namespace daguai

@@ -1,6 +1,7 @@
 // The variant table (rules.hpp): one row per field of Rules.
 #include "rules.hpp"
 
+#include <algorithm>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -142,11 +143,105 @@ int choice_index(const RuleVariant& v, std::string_view choice) {
   return -1;
 }
 
+namespace {
+
+std::string bounds(const RuleVariant& v) {
+  std::string s = "[";
+  s += std::to_string(v.lo);
+  s += ", ";
+  s += std::to_string(v.hi);
+  s += ']';
+  return s;
+}
+
+}  // namespace
+
+// "Rules.<name> <what>, got <got>" (built by appending: GCC 12 warns on chains of +).
+[[noreturn]] static void throw_rule_error(const RuleVariant& v, std::string_view what,
+                                          std::string_view got) {
+  std::string msg = "Rules.";
+  msg += v.name;
+  msg += ' ';
+  msg += what;
+  msg += ", got ";
+  msg += got;
+  throw CardError(msg);
+}
+
+void throw_rule_range(const RuleVariant& v, std::string_view got) {
+  throw_rule_error(v, "must be in " + bounds(v), got);
+}
+
+void throw_rule_type(const RuleVariant& v, std::string_view got) {
+  if (v.kind == VariantKind::kBool) throw_rule_error(v, "must be True or False", got);
+  throw_rule_error(v, "must be an integer in " + bounds(v), got);
+}
+
 void set_rule(Rules* r, const RuleVariant& v, std::int64_t value) {
-  if (value < v.lo || value > v.hi)
-    throw CardError(std::string("Rules.") + v.name + " must be in [" + std::to_string(v.lo) + ", " +
-                    std::to_string(v.hi) + "], got " + std::to_string(value));
+  if (value < v.lo || value > v.hi) throw_rule_range(v, std::to_string(value));
   v.set(*r, std::int32_t(value));
+}
+
+void check_rule_names(const std::vector<std::string>& names) {
+  std::vector<std::string> unknown;
+  for (const std::string& n : names)
+    if (!find_rule_variant(n)) unknown.push_back(n);
+  if (unknown.empty()) return;
+  std::sort(unknown.begin(), unknown.end());
+  std::string s = "unknown rule name(s): ";
+  for (std::size_t i = 0; i < unknown.size(); ++i) {
+    if (i) s += ", ";
+    s += unknown[i];
+  }
+  s += " (known:";
+  for (const RuleVariant& v : kVariants) {
+    s += ' ';
+    s += v.name;
+  }
+  s += ')';
+  throw CardError(s);
+}
+
+std::vector<std::string> rule_choices(const RuleVariant& v) {
+  std::vector<std::string> out;
+  if (v.kind == VariantKind::kChoice)
+    for (const char* c : v.choices) out.emplace_back(c);
+  if (v.kind == VariantKind::kLevel)
+    for (int x = v.lo; x <= v.hi; ++x) out.push_back(level_text(x));
+  return out;
+}
+
+std::int32_t parse_rule_text(const RuleVariant& v, std::string_view text, std::string_view shown) {
+  const std::string what = std::string("Rules.") + v.name + "=" + std::string(shown);
+  if (v.kind == VariantKind::kChoice) {
+    const int i = choice_index(v, text);
+    if (i >= 0) return i;
+    std::string msg = what + " is not one of ";
+    for (std::size_t i = 0; i < v.choices.size(); ++i) {
+      if (i) msg += ", ";
+      msg += '\'';
+      msg += v.choices[i];
+      msg += '\'';
+    }
+    throw CardError(msg);
+  }
+  if (v.kind == VariantKind::kLevel) {
+    int x = -1;
+    try {
+      x = parse_level(text);
+    } catch (const CardError&) {
+    }
+    if (x >= v.lo && x <= v.hi) return x;
+    std::string msg = what + " is not a level (";
+    const std::vector<std::string> levels = rule_choices(v);
+    for (std::size_t i = 0; i < levels.size(); ++i) {
+      if (i) msg += ' ';
+      msg += levels[i];
+    }
+    msg += ')';
+    throw CardError(msg);
+  }
+  throw_rule_type(v, shown);
 }
 
 }  // namespace daguai

@@ -12,7 +12,9 @@
 
 #include <cstdint>
 #include <span>
+#include <string>
 #include <string_view>
+#include <vector>
 
 namespace daguai {
 
@@ -96,5 +98,23 @@ int choice_index(const RuleVariant& v, std::string_view choice);
 // Sets variant v of *r; CardError "Rules.<name> must be in [lo, hi], got <value>" outside
 // [v.lo, v.hi] (*r unchanged).
 void set_rule(Rules* r, const RuleVariant& v, std::int64_t value);
+
+// The validation of a value given from outside (bindings, files), in one place: the bindings
+// only translate a Python value into text or an integer and call these (issue 16 item 7).
+// CardError "Rules.<name> must be in [lo, hi], got <got>": a value beyond any integer the
+// caller can hold (`got` as the caller shows it).
+[[noreturn]] void throw_rule_range(const RuleVariant& v, std::string_view got);
+// CardError "Rules.<name> must be an integer in [lo, hi], got <got>" (kBool: "must be True or
+// False"): a value of the wrong type.
+[[noreturn]] void throw_rule_type(const RuleVariant& v, std::string_view got);
+// The engine value of a text: a choice name (kChoice) or a level text (kLevel). CardError
+// "Rules.<name>=<shown> is not one of 'a', 'b'" / "... is not a level (2 3 ... A)" otherwise,
+// and for a variant of another kind (`shown`: the value as the caller quotes it).
+std::int32_t parse_rule_text(const RuleVariant& v, std::string_view text, std::string_view shown);
+// CardError "unknown rule name(s): a, b (known: wild ...)" unless every name is a variant's.
+void check_rule_names(const std::vector<std::string>& names);
+// The texts of v's values: kChoice its choice names, kLevel the level texts from lo to hi;
+// none for the other kinds.
+std::vector<std::string> rule_choices(const RuleVariant& v);
 
 }  // namespace daguai

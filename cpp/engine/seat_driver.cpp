@@ -17,4 +17,22 @@ SeatDriver::SeatDriver(const std::array<int, kSeats>& kinds, std::uint64_t seed,
   seats_.start(seed, game);
 }
 
+namespace {
+
+std::array<int, kSeats> kinds_of(const std::vector<std::optional<std::string>>& names) {
+  if (names.size() != std::size_t(kTable4p2d.seats) && names.size() != std::size_t(kTable6p3d.seats))
+    throw GameError("_SeatDriver needs one entry per seat (6, or 4 at 4p2d)");
+  std::array<int, kSeats> kinds{};
+  kinds.fill(kCallerSeat);
+  for (std::size_t s = 0; s < names.size(); ++s)
+    if (names[s]) kinds[s] = int(parse_policy(*names[s]));
+  return kinds;
+}
+
+}  // namespace
+
+SeatDriver::SeatDriver(const std::vector<std::optional<std::string>>& names, std::uint64_t seed,
+                       std::uint64_t game)
+    : SeatDriver(kinds_of(names), seed, game) {}
+
 }  // namespace daguai

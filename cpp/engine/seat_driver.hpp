@@ -8,6 +8,9 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
 
 #include "infostate.hpp"
 #include "play_out.hpp"
@@ -29,6 +32,10 @@ class SeatDriver {
  public:
   // kinds[seat]: a PolicyKind, or kCallerSeat (-1) for a seat the caller decides.
   SeatDriver(const std::array<int, kSeats>& kinds, std::uint64_t seed, std::uint64_t game);
+  // names[seat]: a policy name (parse_policy), or nullopt for a caller's seat; one per seat of
+  // either table (R18: 6, or 4 at 4p2d), GameError otherwise.
+  SeatDriver(const std::vector<std::optional<std::string>>& names, std::uint64_t seed,
+             std::uint64_t game);
   // Apply built-in decisions until a caller's seat is to act (returns that seat), the match
   // is over or `round_limit` rounds have finished (returns -1).
   int advance(GameState& g, std::size_t round_limit) {
