@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Callable, Iterable, Iterator
-from typing import Any, Protocol, SupportsIndex, Union, overload
+from typing import Any, Protocol, SupportsIndex, TypedDict, Union, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -369,6 +369,22 @@ def simulate(rules: CoreRules, seed: int, n: int, policies: list[str], matches: 
              first_game: int = ..., threads: int = ..., auto_pass: bool = ...,
              start: _GameLike | None = ..., view_seat: int = ...) -> dict[str, npt.NDArray[Any]]: ...
 
+class _ResultColumn(TypedDict):
+    name: str
+    dtype: str
+    width: int
+    matches_only: bool
+    doc: str
+
+def result_columns(rules: CoreRules | None = ...) -> tuple[_ResultColumn, ...]: ...
+
+class _ResultRows:
+    def __init__(self, rules: CoreRules, n: int, matches: bool) -> None: ...
+    def fill(self, row: int, game: _GameLike, seed: int, game_index: int, first_dealer: int,
+             first_level: int, plays: int, passes: int) -> None: ...
+    @property
+    def columns(self) -> dict[str, npt.NDArray[Any]]: ...
+
 class PolicyRunner:
     def __init__(self, policy: str, seed: int, game: int, seat: int) -> None: ...
     def act(self, game: _GameLike | InfoState) -> Action: ...
@@ -478,6 +494,13 @@ def sample_worlds(view: InfoState, n: int, seed: int) -> list[GameState]: ...
 def _sample_hands_array(view: InfoState, n: int, seed: int) -> npt.NDArray[np.uint8]: ...
 def _consistent(view: InfoState, hands: list[Hand]) -> bool: ...
 def policy_names() -> list[str]: ...
+
+class _PolicyEntry(TypedDict):
+    name: str
+    kind: str  # "rule", "search" or "model"
+    rollouts: int | None
+
+def policy_entries() -> list[_PolicyEntry]: ...
 def _search(game: _GameLike, rollouts: int, ms: float, threads: int, rollout: str, seed: int,
             max_candidates: int = ..., incumbent: int = ...,
             progress: Callable[[float, float], Any] | None = ...,

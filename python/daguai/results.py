@@ -15,48 +15,18 @@ from .rules import Rules
 
 __all__ = ["SimResult", "COLUMNS", "column_names"]
 
-#: Every result column, once: ``(name, dtype, width, matches_only)``; width 0 = a 1-D column,
-#: k = an (n, k) column. The C++ rollout (cpp/engine/rollout.hpp ``SimOutput``) fills the
-#: same set; the Python slow path allocates from this table. Widths are those of the 6p3d
-#: table; at 4p2d (R18) "order" and "scores" are 4 wide and "tributers" 2 (``empty_columns``).
-COLUMNS: tuple[tuple[str, str, int, bool], ...] = (
-    ("seed", "uint64", 0, False),
-    ("game", "uint64", 0, False),
-    ("dealer", "int8", 0, False),
-    ("level", "int8", 0, False),
-    ("order", "int8", 6, False),
-    ("winner", "int8", 0, False),
-    ("n_tributers", "int8", 0, False),
-    ("tributers", "int8", 3, False),
-    ("levels", "int8", 2, False),
-    ("scores", "int32", 6, False),
-    ("plays", "int32", 0, False),
-    ("passes", "int32", 0, False),
-    ("rounds", "int32", 0, False),
-    ("draws", "int32", 0, True),
-    ("wins", "int32", 2, True),
-)
+#: Every result column: ``(name, dtype, width, matches_only)``; width 0 = a 1-D column, k = an
+#: (n, k) column. Read from the engine's column table (cpp/engine/columns.cpp, the one place a
+#: column is declared: ``_core.result_columns()``), which the C++ rollouts and the Python slow
+#: path fill. Widths are those of the 6p3d table; at 4p2d (R18) "order" and "scores" are 4
+#: wide and "tributers" 2 (``_core.result_columns(rules)``).
+COLUMNS: tuple[tuple[str, str, int, bool], ...] = tuple(
+    (c["name"], c["dtype"], c["width"], c["matches_only"]) for c in _core.result_columns())
 
 
 def column_names(matches: bool) -> list[str]:
     """The columns of a round-mode (``matches=False``) or a match-mode result, in order."""
     return [name for name, _, _, only_matches in COLUMNS if matches or not only_matches]
-
-
-def empty_columns(count: int, matches: bool, skip: Sequence[str] = ("seed",),
-                  seats: int = 6) -> dict[str, np.ndarray]:
-    """Zero-filled columns for ``count`` games (all of :data:`COLUMNS` but ``skip``) at a
-    table of ``seats`` seats (R18: per-seat columns are ``seats`` wide, tributers half)."""
-    out: dict[str, np.ndarray] = {}
-    for name, dtype, width, only_matches in COLUMNS:
-        if name in skip or (only_matches and not matches):
-            continue
-        if name in ("order", "scores"):
-            width = seats
-        elif name == "tributers":
-            width = seats // 2
-        out[name] = np.zeros((count, width) if width else count, dtype)
-    return out
 
 
 def _flat_columns(columns: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:

@@ -33,7 +33,7 @@ import numpy as np
 
 from . import _core
 from .game import Game
-from .results import SimResult, empty_columns
+from .results import SimResult
 from .rules import LEVELS, Rules
 from .table import seats_of
 
@@ -138,10 +138,6 @@ def _run_fast(rules: Rules, seed: int, first: int, count: int, policies: Sequenc
                                threads, auto_pass, start, view_seat))
 
 
-def _empty_columns(count: int, matches: bool, seats: int = 6) -> dict[str, np.ndarray]:
-    return empty_columns(count, matches, seats=seats)
-
-
 def play_game(seed: int, game: int, policies: Sequence[PolicyLike], *, rules: Rules | None = None,
               matches: bool = False, auto_pass: bool = False) -> tuple[Game, int, int]:
     """Play game ``game`` of a run from Python, decision by decision (the slow path).
@@ -204,8 +200,8 @@ def _play(g: Game, pols: Sequence[PolicyLike], matches: bool) -> tuple[int, int]
 def _run_slow(rules: Rules, seed: int, first: int, count: int, policies: Sequence[PolicyLike],
               matches: bool, auto_pass: bool, start: Game | None = None,
               view_seat: int = -1) -> dict[str, np.ndarray]:
-    cols = _empty_columns(count, matches, seats_of(rules))
-    level_rank = {text: i for i, text in enumerate(LEVELS)}
+    # The rows are filled by the engine's column table (cpp/engine/columns.cpp), as in C++.
+    rows = _core._ResultRows(rules._core, count, matches)
     for j in range(count):
         i = first + j
         if start is None:
@@ -215,31 +211,10 @@ def _run_slow(rules: Rules, seed: int, first: int, count: int, policies: Sequenc
         else:  # world i of the view, as in C++ (sample_worlds' world i)
             from .search import sample_worlds
             g = sample_worlds(start.view(view_seat), i + 1, seed)[i]
-        dealer, level = g.dealer, level_rank[g.level]
+        dealer, level = g.dealer, LEVELS.index(g.level)
         plays, passes = _play(g, policies, matches)
-        last = g.result(-1)
-        cols["game"][j] = i
-        cols["dealer"][j] = dealer
-        cols["level"][j] = level
-        cols["order"][j] = last["order"]
-        if matches:
-            mw = last["match_winner"] if last["match_over"] else None
-            cols["winner"][j] = -1 if mw is None else mw
-        else:
-            cols["winner"][j] = -1 if last["winner"] is None else last["winner"]
-        trib = last["tributers"]
-        cols["n_tributers"][j] = len(trib)
-        cols["tributers"][j] = list(trib) + [-1] * (cols["tributers"].shape[1] - len(trib))
-        cols["levels"][j] = [level_rank[x] for x in g.levels]
-        cols["scores"][j] = g.scores
-        cols["plays"][j] = plays
-        cols["passes"][j] = passes
-        cols["rounds"][j] = g.n_results
-        if matches:
-            results = [r for r in g.results if r["forfeit"] is None]
-            cols["draws"][j] = sum(r["winner"] is None for r in results)
-            cols["wins"][j] = [sum(r["winner"] == t for r in results) for t in (0, 1)]
-    return cols
+        rows.fill(j, g.state, seed, i, dealer, level, plays, passes)
+    return dict(rows.columns)
 
 
 def _run_range(rules: Rules, seed: int, first: int, count: int, policies: Sequence[PolicyLike],
@@ -461,8 +436,7 @@ def simulate(n: int = 10_000, policies: Sequence[PolicyLike] = ("heuristic", "ra
                 count = max(threads, int(count * min(2.0, max(0.25, grow))))
         cols = _concat(parts)
     elapsed = time.perf_counter() - start
-    columns = {"seed": np.full(n, seed, dtype=np.uint64), **cols}
-    return SimResult(columns, seed=seed, rules=rules, policies=tuple(_policy_name(p) for p in pols),
+    return SimResult(cols, seed=seed, rules=rules, policies=tuple(_policy_name(p) for p in pols),
                      matches=matches, elapsed=elapsed, threads=threads if fast else 1,
                      backend=backend, auto_pass=auto_pass)
 
