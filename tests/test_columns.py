@@ -11,10 +11,9 @@ import hashlib
 import pathlib
 import re
 
+import daguai
 import numpy as np
 import pytest
-
-import daguai
 from daguai import Game, Rules, _core, results
 from daguai.rules import LEVELS
 from daguai.sim import _run_slow, play_game
@@ -119,7 +118,8 @@ def reference_row(g: Game, seed: int, game: int, dealer: int, level: int, plays:
     last = g.result(-1)
     row = {"seed": seed, "game": game, "dealer": dealer, "level": level, "order": last["order"]}
     if matches:
-        row["winner"] = last["match_winner"] if last["match_over"] and last["match_winner"] is not None else -1
+        over = last["match_over"] and last["match_winner"] is not None
+        row["winner"] = last["match_winner"] if over else -1
     else:
         row["winner"] = -1 if last["winner"] is None else last["winner"]
     trib = list(last["tributers"])

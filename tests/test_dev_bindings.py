@@ -12,7 +12,6 @@ import re
 
 import numpy as np
 import pytest
-
 from daguai import CardError, Game, Hand, PositionError, Rules, _core, classify
 
 BINDINGS = pathlib.Path(__file__).resolve().parents[1] / "cpp" / "bindings"
@@ -139,7 +138,8 @@ def test_rule_bounds_in_messages_are_the_tables(row):
     for bad in (lo - 1, hi + 1, 2**70, -(2**70)):
         with pytest.raises(CardError, match=rf"^Rules\.{name} must be in \[{lo}, {hi}\], got {bad}$"):
             _core.CoreRules(**{name: bad})
-    with pytest.raises(CardError, match=rf"^Rules\.{name} must be an integer in \[{lo}, {hi}\], got 1\.5$"):
+    wrong_type = rf"^Rules\.{name} must be an integer in \[{lo}, {hi}\], got 1\.5$"
+    with pytest.raises(CardError, match=wrong_type):
         _core.CoreRules(**{name: 1.5})
     assert getattr(_core.CoreRules(**{name: lo}), name) == lo
 
@@ -149,7 +149,8 @@ def test_choice_level_and_flag_messages_come_from_the_table():
         _core.CoreRules(table="8p4d")
     with pytest.raises(CardError, match=r"^Rules\.table must be in \[0, 1\], got 2$"):
         _core.CoreRules(table=2)
-    with pytest.raises(CardError, match=r"^Rules\.final_level='Z' is not a level \(2 3 4 5 6 7 8 9 T J Q K A\)$"):
+    not_a_level = r"^Rules\.final_level='Z' is not a level \(2 3 4 5 6 7 8 9 T J Q K A\)$"
+    with pytest.raises(CardError, match=not_a_level):
         _core.CoreRules(final_level="Z")
     with pytest.raises(CardError, match=r"^Rules\.losers_pay must be True or False, got 1$"):
         _core.CoreRules(losers_pay=1)

@@ -12,11 +12,9 @@ import hashlib
 import json
 import pickle
 
-import pytest
-
 import daguai
+import pytest
 from daguai import Game, Rules, _core
-
 from test_columns import frame_hash
 
 
@@ -106,7 +104,7 @@ def test_policy_runner_pickles_its_world_seed():
     assert pickle.loads(pickle.dumps(r)).__reduce__()[1] == args
 
 
-def _driven(pols, seed, game, rules=Rules()):
+def _driven(pols, seed, game, rules):
     """Game `game` of `seed` played by the seat driver alone (every seat built in)."""
     g = Game(seed, rules, game=game, record=False)
     driver = _core._SeatDriver(list(pols), seed, game)
@@ -116,7 +114,8 @@ def _driven(pols, seed, game, rules=Rules()):
 
 @pytest.mark.parametrize("rules", [Rules(), Rules(table="4p2d")])
 def test_seat_driver_and_rollouts_play_the_same_games(rules):
-    pols = ["heuristic", "random", "greedy", "heuristic", "random", "greedy"][:6 if rules.table == "6p3d" else 4]
+    pols = ["heuristic", "random", "greedy", "heuristic", "random", "greedy"]
+    pols = pols[:4] if rules.table == "4p2d" else pols
     fast = daguai.simulate(12, pols, seed=8, rules=rules, threads=2)
     for i in range(12):
         g, plays, passes = _driven(pols, 8, i, rules)

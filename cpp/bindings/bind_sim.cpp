@@ -118,7 +118,8 @@ void bind_sim(py::module_& m) {
              std::uint64_t game, int first_dealer, int first_level, std::int64_t plays,
              std::int64_t passes) {
             const Guard guard(&r, &g);
-            if (row < 0 || row >= r.n) throw GameError("_ResultRows.fill: no row " + std::to_string(row));
+            if (row < 0 || row >= r.n)
+              throw GameError("_ResultRows.fill: no row " + std::to_string(row));
             if (g.results().empty()) throw GameError("_ResultRows.fill: the game has no result");
             GameTally t;
             t.seed = seed;
@@ -145,7 +146,9 @@ void bind_sim(py::module_& m) {
              if (seat < 0 || seat >= kSeats) throw GameError("seat must be 0..5");
              return PolicyRunner{parse_policy(name),
                                  Rng::stream(seed, game, Stream::kPolicy, std::uint64_t(seat)),
-                                 {}, seed, game};
+                                 {},
+                                 seed,
+                                 game};
            }),
            py::arg("policy"), py::arg("seed"), py::arg("game"), py::arg("seat"))
       .def(
@@ -206,14 +209,14 @@ void bind_sim(py::module_& m) {
 
   py::class_<SeatDriver>(m, "_SeatDriver",
                          "Built-in seats in C++, stopping at Python seats (sim.py slow path).")
-      .def(py::init([](const std::vector<py::object>& names, std::uint64_t seed,
-                       std::uint64_t game) {
-             std::vector<std::optional<std::string>> seats;  // None: a Python seat
-             for (const py::object& n : names)
-               seats.push_back(n.is_none() ? std::nullopt
-                                           : std::optional<std::string>(n.cast<std::string>()));
-             return SeatDriver(seats, seed, game);
-           }),
+      .def(py::init(
+               [](const std::vector<py::object>& names, std::uint64_t seed, std::uint64_t game) {
+                 std::vector<std::optional<std::string>> seats;  // None: a Python seat
+                 for (const py::object& n : names)
+                   seats.push_back(n.is_none() ? std::nullopt
+                                               : std::optional<std::string>(n.cast<std::string>()));
+                 return SeatDriver(seats, seed, game);
+               }),
            py::arg("names"), py::arg("seed"), py::arg("game"))
       .def(
           "advance",

@@ -211,7 +211,8 @@ Cards counts_to_cards(const Int* counts, int n) {
   for (int f = 0; f < kNumFaces; ++f) {
     const std::int64_t v = std::int64_t(counts[f]);
     if (v < 0 || v > kMaxCopies)
-      throw CardError("count " + std::to_string(v) + " for " + face_text(f) + " is outside 0..3 (R2)");
+      throw CardError("count " + std::to_string(v) + " for " + face_text(f) +
+                      " is outside 0..3 (R2)");
     c.add(f, int(v));
   }
   return c;

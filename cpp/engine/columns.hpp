@@ -50,7 +50,9 @@ std::span<const ResultColumn> result_columns();
 constexpr std::size_t kNumResultColumns = 15;
 
 // Whether a run has the column (match-only columns only in match mode).
-inline bool column_present(const ResultColumn& c, bool matches) { return matches || !c.matches_only; }
+inline bool column_present(const ResultColumn& c, bool matches) {
+  return matches || !c.matches_only;
+}
 // Elements per row: 1 for kScalar, else the table's seats / max_tributers / 2 teams (R18).
 int column_width(const ResultColumn& c, const Table& tb);
 // 0 for a 1-D column, else column_width (the numpy shape's second axis).

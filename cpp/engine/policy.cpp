@@ -688,8 +688,8 @@ bool is_search_policy(PolicyKind k) {
 const std::vector<PolicyEntry>& policy_registry() {
   // Adding a policy: one entry here (its id is its index; PolicyKind names the first ones).
   static const std::vector<PolicyEntry> kPolicies = {
-      rule_entry("random",
-                 [](const PolicyView& v, Rng& r, PolicyScratch& s) { return random_action(v, r, s); }),
+      rule_entry("random", [](const PolicyView& v, Rng& r,
+                              PolicyScratch& s) { return random_action(v, r, s); }),
       rule_entry("greedy",
                  [](const PolicyView& v, Rng&, PolicyScratch& s) { return greedy_action(v, s); }),
       rule_entry("heuristic", [](const PolicyView& v, Rng& r,
@@ -701,9 +701,10 @@ const std::vector<PolicyEntry>& policy_registry() {
       search_entry("pimc48", with_rollouts(48)),
       search_entry("pimc192", with_rollouts(192)),
       // the heuristic planning with min_plays: an opponent that is not pimc's rollout policy
-      rule_entry("heuristic_exact", [](const PolicyView& v, Rng& r, PolicyScratch& s) {
-        return heuristic_action(v, r, s, true);
-      }),
+      rule_entry("heuristic_exact",
+                 [](const PolicyView& v, Rng& r, PolicyScratch& s) {
+                   return heuristic_action(v, r, s, true);
+                 }),
   };
   return kPolicies;
 }

@@ -99,9 +99,9 @@ const char* policy_class_name(PolicyClass c);  // "rule", "search"
 struct PolicyEntry {
   const char* name;
   PolicyClass kind = PolicyClass::kRule;
-  PolicyFn fn = nullptr;       // kRule
-  SearchFn search = nullptr;   // kSearch
-  SearchConfig budget{};       // kSearch: its settings (rollouts per decision, ...)
+  PolicyFn fn = nullptr;      // kRule
+  SearchFn search = nullptr;  // kSearch
+  SearchConfig budget{};      // kSearch: its settings (rollouts per decision, ...)
 };
 // Every policy, id = index (PolicyKind). The one place to add a policy: policy.cpp.
 const std::vector<PolicyEntry>& policy_registry();

@@ -13,8 +13,7 @@ namespace {
 void run_one(const SimConfig& cfg, const InfoState* view, std::int64_t i, const SimOutput& out,
              Seats& seats) {
   const std::uint64_t game = cfg.first_game + std::uint64_t(i);
-  GameState g = view        ? make_world(*view, sample_world_hands(*view, cfg.seed, game),
-                                         cfg.seed, game)
+  GameState g = view ? make_world(*view, sample_world_hands(*view, cfg.seed, game), cfg.seed, game)
                 : cfg.start ? *cfg.start
                             : GameState(cfg.rules, cfg.seed, game, cfg.auto_pass, /*record=*/false);
   GameTally t;

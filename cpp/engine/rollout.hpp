@@ -48,7 +48,8 @@ using SimOutput = ResultArrays;
 void check_sim_config(const SimConfig& cfg);
 
 // Runs the simulation; GameError as check_sim_config, or for a view that cannot be sampled
-// (before any game is played). threads > 1 run in parallel (workers.hpp parallel_for, chunks of 16 games).
+// (before any game is played). threads > 1 run in parallel (workers.hpp parallel_for, chunks of 16
+// games).
 void simulate(const SimConfig& cfg, const SimOutput& out);
 
 }  // namespace daguai

@@ -20,7 +20,8 @@ SeatDriver::SeatDriver(const std::array<int, kSeats>& kinds, std::uint64_t seed,
 namespace {
 
 std::array<int, kSeats> kinds_of(const std::vector<std::optional<std::string>>& names) {
-  if (names.size() != std::size_t(kTable4p2d.seats) && names.size() != std::size_t(kTable6p3d.seats))
+  if (names.size() != std::size_t(kTable4p2d.seats) &&
+      names.size() != std::size_t(kTable6p3d.seats))
     throw GameError("_SeatDriver needs one entry per seat (6, or 4 at 4p2d)");
   std::array<int, kSeats> kinds{};
   kinds.fill(kCallerSeat);
