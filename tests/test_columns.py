@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 from daguai import Game, Rules, _core, results
 from daguai.rules import LEVELS
-from daguai.sim import _run_slow, play_game
+from daguai.run.simulation import _run_slow, play_game
 
 DOCS = pathlib.Path(__file__).resolve().parents[1] / "docs" / "simulation.md"
 
