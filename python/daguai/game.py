@@ -501,7 +501,10 @@ def replay(record: str | Iterable[str] | list[dict[str, Any]], upto: int | None 
         if not isinstance(e, dict) or not isinstance(e.get("event"), str):
             raise ReplayError(f"{where}: not an event")
         kind = e["event"]
-        e.get("seat")
+        if kind == "play" and "as" in e:  # a 4p2d reading of an older engine (R18)
+            upgraded = protocol.old_reading(e.get("cards"), e["as"], g.level, g.rules)
+            if upgraded is not None:
+                e = {**e, "as": upgraded}
         try:
             decision = codec.entry_decision(e)
             if decision is not None:

@@ -27,19 +27,21 @@ action text ``IllegalActionError`` (both ValueErrors, docs/errors.md).
 from __future__ import annotations
 
 import json
+from collections import Counter
 from typing import Any
 
 from . import _core, codec
 from ._core import Action, Play
 from .codec import decisions, dumps, entry_decision, play_to_json, result_to_json
 from .errors import CodecError, ReplayError
+from .table import table_info
 
 __all__ = [
     "PROTOCOL_VERSION", "RECORD_FORMAT", "ACTION_TYPES", "ReplayError",
     "play_to_json", "play_from_json", "action_to_json", "action_text", "parse_action",
     "action_from_json", "decision_of_event", "decisions", "apply_decision", "event_to_json",
     "entry_decision", "event_for_seat", "history_entry", "result_to_json", "view_to_json",
-    "public_view", "position_to_json", "dumps", "schema", "SCHEMA_NAME",
+    "public_view", "position_to_json", "dumps", "schema", "SCHEMA_NAME", "old_reading",
 ]
 
 #: Version of the table protocol (docs/protocol.md) and of its JSON Schema.
@@ -156,7 +158,8 @@ def apply_decision(g: Any, a: Any, where: str = "decision") -> None:
         if d.type in ("pass", "anti_tribute"):
             g.step(d.type)
         elif d.type == "play":
-            g.step(_read_play(d.cards, d.extra, g.level, g.rules))
+            declared = old_reading(d.cards, d.extra, g.level, g.rules) or d.extra
+            g.step(_read_play(d.cards, declared, g.level, g.rules))
         else:
             if g.phase not in (d.type, "return" if d.type == "offer" else d.type):
                 raise ReplayError(f"{where}: a {d.type} in phase {g.phase}")
@@ -165,6 +168,49 @@ def apply_decision(g: Any, a: Any, where: str = "decision") -> None:
         raise
     except (ValueError, IndexError, TypeError) as exc:
         raise ReplayError(f"{where}: {exc}") from None
+
+
+def old_reading(cards: Any, declared: Any, level: str, rules: Any) -> str | None:
+    """The ``as`` of today's reading of a play whose ``declared`` text is the reading an
+    older engine wrote at a two-deck table, or None when it is not one.
+
+    Before 4p2d plays carried their copy limit (bit 7 of the Play level byte, R18), the
+    faces the jokers stand for were chosen as at three decks, so a record or game document
+    of a 4p2d match could name a face three times (``"7h Ks Kd SJ SJ"`` as ``"Ks Ks"``;
+    today ``"Ks Kh"``). Such a reading is accepted exactly when it is the one the
+    three-deck rules give for these cards (under ``wild="declare"``: the declared one) and
+    today's reading has the same kind and key; records and documents keep format 1 (they
+    gained no field), so this reader serves both versions.
+    """
+    if not isinstance(cards, str) or not isinstance(declared, str) or table_info(rules.table)["decks"] != 2:
+        return None
+    try:
+        mine = str(_core.Hand(cards)).split()
+        faces = Counter(mine + declared.split())
+        if not faces or max(faces.values()) <= 2:
+            return None
+        three = type(rules).from_dict({**rules.to_dict(), "table": "6p3d"})
+        declare = rules.wild == "declare"
+        old = _core.classify(cards, level, three._core, declared if declare else None)
+        if old is None or " ".join(old.jokers_as) != declared:
+            return None
+        again = None
+        if declare:  # the same ranks, each face at most twice (R18)
+            held = Counter(mine)
+            picks = []
+            for f in old.jokers_as:
+                suit = next((s for s in "shdc" if held[f[0] + s] < 2), None)
+                if suit is None:
+                    return None
+                held[f[0] + suit] += 1
+                picks.append(f[0] + suit)
+            again = " ".join(picks)
+        now = _core.classify(cards, level, rules._core, again)
+    except ValueError:
+        return None
+    if now is None or (now.kind, now.key) != (old.kind, old.key):
+        return None
+    return " ".join(now.jokers_as)
 
 
 def event_to_json(name: str, s: int, other: int, flags: int, payload: Any) -> dict[str, Any]:
