@@ -53,7 +53,6 @@ SCHEMA_NAME = f"protocol-v{PROTOCOL_VERSION}.schema.json"
 
 #: Decision types (R8, R11).
 ACTION_TYPES = ("play", "pass", "tribute", "anti_tribute", "return", "offer", "take")
-_CARD_VERBS = ("tribute", "return", "offer", "take")
 
 
 # ---- plays and actions -------------------------------------------------------------------
