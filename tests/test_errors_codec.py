@@ -182,3 +182,20 @@ def test_fuzz_malformed_json_text(text):
             call(text)
         except error:
             pass
+
+
+@settings(max_examples=300, deadline=None)
+@given(field=st.sampled_from(["hands", "tribute", "history", "rules"]), value=SMALL_JSON,
+       unknown=st.sets(st.integers(0, 5), max_size=3))
+def test_fuzz_fill_hidden_hands(field, value, unknown):
+    """A position with unknown hands (what ``analyze`` fills) and one wrong field: a
+    PositionError or a filled position, nothing else."""
+    from daguai.positions import fill_hidden_hands
+
+    doc = _position()
+    doc["hands"] = [None if s in unknown else h for s, h in enumerate(doc["hands"])]
+    doc[field] = value
+    try:
+        fill_hidden_hands(doc, tries=3)
+    except PositionError:
+        pass

@@ -182,15 +182,25 @@ def fill_hidden_hands(position: Mapping[str, Any], seed: int = 0, tries: int = 5
     unknown = [s for s in range(table) if hands[s] is None]
     if not unknown:
         return doc
-    pairs = {t: r for t, r in doc.get("tribute", [])}
+    pairs_raw = doc.get("tribute", [])
+    if not isinstance(pairs_raw, list) or any(
+        not isinstance(p, list) or len(p) != 2 or any(type(x) is not int or not 0 <= x < table for x in p)
+        for p in pairs_raw
+    ):
+        raise _fail("'tribute' must be a list of [tributer, receiver] seat pairs")
+    pairs = {t: r for t, r in pairs_raw}
     receivers = {r: t for t, r in pairs.items()}
     size = {s: 27 for s in range(table)}
     played: list[str] = []
-    for e in doc.get("history", []):
-        if not isinstance(e, list) or len(e) < 2:
-            raise _fail(f"malformed history entry {codec.short_repr(e)}")
-        seat, kind = e[0], e[1]
-        cards = e[2].split() if len(e) > 2 and isinstance(e[2], str) and kind != "pass" else []
+    history_raw = doc.get("history", [])
+    if not isinstance(history_raw, list):
+        raise _fail("'history' must be a list")
+    for i, e in enumerate(history_raw):  # the one reader of decision entries (the codec's)
+        d = codec.read_decision(e, f"history entry {i}", position=True, error=_fail)
+        if not 0 <= d.seat < table:
+            raise _fail(f"history entry {i}: seat {d.seat} is not a seat (0..{table - 1})")
+        seat, kind = d.seat, d.type
+        cards = d.cards.split() if d.cards else []
         if kind == "play":
             size[seat] -= len(cards)
             played += cards
@@ -204,14 +214,12 @@ def fill_hidden_hands(position: Mapping[str, Any], seed: int = 0, tries: int = 5
             size[seat] += 1
             size[pairs[seat]] -= 1
     pool = [c for f in _all_faces() for c in [f] * copies]
-    for s in range(table):
-        if hands[s] is not None:
-            for c in str(_core.Hand(hands[s])).split():
-                if c not in pool:
-                    raise _fail(f"card totals (R2): too many {c} in the given hands and plays")
-                pool.remove(c)
-    for c in played:
-        c = str(_core.Hand(c))
+    try:
+        given = [str(_core.Hand(hands[s])).split() for s in range(table) if hands[s] is not None]
+        played = [str(_core.Hand(c)) for c in played]
+    except ValueError as exc:  # card text that is not cards (CardError)
+        raise _fail(str(exc)) from None
+    for c in [c for h in given for c in h] + played:
         if c not in pool:
             raise _fail(f"card totals (R2): too many {c} in the given hands and plays")
         pool.remove(c)
