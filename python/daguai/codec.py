@@ -190,10 +190,7 @@ def _join_engine_table(rows: list[EventKind]) -> dict[str, EventKind]:
 #: Every event kind, by name.
 EVENTS: dict[str, EventKind] = _join_engine_table(_ROWS)
 _DECIDE = {name: k.decide for name, k in EVENTS.items()}  # decisions()'s fast path
-
-
-def _decide_checked(*args: Any) -> None:  # a marker: the event needs decision()'s checks
-    raise AssertionError("not called")
+_RECORD = {name: k.record for name, k in EVENTS.items()}  # encode()'s fast path (the record)
 
 
 # ---- audiences ---------------------------------------------------------------------------
@@ -273,8 +270,14 @@ def encode(event: Any, audience: Any = REFEREE, *, form: str = "record") -> dict
     ``form="view"``: an entry of ``Game.observation``'s history (None for kinds that are not
     in views: deals, results, forfeits).
     """
+    if audience is REFEREE and form == "record":  # the whole record: the fast path
+        try:
+            name, s, o, f, p = event
+            return _RECORD[name](s, o, f, p)
+        except (AttributeError, KeyError, TypeError, ValueError):
+            pass  # the checked path below names the problem
     if type(event) is tuple and len(event) == 5 and (kind := EVENTS.get(event[0])) is not None:
-        _, s, o, f, p = event  # the engine's tuples: the fast path
+        _, s, o, f, p = event  # the engine's tuples
     else:
         kind, s, o, f, p = _unpack(event)
     if form == "record":
@@ -354,13 +357,17 @@ def decision(event: Any) -> list[Any] | None:
 
 def decisions(events: Iterable[Any]) -> list[list[Any]]:
     """The decisions among engine log events (``game.state.events()`` tuples)."""
+    events = list(events)
     out = []
-    for e in events:
-        decide = _DECIDE.get(e[0], _decide_checked) if type(e) is tuple and len(e) == 5 else _decide_checked
-        if decide is not None:
-            d = decide(*e[1:]) if decide is not _decide_checked else decision(e)
-            if d is not None:
-                out.append(d)
+    try:
+        for name, s, o, f, p in events:  # the engine's tuples: the fast path
+            decide = _DECIDE[name]
+            if decide is not None:
+                d = decide(s, o, f, p)
+                if d is not None:
+                    out.append(d)
+    except (AttributeError, KeyError, TypeError, ValueError):  # the checked path names the event
+        return [d for d in map(decision, events) if d is not None]
     return out
 
 
