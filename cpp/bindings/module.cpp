@@ -5,6 +5,10 @@
 #define DAGUAI_VERSION "dev"
 #endif
 
+namespace daguai::bind {
+void bind_codec(py::module_& m);  // bind_codec.cpp: the event codec's native half
+}  // namespace daguai::bind
+
 PYBIND11_MODULE(_core, m) {
   m.doc() = "daguai C++ engine (bindings); use the `daguai` package.";
   m.attr("__version__") = DAGUAI_VERSION;
@@ -14,6 +18,7 @@ PYBIND11_MODULE(_core, m) {
   daguai::bind::bind_game(m);
   daguai::bind::bind_position(m);
   daguai::bind::bind_infostate(m);
+  daguai::bind::bind_codec(m);
   daguai::bind::bind_search(m);
   daguai::bind::bind_analysis(m);
   daguai::bind::bind_sim(m);

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "audience.hpp"
+
 namespace daguai {
 
 namespace {
@@ -79,7 +81,8 @@ InfoState information_state(const GameState& g, int seat, bool with_history, boo
       add_known(v, t, j);
       v.jokers_known[std::size_t(t)] = true;
     }
-    if (seat != t && seat != r) continue;  // the rest of the exchange is private to the pair
+    // the rest of the exchange is private to the pair (R11, the one audience rule)
+    if (!audience_sees(EventType::kReturn, t, r, seat)) continue;
     const int rf = g.return_face(i);
     v.return_face[std::size_t(i)] = rf;
     v.offer[std::size_t(i)] = g.offer(i);
@@ -100,16 +103,8 @@ InfoState information_state(const GameState& g, int seat, bool with_history, boo
   if (with_legal && seat == v.current) g.legal_actions(&v.legal);
   g.forced_passes().for_each_from(0, [&](const ForcedPass& fp) { v.forced.push_back(fp); });
   if (with_history && g.recording()) {
-    g.log().for_each_from(g.round_log_start(), [&](const Event& e) {
-      Event x = e;
-      const bool private_cards =
-          e.type == EventType::kReturn || e.type == EventType::kOffer || e.type == EventType::kTake;
-      if (private_cards && seat != e.seat && seat != e.other) {
-        x.play = Play{};
-        x.flags |= 2;
-      }
-      v.history.push_back(x);
-    });
+    g.log().for_each_from(g.round_log_start(),
+                          [&](const Event& e) { v.history.push_back(for_audience(e, seat)); });
   }
   return v;
 }

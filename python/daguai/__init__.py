@@ -36,6 +36,7 @@ from ._core import (
     PositionError,
 )
 from .analysis import min_plays
+from .errors import CodecError
 from .game import RECORD_FORMAT, Game, ReplayError, read_record, replay
 from .learn.tensors import (
     CAND_FEATURES,
@@ -110,6 +111,7 @@ __all__ = [
     "Game",
     "IllegalActionError",
     "PositionError",
+    "CodecError",
     "analyze",
     "sample_worlds",
     "RECORD_FORMAT",

@@ -6,7 +6,9 @@ Every bad input raises a ``ValueError`` subclass naming what was wrong (docs/err
 - :class:`IllegalPlayError` — cards that form no play, or a play that does not beat the top;
 - :class:`IllegalActionError` — a decision the game does not allow now, a seat or id out of
   range, bad arguments to the learning interfaces;
-- :class:`ReplayError` — a corrupt or tampered game document or record;
+- :class:`CodecError` — a value the event codec cannot read or write: an event, an entry,
+  an audience, a view of the wrong shape or type (``daguai.codec``);
+- :class:`ReplayError` — a corrupt or tampered game document or record (a ``CodecError``);
 - ``ValueError`` itself for bad options of the Python face (``Rules``, ``simulate``).
 
 Wrong argument *types* raise one of the above as well (the bound C++ functions take any
@@ -22,7 +24,17 @@ from typing import Any
 
 from ._core import CardError, IllegalActionError, IllegalPlayError
 
-__all__ = ["CardError", "IllegalActionError", "IllegalPlayError", "safe_json_loads"]
+__all__ = ["CardError", "CodecError", "IllegalActionError", "IllegalPlayError", "ReplayError",
+           "safe_json_loads"]
+
+
+class CodecError(ValueError):
+    """A value the codec (``daguai.codec``, ``daguai.protocol``) cannot encode or decode:
+    an engine event, record entry, view, audience or game of the wrong shape or type."""
+
+
+class ReplayError(CodecError):
+    """A record or game JSON that is corrupt, tampered with, or not legal."""
 
 
 def safe_json_loads(text: str | bytes | bytearray, error: Callable[[str], Exception],

@@ -11,11 +11,12 @@ from collections.abc import Iterable, Iterator
 from operator import attrgetter
 from typing import Any
 
-from . import _core, protocol
+from . import _core, codec, protocol
 from ._core import Action, Hand, Play
 from .checks import check_seed
-from .errors import safe_json_loads
-from .protocol import RECORD_FORMAT, ReplayError
+from .errors import ReplayError, safe_json_loads
+from .positions import game_from_position, position_of
+from .protocol import RECORD_FORMAT
 from .rules import Rules
 
 __all__ = ["Game", "RECORD_FORMAT", "ReplayError", "replay", "read_record"]
@@ -41,7 +42,7 @@ def _observation(v: _core.InfoState, last_result: dict[str, Any] | None) -> dict
     seat = v.seat
     history = []
     for event in v.history:  # already filtered for this seat by the information state
-        ev = protocol.history_entry(event, seat)
+        ev = codec.encode(event, seat, form="view")
         if ev is not None:
             history.append(ev)
     top = v.top
@@ -296,7 +297,6 @@ class Game:
 
         ``Game.from_position(g.position())`` continues exactly as ``g`` does (the same later
         deals: the position keeps the seed). Needs ``record=True``."""
-        from .positions import position_of
         return position_of(self)
 
     @classmethod
@@ -307,7 +307,6 @@ class Game:
         names the first problem: card totals (R2: three of each face between the hands and
         this round's plays), a hand size that does not match the plays, tribute pairs, an
         illegal or out-of-turn history entry, the seat to act, the finishing order."""
-        from .positions import game_from_position
         return game_from_position(cls, position, record=record)
 
     @classmethod
@@ -332,11 +331,11 @@ class Game:
         ``Game.from_json(g.to_json())`` rebuilds an equal game (decisions replayed)."""
         if not self._state.recording:
             raise ValueError("to_json needs a game created with record=True")
-        return protocol.dumps({
+        return codec.dumps({
             "format": "daguai-game", "version": RECORD_FORMAT, "engine": _core.__version__,
             "rules": self._rules.to_dict(), "seed": self.seed, "game": self.game_index,
             "auto_pass": self.initial_auto_pass, **self._origin_header(),
-            "actions": protocol.decisions(self._state.events()),
+            "actions": codec.decisions(self._state.events()),
         })
 
     @classmethod
@@ -347,7 +346,7 @@ class Game:
         if not isinstance(doc, dict) or doc.get("format") != "daguai-game":
             raise ReplayError("not a daguai game document (format != 'daguai-game')")
         if doc.get("version") != RECORD_FORMAT:
-            raise ReplayError(f"unsupported game format version {doc.get('version')!r}")
+            raise ReplayError(f"unsupported game format version {codec.short_repr(doc.get('version'))}")
         g = _new_game(doc)
         actions = doc.get("actions")
         if not isinstance(actions, list):
@@ -365,7 +364,7 @@ class Game:
         return (self._rules == other._rules and self.seed == other.seed
                 and self.game_index == other.game_index and self.auto_pass == other.auto_pass
                 and self._state.start_kind == other._state.start_kind
-                and protocol.decisions(self._state.events()) == protocol.decisions(other._state.events())
+                and codec.decisions(self._state.events()) == codec.decisions(other._state.events())
                 and self.phase == other.phase and self.current_player == other.current_player
                 and all(self.hand(s) == other.hand(s) for s in range(self.seats)))
 
@@ -380,11 +379,11 @@ class Game:
                "rules": self._rules.to_dict(), "seed": self.seed, "game": self.game_index,
                "auto_pass": self.initial_auto_pass, **self._origin_header()}
         for event in self._state.events():
-            yield protocol.event_to_json(*event)
+            yield codec.encode(event)
 
     def to_record(self) -> str:
         """The JSON Lines record (one JSON object per line, header first)."""
-        return "\n".join(protocol.dumps(e) for e in self.record_lines()) + "\n"
+        return "\n".join(codec.dumps(e) for e in self.record_lines()) + "\n"
 
     # ---- display ----------------------------------------------------------------------
     def __repr__(self) -> str:
@@ -433,7 +432,7 @@ def _new_game(header: dict[str, Any]) -> Game:
         raise ReplayError("auto_pass must be true or false")
     start = header.get("start", "fresh")
     if start not in STARTS:
-        raise ReplayError(f"start must be 'fresh' or 'random', got {start!r}")
+        raise ReplayError(f"start must be 'fresh' or 'random', got {codec.short_repr(start)}")
     try:
         return Game(seed, rules, auto_pass=auto, game=game, start=start)
     except ValueError as exc:
@@ -481,15 +480,18 @@ def replay(record: str | Iterable[str] | list[dict[str, Any]], upto: int | None 
         raise ReplayError("empty record")
     if upto is not None:
         if isinstance(upto, bool) or not isinstance(upto, int) or upto < 1:
-            raise ReplayError(f"upto must be a line number >= 1, got {upto!r}")
+            raise ReplayError(f"upto must be a line number >= 1, got {codec.short_repr(upto)}")
+        first_line = numbered[0][0]
         if upto > numbered[-1][0]:
             raise ReplayError(f"upto={upto} is past the record's last line ({numbered[-1][0]})")
         numbered = [(n, e) for n, e in numbered if n <= upto]
+        if not numbered:
+            raise ReplayError(f"upto={upto} is before the record's header (line {first_line})")
     first, head = numbered[0]
     if not isinstance(head, dict) or head.get("record") != "daguai":
         raise ReplayError(f"line {first}: not a daguai record header")
     if head.get("format") != RECORD_FORMAT:
-        raise ReplayError(f"line {first}: unsupported record format {head.get('format')!r}")
+        raise ReplayError(f"line {first}: unsupported record format {codec.short_repr(head.get('format'))}")
     g = _new_game(head)
     i = 0  # index into the engine's log
     last = first
@@ -499,9 +501,12 @@ def replay(record: str | Iterable[str] | list[dict[str, Any]], upto: int | None 
         if not isinstance(e, dict) or not isinstance(e.get("event"), str):
             raise ReplayError(f"{where}: not an event")
         kind = e["event"]
-        e.get("seat")
+        if kind == "play" and "as" in e:  # a 4p2d reading of an older engine (R18)
+            upgraded = protocol.old_reading(e.get("cards"), e["as"], g.level, g.rules)
+            if upgraded is not None:
+                e = {**e, "as": upgraded}
         try:
-            decision = protocol.entry_decision(e)
+            decision = codec.entry_decision(e)
             if decision is not None:
                 protocol.apply_decision(g, decision, where)
         except ReplayError as exc:
@@ -511,8 +516,12 @@ def replay(record: str | Iterable[str] | list[dict[str, Any]], upto: int | None 
         logged = g.state.events(i)
         if not logged:
             raise ReplayError(f"{where}: a {kind} event the engine did not produce")
-        mine = _json_normal(protocol.event_to_json(*logged[0]))
-        if _json_normal(e) != mine:
+        mine = _json_normal(codec.encode(logged[0]))
+        try:
+            differs = _json_normal(e) != mine
+        except RecursionError:
+            raise ReplayError(f"{where}: nested too deeply") from None
+        if differs:
             if mine.get("event") != kind:
                 raise ReplayError(f"{where}: the record has a {kind} event where the engine has a "
                                   f"{mine.get('event')}")
@@ -520,7 +529,7 @@ def replay(record: str | Iterable[str] | list[dict[str, Any]], upto: int | None 
             what = ("the deal differs from the one the seed gives (a tampered record, or another "
                     "engine)") if kind == "deal" else "differs from the engine's"
             raise ReplayError(f"{where}: {kind} {what}: field(s) {', '.join(diff)} "
-                              f"(engine: {', '.join(f'{k}={mine.get(k)!r}' for k in diff)})")
+                              f"(engine: {', '.join(f'{k}={codec.short_repr(mine.get(k))}' for k in diff)})")
         i += 1
     if upto is None and i != g.state.n_events:
         raise ReplayError(f"line {last}: the record ends early ({i} events; the engine logged "

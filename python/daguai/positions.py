@@ -11,19 +11,15 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from . import _core
+from . import _core, codec
+from .codec import POSITION_FORMAT
+from .errors import safe_json_loads
 from .rules import LEVELS, Rules
 from .table import seats_of, table_info
 
-if TYPE_CHECKING:
-    from .game import Game
-
 __all__ = ["POSITION_FORMAT", "PositionError", "game_from_position", "position_of"]
-
-#: Version of the position JSON form.
-POSITION_FORMAT = 1
 
 PositionError = _core.PositionError
 
@@ -32,52 +28,16 @@ def _fail(msg: str) -> PositionError:
     return PositionError(f"inconsistent position: {msg}")
 
 
-def _history_entry(name: str, s: int, flags: int, payload: Any) -> list[Any] | None:
-    """One round event as a position history entry (None: not a decision)."""
-    if name == "play":
-        e: list[Any] = [s, "play", str(payload.cards)]
-        if payload.jokers_as:
-            e.append(" ".join(payload.jokers_as))
-        return e
-    if name == "pass":
-        return [s, "pass", "auto"] if flags else [s, "pass"]
-    if name == "anti_tribute":
-        return [s, "anti_tribute"]
-    if name in ("tribute", "return", "offer", "take"):
-        return [s, name, str(payload)]
-    return None  # deal, auto_pass changes (the position keeps the current setting)
-
-
-def position_of(game: Game, *, at_deal: bool = False) -> dict[str, Any]:
-    """The JSON-ready position of ``game`` now (or, ``at_deal``, at this round's deal)."""
-    if game.match_over:
-        raise ValueError("the match is over: it has no position")
-    if not game.recording:
-        raise ValueError("a position needs a game created with record=True (the round's history "
-                         "comes from the log)")
-    events = game.state.events(game.state.round_events_start)
-    deal = events[0][4]
-    history = [] if at_deal else [h for h in (_history_entry(n, s, f, p) for n, s, _, f, p in events)
-                                  if h is not None]
-    return {
-        "format": "daguai-position", "version": POSITION_FORMAT,
-        "rules": game.rules.to_dict(), "seed": game.seed, "game": game.game_index,
-        "auto_pass": game.auto_pass, "round": game.round, "dealer": game.dealer,
-        "levels": list(deal["levels"]), "scores": list(game.scores),
-        "final_failures": list(game.final_failures),
-        "tribute": [[t["from"], t["to"]] for t in game.tribute_state],
-        "hands": ([str(h) for h in deal["hands"]] if at_deal
-                  else [str(game.hand(s)) for s in range(game.seats)]),
-        "history": history,
-        "finish_order": [] if at_deal else list(game.finish_order),
-        "to_act": None if at_deal else game.current_player,
-    }
+def position_of(game: Any, *, at_deal: bool = False) -> dict[str, Any]:
+    """The JSON-ready position of ``game`` (a Game) now (or, ``at_deal``, at this round's
+    deal); its history entries are the codec's (:func:`daguai.codec.position_entry`)."""
+    return codec.position_to_json(game, at_deal=at_deal)
 
 
 def _int(doc: Mapping[str, Any], key: str, default: Any = None) -> int:
     v = doc.get(key, default)
     if isinstance(v, bool) or not isinstance(v, int):
-        raise _fail(f"'{key}' must be an integer, got {v!r}")
+        raise _fail(f"'{key}' must be an integer, got {codec.short_repr(v)}")
     return v
 
 
@@ -86,7 +46,8 @@ def _int_list(doc: Mapping[str, Any], key: str, n: int | None, default: Any = No
     if not isinstance(v, list) or (n is not None and len(v) != n) or \
             any(isinstance(x, bool) or not isinstance(x, int) for x in v):
         raise _fail(
-            f"'{key}' must be a list of {n if n is not None else ''} integers, got {v!r}".replace("  ", " ")
+            f"'{key}' must be a list of {n if n is not None else ''} integers, "
+            f"got {codec.short_repr(v)}".replace("  ", " ")
         )
     return v
 
@@ -94,12 +55,12 @@ def _int_list(doc: Mapping[str, Any], key: str, n: int | None, default: Any = No
 def _level(v: Any) -> int:
     text = "T" if v == "10" else v
     if not isinstance(text, str) or text.upper() not in LEVELS:
-        raise _fail(f"{v!r} is not a level ({' '.join(LEVELS)})")
+        raise _fail(f"{codec.short_repr(v)} is not a level ({' '.join(LEVELS)})")
     return LEVELS.index(text.upper())
 
 
 def game_from_position(cls: type, position: str | bytes | Mapping[str, Any], *,
-                       record: bool = True) -> Game:
+                       record: bool = True) -> Any:
     """Build a ``cls`` (a Game subclass) from a position (dict or JSON text)."""
     rules, core_pos = _parse_position(position)
     g = cls._of(_core.GameState(rules._core, core_pos, record), rules)
@@ -109,17 +70,16 @@ def game_from_position(cls: type, position: str | bytes | Mapping[str, Any], *,
 
 def _parse_position(position: str | bytes | Mapping[str, Any]) -> tuple[Rules, Any]:
     """(rules, engine Position) of a position document; PositionError on malformed input."""
-    if isinstance(position, (str, bytes)):
-        try:
-            doc = json.loads(position)
-        except ValueError as exc:
-            raise _fail(f"not JSON ({exc})") from None
-    else:
+    if isinstance(position, (str, bytes, bytearray)):
+        doc = safe_json_loads(position, _fail, "the position")
+    elif isinstance(position, Mapping):
         doc = position
+    else:
+        raise _fail(f"a position is a dict or JSON text, got {type(position).__name__}")
     if not isinstance(doc, Mapping) or doc.get("format") != "daguai-position":
         raise _fail("not a daguai position (format != 'daguai-position')")
     if doc.get("version") != POSITION_FORMAT:
-        raise _fail(f"unsupported position version {doc.get('version')!r}")
+        raise _fail(f"unsupported position version {codec.short_repr(doc.get('version'))}")
     try:
         rules = Rules.from_dict(doc.get("rules", {}))
     except (TypeError, ValueError) as exc:
@@ -155,40 +115,26 @@ def _parse_position(position: str | bytes | Mapping[str, Any]) -> tuple[Rules, A
         raise _fail("'history' must be a list")
     history = []
     for i, e in enumerate(history_raw):
-        if not isinstance(e, list) or len(e) < 2 or isinstance(e[0], bool) or not isinstance(e[0], int) \
-                or not isinstance(e[1], str):
-            raise _fail(f"history entry {i}: malformed {e!r}")
-        seat, kind = e[0], e[1]
-        if kind == "play":
-            if len(e) not in (3, 4) or not isinstance(e[2], str):
-                raise _fail(f"history entry {i}: a play is [seat, 'play', cards, jokers_as?]")
-            declared = e[3] if len(e) > 3 and rules.wild == "declare" else None
+        d = codec.read_decision(e, f"history entry {i}", position=True, error=_fail)
+        if d.type == "play":
+            declared = d.extra if rules.wild == "declare" else None
             try:
-                play = _core.classify(e[2], level_text, rules._core, declared)
+                play = _core.classify(d.cards, level_text, rules._core, declared)
             except ValueError as exc:
                 raise _fail(f"history entry {i}: {exc}") from None
             if play is None:
-                raise _fail(f"history entry {i}: '{e[2]}' is not a play")
-            if len(e) > 3 and " ".join(play.jokers_as) != e[3]:
-                raise _fail(f"history entry {i}: jokers stand for {' '.join(play.jokers_as)!r}, not {e[3]!r}")
-            history.append((seat, "play", play, False))
-        elif kind == "pass":
-            if len(e) > 3 or (len(e) == 3 and e[2] != "auto"):
-                raise _fail(f"history entry {i}: a pass is [seat, 'pass'] or [seat, 'pass', 'auto']")
-            history.append((seat, "pass", None, len(e) == 3))
-        elif kind == "anti_tribute":
-            history.append((seat, kind, None, False))
-        elif kind in ("tribute", "return", "offer", "take"):
-            if len(e) != 3 or not isinstance(e[2], str):
-                raise _fail(f"history entry {i}: a {kind} is [seat, '{kind}', cards]")
-            history.append((seat, kind, e[2], False))
+                raise _fail(f"history entry {i}: '{d.cards}' is not a play")
+            if d.extra is not None and " ".join(play.jokers_as) != d.extra:
+                raise _fail(f"history entry {i}: jokers stand for "
+                            f"{codec.short_repr(' '.join(play.jokers_as))}, not {codec.short_repr(d.extra)}")
+            history.append((d.seat, "play", play, False))
         else:
-            raise _fail(f"history entry {i}: unknown action {kind!r}")
+            history.append((d.seat, d.type, d.cards, bool(d.extra)))
     to_act = doc.get("to_act")
     if to_act is not None and (
         isinstance(to_act, bool) or not isinstance(to_act, int) or not 0 <= to_act < seats
     ):
-        raise _fail(f"'to_act' must be a seat 0..{seats - 1} or null, got {to_act!r}")
+        raise _fail(f"'to_act' must be a seat 0..{seats - 1} or null, got {codec.short_repr(to_act)}")
     finish = doc.get("finish_order")
     if finish is not None:
         finish = _int_list(doc, "finish_order", None)
@@ -217,7 +163,14 @@ def fill_hidden_hands(position: Mapping[str, Any], seed: int = 0, tries: int = 5
     (0 .. 2**64 - 1; R17). Raises :class:`PositionError` if the position's known parts are
     inconsistent or no filling is found in ``tries`` draws.
     """
-    doc = json.loads(json.dumps(position))  # a copy, JSON values only
+    try:
+        doc = json.loads(json.dumps(position))  # a copy, JSON values only
+    except RecursionError:
+        raise _fail("the position is nested too deeply") from None
+    except (TypeError, ValueError) as exc:
+        raise _fail(f"not a JSON-ready position ({exc})") from None
+    if not isinstance(doc, dict):
+        raise _fail(f"a position is a dict, got {type(position).__name__}")
     try:
         table = seats_of(Rules.from_dict(doc.get("rules", {})))
         copies = table_info(Rules.from_dict(doc.get("rules", {})).table)["decks"]
@@ -229,15 +182,25 @@ def fill_hidden_hands(position: Mapping[str, Any], seed: int = 0, tries: int = 5
     unknown = [s for s in range(table) if hands[s] is None]
     if not unknown:
         return doc
-    pairs = {t: r for t, r in doc.get("tribute", [])}
+    pairs_raw = doc.get("tribute", [])
+    if not isinstance(pairs_raw, list) or any(
+        not isinstance(p, list) or len(p) != 2 or any(type(x) is not int or not 0 <= x < table for x in p)
+        for p in pairs_raw
+    ):
+        raise _fail("'tribute' must be a list of [tributer, receiver] seat pairs")
+    pairs = {t: r for t, r in pairs_raw}
     receivers = {r: t for t, r in pairs.items()}
     size = {s: 27 for s in range(table)}
     played: list[str] = []
-    for e in doc.get("history", []):
-        if not isinstance(e, list) or len(e) < 2:
-            raise _fail(f"malformed history entry {e!r}")
-        seat, kind = e[0], e[1]
-        cards = e[2].split() if len(e) > 2 and isinstance(e[2], str) and kind != "pass" else []
+    history_raw = doc.get("history", [])
+    if not isinstance(history_raw, list):
+        raise _fail("'history' must be a list")
+    for i, e in enumerate(history_raw):  # the one reader of decision entries (the codec's)
+        d = codec.read_decision(e, f"history entry {i}", position=True, error=_fail)
+        if not 0 <= d.seat < table:
+            raise _fail(f"history entry {i}: seat {d.seat} is not a seat (0..{table - 1})")
+        seat, kind = d.seat, d.type
+        cards = d.cards.split() if d.cards else []
         if kind == "play":
             size[seat] -= len(cards)
             played += cards
@@ -251,21 +214,20 @@ def fill_hidden_hands(position: Mapping[str, Any], seed: int = 0, tries: int = 5
             size[seat] += 1
             size[pairs[seat]] -= 1
     pool = [c for f in _all_faces() for c in [f] * copies]
-    for s in range(table):
-        if hands[s] is not None:
-            for c in str(_core.Hand(hands[s])).split():
-                if c not in pool:
-                    raise _fail(f"card totals (R2): too many {c} in the given hands and plays")
-                pool.remove(c)
-    for c in played:
-        c = str(_core.Hand(c))
+    try:
+        given = [str(_core.Hand(hands[s])).split() for s in range(table) if hands[s] is not None]
+        played = [str(_core.Hand(c)) for c in played]
+    except ValueError as exc:  # card text that is not cards (CardError)
+        raise _fail(str(exc)) from None
+    for c in [c for h in given for c in h] + played:
         if c not in pool:
             raise _fail(f"card totals (R2): too many {c} in the given hands and plays")
         pool.remove(c)
     if sum(size[s] for s in unknown) != len(pool):
         raise _fail(f"the unknown hands need {sum(size[s] for s in unknown)} cards but {len(pool)} are left")
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64:
-        raise ValueError(f"seed must be an integer in [0, 18446744073709551615], got {seed!r}")
+        raise ValueError(f"seed must be an integer in [0, 18446744073709551615], "
+                         f"got {codec.short_repr(seed)}")
     rng = _core.Rng(seed)  # R17: the project's generator (a Fisher-Yates shuffle below)
     last: Exception | None = None
     for _ in range(tries):

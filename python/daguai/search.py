@@ -8,15 +8,15 @@ See docs/search.md.
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import _core
+from . import _core, codec
 from .bots import is_model_path
 from .checks import check_int, check_seed
+from .errors import safe_json_loads
 from .game import Game
 from .positions import PositionError, fill_hidden_hands
 from .progress import ProgressBar
@@ -128,12 +128,14 @@ class Group:
     def lose(self) -> float:
         return self.losses / self.worlds if self.worlds else 0.0
 
+    @property
+    def win_ci(self) -> tuple[float, float]:
+        """95% Wilson interval of :attr:`win`."""
+        return _wilson(self.wins, self.worlds)
+
     def to_dict(self) -> dict[str, Any]:
-        return {"name": self.name, "plays": list(self.plays), "worlds": self.worlds,
-                "points": self.points, "points_ci": list(self.points_ci) if self.points_ci else None,
-                "win": self.win, "draw": self.draw, "lose": self.lose,
-                "win_ci": list(_wilson(self.wins, self.worlds)), "round": self.round,
-                "best": self.best, "tie": self.tie}
+        """The JSON form (:func:`daguai.codec.group_to_json`)."""
+        return codec.group_to_json(self)
 
 
 @dataclass(frozen=True)
@@ -164,13 +166,8 @@ class Analysis:
         return self.groups[0]
 
     def to_dict(self) -> dict[str, Any]:
-        return {"seat": self.seat, "phase": self.phase, "hand": self.hand,
-                "to_beat": (None if self.to_beat is None
-                            else {"play": self.to_beat, "seat": self.to_beat_seat}),
-                "policy": self.policy, "seed": self.seed, "forced": self.forced, "legal": self.legal,
-                "n_groups": self.n_groups, "rollouts": self.rollouts, "budget": self.budget,
-                "rounds": self.rounds, "measure": self.measure, "best": self.best.to_dict(),
-                "groups": [g.to_dict() for g in self.groups]}
+        """The JSON form (:func:`daguai.codec.analysis_to_json`; ``daguai analyze --json``)."""
+        return codec.analysis_to_json(self)
 
     def lines(self, width: int = 80, top: int | None = 15) -> list[str]:
         """The analysis as plain text lines of at most ``width`` (>= 80) columns; ``top``
@@ -221,10 +218,8 @@ def _game_of(source: Any, upto: int | None) -> Game:
             lines = len(text.strip().splitlines())
             raise ValueError(f"a record needs the line to analyze after: upto=N (--line N), "
                              f"N in 1..{lines}")
-        try:
-            source = json.loads(text)
-        except ValueError as exc:
-            raise PositionError(f"inconsistent position: not JSON ({exc})") from None
+        source = safe_json_loads(text, lambda m: PositionError(f"inconsistent position: {m}"),
+                                 "the position")  # deep nesting too (issue 16 item 6)
     if isinstance(source, Mapping):
         doc = dict(source)
         if isinstance(doc.get("hands"), list) and None in doc["hands"]:

@@ -12,11 +12,12 @@ from typing import Any
 
 import numpy as np
 
+from .. import codec
 from ..checks import PolicyLike, check_int, check_policy, policy_name
 from ..progress import ProgressLike, progress_callback
 from ..rules import Rules
 from .cluster import RAY_TIMEOUT
-from .results import SimResult, _pct, nan_to_none, render_text
+from .results import SimResult, _pct, render_text
 from .simulation import simulate
 
 __all__ = ["evaluate", "EvalResult"]
@@ -153,7 +154,7 @@ class EvalResult:
 
     def to_json(self) -> str:
         """:meth:`figures` as JSON text (NaN, for a single deal's interval, as ``null``)."""
-        return json.dumps(nan_to_none(self.figures()))
+        return codec.evaluation_to_json(self.figures())
 
     def to_pandas(self) -> Any:
         """One row per deal: ``deal`` (its game index), ``net_win``, ``score_diff``."""

@@ -26,7 +26,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from .. import protocol
+from .. import codec, protocol
 from .store import Store
 from .tables import HINT_INTERVAL, MAX_MESSAGE, Conn, Hub, ProtocolError, schema_error
 
@@ -109,7 +109,7 @@ def create_app(db: str = ":memory:", *, bot_delay: float = 0.0, rate: float = 50
                 return JSONResponse({"table": request.path_params["table"], "status": "finished",
                                      "match": match})
             return _error(404, exc.code, str(exc))
-        return JSONResponse({**t.summary(), "view": protocol.public_view(t.game)})
+        return JSONResponse({**t.summary(), "view": protocol.view_to_json(t.game, codec.SPECTATOR)})
 
     async def list_matches(request: Request) -> Response:
         return JSONResponse(store.matches())

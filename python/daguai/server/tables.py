@@ -21,7 +21,7 @@ from typing import Any
 
 import jsonschema
 
-from .. import _core, protocol
+from .. import _core, codec, protocol
 from ..checks import policy_names
 from ..game import Game
 from ..rules import Rules
@@ -253,10 +253,10 @@ class Table:
 
     def summary(self) -> dict[str, Any]:
         g = self.game
-        return {"table": self.id, "status": "finished" if g.match_over else "open",
-                "rules": self.rules.to_dict(), "seats": self.seat_info(), "round": g.round,
-                "levels": list(g.levels), "scores": g.scores, "decisions": self.n_decisions,
-                "match": self.match_id, "spectators": len(self.spectators)}
+        return codec.table_summary(
+            table=self.id, finished=g.match_over, rules=self.rules.to_dict(), seats=self.seat_info(),
+            round=g.round, levels=g.levels, scores=g.scores, decisions=self.n_decisions,
+            match=self.match_id, spectators=len(self.spectators))
 
     def legal(self) -> tuple[Any, list[str]]:
         if self._legal is None:
@@ -510,29 +510,29 @@ class Table:
         match_over, and the next decision."""
         g = self.game
         new = g.state.events(start)
-        decs = protocol.decisions(new)
+        decs = codec.decisions(new)
         self.hub.store.append(self.id, self.n_saved, decs)
         self.n_saved += len(decs)
         self.n_decisions += 1
         self._legal = None
         if g.match_over:
             self.match_id = self.hub.store.finish(
-                self.id, g.n_results, {"levels": list(g.levels), "scores": g.scores,
-                                       "seats": [p.name for p in self.seats],
-                                       "decisions": self.n_decisions}, g.to_record())
+                self.id, g.n_results,
+                codec.match_summary(levels=g.levels, scores=g.scores, seats=[p.name for p in self.seats],
+                                    decisions=self.n_decisions), g.to_record())
         conn = self.conns[seat]
         if conn is not None and ack is not None:
             conn.send(ack)
         self.hub.decisions += 1
         for i, ev in enumerate(new):
-            e = protocol.event_to_json(*ev)
+            e = codec.encode(ev)
             texts: dict[Any, str] = {}  # public events are encoded once for everyone
             for seat_of, conn in self._receivers():
                 if conn.events:
-                    f = protocol.event_for_seat(e, seat_of)
+                    f = codec.restrict(e, seat_of)  # R16, the engine's audience rule
                     key = "public" if f is e else seat_of  # a filtered form is the seat's own (R16)
                     if key not in texts:
-                        texts[key] = protocol.dumps({"type": "event", "index": start + i, "event": f})
+                        texts[key] = codec.dumps({"type": "event", "index": start + i, "event": f})
                     conn.send_text(texts[key])
         for seat_of, conn in self._receivers():
             if conn.views:
