@@ -5,7 +5,9 @@
 // being one of them, and joins every thread it started. A thread that cannot be started
 // (std::system_error: a process or memory limit) is not std::terminate: `stop` is called so
 // that the running workers finish early, every started thread is joined, and GameError
-// names the thread count. Callers check `threads` against kMaxThreads first.
+// names the thread count. Threads whose stacks cannot fit a finite address-space limit are
+// refused before any starts (threads_fit_address_limit). Callers check `threads` against
+// kMaxThreads first.
 #pragma once
 
 #include <algorithm>
@@ -17,6 +19,13 @@
 #include <system_error>
 #include <thread>
 #include <vector>
+
+#if defined(__linux__)
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <cstdio>
+#endif
 
 #include "state.hpp"
 
@@ -33,12 +42,45 @@ inline void check_threads(int threads, const char* what) {
                     "], got " + std::to_string(threads));
 }
 
+// Under a finite address-space limit (RLIMIT_AS), whether `extra` more threads fit: their
+// stacks (glibc sizes them by RLIMIT_STACK, 8 MiB when that is unlimited) plus 1 MiB each
+// for thread-local data, beside what the process maps already (/proc/self/statm) and 64 MiB
+// of room. Checked before any thread starts because running out later is not always an
+// error we can catch: when a thread's stack fits but the malloc of its dynamic thread-local
+// block (this module's thread_local scratch) does not, glibc aborts the process ("cannot
+// allocate memory for thread-local data"). Without a limit, or off Linux: true.
+inline bool threads_fit_address_limit(int extra) {
+#if defined(__linux__)
+  rlimit as{};
+  if (getrlimit(RLIMIT_AS, &as) != 0 || as.rlim_cur == RLIM_INFINITY) return true;
+  rlimit st{};
+  std::uint64_t stack = 8u << 20;
+  if (getrlimit(RLIMIT_STACK, &st) == 0 && st.rlim_cur != RLIM_INFINITY && st.rlim_cur > 0)
+    stack = std::uint64_t(st.rlim_cur);
+  std::uint64_t mapped = 0;
+  if (std::FILE* f = std::fopen("/proc/self/statm", "r")) {
+    unsigned long pages = 0;
+    if (std::fscanf(f, "%lu", &pages) == 1) mapped = std::uint64_t(pages) * std::uint64_t(sysconf(_SC_PAGESIZE));
+    std::fclose(f);
+  }
+  const std::uint64_t need = mapped + std::uint64_t(extra) * (stack + (1u << 20)) + (64u << 20);
+  return need <= std::uint64_t(as.rlim_cur);
+#else
+  (void)extra;
+  return true;
+#endif
+}
+
 template <class Work, class Stop>
 void run_workers(int threads, Work&& work, Stop&& stop) {
   if (threads <= 1) {
     work();
     return;
   }
+  if (!threads_fit_address_limit(threads - 1))
+    throw GameError("the stacks of " + std::to_string(threads) +
+                    " threads do not fit the process's address-space limit (RLIMIT_AS): "
+                    "ask for fewer threads");
   std::vector<std::thread> pool;
   pool.reserve(std::size_t(threads - 1));
   std::string failure;

@@ -270,7 +270,7 @@ def _print(items: Sequence[Any]) -> None:
 
 
 def _print_json(data: Any) -> None:
-    from .run.results import nan_to_none
+    from .codec import nan_to_none
 
     sys.stdout.write(json.dumps(nan_to_none(data), indent=2) + "\n")
 

@@ -13,7 +13,7 @@ import numpy as np
 from .. import _core
 from ..rules import Rules
 
-__all__ = ["SimResult", "COLUMNS", "column_names", "nan_to_none", "render_text"]
+__all__ = ["SimResult", "COLUMNS", "column_names", "render_text"]
 
 #: Every result column: ``(name, dtype, width, matches_only)``; width 0 = a 1-D column, k = an
 #: (n, k) column. Read from the engine's column table (cpp/engine/columns.cpp, the one place a
@@ -39,17 +39,6 @@ def _flat_columns(columns: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
             for j in range(a.shape[1]):
                 out[f"{name}_{j}"] = a[:, j]
     return out
-
-
-def nan_to_none(x: Any) -> Any:
-    """``x`` with every float NaN (in dicts and lists) replaced by ``None``: JSON has no NaN."""
-    if isinstance(x, float) and x != x:
-        return None
-    if isinstance(x, dict):
-        return {k: nan_to_none(v) for k, v in x.items()}
-    if isinstance(x, list):
-        return [nan_to_none(v) for v in x]
-    return x
 
 
 def _pct(k: float, n: float) -> str:
