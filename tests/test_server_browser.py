@@ -359,6 +359,7 @@ def test_a_round_through_the_page(tmp_path, browser):
         assert drv.find_element(By.ID, "new").text == "新牌桌"
         retry(lambda: check_notation(drv))
         check_chinese_renders(drv)
+        save_shot(drv, tmp_path, "web-table-zh.png")
         check_notation_at_level_ten(drv)
         click(drv, drv.find_element(By.ID, "lang"))
         assert drv.find_element(By.ID, "pass").text == "Pass"

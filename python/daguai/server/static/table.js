@@ -134,8 +134,10 @@ function onMessage(msg) {
   switch (msg.type) {
     case "welcome":
       state.seat = msg.seat; state.seats = msg.seats; state.rules = msg.rules;
-      status(msg.seat === null ? T("watching", { table: msg.table })
-        : T("you_are", { table: msg.table, seat: msg.seat, team: teamName(msg.seat % 2) }));
+      // kept as a function: the language button redraws it in the other language
+      state.statusText = () => msg.seat === null ? T("watching", { table: msg.table })
+        : T("you_are", { table: msg.table, seat: msg.seat, team: teamName(msg.seat % 2) });
+      status(state.statusText());
       $("leave").hidden = msg.seat === null;
       break;
     case "view": state.view = msg.view; maybeRoundEnd(); render(); break;
@@ -463,7 +465,13 @@ $("hint").onclick = () => {
   send({ type: "hint", decision: state.decide.decision });
   renderDecision();
 };
-$("lang").onclick = () => { setLang(LANG === "zh" ? "en" : "zh"); $("lang").textContent = T("lang"); render(); if (!$("setup").hidden) showSetup(); };
+$("lang").onclick = () => {
+  setLang(LANG === "zh" ? "en" : "zh");
+  $("lang").textContent = T("lang");
+  if (state.statusText && state.ws && state.ws.readyState === 1) status(state.statusText());
+  render();
+  if (!$("setup").hidden) showSetup();
+};
 
 // ---- start: an invite link, a spectator link, the last table, or the set-up ----------------
 setLang(LANG);
