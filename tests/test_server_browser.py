@@ -240,6 +240,9 @@ def check_notation_at_level_ten(drv: Any) -> None:
     natural face, a joker-tribute offer and take, R6, R11) draws it in the one notation too;
     then the real view again."""
     drv.execute_script("""
+      // hold the server's messages meanwhile (a bot's move would push the real view)
+      window.held = []; window.handler = state.ws.onmessage;
+      state.ws.onmessage = (m) => window.held.push(m);
       const real = state.view, v = JSON.parse(JSON.stringify(real));
       window.realView = real;
       v.level = 'T'; v.levels = ['T', 'J'];
@@ -250,7 +253,10 @@ def check_notation_at_level_ten(drv: Any) -> None:
     info = drv.find_element(By.ID, "info").text
     assert "10" in info and "J" in info, info
     check_notation(drv)
-    drv.execute_script("onMessage({type: 'view', view: window.realView})")
+    drv.execute_script("""
+      onMessage({type: 'view', view: window.realView});
+      state.ws.onmessage = window.handler;
+      for (const m of window.held.splice(0)) window.handler(m);""")
 
 
 def check_explained(drv: Any, d: dict[str, Any]) -> None:
