@@ -24,9 +24,9 @@ function cardElement(card, level, small) {
   if (card === "SJ" || card === "BJ") {
     el.classList.add("joker");
     if (card === "BJ") el.classList.add("red");
-    // a small card (trick, history) has room for a letter: B / S over "JK"
-    top.textContent = zh ? (card === "BJ" ? "大" : "小") : small ? card[0] : (card === "BJ" ? "BIG" : "small");
-    bottom.textContent = zh ? "怪" : small ? "JK" : "joker";
+    // named on small cards too (trick, history, hint), in a smaller type (table.css)
+    top.textContent = zh ? (card === "BJ" ? "大" : "小") : (card === "BJ" ? "BIG" : "small");
+    bottom.textContent = zh ? "怪" : "joker";
     el.title = zh ? (card === "BJ" ? "大怪" : "小怪") : (card === "BJ" ? "big joker (BJ)" : "small joker (SJ)");
   } else {
     const suit = card[1];
