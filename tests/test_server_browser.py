@@ -71,8 +71,12 @@ def browser():
 
 
 def decide(drv: Any) -> Any:
-    return drv.execute_script("return state.decide && {legal: state.decide.legal, "
-                              "decision: state.decide.decision, phase: state.decide.phase}")
+    """The open decision, or None while the round-end screen is up: the next round's first
+    decision can arrive with the round's end (one message), and the screen then covers the
+    buttons (the page's script runs one message at a time, so both are read together)."""
+    return drv.execute_script("return document.getElementById('roundend').hidden && state.decide && "
+                              "{legal: state.decide.legal, decision: state.decide.decision, "
+                              "phase: state.decide.phase}")
 
 
 def wait_for(what: str, fn: Any, limit: float = 30.0) -> Any:
