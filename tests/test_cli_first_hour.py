@@ -159,6 +159,7 @@ def test_output_fits_80_columns():
     assert max(map(len, r.summary(width=60).splitlines())) <= 60
 
 
+@pytest.mark.slow  # a 10 s wait and a run on every core; test_chunked_local_runs covers the chunks
 def test_ctrl_c_stops_a_run_without_bar():
     """Found: Ctrl-C took effect only when the run ended (one uninterruptible C++ call)."""
     proc = subprocess.Popen([sys.executable, "-m", "daguai", "simulate", "--rounds", "20000000", "-q"],

@@ -165,12 +165,15 @@ def test_jokers_as_fourth_copy_names_the_card():
 def test_unpicklable_objects_raise_instead_of_aborting(protocol):
     """Found by the fuzz test: pickle protocols 0/1 of Action, ActionList, CoreRules,
     GameState, BatchEnv and PolicyRunner reached pybind11's base type and aborted.
-    PolicyRunner pickles since issue 19 (its stream goes along, through __reduce__)."""
+    PolicyRunner pickles since issue 19 (its stream goes along, through __reduce__), and so
+    does BatchEnv (its decisions go along and are replayed: tests/test_env_pickle.py)."""
     g = Game(seed=1)
     for obj in (g.legal_actions()[0], g.legal_actions(), Rules()._core,
-                _core.GameState(Rules()._core, 1), BatchEnv(1)._env):
+                _core.GameState(Rules()._core, 1)):
         with pytest.raises(TypeError, match="cannot pickle"):
             pickle.dumps(obj, protocol)
+    env = BatchEnv(1)._env
+    assert pickle.loads(pickle.dumps(env, protocol)).observe()[0].tolist() == env.observe()[0].tolist()
     runner = _core.PolicyRunner("random", 1, 0, 0)
     assert pickle.loads(pickle.dumps(runner, protocol)).name == "random"
     assert pickle.loads(pickle.dumps(g, protocol)) == g  # Game pickles itself

@@ -3,15 +3,20 @@
 buttons only: a whole round against five bots with a declare reading, the hint, the
 explained Play, the round-end screen and a tribute, then on at phone size (390 x 844), in
 中文 and back; and two people at one table (two browsers) finishing a round, then one
-leaving. Screenshots go into the test's temporary folder, or into docs/ (the docs'
-pictures) only with ``DAGUAI_SCREENSHOTS=docs pytest tests/test_server_browser.py``, so a
-plain test run leaves the checkout as it was."""
+leaving. Along the way: one card notation everywhere (no engine text such as "Th", also for
+a level-10 view and in the replay viewer), the hint's per-group counts, and at 中文 Chinese
+drawn with real glyphs when a CJK font is installed (Debian: fonts-noto-cjk). Screenshots
+go into the test's temporary folder, or into docs/ (the docs' pictures) only with
+``DAGUAI_SCREENSHOTS=docs pytest tests/test_server_browser.py``, so a plain test run
+leaves the checkout as it was."""
 
 from __future__ import annotations
 
 import asyncio
 import os
+import re
 import shutil
+import subprocess
 import threading
 import time
 from pathlib import Path
@@ -66,8 +71,12 @@ def browser():
 
 
 def decide(drv: Any) -> Any:
-    return drv.execute_script("return state.decide && {legal: state.decide.legal, "
-                              "decision: state.decide.decision, phase: state.decide.phase}")
+    """The open decision, or None while the round-end screen is up: the next round's first
+    decision can arrive with the round's end (one message), and the screen then covers the
+    buttons (the page's script runs one message at a time, so both are read together)."""
+    return drv.execute_script("return document.getElementById('roundend').hidden && state.decide && "
+                              "{legal: state.decide.legal, decision: state.decide.decision, "
+                              "phase: state.decide.phase}")
 
 
 def wait_for(what: str, fn: Any, limit: float = 30.0) -> Any:
@@ -161,6 +170,102 @@ def play_one(drv: Any, d: dict[str, Any], moves: int, log: dict[str, int]) -> No
     wait_for(f"decision {d['decision']} accepted", closed, 15)
 
 
+# Card text as the engine writes it (R2: "Th", "3s", "SJ"): never shown to a player.
+ENGINE_CARDS = re.compile(r"(?<![A-Za-z0-9])(?:[2-9TJQKA][shdc]|SJ|BJ|T)(?![A-Za-z0-9])")
+
+
+def check_notation(drv: Any) -> None:
+    """One notation everywhere (issue 19): the seat lines, the "to beat" line, the history,
+    the explanation, the hint rows, the header and the round end show cards as the hand
+    does (suit symbols, "10", jokers named, no engine text), every row of cards in power
+    order (R4: jokers, then level cards above A); the hint does not claim one number of
+    deals for every row (the race gives each group its own)."""
+    got = drv.execute_script("""
+      const ids = ['info', 'seats', 'trick', 'history', 'explain', 'choices', 'prompt', 'hintbox', 're-body'];
+      const text = {};
+      for (const id of ids) { const el = document.getElementById(id); if (el) text[id] = el.innerText; }
+      const level = state.view ? state.view.level : '2';
+      const rows = [...document.querySelectorAll('span.small')].map(r =>
+        [...r.querySelectorAll('.card')].map(c => cardPower(c.dataset.card, level)));
+      const labels = [...document.querySelectorAll('.card')].map(
+        c => [c.dataset.card, c.innerText.replace(/\\s+/g, '')]);
+      return {text, rows, labels, level};""")
+    for where, text in got["text"].items():
+        assert not ENGINE_CARDS.search(text), (where, ENGINE_CARDS.search(text), text)
+    for row in got["rows"]:
+        assert row == sorted(row, reverse=True), got["rows"]
+    zh = drv.execute_script("return LANG") == "zh"
+    for card, label in got["labels"]:
+        if card in ("SJ", "BJ"):
+            assert label[0] in ("大小" if zh else "BSbs"), (card, label)
+        else:
+            want = ("10" if card[0] == "T" else card[0]) + {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}[card[1]]
+            assert label == want, (card, label)
+    hint = got["text"].get("hintbox", "")
+    if hint.strip() and not drv.execute_script("return document.getElementById('hintbox').hidden"):
+        assert not re.search(r"over \d+ deals|按\d+种暗牌", hint), hint
+        rows = drv.find_elements(By.CSS_SELECTOR, "#hintbox .cand")
+        assert rows and all(re.search(r"\d+ deals|\d+局", r.text) for r in rows), [r.text for r in rows]
+
+
+def cjk_font_installed() -> bool:
+    fc = shutil.which("fc-list")
+    if not fc:
+        return False
+    out = subprocess.run([fc, ":lang=zh", "family"], capture_output=True, text=True, timeout=30).stdout
+    return bool(out.strip())
+
+
+def check_chinese_renders(drv: Any) -> None:
+    """At 中文 the page names the common CJK fonts, and (with a CJK font installed) the
+    Chinese text is drawn with real glyphs: Chromium reports a platform font with a non-zero
+    glyph count for the Pass button's text, and two different characters draw differently
+    (a missing glyph draws the same empty box for both)."""
+    family = drv.execute_script("return getComputedStyle(document.getElementById('pass')).fontFamily")
+    for name in ("Noto Sans CJK SC", "Source Han Sans SC", "PingFang SC", "Microsoft YaHei", "WenQuanYi"):
+        assert name in family, family
+    if not cjk_font_installed():
+        return
+    drv.execute_cdp_cmd("DOM.enable", {})
+    drv.execute_cdp_cmd("CSS.enable", {})
+    root = drv.execute_cdp_cmd("DOM.getDocument", {"depth": 0})["root"]["nodeId"]
+    node = drv.execute_cdp_cmd("DOM.querySelector", {"nodeId": root, "selector": "#pass"})["nodeId"]
+    fonts = drv.execute_cdp_cmd("CSS.getPlatformFontsForNode", {"nodeId": node})["fonts"]
+    assert fonts and sum(f["glyphCount"] for f in fonts) >= 2, fonts
+    same = drv.execute_script("""
+      const font = getComputedStyle(document.getElementById('pass')).font;
+      const draw = (ch) => { const c = document.createElement('canvas'); c.width = 40; c.height = 40;
+        const x = c.getContext('2d'); x.font = font; x.fillText(ch, 2, 30);
+        return {w: x.measureText(ch).width, px: Array.from(x.getImageData(0, 0, 40, 40).data).join()}; };
+      const a = draw('大'), b = draw('怪');
+      return {w: [a.w, b.w], same: a.px === b.px};""")
+    assert min(same["w"]) > 0 and not same["same"], same
+
+
+def check_notation_at_level_ten(drv: Any) -> None:
+    """The page given the view of a later round (levels 10 and J, a joker played as a
+    natural face, a joker-tribute offer and take, R6, R11) draws it in the one notation too;
+    then the real view again."""
+    drv.execute_script("""
+      // hold the server's messages meanwhile (a bot's move would push the real view)
+      window.held = []; window.handler = state.ws.onmessage;
+      state.ws.onmessage = (m) => window.held.push(m);
+      const real = state.view, v = JSON.parse(JSON.stringify(real));
+      window.realView = real;
+      v.level = 'T'; v.levels = ['T', 'J'];
+      v.history = v.history.concat([
+        {event: 'play', seat: 1, cards: 'SJ Th Td Tc 9s', kind: 'full_house', as: '9h'},
+        {event: 'offer', seat: 2, to: 3, cards: 'As Kh'}, {event: 'take', seat: 3, to: 2, card: 'Kh'}]);
+      onMessage({type: 'view', view: v});""")
+    info = drv.find_element(By.ID, "info").text
+    assert "10" in info and "J" in info, info
+    check_notation(drv)
+    drv.execute_script("""
+      onMessage({type: 'view', view: window.realView});
+      state.ws.onmessage = window.handler;
+      for (const m of window.held.splice(0)) window.handler(m);""")
+
+
 def check_explained(drv: Any, d: dict[str, Any]) -> None:
     """Play is explained: nothing selected, a wrong size and a non-combination each get
     their reason (issue 19: "not a legal play" with no reason, nothing when empty)."""
@@ -227,6 +332,7 @@ def test_a_round_through_the_page(tmp_path, browser):
                 best = retry(lambda: drv.find_element(By.CSS_SELECTOR, "#hintbox .cand.best").text)
                 assert "win" in best and "%" in best and "[" in best, best
                 assert len(drv.find_elements(By.CSS_SELECTOR, "#hintbox .cand")) >= 2
+                retry(lambda: check_notation(drv))
                 save_shot(drv, tmp_path, "web-table-hint.png")
                 hinted = True
             if moves == 3:
@@ -241,6 +347,7 @@ def test_a_round_through_the_page(tmp_path, browser):
         assert "Stake scoring" in drv.find_element(By.ID, "re-why").text
         assert "→" in drv.find_element(By.ID, "re-levels").text
         assert "tribute to" in drv.find_element(By.ID, "re-tribute").text
+        retry(lambda: check_notation(drv))
         save_shot(drv, tmp_path, "web-table-round-end.png")
         click(drv, drv.find_element(By.ID, "roundend-ok"))
         assert not shown(drv, "roundend")
@@ -263,8 +370,13 @@ def test_a_round_through_the_page(tmp_path, browser):
         click(drv, drv.find_element(By.ID, "lang"))
         assert drv.find_element(By.ID, "pass").text == "不要"
         assert drv.find_element(By.ID, "new").text == "新牌桌"
+        retry(lambda: check_notation(drv))
+        check_chinese_renders(drv)
+        save_shot(drv, tmp_path, "web-table-zh.png")
+        check_notation_at_level_ten(drv)
         click(drv, drv.find_element(By.ID, "lang"))
         assert drv.find_element(By.ID, "pass").text == "Pass"
+        check_notation_at_level_ten(drv)
         # New table mid-match asks first; staying changes nothing
         status = drv.find_element(By.ID, "status").text
         click(drv, drv.find_element(By.ID, "new"))
@@ -367,6 +479,12 @@ def test_the_replay_viewer_steps_through_a_stored_match(tmp_path, browser):
             "plays" in drv.find_element(By.ID, "event").text
             or "passes" in drv.find_element(By.ID, "event").text
         )
+        for _ in range(12):  # the events show cards as the table does, never engine text
+            drv.find_element(By.ID, "next").click()
+            text = drv.find_element(By.ID, "event").text + drv.find_element(By.ID, "info").text
+            assert not ENGINE_CARDS.search(text), text
+            if "plays" in text:
+                assert drv.find_elements(By.CSS_SELECTOR, "#event .card")
         save_shot(drv, tmp_path, "replay-viewer.png")
         drv.find_element(By.ID, "last").click()
         assert "round 0" in drv.find_element(By.ID, "event").text  # the round's result

@@ -337,6 +337,93 @@ arrays are reused by the next call: copy what you keep.)doc")
             return GameState(b.env.game(i));
           },
           py::arg("i"), "A copy of environment i's game state.");
+  // Pickled (issue 19: subprocess vector envs) as its constructor's arguments, the saved
+  // state of BatchEnv::save (opponents by name, each environment's episode and the learner's
+  // decisions in it) and the last outputs (rewards, done, final_obs), through a module
+  // function as PolicyRunner is; the state is checked while it is replayed.
+  m.def(
+      "_batch_env_from_state",
+      [m](py::args a) {
+        if (a.size() != 14) throw GameError("corrupt BatchEnv state: expected 14 fields");
+        int n = 0, start = 0;
+        std::uint64_t seed = 0;
+        bool matches = false, auto_pass = false, abstract = true;
+        py::object rules_obj;
+        BatchEnv::Saved saved;
+        std::vector<py::object> names;
+        try {
+          n = a[0].cast<int>();
+          rules_obj = m.attr("CoreRules")(**a[1].cast<py::dict>());
+          seed = a[2].cast<std::uint64_t>();
+          matches = a[3].cast<bool>();
+          auto_pass = a[4].cast<bool>();
+          abstract = a[5].cast<bool>();
+          start = a[6].cast<int>();
+          names = a[7].cast<std::vector<py::object>>();
+          saved.episodes_done = a[8].cast<std::int64_t>();
+          saved.episodes = a[9].cast<std::vector<std::int64_t>>();
+          saved.decisions = a[10].cast<std::vector<std::vector<std::int32_t>>>();
+        } catch (const py::cast_error&) {
+          throw GameError("corrupt BatchEnv state: a field has the wrong type");
+        }
+        if (n < 1 || n > (1 << 20)) throw GameError("corrupt BatchEnv state: n out of range");
+        const Rules rules = rules_obj.cast<Rules>();
+        const int seats = table_of(rules).seats;
+        if (names.size() != std::size_t(seats))
+          throw GameError("corrupt BatchEnv state: " + std::to_string(seats) +
+                          " opponent entries expected");
+        saved.opponents.fill(-1);
+        for (int s = 0; s < seats; ++s) {
+          const py::object& x = names[std::size_t(s)];
+          if (x.is_none()) continue;
+          if (!py::isinstance<py::str>(x))
+            throw GameError("corrupt BatchEnv state: an opponent is not a policy name");
+          saved.opponents[std::size_t(s)] = int(parse_policy(x.cast<std::string>()));
+        }
+        auto b = std::make_unique<PyBatchEnv>(n, rules, seed, matches, auto_pass, abstract, start);
+        const auto rewards =
+            py::array_t<float, py::array::c_style | py::array::forcecast>::ensure(a[11]);
+        const auto done =
+            py::array_t<std::uint8_t, py::array::c_style | py::array::forcecast>::ensure(a[12]);
+        const auto final_obs =
+            py::array_t<float, py::array::c_style | py::array::forcecast>::ensure(a[13]);
+        if (!rewards || !done || !final_obs || rewards.size() != b->rewards.size() ||
+            done.size() != b->done.size() || final_obs.size() != b->final_obs.size())
+          throw GameError("corrupt BatchEnv state: output arrays of the wrong size");
+        {
+          py::gil_scoped_release nogil;  // touches only the new object
+          b->env.restore(saved);
+        }
+        std::copy_n(rewards.data(), rewards.size(), b->rewards.mutable_data());
+        std::copy_n(done.data(), done.size(), b->done.mutable_data());
+        std::copy_n(final_obs.data(), final_obs.size(), b->final_obs.mutable_data());
+        return b;
+      },
+      "Unpickling helper: a BatchEnv replayed from its saved state.");
+  const py::handle env_from_state = m.attr("_batch_env_from_state");
+  m.attr("BatchEnv").attr("__reduce__") = py::cpp_function(
+      [env_from_state](const PyBatchEnv& b) {
+        const Guard guard(&b);
+        const BatchEnv::Saved s = b.env.save();
+        py::list names;
+        for (int p = 0; p < b.env.seats(); ++p) {
+          const int k = s.opponents[std::size_t(p)];
+          if (k < 0)
+            names.append(py::none());
+          else
+            names.append(py::str(policy_name(PolicyKind(k))));
+        }
+        py::list decisions;
+        for (const auto& d : s.decisions) decisions.append(py::cast(d));
+        auto copy = [](const auto& arr) { return py::array(arr.request()).attr("copy")(); };
+        return py::make_tuple(
+            env_from_state,
+            py::make_tuple(b.env.size(), py::cast(b.env.rules()).attr("to_dict")(), b.env.seed(),
+                           b.env.matches(), b.env.auto_pass(), b.abstract, int(b.env.start()),
+                           names, s.episodes_done, py::cast(s.episodes), decisions, copy(b.rewards),
+                           copy(b.done), copy(b.final_obs)));
+      },
+      py::name("__reduce__"), py::is_method(m.attr("BatchEnv")));
   harden<PyBatchEnv>(m, "BatchEnv");
 }
 

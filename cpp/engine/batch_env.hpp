@@ -14,7 +14,9 @@
 // after the last action is the finished round (encoded into final_obs), not the next deal.
 #pragma once
 
+#include <array>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "encode.hpp"
@@ -29,6 +31,10 @@ class BatchEnv {
            Start start = Start::kFresh);
 
   int size() const { return int(envs_.size()); }
+  const Rules& rules() const { return rules_; }  // the episodes' (max_rounds = 1 for rounds)
+  std::uint64_t seed() const { return seed_; }
+  bool matches() const { return matches_; }
+  bool auto_pass() const { return auto_pass_; }
   int seats() const { return table_of(rules_).seats; }  // R18: reward row width
   const GameState& game(int i) const { return envs_[std::size_t(i)].g; }
   std::uint64_t game_index(int i) const { return envs_[std::size_t(i)].game; }
@@ -57,9 +63,27 @@ class BatchEnv {
   // ever of learner seats; rewards of rounds the opponents end are reported on that step.
   // Restarts every environment.
   void set_opponents(const std::array<int, kSeats>& kinds);
+  const std::array<int, kSeats>& opponents() const { return opponents_; }
+
+  // Pickling (issue 19): what a BatchEnv is beyond its constructor's arguments. Every game
+  // and every opponent's stream follows from (seed, game index) and the decisions made in it
+  // (R17), so an environment is saved as its episode number and the learner's decisions in
+  // that episode (indices into legal(i), in order); restore() replays them with the
+  // opponents, the same code as step(), and the copy then steps exactly as the original.
+  struct Saved {
+    std::array<int, kSeats> opponents{};
+    std::int64_t episodes_done = 0;
+    std::vector<std::int64_t> episodes;                // per environment
+    std::vector<std::vector<std::int32_t>> decisions;  // per environment
+  };
+  Saved save() const;
+  // Throws GameError naming the first inconsistency (a count, an index out of range, an
+  // episode that would end before its decisions are replayed); this object is then unchanged.
+  void restore(const Saved& s);
 
  private:
   struct Env {
+    explicit Env(GameState state) : g(std::move(state)) {}
     GameState g;
     std::vector<Action> legal;
     std::int32_t index[kNumAbstract];  // abstract id -> index into legal (-1 unavailable)
@@ -67,8 +91,13 @@ class BatchEnv {
     bool mask_fresh = false;
     std::uint64_t game = 0;
     std::int64_t episode = 0;
-    std::array<Rng, kSeats> rngs;  // opponents' streams
+    std::array<Rng, kSeats> rngs;         // opponents' streams
+    std::vector<std::int32_t> decisions;  // the learner's, this episode (save / restore)
   };
+  // Apply legal index k of environment i (the body of step() for one environment); returns
+  // true if the episode ended (and a new one started).
+  bool apply(Env& e, int i, std::int32_t k, float* r, float* final_obs);
+  void check_opponents(const std::array<int, kSeats>& kinds) const;
   // Play opponent seats until a learner seat is to act; adds round rewards into r (may be
   // null); returns true if the episode ended.
   bool advance(Env& e, float* r);

@@ -107,28 +107,34 @@ def hint_worlds(n_legal: int, cost: float | None = None) -> int:
     return max(1, min(HINT_MAX_WORLDS, int(HINT_SECONDS / (max(1e-7, c) * max(1, n_legal)))))
 
 
-def hint(game: Game, legal_texts: list[str], decision: int, seed: int) -> dict[str, Any]:
-    """The ``hint`` message: :func:`daguai.analyze` of the seat to act (its view only, R16)
-    with a budget of :func:`hint_worlds` × the legal actions in rollouts (the race spends
-    them where they decide, docs/search.md); each choice's estimated win / draw / loss of the
-    round for the seat's team with 95% Wilson intervals (equivalent plays share their group's
-    estimate), best first (analyze's order)."""
+def hint(game: Game, legal_texts: list[str], decision: int, seed: int,
+         worlds: int | None = None) -> dict[str, Any]:
+    """The ``hint`` message: :func:`daguai.analyze` of the seat to act (its view only, R16:
+    every world re-deals the hidden hands, so the answer is the same whatever they are) with
+    a budget of ``worlds`` (default :func:`hint_worlds`) × the legal actions in rollouts.
+    The groups of equivalent plays race for it (docs/search.md): a group that falls behind
+    early stops, so each group has its own number of rollouts ``n``. Each choice carries its
+    group's (``group``: the group's rank, 0 = best first, analyze's order; ``best``: the
+    race's winner) estimated win / draw / loss of the round for the seat's team with 95%
+    Wilson intervals."""
     import time
 
     from ..search import _wilson, analyze
 
-    worlds = hint_worlds(len(legal_texts))
+    if worlds is None:
+        worlds = hint_worlds(len(legal_texts))
     t0 = time.perf_counter()
     a = analyze(game, rollouts=max(1, worlds * len(legal_texts)), seed=seed)
     if a.rollouts:  # the measured cost sizes the next hints (a forced choice runs nothing)
         _cost[0] = 0.7 * _cost[0] + 0.3 * (time.perf_counter() - t0) / a.rollouts
     index = {t: i for i, t in enumerate(legal_texts)}
     cands = []
-    for g in a.groups:
+    for k, g in enumerate(a.groups):
         n = g.worlds
         for text in g.plays:
-            cands.append({"index": index.get(text), "text": text, "n": n, "win": g.win, "draw": g.draw,
-                          "lose": g.lose, "win_ci": list(_wilson(g.wins, n)),
-                          "draw_ci": list(_wilson(g.draws, n)), "lose_ci": list(_wilson(g.losses, n))})
+            cands.append({"index": index.get(text), "text": text, "group": k, "best": g.best,
+                          "n": n, "win": g.win, "draw": g.draw, "lose": g.lose,
+                          "win_ci": list(_wilson(g.wins, n)), "draw_ci": list(_wilson(g.draws, n)),
+                          "lose_ci": list(_wilson(g.losses, n))})
     return {"type": "hint", "decision": decision, "seat": a.seat, "worlds": worlds,
             "policy": a.policy, "candidates": cands}

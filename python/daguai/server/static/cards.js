@@ -24,9 +24,9 @@ function cardElement(card, level, small) {
   if (card === "SJ" || card === "BJ") {
     el.classList.add("joker");
     if (card === "BJ") el.classList.add("red");
-    // a small card (trick, history) has room for a letter: B / S over "JK"
-    top.textContent = zh ? (card === "BJ" ? "大" : "小") : small ? card[0] : (card === "BJ" ? "BIG" : "small");
-    bottom.textContent = zh ? "怪" : small ? "JK" : "joker";
+    // named on small cards too (trick, history, hint), in a smaller type (table.css)
+    top.textContent = zh ? (card === "BJ" ? "大" : "小") : (card === "BJ" ? "BIG" : "small");
+    bottom.textContent = zh ? "怪" : "joker";
     el.title = zh ? (card === "BJ" ? "大怪" : "小怪") : (card === "BJ" ? "big joker (BJ)" : "small joker (SJ)");
   } else {
     const suit = card[1];
@@ -38,6 +38,14 @@ function cardElement(card, level, small) {
   el.append(top, bottom);
   el.dataset.card = card;
   return el;
+}
+// A rank or a level as players write it: "10", never the engine's "T" (R2).
+function rankName(r) { return r === "T" ? "10" : String(r); }
+// Card text inside a sentence (a server message): each engine token as the cards show it.
+function prettyCards(text) {
+  const zh = typeof LANG !== "undefined" && LANG === "zh";
+  return String(text).replace(/\b(BJ|SJ)\b/g, (j) => zh ? (j === "BJ" ? "大怪" : "小怪") : (j === "BJ" ? "big joker" : "small joker"))
+    .replace(/\b([2-9TJQKA])([shdc])\b/g, (_, r, s) => rankName(r) + SUITS[s]);
 }
 function cardsRow(text, level) {
   const row = document.createElement("span");
@@ -65,6 +73,28 @@ function sameCards(a, b) {
   return x.every((c, i) => c === y[i]);
 }
 const TEAM = ["A", "B"];
+// An event as a line with its cards drawn as the table draws them (the replay viewer).
+function eventLine(e, level) {
+  const span = document.createElement("span");
+  const cards = (t) => cardsRow(t, level);
+  switch (e.event) {
+    case "play":
+      span.append(`seat ${e.seat} plays `, cards(e.cards));
+      if (e.as) span.append(" (jokers as ", cards(e.as), ")");
+      span.append(` — ${e.kind.replace(/_/g, " ")}`);
+      return span;
+    case "tribute": span.append(`seat ${e.seat} pays tribute `, cards(e.card), ` to seat ${e.to}`); return span;
+    case "anti_tribute": span.append(`seat ${e.seat} refuses tribute, showing `, cards(e.jokers)); return span;
+    case "return": case "take": case "offer": {
+      const c = e.card || e.cards;
+      const verb = { return: "returns", take: "takes", offer: "offers" }[e.event];
+      span.append(`seat ${e.seat} ${verb} `, c ? cards(c) : "a card", `${e.event === "take" ? " from" : " to"} seat ${e.to}`);
+      return span;
+    }
+  }
+  span.textContent = describeEvent(e);
+  return span;
+}
 function describeEvent(e) {
   switch (e.event) {
     case "play": return `seat ${e.seat} plays ${e.cards}${e.as ? " (jokers as " + e.as + ")" : ""} — ${e.kind.replace(/_/g, " ")}`;
@@ -74,7 +104,7 @@ function describeEvent(e) {
     case "return": return `seat ${e.seat} returns ${e.card || e.cards || "a card"} to seat ${e.to}`;
     case "offer": return `seat ${e.seat} offers ${e.cards || "cards"} to seat ${e.to}`;
     case "take": return `seat ${e.seat} takes ${e.card || e.cards || "a card"} from seat ${e.to}`;
-    case "deal": return `round ${e.round} dealt; dealer seat ${e.dealer}, levels A ${e.levels[0]} / B ${e.levels[1]}`;
+    case "deal": return `round ${e.round} dealt; dealer seat ${e.dealer}, levels A ${rankName(e.levels[0])} / B ${rankName(e.levels[1])}`;
     case "round_end": return resultText(e);
     case "forfeit": return `seat ${e.seat} leaves the match`;
     case "auto_pass": return `automatic passes ${e.on ? "on" : "off"}`;
@@ -83,7 +113,7 @@ function describeEvent(e) {
 }
 function resultText(r) {
   const who = r.winner === null ? "draw" : `team ${TEAM[r.winner]} wins`;
-  let s = `round ${r.round}: ${who}; order ${r.order.map(x => x === null ? "?" : x).join(" ")}; levels A ${r.levels_after[0]} / B ${r.levels_after[1]}`;
+  let s = `round ${r.round}: ${who}; order ${r.order.map(x => x === null ? "?" : x).join(" ")}; levels A ${rankName(r.levels_after[0])} / B ${rankName(r.levels_after[1])}`;
   if (r.tributers.length) s += `; tribute ${r.tributers.map((t, i) => t + "→" + r.receivers[i]).join(", ")}`;
   if (r.match_over) s += r.match_winner === null ? " — match over (draw)" : ` — match over, team ${TEAM[r.match_winner]} wins`;
   return s;

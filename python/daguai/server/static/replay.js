@@ -11,7 +11,7 @@ async function showList() {
   for (const m of matches.slice().reverse()) {
     const a = document.createElement("a");
     a.href = "/replay?match=" + m.match;
-    a.textContent = `match ${m.match} (table ${m.table}): ${m.rounds} rounds, levels A ${m.levels[0]} / B ${m.levels[1]}`;
+    a.textContent = `match ${m.match} (table ${m.table}): ${m.rounds} rounds, levels A ${rankName(m.levels[0])} / B ${rankName(m.levels[1])}`;
     a.style.color = "#ffd75e"; a.style.display = "block";
     box.appendChild(a);
   }
@@ -44,8 +44,10 @@ function stateAt(upto) {
 function render() {
   const s = stateAt(pos);
   $("pos").textContent = `${pos} / ${entries.length - 1}`;
-  $("event").textContent = pos === 0 ? "start" : describeEvent(entries[pos]);
-  $("info").textContent = `round ${s.round} · level ${s.level} · A ${s.levels[0]} / B ${s.levels[1]} · dealer seat ${s.dealer}`;
+  const ev = $("event");
+  ev.innerHTML = "";
+  if (pos === 0) ev.textContent = "start"; else ev.appendChild(eventLine(entries[pos], s.level));
+  $("info").textContent = `round ${s.round} · level ${rankName(s.level)} · A ${rankName(s.levels[0])} / B ${rankName(s.levels[1])} · dealer seat ${s.dealer}`;
   const box = $("seats");
   box.innerHTML = "";
   for (let seat = 0; seat < 6; seat++) {

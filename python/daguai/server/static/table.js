@@ -134,8 +134,10 @@ function onMessage(msg) {
   switch (msg.type) {
     case "welcome":
       state.seat = msg.seat; state.seats = msg.seats; state.rules = msg.rules;
-      status(msg.seat === null ? T("watching", { table: msg.table })
-        : T("you_are", { table: msg.table, seat: msg.seat, team: teamName(msg.seat % 2) }));
+      // kept as a function: the language button redraws it in the other language
+      state.statusText = () => msg.seat === null ? T("watching", { table: msg.table })
+        : T("you_are", { table: msg.table, seat: msg.seat, team: teamName(msg.seat % 2) });
+      status(state.statusText());
       $("leave").hidden = msg.seat === null;
       break;
     case "view": state.view = msg.view; maybeRoundEnd(); render(); break;
@@ -154,7 +156,7 @@ function onMessage(msg) {
     case "match_over": state.matchOver = msg; state.decide = null; showRoundEnd(msg.results[msg.results.length - 1], msg); render(); break;
     case "error":
       if (msg.code === "rate_limited" || msg.code === "unavailable") state.hintPending = false;
-      $("explain").textContent = "⚠ " + msg.message;
+      $("explain").textContent = "⚠ " + prettyCards(msg.message);
       if (msg.code === "unknown_table" || msg.code === "bad_token") localStorage.removeItem("daguai-table");
       renderButtons();
       break;
@@ -225,14 +227,17 @@ function eventNode(e, level) {
   else if (e.event === "tribute") { li.append(`${who} → ${seatName(e.to)} ${kindName("tribute")}: `, cardsRow(e.card, level)); }
   else if (e.event === "return") { li.append(`${who} → ${seatName(e.to)} ${kindName("return")}`); if (e.cards || e.card) li.append(": ", cardsRow(e.cards || e.card, level)); }
   else if (e.event === "anti_tribute") { li.append(`${who}: ${T("anti")} `, cardsRow(e.jokers, level)); }
-  else li.textContent = `${who}: ${kindName(e.event)}`;
+  else if (e.event === "offer" || e.event === "take") {
+    li.append(`${who} → ${seatName(e.to)} ${kindName(e.event)}`);
+    if (e.cards || e.card) li.append(": ", cardsRow(e.cards || e.card, level));
+  } else li.textContent = `${who}: ${kindName(e.event)}`;
   return li;
 }
 
 function render() {
   const v = state.view;
   if (!v) return;
-  $("info").textContent = T("info", { round: v.round + 1, level: v.level === "T" ? "10" : v.level, a: v.levels[0], b: v.levels[1], dealer: seatName(v.dealer) });
+  $("info").textContent = T("info", { round: v.round + 1, level: rankName(v.level), a: rankName(v.levels[0]), b: rankName(v.levels[1]), dealer: seatName(v.dealer) });
   renderSeats(v);
   const trick = $("trick");
   trick.innerHTML = "";
@@ -317,6 +322,31 @@ function renderDecision() {
   $("submit").onclick = () => { if (state.choice !== null) act(state.choice); };
 }
 
+// The hint: one row per group of equivalent plays (the server's `group`, best first), with
+// that group's own number of deals: the race stops groups that fall behind early, so the
+// counts differ (docs/protocol.md); the race's best highlighted.
+function hintGroups(h) {
+  const groups = [];
+  for (const c of h.candidates) {
+    const g = groups[c.group] || (groups[c.group] = { rows: [], best: c.best, first: c });
+    g.rows.push(c);
+  }
+  return groups.filter(Boolean);
+}
+
+function choiceNode(text, level) {
+  const a = splitAction(text);
+  const span = document.createElement("span");
+  span.className = "choice";
+  if (a.verb === "pass") span.append(T("hint_pass"));
+  else if (a.verb === "anti_tribute") span.append(T("anti"));
+  else {
+    span.append(cardsRow(a.cards.join(" "), level));
+    if (a.as) span.append(" ", T("jokers_as", { as: "" }), cardsRow(a.as, level));
+  }
+  return { node: span, cards: a.verb === "pass" || a.verb === "anti_tribute" ? null : a.cards };
+}
+
 function renderHint() {
   const box = $("hintbox");
   const h = state.hint;
@@ -325,21 +355,23 @@ function renderHint() {
   box.hidden = false;
   box.innerHTML = "";
   const title = document.createElement("div");
-  title.textContent = T("hint_title", { worlds: h.worlds, seconds: h.seconds });
+  title.textContent = T("hint_title", { seconds: h.seconds });
   box.appendChild(title);
   const list = document.createElement("ol");
-  h.candidates.slice(0, 5).forEach((c, k) => {
+  hintGroups(h).slice(0, 6).forEach((g) => {
+    const c = g.first;
     const li = document.createElement("li");
-    li.className = "cand" + (k === 0 ? " best" : "");
+    li.className = "cand" + (g.best ? " best" : "");
     li.dataset.index = c.index;
-    const a = splitAction(c.text);
-    if (a.verb === "pass") li.append(T("hint_pass"));
-    else if (a.verb === "anti_tribute") li.append(T("anti"));
-    else li.append(cardsRow(a.cards.join(" "), state.view.level));
-    li.append(" " + T("hint_row", { win: `${pct(c.win)} ${interval(c.win_ci)}`, draw: `${pct(c.draw)} ${interval(c.draw_ci)}`,
-                                    lose: `${pct(c.lose)} ${interval(c.lose_ci)}` }));
-    if (k === 0) { const b = document.createElement("span"); b.className = "tag"; b.textContent = T("hint_best"); li.append(" ", b); }
-    li.onclick = () => { if (a.verb !== "pass" && a.verb !== "anti_tribute") selectCards(a.cards); };
+    li.dataset.group = c.group;
+    const choice = choiceNode(c.text, state.view.level);
+    li.append(choice.node);
+    if (g.rows.length > 1) li.append(" ", T("hint_same", { n: g.rows.length - 1 }));
+    const est = c.n ? T("hint_row", { win: `${pct(c.win)} ${interval(c.win_ci)}`, draw: `${pct(c.draw)} ${interval(c.draw_ci)}`,
+                                     lose: `${pct(c.lose)} ${interval(c.lose_ci)}` }) : T("hint_untried");
+    li.append(" " + est + " · " + T("hint_n", { n: c.n }));
+    if (g.best) { const b = document.createElement("span"); b.className = "tag"; b.textContent = T("hint_best"); li.append(" ", b); }
+    li.onclick = () => { if (choice.cards) selectCards(choice.cards); };
     list.appendChild(li);
   });
   box.appendChild(list);
@@ -377,7 +409,7 @@ function showRoundEnd(r, over) {
   section("levels_title");
   const lv = document.createElement("p");
   lv.id = "re-levels";
-  lv.textContent = `${teamName(0)} ${r.levels_before[0]} → ${r.levels_after[0]} · ${teamName(1)} ${r.levels_before[1]} → ${r.levels_after[1]} · ` +
+  lv.textContent = `${teamName(0)} ${rankName(r.levels_before[0])} → ${rankName(r.levels_after[0])} · ${teamName(1)} ${rankName(r.levels_before[1])} → ${rankName(r.levels_after[1])} · ` +
     (r.levels_before.join() !== r.levels_after.join() ? T("level_up") : T("level_same"));
   body.appendChild(lv);
   if (!r.match_over) {
@@ -433,7 +465,13 @@ $("hint").onclick = () => {
   send({ type: "hint", decision: state.decide.decision });
   renderDecision();
 };
-$("lang").onclick = () => { setLang(LANG === "zh" ? "en" : "zh"); $("lang").textContent = T("lang"); render(); if (!$("setup").hidden) showSetup(); };
+$("lang").onclick = () => {
+  setLang(LANG === "zh" ? "en" : "zh");
+  $("lang").textContent = T("lang");
+  if (state.statusText && state.ws && state.ws.readyState === 1) status(state.statusText());
+  render();
+  if (!$("setup").hidden) showSetup();
+};
 
 // ---- start: an invite link, a spectator link, the last table, or the set-up ----------------
 setLang(LANG);
