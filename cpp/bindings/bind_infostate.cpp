@@ -3,7 +3,9 @@
 // it holds the seat's own hand and public facts only (R16).
 #include <pybind11/stl.h>
 
+#include "bench.hpp"
 #include "convert.hpp"
+#include "guard.hpp"
 #include "infostate.hpp"
 #include "sampler.hpp"
 
@@ -209,6 +211,26 @@ void bind_infostate(py::module_& m) {
       },
       py::arg("view"), py::arg("n"), py::arg("seed"),
       "Face counts (n x 6 x 54) of the hands of worlds 0..n-1.");
+
+  m.def(
+      "_time_worlds",
+      [](const GameState& g, int n, std::uint64_t seed) {
+        if (n < 1) throw GameError("_time_worlds: n must be >= 1");
+        if (g.match_over()) throw GameError("_time_worlds: the match is over");
+        const Guard guard(&g);
+        WorldTiming t;
+        {
+          py::gil_scoped_release nogil;  // g is locked; the timing touches only C++ values
+          t = time_worlds(g, n, seed);
+        }
+        py::dict d;
+        d["world_ns"] = t.world_ns;
+        d["view_ns"] = t.view_ns;
+        return d;
+      },
+      py::arg("game"), py::arg("n"), py::arg("seed") = 0,
+      "Benchmark hook: ns per world made from the view of the seat to act (sample_world_hands + "
+      "make_world), and per view (information_state).");
 
   m.def(
       "_consistent",
