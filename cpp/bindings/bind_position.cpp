@@ -4,6 +4,7 @@
 
 #include "actions.hpp"
 #include "convert.hpp"
+#include "position.hpp"
 #include "state.hpp"
 
 namespace daguai::bind {

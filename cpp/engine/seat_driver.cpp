@@ -5,7 +5,7 @@
 namespace daguai {
 
 Action choose_action(PolicyKind kind, const InfoState& v, Rng& rng, PolicyScratch& scratch) {
-  if (v.current != v.seat) throw GameError("act(view): the view's seat is not to act");
+  if (v.pub.current != v.seat) throw GameError("act(view): the view's seat is not to act");
   const GameState w = make_world(v, sample_world_hands(v, 0, 0), 0, 0);
   return choose_action(kind, w, rng, scratch);
 }

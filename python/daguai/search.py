@@ -19,6 +19,7 @@ from . import _core
 from .bots import is_model_path
 from .game import Game
 from .positions import PositionError, fill_hidden_hands
+from .rules import Rules
 
 __all__ = ["Analysis", "Group", "analyze", "sample_worlds"]
 
@@ -59,7 +60,7 @@ def sample_worlds(view: _core.InfoState, n: int, seed: int = 0) -> list[Game]:
         raise ValueError(f"sample_worlds needs a view (Game.view(seat)), got {type(view).__name__}")
     n = _check_int(n, "n", 1, MAX_WORLDS)
     seed = _check_int(seed, "seed", 0, 2**64 - 1)
-    rules = getattr(view, "rules", None)
+    rules = Rules.from_dict(view.rules.to_dict())  # the view's CoreRules as a daguai.Rules
     out = []
     for state in _core.sample_worlds(view, n, seed):
         out.append(Game._of(state, rules))
