@@ -47,8 +47,7 @@ py::handle& observation_encoder() {
 
 void bind_infostate(py::module_& m) {
   py::class_<InfoState>(
-      m, "InfoState",
-      "What one seat may know (R16): its own hand and public facts; no other hand.")
+      m, "InfoState", "What one seat may know (R16): its own hand and public facts; no other hand.")
       .def_readonly("seat", &InfoState::seat)
       .def_property_readonly(
           "rules", [](const InfoState& v) { return v.pub.rules; },
@@ -97,10 +96,9 @@ void bind_infostate(py::module_& m) {
                                  l.append(int(v.pub.finish_order[std::size_t(i)]));
                                return l;
                              })
-      .def_property_readonly("top",
-                             [](const InfoState& v) {
-                               return v.pub.has_top() ? py::cast(v.pub.top) : py::none();
-                             })
+      .def_property_readonly(
+          "top",
+          [](const InfoState& v) { return v.pub.has_top() ? py::cast(v.pub.top) : py::none(); })
       .def_property_readonly("top_seat",
                              [](const InfoState& v) -> py::object {
                                return v.pub.has_top() ? py::object(py::int_(v.pub.top_seat))
@@ -200,15 +198,17 @@ void bind_infostate(py::module_& m) {
           "observation",
           [](const py::object& self, const py::object& seat) -> py::object {
             if (!observation_encoder())
-              throw py::type_error("InfoState.observation needs the daguai package (import daguai)");
+              throw py::type_error(
+                  "InfoState.observation needs the daguai package (import daguai)");
             return observation_encoder()(self, seat);
           },
           py::arg("seat") = py::none(),
           "The dict of Game.observation(view.seat), from the view alone (what a learner trained "
           "on); a seat other than the view's raises ValueError.")
       .def("__repr__", [](const InfoState& v) {
-        return "<InfoState seat " + std::to_string(v.seat) + " round " + std::to_string(v.pub.round) +
-               " phase " + phase_name(v.pub.phase) + ", " + std::to_string(v.hand.size()) + " cards>";
+        return "<InfoState seat " + std::to_string(v.seat) + " round " +
+               std::to_string(v.pub.round) + " phase " + phase_name(v.pub.phase) + ", " +
+               std::to_string(v.hand.size()) + " cards>";
       });
   harden<InfoState>(m, "InfoState");
 

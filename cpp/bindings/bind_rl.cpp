@@ -133,8 +133,8 @@ void bind_rl(py::module_& m) {
         const Guard guard(&v);
         py::array_t<std::int8_t> mask(kNumAbstract);
         py::array_t<std::int32_t> index(kNumAbstract);
-        abstract_mask(v.legal, v.pub.level_rank(), reinterpret_cast<std::uint8_t*>(mask.mutable_data()),
-                      index.mutable_data());
+        abstract_mask(v.legal, v.pub.level_rank(),
+                      reinterpret_cast<std::uint8_t*>(mask.mutable_data()), index.mutable_data());
         return py::make_tuple(mask, index);
       },
       py::arg("view"), "(mask int8[NUM_ABSTRACT], index into the view's legal_actions() or -1).");

@@ -118,7 +118,8 @@ WorldTiming time_worlds(const GameState& g, int n, std::uint64_t seed) {
   WorldTiming t;
   std::uint64_t sink = 0;
   auto t0 = clock::now();
-  for (int k = 0; k < n; ++k) sink += std::uint64_t(information_state(g, g.current_player()).pub.round);
+  for (int k = 0; k < n; ++k)
+    sink += std::uint64_t(information_state(g, g.current_player()).pub.round);
   t.view_ns = std::chrono::duration<double, std::nano>(clock::now() - t0).count() / n;
   const InfoState v = information_state(g, g.current_player());
   t0 = clock::now();

@@ -85,9 +85,11 @@ void encode_observation(const InfoState& v, float* obs) {
   obs[kObsPhase + int(v.pub.phase)] = 1;
   if (v.pub.current >= 0) obs[kObsToAct + rel(v.pub.current)] = 1;
   for (int i = 0; i < v.pub.n_pairs; ++i)
-    if (v.pub.tribute_face[std::size_t(i)] >= 0) obs[kObsTribute + v.pub.tribute_face[std::size_t(i)]] += 1;
+    if (v.pub.tribute_face[std::size_t(i)] >= 0)
+      obs[kObsTribute + v.pub.tribute_face[std::size_t(i)]] += 1;
   for (int i = 0; i < v.pub.n_pairs; ++i)  // return_face is only set in the viewer's own pair
-    if (v.exchange.return_face[std::size_t(i)] >= 0) obs[kObsExchange + v.exchange.return_face[std::size_t(i)]] += 1;
+    if (v.exchange.return_face[std::size_t(i)] >= 0)
+      obs[kObsExchange + v.exchange.return_face[std::size_t(i)]] += 1;
   obs[kObsScores] = float(v.pub.scores[std::size_t(seat)]) / 100.0f;
   obs[kObsScores + 1] = float(v.pub.scores[std::size_t((seat + 1) % seats)]) / 100.0f;
 }

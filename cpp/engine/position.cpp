@@ -166,8 +166,8 @@ GameState::GameState(const Rules& rules, const Position& pos, bool record)
       fail(entry_text(i, e.action) +
            ": the round ended at the entry before (a position lies inside one round)");
     if (e.action.seat != pub_.current)
-      fail(entry_text(i, e.action) + ": wrong seat to act, it is seat " + std::to_string(pub_.current) +
-           "'s turn");
+      fail(entry_text(i, e.action) + ": wrong seat to act, it is seat " +
+           std::to_string(pub_.current) + "'s turn");
     try {
       if (e.automatic) {
         if (e.action.type != ActionType::kPass)

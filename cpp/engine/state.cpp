@@ -281,8 +281,8 @@ int GameState::highest_power_in(const Cards& hand) const {
 
 void GameState::legal_plays(PlayList* out) const {
   if (pub_.phase != Phase::kPlay) return;
-  daguai::legal_plays(hands_[pub_.current], level_rank(), pub_.rules, pub_.top_seat >= 0 ? &pub_.top : nullptr,
-                      out);
+  daguai::legal_plays(hands_[pub_.current], level_rank(), pub_.rules,
+                      pub_.top_seat >= 0 ? &pub_.top : nullptr, out);
 }
 
 namespace {
@@ -392,7 +392,8 @@ void GameState::check_turn(ActionType t) const {
       expected = "tribute";
       break;
     case Phase::kReturn: {
-      const bool offer = pub_.rules.joker_tribute_choice && is_joker(pub_.tribute_face[pub_.pair_step]);
+      const bool offer =
+          pub_.rules.joker_tribute_choice && is_joker(pub_.tribute_face[pub_.pair_step]);
       ok = t == (offer ? ActionType::kOffer : ActionType::kReturn);
       expected = offer ? "offer (joker tribute: 2 or 3 candidate cards)" : "return";
       break;
@@ -406,8 +407,8 @@ void GameState::check_turn(ActionType t) const {
   }
   if (!ok)
     throw GameError(std::string("wrong phase: a ") + action_name(t) + " was given but " +
-                    seat_text(pub_.current) + " must " + expected + " (phase " + phase_name(pub_.phase) +
-                    ")");
+                    seat_text(pub_.current) + " must " + expected + " (phase " +
+                    phase_name(pub_.phase) + ")");
 }
 
 void GameState::check(const Action& a) const {
@@ -456,8 +457,9 @@ void GameState::check(const Action& a) const {
     case ActionType::kOffer: {
       const int need = pub_.tribute_face[pub_.pair_step] == kSJ ? 2 : 3;
       if (a.play.cards.size() != need)
-        throw GameError("the offer for a " + face_text(pub_.tribute_face[pub_.pair_step]) + " tribute is " +
-                        std::to_string(need) + " cards, got '" + cards_text(a.play.cards) + "'");
+        throw GameError("the offer for a " + face_text(pub_.tribute_face[pub_.pair_step]) +
+                        " tribute is " + std::to_string(need) + " cards, got '" +
+                        cards_text(a.play.cards) + "'");
       if (!hand.contains(a.play.cards))
         throw CardError("offer: '" + cards_text(a.play.cards) + "' is not in the hand of " +
                         seat_text(pub_.current));
@@ -493,13 +495,16 @@ void GameState::apply(const Action& a) {
       apply_pass(false);
       return;
     case ActionType::kTribute:
-      exchange(seat, pub_.receivers[i], &pub_.tribute_face[i], EventType::kTribute, pub_.receivers[i]);
+      exchange(seat, pub_.receivers[i], &pub_.tribute_face[i], EventType::kTribute,
+               pub_.receivers[i]);
       return;
     case ActionType::kReturn:
-      exchange(seat, pub_.tributers[i], &exchange_.return_face[i], EventType::kReturn, pub_.tributers[i]);
+      exchange(seat, pub_.tributers[i], &exchange_.return_face[i], EventType::kReturn,
+               pub_.tributers[i]);
       return;
     case ActionType::kTake:  // the tributer takes an offered card from the receiver
-      exchange(pub_.receivers[i], seat, &exchange_.return_face[i], EventType::kTake, pub_.receivers[i]);
+      exchange(pub_.receivers[i], seat, &exchange_.return_face[i], EventType::kTake,
+               pub_.receivers[i]);
       return;
     case ActionType::kAntiTribute: {
       pub_.tribute_face[i] = -2;
@@ -520,7 +525,8 @@ void GameState::apply(const Action& a) {
 void GameState::apply_forced_pass() {
   check_turn(ActionType::kPass);
   if (pub_.top_seat < 0)
-    throw GameError("seat " + std::to_string(pub_.current) + " leads the trick and cannot pass (R8)");
+    throw GameError("seat " + std::to_string(pub_.current) +
+                    " leads the trick and cannot pass (R8)");
   if (has_legal_follow(hands_[pub_.current], level_rank(), pub_.rules, pub_.top))
     throw GameError("seat " + std::to_string(pub_.current) +
                     " has a play that beats the top: the pass is not forced");
@@ -573,7 +579,8 @@ void GameState::end_trick_or_continue(int from) {
     if (pub_.rules.lead_after_out == LeadAfterOut::kPartner) {  // 接风: the next partner with cards
       const int seats = table_->seats;
       for (int k = 2; k < seats && leader < 0; k += 2)
-        if (!((pub_.out_mask >> ((pub_.top_seat + k) % seats)) & 1)) leader = (pub_.top_seat + k) % seats;
+        if (!((pub_.out_mask >> ((pub_.top_seat + k) % seats)) & 1))
+          leader = (pub_.top_seat + k) % seats;
     }
     if (leader < 0) leader = next_active(pub_.top_seat);
   }
@@ -686,7 +693,8 @@ void GameState::finish_round() {
     pub_.final_failures[dteam] += 1;
     // R12 (打A三次不过回2): that many failures at the final level send the team back to
     // level 2 and its count starts again; the match goes on.
-    if (pub_.rules.max_final_failures > 0 && pub_.final_failures[dteam] >= pub_.rules.max_final_failures) {
+    if (pub_.rules.max_final_failures > 0 &&
+        pub_.final_failures[dteam] >= pub_.rules.max_final_failures) {
       pub_.levels[dteam] = 0;
       pub_.final_failures[dteam] = 0;
     }

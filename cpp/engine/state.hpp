@@ -256,11 +256,11 @@ class GameState {
   void check_turn(ActionType t) const;
   int highest_power_in(const Cards& hand) const;
 
-  PublicState pub_;                     // everything public (R16)
-  std::array<Cards, kSeats> hands_{};   // every hand (pub_.cards_left = their sizes)
-  Exchange exchange_;                   // every pair's private exchange
-  const Table* table_ = &kTable6p3d;    // = &pub_.table(), cached for the hot paths
-  std::uint64_t seed_ = 0, game_ = 0;   // the streams of the later deals (R17): private
+  PublicState pub_;                    // everything public (R16)
+  std::array<Cards, kSeats> hands_{};  // every hand (pub_.cards_left = their sizes)
+  Exchange exchange_;                  // every pair's private exchange
+  const Table* table_ = &kTable6p3d;   // = &pub_.table(), cached for the hot paths
+  std::uint64_t seed_ = 0, game_ = 0;  // the streams of the later deals (R17): private
   bool initial_auto_pass_ = false, record_ = true;
   Start start_ = Start::kFresh;
 
