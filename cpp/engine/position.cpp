@@ -1,5 +1,7 @@
 #include "position.hpp"
 
+#include <cstdint>
+#include <limits>
 #include <string>
 
 namespace daguai {
@@ -36,6 +38,10 @@ GameState::GameState(const Rules& rules, const Position& pos, bool record)
   auto seat_range = [seats]() { return "0.." + std::to_string(seats - 1); };
   auto seat_ok = [seats](int s) { return s >= 0 && s < seats; };
   if (pos.round < 0) fail("round " + std::to_string(pos.round) + " is negative");
+  // The round counter and the final-level failures are incremented after a round: int32.
+  constexpr int kMaxCount = std::numeric_limits<std::int32_t>::max() - 1;
+  if (pos.round > kMaxCount)
+    fail("round " + std::to_string(pos.round) + " is past " + std::to_string(kMaxCount));
   if (pub_.rules.max_rounds > 0 && pos.round >= pub_.rules.max_rounds)
     fail("round " + std::to_string(pos.round) +
          " is past max_rounds = " + std::to_string(pub_.rules.max_rounds));
@@ -44,14 +50,31 @@ GameState::GameState(const Rules& rules, const Position& pos, bool record)
   for (int t = 0; t < 2; ++t) {
     if (pos.levels[std::size_t(t)] < 0 || pos.levels[std::size_t(t)] > pub_.rules.final_level)
       fail(std::string("the level of team ") + "AB"[t] + " is not a level up to the final level");
-    if (pos.final_failures[std::size_t(t)] < 0) fail("final_failures must be >= 0");
+    const int ff = pos.final_failures[std::size_t(t)];
+    if (ff < 0) fail("final_failures must be >= 0");
+    if (ff > kMaxCount)
+      fail("final_failures " + std::to_string(ff) + " is past " + std::to_string(kMaxCount));
+    // R12: the failure that reaches max_final_failures sends the team back to level 2 and
+    // resets its count, so a count is always below it.
+    if (pub_.rules.max_final_failures > 0 && ff >= pub_.rules.max_final_failures)
+      fail(std::string("final_failures of team ") + "AB"[t] + " is " + std::to_string(ff) +
+           ", but max_final_failures = " + std::to_string(pub_.rules.max_final_failures) +
+           " resets the count when it is reached (R12)");
   }
+  // Scores: a round changes a score by less than 2**31 and rounds are fewer than 2**31, so
+  // scores within +-2**62 cannot overflow (R13, R14).
+  constexpr std::int64_t kScoreBound = std::int64_t(1) << 62;
+  for (int s = 0; s < seats; ++s)
+    if (pos.scores[std::size_t(s)] < -kScoreBound || pos.scores[std::size_t(s)] > kScoreBound)
+      fail("the score of seat " + std::to_string(s) + " is outside +-2**62");
   // R11 tribute pairs.
   if (pos.n_pairs < 0 || pos.n_pairs > tb.max_tributers)
     fail("there are 0 to " + std::to_string(tb.max_tributers) + " tribute pairs, not " +
          std::to_string(pos.n_pairs));
   if (pos.n_pairs > 0 && pos.round == 0 && pos.start != Start::kRandom)
-    fail("round 0 has no tribute (R11: tribute follows a won round)");
+    fail(
+        "round 0 has no tribute (R11: tribute follows a won round; a random start state's "
+        "round 0 may, with \"start\": \"random\")");
   unsigned used = 0;
   for (int i = 0; i < pos.n_pairs; ++i) {
     const int t = pos.tributers[std::size_t(i)], r = pos.receivers[std::size_t(i)];

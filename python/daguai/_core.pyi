@@ -253,7 +253,7 @@ class Position:
 def _make_position(seed: int, game: int, round: int, dealer: int, levels: list[int], scores: list[int],
                    final_failures: list[int], pairs: list[tuple[int, int]], hands: list[str],
                    history: list[tuple[int, str, Any, bool]], auto_pass: bool, to_act: int,
-                   finish_order: list[int] | None) -> Position: ...
+                   finish_order: list[int] | None, start: int = ...) -> Position: ...
 
 class Action:
     @property
