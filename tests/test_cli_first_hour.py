@@ -178,7 +178,7 @@ def test_ctrl_c_stops_a_run_without_bar():
 
 def test_chunked_local_runs(monkeypatch):
     """Local runs without a batch are cut into short C++ calls, with identical columns."""
-    import daguai.sim as sim
+    import daguai.run.simulation as sim
 
     base = simulate(300, seed=4, threads=2)
     calls = []

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import daguai
 import pytest
-from daguai import sim
+from daguai import progress, sim
 
 ROOT = Path(__file__).resolve().parents[1]
 PKG_PARENT = os.path.dirname(os.path.dirname(os.path.abspath(daguai.__file__)))
@@ -44,7 +44,7 @@ def test_the_bar_measures_elapsed_time_from_the_start_of_the_run(monkeypatch):
     report). The bar's clock starts when it is made, and the remaining time is the run's own
     pace."""
     now = [100.0]
-    monkeypatch.setattr(sim, "_clock", lambda: now[0])
+    monkeypatch.setattr(progress, "_clock", lambda: now[0])
     out = io.StringIO()
     bar = sim.ProgressBar("rounds", stream=out, width=120)
     now[0] = 175.0  # the first report, 75 s into the run
@@ -57,7 +57,7 @@ def test_the_bar_measures_elapsed_time_from_the_start_of_the_run(monkeypatch):
 
 def test_a_bar_with_a_delay_stays_silent_for_a_short_run(monkeypatch):
     now = [0.0]
-    monkeypatch.setattr(sim, "_clock", lambda: now[0])
+    monkeypatch.setattr(progress, "_clock", lambda: now[0])
     out = io.StringIO()
     bar = sim.ProgressBar("rounds", stream=out, delay=1.0)
     now[0] = 0.5

@@ -1,4 +1,4 @@
-"""Gymnasium environments (python/daguai/gym_env.py): Gymnasium's own env checker, the
+"""Gymnasium environments (python/daguai/learn/gym_env.py): Gymnasium's own env checker, the
 single-agent env against daguai.Game stepped with the same decisions and the same C++
 opponents, and the vector env against daguai.BatchEnv."""
 

@@ -1,4 +1,4 @@
-"""The OpenSpiel adapter (python/daguai/openspiel_game.py): OpenSpiel's own random
+"""The OpenSpiel adapter (python/daguai/learn/openspiel_game.py): OpenSpiel's own random
 simulation test, and the adapter's rounds against daguai.Game stepped directly."""
 
 from __future__ import annotations

@@ -90,9 +90,9 @@ def test_deep_nesting_is_replay_error(reader, text):
     (lambda: Rules(min_rounds=-1), r"Rules\.min_rounds must be an integer in \[0, 1073741824\]"),
     (lambda: daguai.action_from_abstract(Game(seed=1), 2**31),
      r"abstract action id must be an integer in \[0, 443\], got 2147483648"),
-    (lambda: daguai.simulate(1, threads=2**40), r"threads must be in \[1, 1024\]"),
-    (lambda: daguai.simulate(10**12), r"n must be in \[0, 4294967295\]"),
-    (lambda: daguai.evaluate("random", "random", 2**40), r"n_deals must be in \[1, 4294967295\]"),
+    (lambda: daguai.simulate(1, threads=2**40), r"threads must be an integer in \[1, 1024\]"),
+    (lambda: daguai.simulate(10**12), r"n must be an integer in \[0, 4294967295\]"),
+    (lambda: daguai.evaluate("random", "random", 2**40), r"n_deals must be an integer in \[1, 4294967295\]"),
     (lambda: BatchEnv(2**40), r"BatchEnv needs n >= 1 environments, at most 1048576"),
     (lambda: Game(seed=1).hand(2**63), r"seat must be an integer in \[0, 5\]"),
     (lambda: Game(seed=1).forfeit(2**64), r"seat must be an integer in \[0, 5\]"),
@@ -126,8 +126,8 @@ def _cli(*args: str) -> subprocess.CompletedProcess:
 
 
 @pytest.mark.parametrize("args, needle", [
-    (["--threads", "99999999999"], "threads must be in [1, 1024]"),
-    (["--rounds", str(10**12)], "must be in [0, 4294967295]"),
+    (["--threads", "99999999999"], "threads must be an integer in [1, 1024]"),
+    (["--rounds", str(10**12)], "must be an integer in [0, 4294967295]"),
     (["--rules", "max_rounds=99999999999"], "Rules.max_rounds must be an integer in [0, 1073741824]"),
 ])
 def test_cli_out_of_range_is_exit_2_and_one_line(args, needle):

@@ -563,7 +563,7 @@ def test_r18_simulate_columns_and_paths_agree():
     assert (np.sort(res["order"], axis=1) == np.arange(4)).all()
     assert (res["scores"].sum(axis=1) == 0).all()  # stake, losers pay: zero-sum (R13)
     assert set(res["n_tributers"].tolist()) <= {0, 1, 2}
-    from daguai import sim
+    from daguai.run import simulation as sim
     pols = ["heuristic", "random", "heuristic", "random"]
     fast = sim._run_fast(R4, 9, 0, 6, pols, False, 1, False)
     slow = sim._run_slow(R4, 9, 0, 6, pols, False, False)

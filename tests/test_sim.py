@@ -18,7 +18,7 @@ import warnings
 import numpy as np
 import pytest
 from daguai import EvalResult, Game, Rules, SimResult, _core, evaluate, simulate
-from daguai.sim import POLICIES, _run_slow, play_game
+from daguai.run.simulation import POLICIES, _run_slow, play_game
 
 SEED = 20260
 N = 150

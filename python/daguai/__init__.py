@@ -37,7 +37,7 @@ from ._core import (
 )
 from .analysis import min_plays
 from .game import RECORD_FORMAT, Game, ReplayError, read_record, replay
-from .learning import (
+from .learn.tensors import (
     CAND_FEATURES,
     NUM_ABSTRACT,
     OBS_SIZE,
@@ -74,8 +74,8 @@ from .plays import (
     sample_play,
 )
 from .rules import LEVELS, Rules
+from .run import EvalResult, SimResult, evaluate, simulate
 from .search import analyze, sample_worlds
-from .sim import EvalResult, SimResult, evaluate, simulate
 from .titles import TITLES, title
 
 __version__: str = _core.__version__
@@ -85,7 +85,7 @@ def pettingzoo_env(**kwargs):  # type: ignore[no-untyped-def]
     """The PettingZoo AEC environment (:func:`daguai.env.env`; keyword arguments of
     :class:`daguai.env.raw_env`). Needs ``pip install 'daguai[rl]'``; imported on first use,
     so ``import daguai`` does not need PettingZoo. See docs/learning.md."""
-    from .env import env as _env
+    from .learn.pettingzoo_env import env as _env
 
     return _env(**kwargs)
 
@@ -153,6 +153,6 @@ __all__ = [
     "Rng",
 ]
 
-from . import _gym_ids  # noqa: E402
+from .learn import _gym_ids  # noqa: E402
 
 _gym_ids.install()  # Gymnasium ids on `import daguai` (issue 19), without importing Gymnasium

@@ -200,7 +200,7 @@ def measure_learning(steps: int = 200) -> list[Row]:
         rows.append(("learned policy, CPU per decision, p90 (1 thread)",
                      float(np.quantile(ns, 0.9)) / 1e3, "µs", NAN))
     try:
-        from .env import env as aec_env
+        from .learn.pettingzoo_env import env as aec_env
     except ImportError:
         return rows
     e = aec_env()
@@ -268,7 +268,7 @@ def _lower_bound(unit: str) -> bool:
 
 
 def header(n_hands: int) -> str:
-    from . import __version__
+    from ._core import __version__
     return (f"daguai {__version__}, {platform.machine()}, Python {platform.python_version()}, "
             f"{os.cpu_count()} CPUs, {n_hands} hands")
 

@@ -23,9 +23,9 @@ from typing import Any, NoReturn
 
 __all__ = ["COMMANDS", "Command", "build_parser", "main"]
 
-from . import _core
+from .checks import check_policy, policy_names
 
-_POLICIES = tuple(_core.policy_names())  # the C++ registry (cpp/engine/policy.cpp)
+_POLICIES = policy_names()  # the C++ registry (cpp/engine/policy.cpp)
 _OUT_EXTS = (".npz", ".csv", ".parquet", ".pq")
 _EVAL_OUT_EXTS = (".json", ".csv")
 # on a terminal, the progress bar appears once a run has lasted this long (measured)
@@ -90,28 +90,13 @@ def _seed(text: str) -> int:
 
 
 def _policy(text: str) -> Any:
-    """A built-in name (kept as text: the C++ fast path) or ``package.module:policy``."""
-    if text.endswith(".dgn"):  # a model file (docs/learning.md)
-        from .bots import is_model_path
-
-        try:
-            is_model_path(text)
-        except ValueError as exc:
-            raise argparse.ArgumentTypeError(str(exc)) from None
-        return text
-    name = text.strip().lower()
-    if name in _POLICIES:
-        return name
-    if ":" not in text:
-        raise argparse.ArgumentTypeError(f"unknown policy {text!r} (choose {', '.join(_POLICIES)}, "
-                                         "a model file path.dgn, an import path package.module:policy "
-                                         "or file.py:policy)")
-    from .bots import load
-
+    """A policy argument, checked by ``daguai.checks.check_policy`` (a built-in name kept as
+    text for the C++ fast path, a model path, ``package.module:policy`` or ``file.py:policy``;
+    import paths resolve from the working directory)."""
     if os.getcwd() not in sys.path:  # the console script does not put the cwd on sys.path
         sys.path.insert(0, os.getcwd())
     try:
-        return load(text)
+        return check_policy(text)
     except ValueError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
@@ -240,14 +225,14 @@ def _ray_backend(args: argparse.Namespace) -> tuple[str, str | None]:
     if importlib.util.find_spec("ray") is None:
         raise _Fail("--ray needs Ray (pip install 'daguai[ray]')")
     address = None if args.ray in ("", "local") else args.ray
-    from .sim import _ray_init
+    from .run.cluster import ray_init
 
     def give_up(message: str) -> None:  # from the watchdog thread: Ray may be stuck in C++
         sys.stderr.write(f"daguai: error: {message}\n")
         sys.stderr.flush()
         os._exit(2)
 
-    _ray_init(address, args.ray_timeout, quiet=args.quiet, on_timeout=give_up)
+    ray_init(address, args.ray_timeout, quiet=args.quiet, on_timeout=give_up)
     return "ray", address
 
 
@@ -269,7 +254,7 @@ def _print(items: Sequence[Any]) -> None:
     """Rich renderables (tables, text) on stdout, sized to the terminal (80 columns when
     stdout is not a terminal and COLUMNS is not set)."""
     if not sys.stdout.isatty():  # files and pipes: plain text without trailing blanks
-        from .results import render_text
+        from .run.results import render_text
 
         sys.stdout.write(render_text(items) + "\n")
         return
@@ -285,9 +270,9 @@ def _print(items: Sequence[Any]) -> None:
 
 
 def _print_json(data: Any) -> None:
-    from .evaluation import _nan_to_none
+    from .run.results import nan_to_none
 
-    sys.stdout.write(json.dumps(_nan_to_none(data), indent=2) + "\n")
+    sys.stdout.write(json.dumps(nan_to_none(data), indent=2) + "\n")
 
 
 def _note(args: argparse.Namespace, text: str) -> None:
@@ -339,7 +324,7 @@ def _add_simulate(p: argparse.ArgumentParser) -> None:
 
 
 def _make_bar(args: argparse.Namespace, unit: str) -> Any:
-    from .sim import ProgressBar
+    from .progress import ProgressBar
 
     delay = _progress_delay(args)
     return None if delay is None else ProgressBar(unit, stream=sys.stderr, delay=delay)
@@ -366,7 +351,7 @@ def _run_and_report(args: argparse.Namespace, unit: str, run: Callable[[Any], An
 
 
 def _run_simulate(args: argparse.Namespace) -> int:
-    from .sim import simulate
+    from .run import simulate
 
     rules = _parse_rules(args.rules)
     plots = _plot_paths(args.plot)
@@ -403,7 +388,7 @@ def _add_evaluate(p: argparse.ArgumentParser) -> None:
 
 
 def _run_evaluate(args: argparse.Namespace) -> int:
-    from .evaluation import evaluate
+    from .run import evaluate
 
     rules = _parse_rules(args.rules)
     _check_outputs(args.out, [], _EVAL_OUT_EXTS)
@@ -672,7 +657,7 @@ COMMANDS: list[Command] = [
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from . import __version__
+    from ._core import __version__
 
     parser = _Parser(
         prog="daguai",
@@ -691,7 +676,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _main(argv: Sequence[str] | None) -> int:
-    from .sim import RayConnectionError
+    from .run import RayConnectionError
 
     parser = build_parser()
     args = parser.parse_args(argv)

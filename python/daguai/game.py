@@ -13,6 +13,7 @@ from typing import Any
 
 from . import _core, protocol
 from ._core import Action, Hand, Play
+from .checks import check_seed
 from .errors import safe_json_loads
 from .protocol import RECORD_FORMAT, ReplayError
 from .rules import Rules
@@ -124,10 +125,7 @@ class Game:
             rules = Rules()
         if not isinstance(rules, Rules):
             raise ValueError(f"rules must be a daguai.Rules, got {type(rules).__name__}")
-        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64:
-            raise ValueError(f"seed must be an integer in [0, 2**64), got {seed!r}")
-        if isinstance(game, bool) or not isinstance(game, int) or not 0 <= game < 2**64:
-            raise ValueError(f"game must be an integer in [0, 2**64), got {game!r}")
+        seed, game = check_seed(seed), check_seed(game, "game")
         if start not in STARTS:
             raise ValueError(f"start must be 'fresh' or 'random', got {start!r}")
         self._wrap(_core.GameState(rules._core, seed, game, bool(auto_pass), bool(record),

@@ -10,15 +10,16 @@ from __future__ import annotations
 
 import json
 import math
-import operator
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from . import _core
 from .bots import is_model_path
+from .checks import check_int, check_seed
 from .game import Game
 from .positions import PositionError, fill_hidden_hands
+from .progress import ProgressBar
 from .rules import Rules
 
 __all__ = ["Analysis", "Group", "analyze", "sample_worlds"]
@@ -30,16 +31,6 @@ MAX_ROLLOUTS = 2**24        # analyze(rollouts=), the C++ kMaxRollouts
 MAX_THREADS = 256           # analyze(threads=), the C++ kMaxThreads
 MAX_SECONDS = 3600.0        # analyze(time=)
 ANALYZE_ROLLOUTS = 150_000  # analyze's default budget
-
-
-def _check_int(x: Any, what: str, lo: int, hi: int) -> int:
-    """``x`` as an int in [lo, hi] (anything with ``__index__`` but bool), else ValueError."""
-    if isinstance(x, bool) or not hasattr(type(x), "__index__"):
-        raise ValueError(f"{what} must be an integer in [{lo}, {hi}], got {x!r}")
-    v = operator.index(x)
-    if not lo <= v <= hi:
-        raise ValueError(f"{what} must be an integer in [{lo}, {hi}], got {v}")
-    return v
 
 
 def sample_worlds(view: _core.InfoState, n: int, seed: int = 0) -> list[Game]:
@@ -58,8 +49,8 @@ def sample_worlds(view: _core.InfoState, n: int, seed: int = 0) -> list[Game]:
     """
     if not isinstance(view, _core.InfoState):
         raise ValueError(f"sample_worlds needs a view (Game.view(seat)), got {type(view).__name__}")
-    n = _check_int(n, "n", 1, MAX_WORLDS)
-    seed = _check_int(seed, "seed", 0, 2**64 - 1)
+    n = check_int(n, "n", 1, MAX_WORLDS)
+    seed = check_seed(seed)
     rules = Rules.from_dict(view.rules.to_dict())  # the view's CoreRules as a daguai.Rules
     out = []
     for state in _core.sample_worlds(view, n, seed):
@@ -300,10 +291,10 @@ def analyze(source: Any, *, upto: int | None = None, rollouts: int | None = None
         if isinstance(time, bool) or not isinstance(time, (int, float)) or not 0 < time <= MAX_SECONDS:
             raise ValueError(f"time must be a number of seconds in (0, {MAX_SECONDS:g}], got {time!r}")
     if rollouts is not None:
-        rollouts = _check_int(rollouts, "rollouts", 1, MAX_ROLLOUTS)
+        rollouts = check_int(rollouts, "rollouts", 1, MAX_ROLLOUTS)
     budget = rollouts if rollouts is not None else (1000 if time is not None else ANALYZE_ROLLOUTS)
-    threads = _check_int(threads, "threads", 1, MAX_THREADS)
-    seed = _check_int(seed, "seed", 0, 2**64 - 1)
+    threads = check_int(threads, "threads", 1, MAX_THREADS)
+    seed = check_seed(seed)
     rollout_policies = [p for p in _core.policy_names() if not p.startswith("pimc")]
     # a model file rolls out too (is_model_path loads and checks it)
     if not is_model_path(policy) and (not isinstance(policy, str) or policy not in rollout_policies):
@@ -318,17 +309,17 @@ def analyze(source: Any, *, upto: int | None = None, rollouts: int | None = None
     def search(report: Any) -> Any:
         return _core._search(g, budget, ms, threads, policy, seed, 0, -1, report)
 
-    if progress is True:
-        from rich.console import Console
-        from rich.progress import Progress
-        with Progress(console=Console(stderr=True), transient=True) as bar:
-            task = bar.add_task("analyzing", total=ms if ms else budget)
+    if progress is True:  # the one progress display (daguai.progress), on stderr
+        bar = ProgressBar("ms" if ms else "rollouts", label="analyzing")
 
-            def report(done: float, total: float) -> bool:
-                bar.update(task, completed=done, total=total)
-                return True
+        def report(done: float, total: float) -> bool:
+            bar(int(done), int(total))
+            return True
 
+        try:
             res = search(report)
+        finally:
+            bar.close()
     else:
         # a callback even without a bar: between rounds the binding checks for Ctrl-C
         res = search(progress if callable(progress) else (lambda done, total: True))

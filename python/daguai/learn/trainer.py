@@ -172,7 +172,7 @@ def _save(path: Path, obj: dict[str, Any]) -> None:
 
 
 def _evaluate(model_path: Path, cfg: TrainConfig, opponent: str = "heuristic") -> dict[str, float]:
-    from ..evaluation import evaluate
+    from ..run.evaluation import evaluate
 
     r = evaluate(str(model_path), opponent, cfg.eval_deals, seed=cfg.eval_seed, rules=cfg.rules,
                  threads=1)

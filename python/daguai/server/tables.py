@@ -22,9 +22,9 @@ from typing import Any
 import jsonschema
 
 from .. import _core, protocol
+from ..checks import policy_names
 from ..game import Game
 from ..rules import Rules
-from ..sim import POLICIES
 from . import advice
 from .store import Store
 
@@ -136,8 +136,9 @@ class SeatPlan:
         policy = d.get("policy")
         if kind == "bot":
             policy = policy or "heuristic"
-            if policy not in POLICIES:
-                raise ValueError(f"seat {seat}: unknown policy {policy!r} (choose {', '.join(POLICIES)})")
+            if policy not in policy_names():
+                raise ValueError(f"seat {seat}: unknown policy {policy!r} "
+                                 f"(choose {', '.join(policy_names())})")
         elif policy is not None:
             raise ValueError(f"seat {seat}: only bots have a policy")
         name = d.get("name", policy if kind == "bot" else f"{kind} {seat}")

@@ -1,0 +1,518 @@
+"""Gymnasium environments of 大怪路子 (docs/learning.md "Gymnasium").
+
+Needs the optional package ``gymnasium`` (``pip install 'daguai[rl]'``). Importing this
+module registers two versioned ids with :func:`gymnasium.register` (``import daguai``
+already does, as soon as Gymnasium is imported too: ``daguai._gym_ids``):
+
+``"daguai/DaGuai-v0"`` — :class:`DaGuaiEnv`, single agent
+    The learner plays one seat (or several: a team) against opponents on the other seats:
+    built-in policies run in C++ (``"random"``, ``"greedy"``, ``"heuristic"``) or Python
+    callables ``policy(game, seat) -> action``.
+    ``gymnasium.make("daguai/DaGuai-v0", seat=0, opponents="heuristic")``.
+``"daguai/DaGuaiSelfPlay-v0"`` — :class:`DaGuaiVectorEnv`, ``gymnasium.make_vec`` only
+    :class:`daguai.BatchEnv` behind Gymnasium's vector API: ``num_envs`` games stepped
+    together in C++, one policy acting for whichever seat is to act (self-play).
+    ``gymnasium.make_vec("daguai/DaGuaiSelfPlay-v0", num_envs=256)``.
+
+``gymnasium.make("daguai/DaGuai-v0")`` works after ``import daguai`` (and
+``"daguai.gym_env:daguai/DaGuai-v0"`` imports it in one call).
+
+Conventions of both
+-------------------
+Observations
+    ``{"observation": float32[633], "action_mask": int8[444]}``: the observation tensor of
+    the seat to act (:func:`daguai.encode_observation`, R16) and the legal abstract ids
+    (int8, 1 = legal: the one mask dtype of every daguai API).
+Actions
+    ``Discrete(444)``: abstract action ids (docs/learning.md); the id's canonical action is
+    played. Not an integer in 0..443: :class:`daguai.IllegalActionError` (a ValueError),
+    nothing changes.
+Episodes
+    One round (default; random start states, docs/learning.md "Start states") or one match
+    (``matches=True``). Rewards are score changes under the rules' scoring scheme (R13).
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+try:
+    import gymnasium
+    from gymnasium import spaces
+    from gymnasium.vector import AutoresetMode, VectorEnv
+    from gymnasium.vector.utils import batch_space
+except ImportError as _exc:  # pragma: no cover - depends on the installation
+    raise ImportError(
+        "daguai.gym_env needs the optional package gymnasium: pip install 'daguai[rl]' "
+        f"(or: pip install gymnasium). ({_exc})") from _exc
+
+from .. import _core
+from .._core import IllegalActionError
+from ..checks import check_seed
+from ..game import Game
+from ..rules import Rules
+from ..table import seats_of
+from . import _gym_ids
+from ._gym_ids import ENV_ID, SELF_PLAY_ID
+from .tensors import NUM_ABSTRACT, BatchEnv
+from .tensors import observation_bounds as _observation_bounds
+
+__all__ = ["DaGuaiEnv", "DaGuaiVectorEnv", "ENV_ID", "SELF_PLAY_ID", "BUILTIN_POLICIES"]
+
+#: Opponents run in C++ by name (cpp/engine/policy.hpp).
+BUILTIN_POLICIES = ("random", "greedy", "heuristic")
+
+PolicyLike = str | Callable[[Game, int], Any]
+
+
+def observation_bounds(rules: Rules, matches: bool) -> tuple[np.ndarray, np.ndarray]:
+    """Finite per-element bounds of the observation tensor (docs/learning.md): the ones
+    the PettingZoo environment uses too (:func:`daguai.learning.observation_bounds`)."""
+    return _observation_bounds(rules, matches)
+
+
+def _obs_space(rules: Rules, matches: bool) -> spaces.Dict:
+    low, high = observation_bounds(rules, matches)
+    return spaces.Dict({
+        "observation": spaces.Box(low=low, high=high, dtype=np.float32),
+        "action_mask": spaces.Box(low=0, high=1, shape=(NUM_ABSTRACT,), dtype=np.int8),
+    })
+
+
+def _check_rules(rules: Rules | None) -> Rules:
+    if rules is None:
+        return Rules()
+    if not isinstance(rules, Rules):
+        raise ValueError(f"rules must be a daguai.Rules, got {type(rules).__name__}")
+    return rules
+
+
+def _check_start(start: str | None, matches: bool) -> str:
+    if start is None:
+        return "fresh" if matches else "random"
+    if start not in ("fresh", "random"):
+        raise ValueError(f"start must be None, 'random' or 'fresh', got {start!r}")
+    return start
+
+
+def _action_id(action: Any, where: str) -> int:
+    """An abstract id from an int / numpy integer / 0-d integer array, else IllegalActionError."""
+    if isinstance(action, np.ndarray) and action.shape == () and action.dtype.kind in "iu":
+        action = action.item()
+    if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+        raise IllegalActionError(f"{where}: an action must be an integer abstract id, got {action!r}")
+    a = int(action)
+    if not 0 <= a < NUM_ABSTRACT:
+        raise IllegalActionError(f"{where}: abstract action {a} is out of range 0..{NUM_ABSTRACT - 1}")
+    return a
+
+
+class DaGuaiEnv(gymnasium.Env):
+    """One learner against opponents: ``gymnasium.make("daguai/DaGuai-v0", ...)``.
+
+    Parameters
+    ----------
+    seat : int or sequence of int
+        The seat(s) the learner plays (default 0). ``(0, 2, 4)`` plays team A: the learner
+        then decides for whichever of its seats is to act (the observation is that seat's).
+    opponents : str, callable, sequence or mapping
+        The policy of every other seat: a built-in name (``"random"``, ``"greedy"``,
+        ``"heuristic"``, run in C++ with its own seeded stream per seat, R17), a callable
+        ``policy(game, seat) -> action`` (anything :meth:`daguai.Game.step` accepts), a
+        sequence of 6 (entries of learner seats are ignored) or a ``{seat: policy}`` dict.
+    rules : Rules, optional
+        Rule variants, including the scoring scheme of the rewards (R13).
+    matches : bool
+        One episode = a whole match instead of one round.
+    start : {None, "random", "fresh"}
+        Where episodes begin; ``None``: ``"random"`` for rounds, ``"fresh"`` for matches.
+    auto_pass : bool
+        Forced passes are applied by the engine (the learner never faces a lone pass).
+    illegal_action : {"random", "raise"}
+        What a masked-out (but in-range) id does. ``"random"`` (default): a uniformly random
+        legal action from ``np_random`` is played instead, ``info["illegal_action"]`` is
+        True and ``illegal_penalty`` is added to the reward (this keeps every sample of
+        ``action_space`` valid, as Gymnasium's tools assume). ``"raise"``:
+        :class:`daguai.IllegalActionError`, nothing changes.
+    illegal_penalty : float
+        Added to the reward of a step whose action was masked out (default 0).
+    render_mode : {None, "ansi"}
+        ``"ansi"``: :meth:`render` returns the table from the learner's view (its hand only).
+
+    Notes
+    -----
+    Episodes: ``reset(seed=s)`` plays ``Game(s, rules, game=0, start=start)``; every later
+    ``reset()`` moves to the next game index of the same seed, so a sequence of episodes is
+    reproducible from the first seed (without any seed, one is drawn from ``np_random``).
+    Opponents move inside :meth:`step` (and :meth:`reset`) until a learner seat is to act.
+    Reward: the learner's seat's score change (R13) on the step in which a round ends, else
+    0 (partners share scores). Terminated: the round (or match) ended; the observation is
+    then the finished state from the learner's last seat, with an all-zero mask. Never
+    truncated (rounds always end; use ``max_episode_steps`` of ``gymnasium.make`` to cap).
+    ``info``: ``action_mask`` (int8 copy), ``seat`` (seat to act, -1 at the end),
+    ``game_index``, ``illegal_action``, and at an episode's end ``round_result`` (dict).
+    ``self.game`` is the current :class:`daguai.Game` (read it, do not step it).
+    """
+
+    metadata = {"render_modes": ["ansi"], "render_fps": 1}
+
+    def __init__(self, seat: int | Sequence[int] = 0, opponents: Any = "heuristic",
+                 rules: Rules | None = None, matches: bool = False,
+                 start: str | None = None, auto_pass: bool = False,
+                 illegal_action: str = "random", illegal_penalty: float = 0.0,
+                 render_mode: str | None = None) -> None:
+        super().__init__()
+        self.rules = _check_rules(rules)
+        for name, value in (("matches", matches), ("auto_pass", auto_pass)):
+            if not isinstance(value, bool):
+                raise ValueError(f"{name} must be True or False, got {value!r}")
+        self.matches, self.auto_pass = matches, auto_pass
+        self.start = _check_start(start, matches)
+        self.n_seats = seats_of(self.rules)  # R18: 6, or 4 at 4p2d
+        self.seats = self._check_seats(seat, self.n_seats)
+        self.policies = self._check_opponents(opponents)
+        if illegal_action not in ("random", "raise"):
+            raise ValueError(f"illegal_action must be 'random' or 'raise', got {illegal_action!r}")
+        self.illegal_action = illegal_action
+        if isinstance(illegal_penalty, bool) or not isinstance(illegal_penalty, (int, float)):
+            raise ValueError(f"illegal_penalty must be a number, got {illegal_penalty!r}")
+        self.illegal_penalty = float(illegal_penalty)
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
+        self.render_mode = render_mode
+        self.observation_space = _obs_space(self.rules, matches)
+        self.action_space = spaces.Discrete(NUM_ABSTRACT)
+        # Round episodes stop after their round (its final state stays observable).
+        self._game_rules = self.rules if matches else self.rules.replace(max_rounds=1)
+        self.game_seed: int | None = None
+        self.game_index = 0
+        self.game: Game | None = None
+        self._runners: dict[int, Any] = {}
+        self._last_seat = self.seats[0]
+
+    @staticmethod
+    def _check_seats(seat: Any, n: int = 6) -> tuple[int, ...]:
+        items = [seat] if isinstance(seat, (int, np.integer)) else seat
+        try:
+            seats = tuple(items)
+        except TypeError:
+            raise ValueError(f"seat must be a seat 0..{n - 1} or a sequence of seats, got {seat!r}") from None
+        if not seats or any(isinstance(s, (bool, np.bool_)) or not isinstance(s, (int, np.integer))
+                            or not 0 <= int(s) < n for s in seats) or len(set(seats)) != len(seats):
+            raise ValueError(f"seat must be a seat 0..{n - 1} or a sequence of distinct seats, got {seat!r}")
+        if len(seats) == n:
+            raise ValueError(f"the learner cannot play all {'six' if n == 6 else n} seats here: use "
+                             "daguai.BatchEnv or daguai/DaGuaiSelfPlay-v0 for self-play")
+        return tuple(sorted(int(s) for s in seats))
+
+    def _check_opponents(self, opponents: Any) -> dict[int, PolicyLike]:
+        if isinstance(opponents, str) or callable(opponents):
+            per_seat: dict[int, Any] = {s: opponents for s in range(self.n_seats)}
+        elif isinstance(opponents, Mapping):
+            per_seat = dict(opponents)
+        elif isinstance(opponents, Iterable):
+            listed = list(opponents)
+            if len(listed) != self.n_seats:
+                raise ValueError(f"opponents as a sequence needs {self.n_seats} entries (one per seat), "
+                                 f"got {len(listed)}")
+            per_seat = dict(enumerate(listed))
+        else:
+            raise ValueError(f"opponents must be a policy name ({', '.join(BUILTIN_POLICIES)}), a "
+                             f"callable, a sequence of {self.n_seats} or a dict, got {opponents!r}")
+        out: dict[int, PolicyLike] = {}
+        for s in range(self.n_seats):
+            if s in self.seats:
+                continue
+            if s not in per_seat:
+                raise ValueError(f"opponents gives no policy for seat {s}")
+            p = per_seat[s]
+            if not (callable(p) or (isinstance(p, str) and p in BUILTIN_POLICIES)):
+                raise ValueError(f"the policy of seat {s} must be one of {', '.join(BUILTIN_POLICIES)} "
+                                 f"or a callable policy(game, seat), got {p!r}")
+            out[s] = p
+        return out
+
+    # ---- episode -----------------------------------------------------------------------
+    def reset(self, *, seed: int | None = None,
+              options: dict[str, Any] | None = None) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+        if seed is not None:
+            seed = check_seed(seed)  # before Gymnasium's own seeding sees it
+        super().reset(seed=seed)
+        if seed is not None:
+            self.game_seed, self.game_index = seed, 0
+        elif self.game_seed is None:
+            self.game_seed, self.game_index = int(self.np_random.integers(2**63)), 0
+        else:
+            self.game_index += 1
+        while True:
+            self._new_game()
+            _, ended = self._advance()
+            if not ended:
+                break
+            self.game_index += 1  # the learner never got to act (auto_pass): next deal
+        self._illegal = False
+        return self._obs(), self._info(None)
+
+    def _game(self) -> Game:
+        if self.game is None:
+            raise IllegalActionError("call reset() first")
+        return self.game
+
+    def _new_game(self) -> None:
+        assert self.game_seed is not None
+        self.game = Game(self.game_seed, self._game_rules, auto_pass=self.auto_pass,
+                         game=self.game_index, start=self.start)
+        self._runners = {s: _core.PolicyRunner(p, self.game_seed, self.game_index, s)
+                         for s, p in self.policies.items() if isinstance(p, str)}
+
+    def _round_end(self, before: int) -> tuple[float, bool]:
+        g = self._game()
+        reward = 0.0
+        for k in range(before, g.n_results):
+            reward += float(g.result(k)["scores"][self.seats[0]])
+        ended = g.n_results > before and (not self.matches or g.match_over)
+        return reward, ended
+
+    def _advance(self) -> tuple[float, bool]:
+        """Opponents move until a learner seat is to act; (reward, episode ended)."""
+        g = self._game()
+        before = g.n_results
+        while not g.match_over and g.current_player not in self.seats:
+            s = int(g.current_player)
+            runner = self._runners.get(s)
+            if runner is not None:
+                g.step(runner.act(g))
+            else:
+                p = self.policies[s]
+                assert callable(p)
+                g.step(p(g, s))
+        return self._round_end(before)
+
+    def step(self, action: Any) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
+        if self.game is None:
+            raise IllegalActionError("call reset() before step()")
+        g = self.game
+        if g.match_over or g.current_player not in self.seats:
+            raise IllegalActionError("the episode has ended: call reset()")
+        a = _action_id(action, f"seat {g.current_player}")
+        mask, index = _core.abstract_mask(g)
+        reward = 0.0
+        self._illegal = not mask[a]
+        if self._illegal:
+            if self.illegal_action == "raise":
+                legal = np.flatnonzero(mask)
+                raise IllegalActionError(
+                    f"seat {g.current_player}: abstract action {a} is masked out (not legal now); "
+                    f"legal ids: {legal[:20].tolist()}{' …' if len(legal) > 20 else ''}")
+            a = int(self.np_random.choice(np.flatnonzero(mask)))
+            reward += self.illegal_penalty
+        self._last_seat = g.current_player
+        before = g.n_results
+        g.step(g.legal_actions()[int(index[a])])
+        r, ended = self._round_end(before)
+        reward += r
+        if not ended:
+            r, ended = self._advance()
+            reward += r
+        obs = self._obs()
+        return obs, reward, ended, False, self._info(obs if not ended else None, ended)
+
+    # ---- views -------------------------------------------------------------------------
+    def _obs(self) -> dict[str, np.ndarray]:
+        g = self._game()
+        live = not g.match_over and g.current_player in self.seats
+        seat = g.current_player if live else self._last_seat
+        if live:
+            self._last_seat = int(seat)
+        mask = _core.abstract_mask(g)[0] if live else np.zeros(NUM_ABSTRACT, dtype=np.int8)
+        return {"observation": _core.encode_observation(g, seat), "action_mask": mask}
+
+    def _info(self, obs: dict[str, np.ndarray] | None, ended: bool = False) -> dict[str, Any]:
+        g = self._game()
+        live = not g.match_over and g.current_player in self.seats
+        info: dict[str, Any] = {
+            "action_mask": (_core.abstract_mask(g)[0] if live
+                            else np.zeros(NUM_ABSTRACT, dtype=np.int8)),
+            "seat": g.current_player if live else -1,
+            "game_index": self.game_index,
+            "illegal_action": bool(getattr(self, "_illegal", False)),
+        }
+        if ended:
+            info["round_result"] = g.round_result
+        return info
+
+    def render(self) -> str | None:
+        if self.render_mode != "ansi":
+            return None
+        if self.game is None:
+            return "(no episode: call reset())"
+        return self.game.render(seat=self._last_seat)
+
+
+class DaGuaiVectorEnv(VectorEnv):
+    """:class:`daguai.BatchEnv` through Gymnasium's vector API (self-play):
+    ``gymnasium.make_vec("daguai/DaGuaiSelfPlay-v0", num_envs=n)``.
+
+    One policy decides for whichever seat is to act in each of ``num_envs`` games stepped
+    together in C++ (the GIL released).
+
+    Parameters
+    ----------
+    num_envs : int
+        Number of games.
+    rules, matches, start, auto_pass
+        As for :class:`daguai.BatchEnv` (round episodes with random start states by default).
+    max_episode_steps : int, optional
+        Truncate an episode after this many steps (none by default: rounds always end).
+
+    Notes
+    -----
+    ``observation_space``: the batched ``{"observation": float32 (n, 633), "action_mask":
+    int8 (n, 444)}`` of the seat to act; ``action_space``: ``MultiDiscrete([444] * n)``
+    abstract ids. Reward: ``reward[i]`` is the score change (R13) of the seat that made the
+    step's decision in game ``i`` (non-zero only when the step ends a round);
+    ``info["rewards"]`` (float32 (n, seats)) has every seat's, ``info["seat"]`` the seat that
+    acted, ``info["to_act"]`` the seat to act now, ``info["game_index"]`` each game's index
+    (``Game(seed, rules, game=..., start=...)`` replays it).
+
+    Autoreset: ``metadata["autoreset_mode"]`` is ``AutoresetMode.SAME_STEP`` — where
+    ``terminated[i]`` or ``truncated[i]``, the returned observation is already the next
+    episode's first, and the ended episode's last observation (seen by the seat that acted;
+    for a truncation, by the seat to act) is in ``info["final_obs"]`` (batched like the
+    observations, valid where ``info["_final_obs"][i]``), its info in ``info["final_info"]``.
+    Bad actions (wrong shape, not integers, out of range) raise
+    :class:`daguai.IllegalActionError` before any game changes. A masked-out id is handled
+    as by :class:`DaGuaiEnv`: with ``illegal_action="random"`` (default) a random legal id of
+    that game is played instead and ``info["illegal_action"][i]`` is True (so an unmasked
+    ``action_space.sample()`` works in both); ``"raise"`` raises. Returned arrays are fresh.
+    """
+
+    metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
+
+    def __init__(self, num_envs: int = 1, rules: Rules | None = None, matches: bool = False,
+                 start: str | None = None, auto_pass: bool = False,
+                 max_episode_steps: int | None = None, seed: int = 0,
+                 illegal_action: str = "random") -> None:
+        self.rules = _check_rules(rules)
+        if illegal_action not in ("random", "raise"):
+            raise ValueError(f"illegal_action must be 'random' or 'raise', got {illegal_action!r}")
+        self.illegal_action = illegal_action
+        if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
+            raise ValueError(f"num_envs must be an integer >= 1, got {num_envs!r}")
+        if max_episode_steps is not None and (isinstance(max_episode_steps, bool) or not isinstance(
+                max_episode_steps, (int, np.integer)) or max_episode_steps < 1):
+            raise ValueError(f"max_episode_steps must be None or an integer >= 1, got {max_episode_steps!r}")
+        self.num_envs = int(num_envs)
+        self.matches = matches
+        self.auto_pass = auto_pass
+        self.start = _check_start(start, matches)
+        self.max_episode_steps = max_episode_steps
+        self.single_observation_space = _obs_space(self.rules, matches)
+        self.single_action_space = spaces.Discrete(NUM_ABSTRACT)
+        self.observation_space = batch_space(self.single_observation_space, self.num_envs)
+        self.action_space = batch_space(self.single_action_space, self.num_envs)
+        self._seed = check_seed(seed)
+        self._env: BatchEnv | None = None
+        self._steps = np.zeros(self.num_envs, dtype=np.int64)
+        self._to_act = np.zeros(self.num_envs, dtype=np.int32)
+        self._mask = np.zeros((self.num_envs, NUM_ABSTRACT), dtype=np.int8)
+        self._rng = np.random.default_rng(self._seed)
+
+    def _make(self, seed: int) -> None:
+        self._seed = seed
+        self._rng = np.random.default_rng(seed)
+        self._env = BatchEnv(self.num_envs, rules=self.rules, seed=seed, matches=self.matches,
+                             auto_pass=self.auto_pass, start=self.start)
+
+    def _batch(self, obs: np.ndarray, mask: np.ndarray) -> dict[str, np.ndarray]:
+        return {"observation": obs.copy(), "action_mask": mask.copy()}
+
+    def _base_info(self) -> dict[str, Any]:
+        env = self._env
+        return {"game_index": np.array([env.game_index(i) for i in range(self.num_envs)],
+                                       dtype=np.uint64)}
+
+    def reset(self, *, seed: int | list | None = None,
+              options: dict[str, Any] | None = None) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+        """Restart every game at its first episode. ``seed`` (an int) picks the deals'
+        seed (a fresh random one on the first reset without a seed); per-game seed lists
+        are not supported (game ``i`` is game index ``i`` of the one seed)."""
+        if isinstance(seed, list):
+            raise ValueError("DaGuaiVectorEnv.reset takes one integer seed (game i uses game "
+                             "index i of it), not a list")
+        if seed is not None:
+            self._make(check_seed(seed))
+        elif self._env is None:
+            self._make(secrets.randbits(64))
+        obs, mask, _, _, to_act = self._env.reset()
+        self._mask = mask.copy()
+        self._steps[:] = 0
+        self._to_act[:] = to_act
+        info = self._base_info()
+        info["to_act"] = to_act.copy()
+        return self._batch(obs, mask), info
+
+    def step(self, actions: Any) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray,
+                                          np.ndarray, dict[str, Any]]:
+        if self._env is None:
+            raise IllegalActionError("call reset() before step()")
+        env = self._env
+        actor = self._to_act.copy()
+        actions, illegal = self._legal_ids(actions)
+        obs, mask, rewards, done, to_act = env.step(actions)
+        n = self.num_envs
+        terminated = done.astype(bool)
+        truncated = np.zeros(n, dtype=bool)
+        reward = rewards[np.arange(n), actor].astype(np.float32)
+        all_rewards = rewards.copy()
+        self._steps += 1
+        self._steps[terminated] = 0
+        ended_obs: dict[int, dict[str, np.ndarray]] = {}
+        for i in np.flatnonzero(terminated):
+            ended_obs[int(i)] = {"observation": env.final_obs[i].copy(),
+                                 "action_mask": np.zeros(NUM_ABSTRACT, dtype=np.int8)}
+        if self.max_episode_steps is not None:
+            for i in np.flatnonzero(self._steps >= self.max_episode_steps):
+                ended_obs[int(i)] = {"observation": obs[i].copy(),
+                                     "action_mask": np.zeros(NUM_ABSTRACT, dtype=np.int8)}
+                truncated[i] = True
+                self._steps[i] = 0
+                obs, mask, _, _, to_act = env.truncate(int(i))
+        self._to_act[:] = to_act
+        self._mask = mask.copy()
+        info: dict[str, Any] = self._base_info()
+        info["illegal_action"] = illegal
+        info["rewards"] = all_rewards
+        info["seat"] = actor
+        info["to_act"] = to_act.copy()
+        for i, final in sorted(ended_obs.items()):
+            info = self._add_info(info, {"final_obs": final, "final_info": {
+                "rewards": all_rewards[i].copy(), "seat": int(actor[i])}}, i)
+        return self._batch(obs, mask), reward, terminated, truncated, info
+
+    def _legal_ids(self, actions: Any) -> tuple[Any, np.ndarray]:
+        """``actions`` with each masked-out id replaced by a random legal id of its game
+        (``illegal_action="random"``), and which were; anything malformed is passed on for
+        BatchEnv to refuse."""
+        illegal = np.zeros(self.num_envs, dtype=bool)
+        if self.illegal_action != "random":
+            return actions, illegal
+        a = np.asarray(actions)
+        if a.shape != (self.num_envs,) or a.dtype.kind not in "iu" or \
+                not ((a >= 0) & (a < NUM_ABSTRACT)).all():
+            return actions, illegal
+        a = a.astype(np.int64, copy=True)
+        illegal = self._mask[np.arange(self.num_envs), a] == 0
+        for i in np.flatnonzero(illegal):
+            a[i] = int(self._rng.choice(np.flatnonzero(self._mask[i])))
+        return a, illegal
+
+    def close_extras(self, **kwargs: Any) -> None:
+        self._env = None
+
+
+_gym_ids.register(gymnasium)

@@ -1,0 +1,356 @@
+"""Monte Carlo rollouts (docs/simulation.md): running the games.
+
+:func:`simulate` plays many rounds (or matches) with a policy per seat and returns numpy
+columns (:class:`~daguai.run.results.SimResult`, in ``results.py``); :func:`~daguai.evaluate`
+(``evaluation.py`` beside this module) compares two policies on the same deals with the teams
+swapped.
+
+Built-in policies ("random", "greedy", "heuristic") run entirely in C++ (``_core.simulate``,
+threads with the GIL released). Any Python callable ``policy(view, seat) -> action`` may
+take a seat too (``view`` = ``Game.view(seat)``, what that seat may know): the run then
+goes through the Python path, where the built-in seats still run in C++ between the Python
+decisions, and gives exactly the same columns for the same seeds.
+
+Game ``i`` of a run depends only on ``(seed, i)`` (its deals, first dealer and every
+built-in policy's random stream, docs/game.md "Randomness"), so the columns are identical
+for any batch size, number of threads, and for the Ray backend.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+from .. import _core
+from ..checks import PolicyLike, check_int, check_rules, check_seed, policy_name, seat_policies
+from ..game import Game
+from ..progress import ProgressBar, ProgressLike, progress_callback
+from ..rules import LEVELS, Rules
+from ..table import seats_of
+from .cluster import RAY_TIMEOUT, RayConnectionError, ray_init
+from .results import SimResult, empty_columns
+
+__all__ = ["simulate", "play_game", "SimResult", "POLICIES", "MAX_ROUNDS_PER_MATCH", "CHUNK_SECONDS",
+           "RAY_TIMEOUT", "RayConnectionError", "ProgressBar"]
+
+#: The built-in policies (the C++ registry, cpp/engine/policy.cpp).
+POLICIES = tuple(_core.policy_names())
+
+#: Safety net of the match mode: a match stops after this many rounds (read from C++).
+MAX_ROUNDS_PER_MATCH: int = _core.MAX_ROUNDS_PER_MATCH
+
+#: Target duration of one C++ call of a local run without ``batch`` (matches: twice that):
+#: the run is interruptible (Ctrl-C) between calls.
+CHUNK_SECONDS = 0.25
+
+
+# ---------------------------------------------------------------------------------------
+# the two engines: C++ (all built-in) and Python (any callable)
+
+
+def _run_fast(rules: Rules, seed: int, first: int, count: int, policies: Sequence[str],
+              matches: bool, threads: int, auto_pass: bool, start: Game | None = None,
+              view_seat: int = -1) -> dict[str, np.ndarray]:
+    return dict(_core.simulate(rules._core, seed, count, list(policies), matches, first,
+                               threads, auto_pass, start, view_seat))
+
+
+def _empty_columns(count: int, matches: bool, seats: int = 6) -> dict[str, np.ndarray]:
+    return empty_columns(count, matches, seats=seats)
+
+
+def play_game(seed: int, game: int, policies: Sequence[PolicyLike], *, rules: Rules | None = None,
+              matches: bool = False, auto_pass: bool = False) -> tuple[Game, int, int]:
+    """Play game ``game`` of a run from Python, decision by decision (the slow path).
+
+    Built-in seats are driven by ``_core.PolicyRunner(name, seed, game, seat)`` (the same
+    random stream as in C++), callables are called as ``policy(view, seat)``. Stops after
+    the first round, or at the end of the match with ``matches=True``. Returns the game and
+    the numbers of plays and passes decided (forced passes applied by ``auto_pass`` are not
+    decisions, as in C++).
+    """
+    rules = check_rules(rules)
+    g = Game(seed, rules, game=game, auto_pass=auto_pass, record=True)
+    plays, passes = _play(g, seat_policies(policies, g.seats), matches)
+    return g, plays, passes
+
+
+def _call_policy(policy: Callable[..., Any], view: Any, seat: int, game: int) -> Any:
+    """policy(view, seat); an exception inside it is re-raised with the seat and game."""
+    try:
+        return policy(view, seat)
+    except Exception as exc:
+        where = f"policy {policy_name(policy)!r} (seat {seat}, game {game}) raised: {exc}"
+        try:
+            again = type(exc)(where)
+        except Exception:  # an exception type that takes other arguments: keep it, add a note
+            again = None
+        if again is None:
+            if not hasattr(exc, "add_note"):  # Python < 3.11
+                raise RuntimeError(where) from exc
+            exc.add_note(where)
+            raise exc
+        raise again from exc
+
+
+def _play(g: Game, pols: Sequence[PolicyLike], matches: bool) -> tuple[int, int]:
+    # Built-in seats run in C++ (_SeatDriver) until a Python seat is to act; that policy
+    # receives the seat's view (Game.view: R16, no other hand), never the Game.
+    game = g.game_index
+    driver = _core._SeatDriver([None if callable(p) else p for p in pols], g.seed, game)
+    limit = MAX_ROUNDS_PER_MATCH if matches else 1
+    plays = passes = 0
+    while True:
+        seat = driver.advance(g, limit)
+        if seat < 0:
+            break
+        view = g.view(seat)  # view.game_index: which game of the run (not its seed: the deal)
+        choice = _call_policy(pols[seat], view, seat, game)  # type: ignore[arg-type]
+        try:
+            action = g.state.to_action(choice)
+            g.step(action)
+        except ValueError as exc:
+            raise type(exc)(f"policy {policy_name(pols[seat])!r} (seat {seat}, game {game}) "
+                            f"chose {choice!r}: {exc}") from None
+        plays += action.type == "play"
+        passes += action.type == "pass"
+    return plays + driver.plays, passes + driver.passes
+
+
+def _run_slow(rules: Rules, seed: int, first: int, count: int, policies: Sequence[PolicyLike],
+              matches: bool, auto_pass: bool, start: Game | None = None,
+              view_seat: int = -1) -> dict[str, np.ndarray]:
+    cols = _empty_columns(count, matches, seats_of(rules))
+    level_rank = {text: i for i, text in enumerate(LEVELS)}
+    for j in range(count):
+        i = first + j
+        if start is None:
+            g = Game(seed, rules, game=i, auto_pass=auto_pass, record=True)  # policies see the history
+        elif view_seat < 0:
+            g = start.clone()
+        else:  # world i of the view, as in C++ (sample_worlds' world i)
+            from ..search import sample_worlds
+            g = sample_worlds(start.view(view_seat), i + 1, seed)[i]
+        dealer, level = g.dealer, level_rank[g.level]
+        plays, passes = _play(g, policies, matches)
+        last = g.result(-1)
+        cols["game"][j] = i
+        cols["dealer"][j] = dealer
+        cols["level"][j] = level
+        cols["order"][j] = last["order"]
+        if matches:
+            mw = last["match_winner"] if last["match_over"] else None
+            cols["winner"][j] = -1 if mw is None else mw
+        else:
+            cols["winner"][j] = -1 if last["winner"] is None else last["winner"]
+        trib = last["tributers"]
+        cols["n_tributers"][j] = len(trib)
+        cols["tributers"][j] = list(trib) + [-1] * (cols["tributers"].shape[1] - len(trib))
+        cols["levels"][j] = [level_rank[x] for x in g.levels]
+        cols["scores"][j] = g.scores
+        cols["plays"][j] = plays
+        cols["passes"][j] = passes
+        cols["rounds"][j] = g.n_results
+        if matches:
+            results = [r for r in g.results if r["forfeit"] is None]
+            cols["draws"][j] = sum(r["winner"] is None for r in results)
+            cols["wins"][j] = [sum(r["winner"] == t for r in results) for t in (0, 1)]
+    return cols
+
+
+def _run_range(rules: Rules, seed: int, first: int, count: int, policies: Sequence[PolicyLike],
+               matches: bool, threads: int, auto_pass: bool, start: Game | None = None,
+               view_seat: int = -1) -> dict[str, np.ndarray]:
+    if all(isinstance(p, str) for p in policies):
+        return _run_fast(rules, seed, first, count, policies, matches, threads, auto_pass,  # type: ignore[arg-type]
+                         start, view_seat)
+    return _run_slow(rules, seed, first, count, policies, matches, auto_pass, start, view_seat)
+
+
+def _ray_task(rules: Rules, seed: int, first: int, count: int, policies: Sequence[PolicyLike],
+              matches: bool, threads: int, auto_pass: bool) -> tuple[str, dict[str, np.ndarray]]:
+    return _core.__version__, _run_range(rules, seed, first, count, policies, matches, threads, auto_pass)
+
+
+# ---------------------------------------------------------------------------------------
+# simulate
+
+
+def simulate(n: int = 10_000, policies: Sequence[PolicyLike] = ("heuristic", "random"), *,
+             seed: int = 0, rules: Rules | None = None, matches: bool = False,
+             threads: int | None = None, batch: int | None = None, backend: str = "local",
+             ray_address: str | None = None, progress: ProgressLike = None,
+             auto_pass: bool = False, ray_timeout: float = RAY_TIMEOUT,
+             position: Any = None, worlds: bool = False) -> SimResult:
+    """Play ``n`` rounds (or matches) and return their results as numpy columns.
+
+    With ``position`` (a Game, or a position dict / JSON: docs/records.md) every game starts
+    from that position instead of a seeded deal and plays to the end of its round (or
+    match); with ``worlds=True`` game ``i`` starts from world ``i`` of the view of the seat
+    to act (``sample_worlds``: the hands that seat cannot see are re-dealt), so the run
+    estimates outcomes from what that seat knows. Rules and ``auto_pass`` then come from the
+    position. Native speed: built-in policies run in C++.
+
+    Parameters
+    ----------
+    n : int
+        Number of games: game indices ``0 .. n-1``. A game is one round (the first round of
+        a match from ``seed``/game index), or a whole match with ``matches=True``.
+    policies : sequence
+        2 policies (team A = seats 0, 2, 4; team B = seats 1, 3, 5) or 6 (one per seat).
+        Each is a built-in name (``daguai.sim.POLICIES``) or a callable
+        ``policy(view, seat: int) -> action`` (anything ``Game.step`` accepts; ``view`` is
+        ``Game.view(seat)``: that seat's information, with ``legal_actions()``). With
+        any callable the run takes the slower Python path (same results for the same
+        seeds; ``threads`` is then ignored).
+    seed : int
+        The run's seed; game ``i`` depends only on ``(seed, i)``.
+    rules : Rules, optional
+        Rule variants (default ``Rules()``).
+    matches : bool
+        Play whole matches (R12) instead of single rounds.
+    threads : int, optional
+        C++ threads (default ``os.cpu_count()``; Ray backend: threads per task, default 1).
+    batch : int, optional
+        Games per call into the engine (local) or per task (Ray). Results do not depend on
+        it; smaller batches give more frequent progress reports.
+    backend : {"local", "ray"}
+        ``"ray"`` runs chunks of game indices as Ray tasks (docs/simulation.md).
+    ray_address : str, optional
+        Ray cluster address (``"HOST:6379"``); ``None`` starts a local Ray instance unless
+        Ray is already initialized (or ``RAY_ADDRESS`` is set).
+    progress : None, True or callable
+        ``True`` draws a bar on stderr; a callable is called as ``progress(done, n)``
+        after each batch.
+    auto_pass : bool
+        Apply forced passes automatically (they are then not counted as decisions).
+    ray_timeout : float
+        Seconds to wait for Ray to start or connect (default 30); then
+        :class:`RayConnectionError`.
+
+    Returns
+    -------
+    SimResult
+        A read-only mapping of column name to numpy array, one row per game.
+    """
+    n = check_int(n, "n", 0, 2**32 - 1)  # game indices; memory runs out well before
+    seed = check_seed(seed)
+    rules = check_rules(rules)
+    matches = bool(matches)
+    auto_pass = bool(auto_pass)
+    if backend not in ("local", "ray"):
+        raise ValueError(f"backend must be 'local' or 'ray', got {backend!r}")
+    if threads is not None:
+        threads = check_int(threads, "threads", 1, 1024)
+    if batch is not None:
+        batch = check_int(batch, "batch", 1)
+    report = progress_callback(progress, "matches" if matches else "rounds")
+    origin, view_seat = _start_position(position, worlds)
+    if origin is not None:
+        if backend != "local":
+            raise ValueError("simulate(position=...) runs on the local backend")
+        rules, auto_pass = origin.rules, origin.auto_pass
+    pols = seat_policies(policies, seats_of(rules))
+    fast = all(isinstance(p, str) for p in pols)
+
+    if isinstance(ray_timeout, bool) or not isinstance(ray_timeout, (int, float)) or not ray_timeout > 0:
+        raise ValueError(f"ray_timeout must be a positive number of seconds, got {ray_timeout!r}")
+    if backend == "ray":
+        ray_init(ray_address, float(ray_timeout))  # before the clock: starting Ray is not simulation time
+    start = time.perf_counter()
+    if backend == "ray":
+        threads = threads or 1
+        cols = _simulate_ray(rules, seed, n, pols, matches, threads, batch, auto_pass, ray_address, report)
+    else:
+        threads = threads or os.cpu_count() or 1
+        parts: list[dict[str, np.ndarray]] = []
+        first = 0
+        # Without a given batch, the C++ calls are sized to last about CHUNK_SECONDS, so
+        # Ctrl-C (handled between calls) stops a run quickly; results do not depend on it.
+        # The first call is one game per thread, so the first progress report comes after
+        # one game's time however slow the policies (a search policy takes seconds a game).
+        count = batch or (max(1, math.ceil(n / 100)) if not fast else threads)
+        while first < n or not parts:
+            count = min(count, n - first)
+            t0 = time.perf_counter()
+            parts.append(_run_range(rules, seed, first, count, pols, matches, threads, auto_pass,
+                                    origin, view_seat))
+            spent = time.perf_counter() - t0
+            first += count
+            if report is not None:
+                report(first, n)
+            if batch is None and fast:
+                target = CHUNK_SECONDS * (2 if matches else 1)
+                grow = target / spent if spent > 0 else 2.0
+                count = max(threads, int(count * min(2.0, max(0.25, grow))))
+        cols = _concat(parts)
+    elapsed = time.perf_counter() - start
+    columns = {"seed": np.full(n, seed, dtype=np.uint64), **cols}
+    return SimResult(columns, seed=seed, rules=rules, policies=tuple(policy_name(p) for p in pols),
+                     matches=matches, elapsed=elapsed, threads=threads if fast else 1,
+                     backend=backend, auto_pass=auto_pass)
+
+
+def _start_position(position: Any, worlds: Any) -> tuple[Game | None, int]:
+    """(start game without a log, seat whose view is sampled or -1) for simulate(position=)."""
+    if not isinstance(worlds, bool):
+        raise ValueError(f"worlds must be True or False, got {worlds!r}")
+    if position is None:
+        if worlds:
+            raise ValueError("worlds=True needs a position")
+        return None, -1
+    if isinstance(position, Game):
+        position = position.position()
+    start = Game.from_position(position, record=False)
+    if start.match_over:
+        raise ValueError("the position's match is over")
+    return start, (start.current_player if worlds else -1)
+
+
+def _concat(parts: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
+    if len(parts) == 1:
+        return parts[0]
+    return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+
+
+_ray_remote: Any = None
+
+
+def _simulate_ray(rules: Rules, seed: int, n: int, pols: list[PolicyLike], matches: bool, threads: int,
+                  batch: int | None, auto_pass: bool, address: str | None,
+                  report: Callable[[int, int], Any] | None) -> dict[str, np.ndarray]:
+    global _ray_remote
+    ray = ray_init(address)
+    if _ray_remote is None:
+        _ray_remote = ray.remote(_ray_task)
+    if batch is None:
+        cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
+        batch = math.ceil(n / (4 * max(1, cpus // threads)))
+        if all(isinstance(p, str) for p in pols):
+            batch = max(batch, 256)
+        batch = max(batch, 1)
+    chunks = [(first, min(batch, n - first)) for first in range(0, max(n, 1), batch)]
+    task = _ray_remote.options(num_cpus=threads)
+    refs = [task.remote(rules, seed, first, count, pols, matches, threads, auto_pass)
+            for first, count in chunks]
+    if report is not None:
+        size = {ref: count for ref, (_, count) in zip(refs, chunks, strict=False)}
+        pending, done = list(refs), 0
+        while pending:
+            ready, pending = ray.wait(pending, num_returns=1)
+            done += sum(size[r] for r in ready)
+            report(done, n)
+    parts = []
+    for version, cols in ray.get(refs):
+        if version != _core.__version__:
+            raise RuntimeError(f"a Ray worker runs daguai {version}, this process {_core.__version__}: "
+                               "install the same daguai on every node")
+        parts.append(cols)
+    return _concat(parts)
+
+
