@@ -13,7 +13,6 @@ import copy
 import random
 
 import pytest
-
 from daguai import Game, PositionError, Rules, _core
 
 RULE_SETS = {

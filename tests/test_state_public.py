@@ -12,7 +12,6 @@ import pickle
 import random
 
 import pytest
-
 from daguai import Game, Rules, _core, sample_worlds
 
 RULES = [
