@@ -6,6 +6,7 @@
 #include "convert.hpp"
 #include "describe.hpp"
 #include "guard.hpp"
+#include "position.hpp"
 #include "state.hpp"
 
 namespace daguai::bind {
@@ -36,6 +37,8 @@ Action to_action(const GameState& g, py::handle obj) {
   }
   return card_action(g, to_cards(obj, "action"));
 }
+
+}  // namespace
 
 py::dict result_dict(const RoundResult& r, int seats) {
   py::dict d;
@@ -72,8 +75,6 @@ py::dict result_dict(const RoundResult& r, int seats) {
   d["forfeit"] = r.forfeit_seat >= 0 ? py::object(py::int_(int(r.forfeit_seat))) : py::none();
   return d;
 }
-
-}  // namespace
 
 void bind_game(py::module_& m) {
   py::register_exception<GameError>(m, "IllegalActionError", PyExc_ValueError);

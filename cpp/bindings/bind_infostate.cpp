@@ -3,7 +3,9 @@
 // it holds the seat's own hand and public facts only (R16).
 #include <pybind11/stl.h>
 
+#include "bench.hpp"
 #include "convert.hpp"
+#include "guard.hpp"
 #include "infostate.hpp"
 #include "sampler.hpp"
 
@@ -33,71 +35,96 @@ InfoState view_of(const GameState& g, int seat, bool history, bool legal) {
   return information_state(g, seat, history, legal);
 }
 
+// The observation dict of a view is built in Python (game.py `_observation`, with the codec
+// of protocol.py): game.py hands that function over at import. Kept as a strong reference
+// that is never released (no Python call at interpreter teardown).
+py::handle& observation_encoder() {
+  static py::handle fn;
+  return fn;
+}
+
 }  // namespace
 
 void bind_infostate(py::module_& m) {
   py::class_<InfoState>(
-      m, "InfoState", py::dynamic_attr(),
-      "What one seat may know (R16): its own hand and public facts; no other hand.")
+      m, "InfoState", "What one seat may know (R16): its own hand and public facts; no other hand.")
       .def_readonly("seat", &InfoState::seat)
-      .def_property_readonly("phase",
-                             [](const InfoState& v) { return std::string(phase_name(v.phase)); })
+      .def_property_readonly(
+          "rules", [](const InfoState& v) { return v.pub.rules; },
+          "The rule variants of the match (CoreRules: the fields of daguai.Rules).")
+      .def_readonly("game_index", &InfoState::game_index,
+                    "Which game of a batch (GameState.game_index; a world's: its number k).")
+      .def_property_readonly(
+          "last_result",
+          [](const InfoState& v) -> py::object {
+            if (!v.has_last_result) return py::none();
+            return result_dict(v.last_result, v.table().seats);
+          },
+          "The last finished round's result (Game.round_result), or None before the first.")
+      .def_property_readonly(
+          "phase", [](const InfoState& v) { return std::string(phase_name(v.pub.phase)); })
       .def_property_readonly("current_player",
                              [](const InfoState& v) -> py::object {
-                               return v.current >= 0 ? py::object(py::int_(v.current)) : py::none();
+                               return v.pub.current >= 0 ? py::object(py::int_(v.pub.current))
+                                                         : py::none();
                              })
-      .def_readonly("round", &InfoState::round)
-      .def_readonly("dealer", &InfoState::dealer)
-      .def_property_readonly("level", [](const InfoState& v) { return level_text(v.level_rank); })
+      .def_property_readonly("round", [](const InfoState& v) { return v.pub.round; })
+      .def_property_readonly("dealer", [](const InfoState& v) { return v.pub.dealer; })
+      .def_property_readonly("level",
+                             [](const InfoState& v) { return level_text(v.pub.level_rank()); })
       .def_property_readonly("levels",
                              [](const InfoState& v) {
-                               return py::make_tuple(level_text(v.levels[0]),
-                                                     level_text(v.levels[1]));
+                               return py::make_tuple(level_text(v.pub.levels[0]),
+                                                     level_text(v.pub.levels[1]));
                              })
       .def_readonly("hand", &InfoState::hand, "The viewer's own hand.")
       .def_property_readonly(
           "played",
           [](const InfoState& v) {
-            return per_seat(v, v.played, [](const Cards& c) { return py::cast(c); });
+            return per_seat(v, v.pub.played, [](const Cards& c) { return py::cast(c); });
           },
           "Cards each seat played this round.")
       .def_property_readonly("cards_left",
                              [](const InfoState& v) {
-                               return per_seat(v, v.cards_left, [](int n) { return py::int_(n); });
+                               return per_seat(v, v.pub.cards_left,
+                                               [](int n) { return py::int_(n); });
                              })
       .def_property_readonly("finish_order",
                              [](const InfoState& v) {
                                py::list l;
-                               for (int i = 0; i < v.players_out; ++i)
-                                 l.append(int(v.finish_order[std::size_t(i)]));
+                               for (int i = 0; i < v.pub.players_out; ++i)
+                                 l.append(int(v.pub.finish_order[std::size_t(i)]));
                                return l;
                              })
       .def_property_readonly(
-          "top", [](const InfoState& v) { return v.has_top ? py::cast(v.top) : py::none(); })
+          "top",
+          [](const InfoState& v) { return v.pub.has_top() ? py::cast(v.pub.top) : py::none(); })
       .def_property_readonly("top_seat",
                              [](const InfoState& v) -> py::object {
-                               return v.has_top ? py::object(py::int_(v.top_seat)) : py::none();
+                               return v.pub.has_top() ? py::object(py::int_(v.pub.top_seat))
+                                                      : py::none();
                              })
-      .def_property_readonly("passed", [](const InfoState& v) { return seats_of(v.passed); })
+      .def_property_readonly("passed", [](const InfoState& v) { return seats_of(v.pub.passed); })
       .def_property_readonly("scores",
                              [](const InfoState& v) {
-                               return per_seat(v, v.scores,
+                               return per_seat(v, v.pub.scores,
                                                [](std::int64_t n) { return py::int_(n); });
                              })
-      .def_readonly("auto_pass", &InfoState::auto_pass)
+      .def_property_readonly("auto_pass", [](const InfoState& v) { return v.pub.auto_pass; })
       .def_property_readonly(
           "tributes",
           [](const InfoState& v) {
             py::list l;
-            for (int i = 0; i < v.n_pairs; ++i) {
+            for (int i = 0; i < v.pub.n_pairs; ++i) {
               py::dict d;  // returned / offer are set only in the viewer's own pair (engine)
-              d["from"] = int(v.tributers[std::size_t(i)]);
-              d["to"] = int(v.receivers[std::size_t(i)]);
-              const int tf = v.tribute_face[std::size_t(i)], rf = v.return_face[std::size_t(i)];
+              d["from"] = int(v.pub.tributers[std::size_t(i)]);
+              d["to"] = int(v.pub.receivers[std::size_t(i)]);
+              const int tf = v.pub.tribute_face[std::size_t(i)];
+              const int rf = v.exchange.return_face[std::size_t(i)];
               d["card"] = tf >= 0 ? py::object(py::str(face_text(tf))) : py::none();
               d["refused"] = tf == -2;
               d["returned"] = rf >= 0 ? py::object(py::str(face_text(rf))) : py::none();
-              const Cards& o = v.offer[std::size_t(i)];
+              const Cards& o = v.exchange.offer[std::size_t(i)];
               d["offer"] = !o.empty() ? py::object(py::str(cards_text(o))) : py::none();
               l.append(d);
             }
@@ -130,9 +157,10 @@ void bind_infostate(py::module_& m) {
           "forced",
           [](const InfoState& v) {
             py::list l;
-            for (const ForcedPass& fp : v.forced)
+            v.pub.forced.for_each_from(0, [&](const ForcedPass& fp) {
               l.append(py::make_tuple(int(fp.seat), fp.top,
-                                      v.played[std::size_t(fp.seat)] - fp.played_before));
+                                      v.pub.played[std::size_t(fp.seat)] - fp.played_before));
+            });
             return l;
           },
           "Forced passes: (seat, top, cards played since); the seat then held no play beating top.")
@@ -166,10 +194,31 @@ void bind_infostate(py::module_& m) {
             return std::vector<Play>(buf.begin(), buf.end());
           },
           "The plays the viewer's hand could make now (against the current top).")
+      .def(
+          "observation",
+          [](const py::object& self, const py::object& seat) -> py::object {
+            if (!observation_encoder())
+              throw py::type_error(
+                  "InfoState.observation needs the daguai package (import daguai)");
+            return observation_encoder()(self, seat);
+          },
+          py::arg("seat") = py::none(),
+          "The dict of Game.observation(view.seat), from the view alone (what a learner trained "
+          "on); a seat other than the view's raises ValueError.")
       .def("__repr__", [](const InfoState& v) {
-        return "<InfoState seat " + std::to_string(v.seat) + " round " + std::to_string(v.round) +
-               " phase " + phase_name(v.phase) + ", " + std::to_string(v.hand.size()) + " cards>";
+        return "<InfoState seat " + std::to_string(v.seat) + " round " +
+               std::to_string(v.pub.round) + " phase " + phase_name(v.pub.phase) + ", " +
+               std::to_string(v.hand.size()) + " cards>";
       });
+  harden<InfoState>(m, "InfoState");
+
+  m.def(
+      "_set_observation_encoder",
+      [](py::function fn) {
+        observation_encoder() = fn.release();  // a previous one (a reloaded module) is kept alive
+      },
+      py::arg("fn"),
+      "Set by daguai.game at import: fn(view, seat) builds InfoState.observation's dict.");
 
   m.def("information_state", &view_of, py::arg("game"), py::arg("seat"), py::arg("history") = true,
         py::arg("legal") = false, "The information state of `seat` (R16).");
@@ -209,6 +258,26 @@ void bind_infostate(py::module_& m) {
       },
       py::arg("view"), py::arg("n"), py::arg("seed"),
       "Face counts (n x 6 x 54) of the hands of worlds 0..n-1.");
+
+  m.def(
+      "_time_worlds",
+      [](const GameState& g, int n, std::uint64_t seed) {
+        if (n < 1) throw GameError("_time_worlds: n must be >= 1");
+        if (g.match_over()) throw GameError("_time_worlds: the match is over");
+        const Guard guard(&g);
+        WorldTiming t;
+        {
+          py::gil_scoped_release nogil;  // g is locked; the timing touches only C++ values
+          t = time_worlds(g, n, seed);
+        }
+        py::dict d;
+        d["world_ns"] = t.world_ns;
+        d["view_ns"] = t.view_ns;
+        return d;
+      },
+      py::arg("game"), py::arg("n"), py::arg("seed") = 0,
+      "Benchmark hook: ns per world made from the view of the seat to act (sample_world_hands + "
+      "make_world), and per view (information_state).");
 
   m.def(
       "_consistent",

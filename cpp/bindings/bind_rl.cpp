@@ -133,8 +133,8 @@ void bind_rl(py::module_& m) {
         const Guard guard(&v);
         py::array_t<std::int8_t> mask(kNumAbstract);
         py::array_t<std::int32_t> index(kNumAbstract);
-        abstract_mask(v.legal, v.level_rank, reinterpret_cast<std::uint8_t*>(mask.mutable_data()),
-                      index.mutable_data());
+        abstract_mask(v.legal, v.pub.level_rank(),
+                      reinterpret_cast<std::uint8_t*>(mask.mutable_data()), index.mutable_data());
         return py::make_tuple(mask, index);
       },
       py::arg("view"), "(mask int8[NUM_ABSTRACT], index into the view's legal_actions() or -1).");
@@ -143,7 +143,7 @@ void bind_rl(py::module_& m) {
       [](const InfoState& v, py::handle id_obj) {
         const Guard guard(&v);
         const int id = int(to_int<GameError>(id_obj, "abstract action id", 0, kNumAbstract - 1));
-        return action_from_abstract(v.legal, v.level_rank, id);
+        return action_from_abstract(v.legal, v.pub.level_rank(), id);
       },
       py::arg("view"), py::arg("id"), "The canonical legal action of an abstract id, from a view.");
   m.def(

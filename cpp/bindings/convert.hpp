@@ -51,6 +51,8 @@ std::uint64_t state_word(py::handle v, const char* what);
 int to_level(py::handle obj);
 // A Play, or card text / Hand classified at (level, rules); raises if not a play.
 Play to_play(py::handle obj, int level, const Rules& rules, const char* what = "play");
+// A round's result as the dict of GameState.result / InfoState.last_result (docs/game.md).
+py::dict result_dict(const RoundResult& r, int seats);
 // Plays as a numpy array of PLAY_DTYPE rows (a copy).
 py::array plays_array(const Play* plays, std::size_t n);
 

@@ -113,6 +113,26 @@ double time_sampling(const GameState& g, int n, std::uint64_t seed) {
   return sink == 42 ? ns + 0 : ns;  // keep the loop
 }
 
+WorldTiming time_worlds(const GameState& g, int n, std::uint64_t seed) {
+  using clock = std::chrono::steady_clock;
+  WorldTiming t;
+  std::uint64_t sink = 0;
+  auto t0 = clock::now();
+  for (int k = 0; k < n; ++k)
+    sink += std::uint64_t(information_state(g, g.current_player()).pub.round);
+  t.view_ns = std::chrono::duration<double, std::nano>(clock::now() - t0).count() / n;
+  const InfoState v = information_state(g, g.current_player());
+  t0 = clock::now();
+  for (int k = 0; k < n; ++k) {
+    const GameState w =
+        make_world(v, sample_world_hands(v, seed, std::uint64_t(k)), seed, std::uint64_t(k));
+    sink += std::uint64_t(w.cards_left(0));
+  }
+  t.world_ns = std::chrono::duration<double, std::nano>(clock::now() - t0).count() / n;
+  if (sink == 42) t.world_ns += 0;  // keep the loops
+  return t;
+}
+
 std::vector<double> time_decisions(const Rules& rules, PolicyKind policy, PolicyKind opponent,
                                    std::uint64_t seed, int rounds) {
   std::vector<double> ns;

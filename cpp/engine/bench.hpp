@@ -38,6 +38,14 @@ GameTiming time_game(const Rules& rules, std::uint64_t seed, std::int64_t max_de
 
 // Mean ns per sampled world (the hands of worlds 0..n-1 of the view of the seat to act).
 double time_sampling(const GameState& g, int n, std::uint64_t seed);
+// World creation from a view, the search's unit of work: mean ns per world k of the view of the
+// seat to act (sample_world_hands then make_world, worlds 0..n-1), and the mean ns of
+// building that view (information_state) over `n` repetitions.
+struct WorldTiming {
+  double world_ns = 0;
+  double view_ns = 0;
+};
+WorldTiming time_worlds(const GameState& g, int n, std::uint64_t seed);
 // Mean ns per rollout (search.hpp rollout_round) to the end of the round from a copy of g.
 double time_rollouts(const GameState& g, int n, PolicyKind policy);
 

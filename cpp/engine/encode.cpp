@@ -62,34 +62,36 @@ void encode_observation(const InfoState& v, float* obs) {
   auto rel = [&](int s) { return (s - seat + seats) % seats; };
   put_counts(v.hand, obs + kObsHand);
   for (int s = 0; s < seats; ++s)
-    put_counts(v.played[std::size_t(s)], obs + kObsPlayed + 54 * rel(s));
-  if (v.has_top) {
-    const Play& t = v.top;
+    put_counts(v.pub.played[std::size_t(s)], obs + kObsPlayed + 54 * rel(s));
+  if (v.pub.has_top()) {
+    const Play& t = v.pub.top;
     put_counts(t.cards, obs + kObsTopCards);
     obs[kObsTopKind + int(t.kind())] = 1;
     obs[kObsTopKey] = scaled_key(t);
-    obs[kObsTopSeat + rel(v.top_seat)] = 1;
+    obs[kObsTopSeat + rel(v.pub.top_seat)] = 1;
     for (int s = 0; s < seats; ++s)
-      if ((v.passed >> s) & 1) obs[kObsPassed + rel(s)] = 1;
+      if ((v.pub.passed >> s) & 1) obs[kObsPassed + rel(s)] = 1;
   } else {
-    obs[kObsLeading] = v.phase == Phase::kPlay ? 1.0f : 0.0f;
+    obs[kObsLeading] = v.pub.phase == Phase::kPlay ? 1.0f : 0.0f;
   }
   for (int s = 0; s < seats; ++s)
-    obs[kObsCounts + rel(s)] = float(v.cards_left[std::size_t(s)]) / float(kHandSize);
-  for (int i = 0; i < v.players_out; ++i)
-    obs[kObsOut + rel(v.finish_order[std::size_t(i)])] = float(i + 1) / 6.0f;
-  obs[kObsLevels + v.levels[std::size_t(team_of(seat))]] = 1;
-  obs[kObsLevels + 13 + v.levels[std::size_t(1 - team_of(seat))]] = 1;
-  obs[kObsLevelRank + v.level_rank] = 1;
-  obs[kObsDealer + rel(v.dealer)] = 1;
-  obs[kObsPhase + int(v.phase)] = 1;
-  if (v.current >= 0) obs[kObsToAct + rel(v.current)] = 1;
-  for (int i = 0; i < v.n_pairs; ++i)
-    if (v.tribute_face[std::size_t(i)] >= 0) obs[kObsTribute + v.tribute_face[std::size_t(i)]] += 1;
-  for (int i = 0; i < v.n_pairs; ++i)  // return_face is only set in the viewer's own pair
-    if (v.return_face[std::size_t(i)] >= 0) obs[kObsExchange + v.return_face[std::size_t(i)]] += 1;
-  obs[kObsScores] = float(v.scores[std::size_t(seat)]) / 100.0f;
-  obs[kObsScores + 1] = float(v.scores[std::size_t((seat + 1) % seats)]) / 100.0f;
+    obs[kObsCounts + rel(s)] = float(v.pub.cards_left[std::size_t(s)]) / float(kHandSize);
+  for (int i = 0; i < v.pub.players_out; ++i)
+    obs[kObsOut + rel(v.pub.finish_order[std::size_t(i)])] = float(i + 1) / 6.0f;
+  obs[kObsLevels + v.pub.levels[std::size_t(team_of(seat))]] = 1;
+  obs[kObsLevels + 13 + v.pub.levels[std::size_t(1 - team_of(seat))]] = 1;
+  obs[kObsLevelRank + v.pub.level_rank()] = 1;
+  obs[kObsDealer + rel(v.pub.dealer)] = 1;
+  obs[kObsPhase + int(v.pub.phase)] = 1;
+  if (v.pub.current >= 0) obs[kObsToAct + rel(v.pub.current)] = 1;
+  for (int i = 0; i < v.pub.n_pairs; ++i)
+    if (v.pub.tribute_face[std::size_t(i)] >= 0)
+      obs[kObsTribute + v.pub.tribute_face[std::size_t(i)]] += 1;
+  for (int i = 0; i < v.pub.n_pairs; ++i)  // return_face is only set in the viewer's own pair
+    if (v.exchange.return_face[std::size_t(i)] >= 0)
+      obs[kObsExchange + v.exchange.return_face[std::size_t(i)]] += 1;
+  obs[kObsScores] = float(v.pub.scores[std::size_t(seat)]) / 100.0f;
+  obs[kObsScores + 1] = float(v.pub.scores[std::size_t((seat + 1) % seats)]) / 100.0f;
 }
 
 void encode_candidate(const Action& a, int level, float* out) {

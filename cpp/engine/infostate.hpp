@@ -27,42 +27,28 @@
 #include <cstdint>
 #include <vector>
 
+#include "public_state.hpp"
 #include "state.hpp"
 
 namespace daguai {
 
+// The view of one seat: the public state, the seat's own hand and what it knows beyond the
+// public state, and what a policy needs besides (the game index, the last round's result).
 struct InfoState {
-  int seat = 0;  // the viewer
-  Rules rules;
-  Phase phase = Phase::kPlay;
-  int current = -1, round = 0, dealer = 0, level_rank = 0;
-  std::array<int, 2> levels{{0, 0}};
-  std::array<std::int64_t, kSeats> scores{};
-  std::array<int, 2> final_failures{{0, 0}};
-  bool auto_pass = false;
+  PublicState pub;  // everything public (R16), as the state has it
+  int seat = 0;     // the viewer
+  // Which game of a batch this is (GameState::game_index; not its seed, which would give the
+  // deal); a world's own index is its world number k (sampler.hpp).
+  std::uint64_t game_index = 0;
+  bool has_last_result = false;  // the last finished round's result, if any (R9, R13, R14)
+  RoundResult last_result;
 
-  Cards hand;                          // the viewer's own hand
-  std::array<Cards, kSeats> played{};  // cards each seat played this round (public)
-  std::array<int, kSeats> cards_left{};
-  std::array<std::int8_t, kSeats> finish_order{{-1, -1, -1, -1, -1, -1}};
-  int players_out = 0;
-  unsigned out_mask = 0;
-  bool has_top = false;
-  Play top;
-  int top_seat = -1;
-  unsigned passed = 0;
-
-  // R11 pairs: tribute_face public (-1 not yet, -2 refused); return_face / offer only in
-  // the viewer's own pair (-1 / empty otherwise).
-  int n_pairs = 0, pair_step = 0;
-  std::array<std::int8_t, 3> tributers{}, receivers{};
-  std::array<int, 3> tribute_face{{-1, -1, -1}}, return_face{{-1, -1, -1}};
-  std::array<Cards, 3> offer{};
+  Cards hand;         // the viewer's own hand
+  Exchange exchange;  // the viewer's own pair's entries only (-1 / empty otherwise)
 
   std::array<Cards, kSeats> known{};  // known[seat] = hand
   std::array<bool, kSeats> jokers_known{};
   Cards unseen;
-  std::vector<ForcedPass> forced;
 
   // This round's public history (with_history): the log's events from the deal, with the
   // cards of others' return / offer / take removed (flags bit 2 set: cards hidden).
@@ -71,11 +57,10 @@ struct InfoState {
   // The viewer's legal decisions when it is to act (with_legal), in legal_actions order.
   std::vector<Action> legal;
 
-  const Table& table() const { return table_of(rules); }  // R18
+  const Table& table() const { return pub.table(); }  // R18
   int hidden_count(int s) const {
-    return cards_left[std::size_t(s)] - known[std::size_t(s)].size();
+    return pub.cards_left[std::size_t(s)] - known[std::size_t(s)].size();
   }
-  bool can_pass() const { return phase == Phase::kPlay && has_top; }
   // The viewer's legal plays when it is to act in the play phase (moves.hpp order).
   void legal_plays(PlayList* out) const;
 };

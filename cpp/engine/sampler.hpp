@@ -33,7 +33,8 @@ bool consistent(const InfoState& v, const std::array<Cards, kSeats>& hands);
 // One consistent assignment of the hidden cards into `hands`; returns the attempts used.
 int sample_hands(const InfoState& v, Rng& rng, std::array<Cards, kSeats>* hands);
 
-// The state of the view with these hands (no log; later deals from (seed, game)).
+// The world of the view with these hands: GameState's world constructor on the view's public
+// state, the hands and the viewer's own exchange (no log; later deals from (seed, game)).
 GameState make_world(const InfoState& v, const std::array<Cards, kSeats>& hands, std::uint64_t seed,
                      std::uint64_t game);
 

@@ -257,7 +257,7 @@ class Race {
 
 SearchResult search(const InfoState& v, const std::vector<Action>& actions, const SearchConfig& cfg,
                     std::uint64_t seed, int incumbent, const SearchProgress& progress) {
-  if (v.current != v.seat)
+  if (v.pub.current != v.seat)
     throw GameError("search: seat " + std::to_string(v.seat) + " is not to act");
   if (actions.empty()) throw GameError("search: no candidate actions");
   check_search_config(cfg);

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "position.hpp"
+
 namespace daguai {
 
 const char* phase_name(Phase p) {
@@ -94,6 +96,24 @@ GameState::GameState(const Rules& rules, std::uint64_t seed, std::uint64_t game,
                                         : seeded_position(seed, game, auto_pass, rules.table),
                 record) {}
 
+GameState::GameState(const PublicState& pub, const std::array<Cards, kSeats>& hands,
+                     const Exchange& exchange, std::uint64_t seed, std::uint64_t game)
+    : pub_(pub),
+      hands_(hands),
+      exchange_(exchange),
+      table_(&table_of(pub.rules.table)),
+      seed_(seed),
+      game_(game),
+      initial_auto_pass_(pub.auto_pass),
+      record_(false) {
+  for (int s = 0; s < kSeats; ++s)
+    if (hands_[std::size_t(s)].size() != pub_.cards_left[std::size_t(s)])
+      throw GameError("a world's hand of " + seat_text(s) + " has " +
+                      std::to_string(hands_[std::size_t(s)].size()) +
+                      " cards where the public state counts " +
+                      std::to_string(pub_.cards_left[std::size_t(s)]));
+}
+
 namespace {
 
 // R2, R17: shuffle the 162 cards (face-major: 3 x face 0, 3 x face 1, ...) with the round's
@@ -120,14 +140,6 @@ std::array<Cards, kSeats> seeded_deal(const Table& t, std::uint64_t seed, std::u
   return deal_of<kTable6p3d.seats, kTable6p3d.decks, kTable6p3d.hand_size>(seed, game, round);
 }
 
-std::string entry_text(std::size_t i, const Action& a) {
-  std::string s = "history entry " + std::to_string(i) + " (seat " + std::to_string(a.seat) + " " +
-                  action_name(a.type);
-  if (a.type != ActionType::kPass && a.type != ActionType::kAntiTribute)
-    s += " " + cards_text(a.play.cards);
-  return s + ")";
-}
-
 }  // namespace
 
 Position GameState::seeded_position(std::uint64_t seed, std::uint64_t game, bool auto_pass,
@@ -144,192 +156,9 @@ Position GameState::seeded_position(std::uint64_t seed, std::uint64_t game, bool
   return p;
 }
 
-// Validation order (the first failure is reported): the match fields, the tribute pairs,
-// the seats of the history, the card totals (R2), each hand against its plays and
-// exchanges, then the history itself applied decision by decision, the seat to act and
-// the finishing order.
-GameState::GameState(const Rules& rules, const Position& pos, bool record)
-    : rules_(rules),
-      table_(&table_of(rules.table)),
-      seed_(pos.seed),
-      game_(pos.game),
-      auto_pass_(false),
-      initial_auto_pass_(pos.auto_pass),
-      record_(record),
-      start_(pos.start) {
-  if (rules_.final_level > 12) throw GameError("final_level out of range");
-  auto fail = [](const std::string& m) { throw PositionError("inconsistent position: " + m); };
-  const Table& tb = *table_;
-  const int seats = tb.seats;
-  auto seat_range = [seats]() { return "0.." + std::to_string(seats - 1); };
-  auto seat_ok = [seats](int s) { return s >= 0 && s < seats; };
-  if (pos.round < 0) fail("round " + std::to_string(pos.round) + " is negative");
-  if (rules_.max_rounds > 0 && pos.round >= rules_.max_rounds)
-    fail("round " + std::to_string(pos.round) +
-         " is past max_rounds = " + std::to_string(rules_.max_rounds));
-  if (!seat_ok(pos.dealer))
-    fail("dealer " + std::to_string(pos.dealer) + " is not a seat (" + seat_range() + ")");
-  for (int t = 0; t < 2; ++t) {
-    if (pos.levels[std::size_t(t)] < 0 || pos.levels[std::size_t(t)] > rules_.final_level)
-      fail(std::string("the level of team ") + "AB"[t] + " is not a level up to the final level");
-    if (pos.final_failures[std::size_t(t)] < 0) fail("final_failures must be >= 0");
-  }
-  // R11 tribute pairs.
-  if (pos.n_pairs < 0 || pos.n_pairs > tb.max_tributers)
-    fail("there are 0 to " + std::to_string(tb.max_tributers) + " tribute pairs, not " +
-         std::to_string(pos.n_pairs));
-  if (pos.n_pairs > 0 && pos.round == 0 && pos.start != Start::kRandom)
-    fail("round 0 has no tribute (R11: tribute follows a won round)");
-  unsigned used = 0;
-  for (int i = 0; i < pos.n_pairs; ++i) {
-    const int t = pos.tributers[std::size_t(i)], r = pos.receivers[std::size_t(i)];
-    if (!seat_ok(t) || !seat_ok(r))
-      fail("tribute pair " + std::to_string(i) + " names a seat outside " + seat_range());
-    if (team_of(t) == team_of(r))
-      fail("tribute pair " + std::to_string(i) + ": seats " + std::to_string(t) + " and " +
-           std::to_string(r) + " are partners (R11 pairs opponents)");
-    if (team_of(t) != team_of(pos.tributers[0]))
-      fail("tribute pair " + std::to_string(i) + ": every tributer is of the losing team (R9)");
-    if (((used >> t) & 1) || ((used >> r) & 1))
-      fail("tribute pair " + std::to_string(i) + " repeats a seat");
-    used |= (1u << t) | (1u << r);
-  }
-  auto pair_of = [&](int seat, bool as_tributer) {
-    for (int i = 0; i < pos.n_pairs; ++i)
-      if ((as_tributer ? pos.tributers : pos.receivers)[std::size_t(i)] == seat) return i;
-    return -1;
-  };
-  // The cards each seat held at the deal: its hand now, plus what it played and gave
-  // away, minus what it received in the tribute exchange.
-  std::array<std::array<int, kNumFaces>, kSeats> held{};
-  std::array<int, kNumFaces> total{};
-  for (int s = 0; s < seats; ++s)
-    for (int f = 0; f < kNumFaces; ++f) {
-      held[std::size_t(s)][std::size_t(f)] = pos.hands[std::size_t(s)].count(f);
-      total[std::size_t(f)] += pos.hands[std::size_t(s)].count(f);
-    }
-  auto undo = [&](const Cards& c, int from,
-                  int to) {  // undo a move of c from `from` to `to` (-1: played)
-    for (int f = 0; f < kNumFaces; ++f) {
-      held[std::size_t(from)][std::size_t(f)] += c.count(f);
-      if (to >= 0)
-        held[std::size_t(to)][std::size_t(f)] -= c.count(f);
-      else
-        total[std::size_t(f)] += c.count(f);
-    }
-  };
-  for (std::size_t i = 0; i < pos.history.size(); ++i) {
-    const Action& a = pos.history[i].action;
-    if (!seat_ok(a.seat))
-      fail("history entry " + std::to_string(i) + ": seat " + std::to_string(a.seat) +
-           " is not a seat (" + seat_range() + ")");
-    int j = -1;
-    switch (a.type) {
-      case ActionType::kPlay:
-        undo(a.play.cards, a.seat, -1);
-        break;
-      case ActionType::kTribute:
-      case ActionType::kTake:
-      case ActionType::kAntiTribute:
-        if ((j = pair_of(a.seat, true)) < 0)
-          fail(entry_text(i, a) + ": seat " + std::to_string(a.seat) +
-               " is not a tributer of this round");
-        if (a.type == ActionType::kTribute)
-          undo(a.play.cards, a.seat, pos.receivers[std::size_t(j)]);
-        if (a.type == ActionType::kTake) undo(a.play.cards, pos.receivers[std::size_t(j)], a.seat);
-        break;
-      case ActionType::kReturn:
-      case ActionType::kOffer:
-        if ((j = pair_of(a.seat, false)) < 0)
-          fail(entry_text(i, a) + ": seat " + std::to_string(a.seat) +
-               " is not a receiver of this round");
-        if (a.type == ActionType::kReturn)
-          undo(a.play.cards, a.seat, pos.tributers[std::size_t(j)]);
-        break;
-      case ActionType::kPass:
-        break;
-    }
-  }
-  for (int f = 0; f < kNumFaces; ++f)
-    if (total[std::size_t(f)] != tb.decks)
-      fail("card totals (R2): " + face_text(f) + " appears " +
-           std::to_string(total[std::size_t(f)]) +
-           " times in the hands and this round's plays; every face exists " +
-           std::to_string(tb.decks) + " times");
-  for (int s = seats; s < kSeats; ++s)
-    if (!pos.hands[std::size_t(s)].empty())
-      fail("seat " + std::to_string(s) + " holds cards but the table has " + std::to_string(seats) +
-           " seats (R18)");
-  for (int s = 0; s < seats; ++s) {
-    int n = 0;
-    for (int f = 0; f < kNumFaces; ++f) {
-      const int c = held[std::size_t(s)][std::size_t(f)];
-      if (c < 0)
-        fail("seat " + std::to_string(s) + " gives away " + face_text(f) +
-             " in the history more often than it holds or received it");
-      n += c;
-    }
-    if (n != tb.hand_size)
-      fail("hand size: seat " + std::to_string(s) + " holds " +
-           std::to_string(pos.hands[std::size_t(s)].size()) +
-           " cards, which with this round's plays and exchanges makes " + std::to_string(n) +
-           " dealt, not " + std::to_string(tb.hand_size));
-  }
-  std::array<Cards, kSeats> dealt{};
-  for (int s = 0; s < seats; ++s)
-    for (int f = 0; f < kNumFaces; ++f)
-      if (held[std::size_t(s)][std::size_t(f)])
-        dealt[std::size_t(s)].add(f, held[std::size_t(s)][std::size_t(f)]);
-
-  round_ = pos.round;
-  dealer_ = pos.dealer;
-  level_ = pos.levels;
-  score_ = pos.scores;
-  final_failures_ = pos.final_failures;
-  begin_round(dealt, pos.n_pairs, pos.tributers.data(), pos.receivers.data());
-  // Replay with auto_pass off: forced passes are in the history (marked automatic).
-  for (std::size_t i = 0; i < pos.history.size(); ++i) {
-    const HistoryEntry& e = pos.history[i];
-    if (round_ != pos.round || phase_ == Phase::kMatchOver)
-      fail(entry_text(i, e.action) +
-           ": the round ended at the entry before (a position lies inside one round)");
-    if (e.action.seat != current_)
-      fail(entry_text(i, e.action) + ": wrong seat to act, it is seat " + std::to_string(current_) +
-           "'s turn");
-    try {
-      if (e.automatic) {
-        if (e.action.type != ActionType::kPass)
-          fail(entry_text(i, e.action) + ": only a pass can be automatic");
-        apply_forced_pass();
-      } else {
-        apply(e.action);
-      }
-    } catch (const PositionError&) {
-      throw;
-    } catch (const std::invalid_argument& ex) {
-      fail(entry_text(i, e.action) + " is illegal: " + ex.what());
-    }
-  }
-  if (round_ != pos.round || phase_ == Phase::kMatchOver)
-    fail(
-        "the history ends the round (a position lies inside one round: give the next round's "
-        "position)");
-  auto_pass_ = pos.auto_pass;
-  run_auto_passes();
-  if (pos.to_act >= 0 && pos.to_act != current_)
-    fail("wrong seat to act: the position says seat " + std::to_string(pos.to_act) +
-         " but after the history it is seat " + std::to_string(current_) + "'s turn");
-  if (pos.check_finish_order) {
-    bool same = int(pos.finish_order.size()) == n_out_;
-    for (int i = 0; same && i < n_out_; ++i)
-      same = pos.finish_order[std::size_t(i)] == order_[std::size_t(i)];
-    if (!same) fail("the finishing order does not match the history");
-  }
-}
-
 void GameState::set_auto_pass(bool on) {
-  if (on == auto_pass_) return;
-  auto_pass_ = on;
+  if (on == pub_.auto_pass) return;
+  pub_.auto_pass = on;
   log_event(EventType::kAutoPass, -1, -1, nullptr, 0, on ? 1 : 0);
   run_auto_passes();
 }
@@ -338,7 +167,7 @@ int GameState::next_active(int seat) const {
   const int seats = table_->seats;
   for (int k = 1; k <= seats; ++k) {
     const int s = (seat + k) % seats;
-    if (!((out_mask_ >> s) & 1)) return s;
+    if (!((pub_.out_mask >> s) & 1)) return s;
   }
   return -1;
 }
@@ -359,7 +188,7 @@ void GameState::log_event(EventType t, int seat, int other, const Play* play, st
 // The next round of a seeded match: deal from the round's stream, tribute from the
 // previous round's result (R11).
 void GameState::deal_round() {
-  const std::array<Cards, kSeats> hands = seeded_deal(*table_, seed_, game_, round_);
+  const std::array<Cards, kSeats> hands = seeded_deal(*table_, seed_, game_, pub_.round);
   if (!results_.empty() && results_.back().n_tributers > 0) {
     const RoundResult& last = results_.back();
     begin_round(hands, last.n_tributers, last.tributers.data(), last.receivers.data());
@@ -371,67 +200,69 @@ void GameState::deal_round() {
 void GameState::begin_round(const std::array<Cards, kSeats>& hands, int n_pairs,
                             const std::int8_t* trib, const std::int8_t* recv) {
   hands_ = hands;
-  played_.fill(Cards{});
-  forced_ = ForcedLog();
-  top_seat_ = -1;
-  passed_ = 0;
-  order_.fill(-1);
-  n_out_ = 0;
-  out_mask_ = 0;
-  n_pairs_ = 0;
-  pair_step_ = 0;
-  tribute_face_.fill(-1);
-  return_face_.fill(-1);
-  offer_.fill(Cards{});
+  for (int s = 0; s < kSeats; ++s)
+    pub_.cards_left[std::size_t(s)] = std::int8_t(hands_[std::size_t(s)].size());
+  pub_.played.fill(Cards{});
+  pub_.forced = ForcedLog();
+  pub_.top_seat = -1;
+  pub_.passed = 0;
+  pub_.finish_order.fill(-1);
+  pub_.players_out = 0;
+  pub_.out_mask = 0;
+  pub_.n_pairs = 0;
+  pub_.pair_step = 0;
+  pub_.tribute_face.fill(-1);
+  exchange_.return_face.fill(-1);
+  exchange_.offer.fill(Cards{});
   if (record_) {
     Deal d;
-    d.round = round_;
-    d.dealer = std::int8_t(dealer_);
-    d.levels = {std::int8_t(level_[0]), std::int8_t(level_[1])};
+    d.round = pub_.round;
+    d.dealer = std::int8_t(pub_.dealer);
+    d.levels = {std::int8_t(pub_.levels[0]), std::int8_t(pub_.levels[1])};
     d.hands = hands_;
     deals_.push_back(d);
   }
   round_log_start_ = log_.size();
-  log_event(EventType::kDeal, dealer_, -1, nullptr, std::int32_t(deals_.size()) - 1);
+  log_event(EventType::kDeal, pub_.dealer, -1, nullptr, std::int32_t(deals_.size()) - 1);
   // R11: tribute, after this deal.
   if (n_pairs > 0) {
-    n_pairs_ = n_pairs;
-    for (int i = 0; i < n_pairs_; ++i) {
-      trib_[std::size_t(i)] = trib[i];
-      recv_[std::size_t(i)] = recv[i];
+    pub_.n_pairs = n_pairs;
+    for (int i = 0; i < pub_.n_pairs; ++i) {
+      pub_.tributers[std::size_t(i)] = trib[i];
+      pub_.receivers[std::size_t(i)] = recv[i];
     }
-    phase_ = Phase::kTribute;
-    pair_step_ = 0;
-    current_ = trib_[0];
+    pub_.phase = Phase::kTribute;
+    pub_.pair_step = 0;
+    pub_.current = pub_.tributers[0];
     return;
   }
   start_play();
 }
 
 void GameState::start_play() {
-  phase_ = Phase::kPlay;
-  current_ = dealer_;  // R8: the dealer leads the first trick
-  top_seat_ = -1;
-  passed_ = 0;
+  pub_.phase = Phase::kPlay;
+  pub_.current = pub_.dealer;  // R8: the dealer leads the first trick
+  pub_.top_seat = -1;
+  pub_.passed = 0;
 }
 
 // After a tribute / return / take: move to the next pending step of the tribute exchange.
 // Order: every tributer pays (pairs in order), then every receiver returns (same order).
 void GameState::next_tribute_step() {
-  if (phase_ == Phase::kTribute) {
-    if (++pair_step_ < n_pairs_) {
-      current_ = trib_[pair_step_];
+  if (pub_.phase == Phase::kTribute) {
+    if (++pub_.pair_step < pub_.n_pairs) {
+      pub_.current = pub_.tributers[pub_.pair_step];
       return;
     }
-    pair_step_ = -1;
-    phase_ = Phase::kReturn;
+    pub_.pair_step = -1;
+    pub_.phase = Phase::kReturn;
   } else {
-    phase_ = Phase::kReturn;
+    pub_.phase = Phase::kReturn;
   }
-  for (int i = pair_step_ + 1; i < n_pairs_; ++i) {
-    if (tribute_face_[i] < 0) continue;  // refused (anti_tribute): nothing to return
-    pair_step_ = i;
-    current_ = recv_[i];
+  for (int i = pub_.pair_step + 1; i < pub_.n_pairs; ++i) {
+    if (pub_.tribute_face[i] < 0) continue;  // refused (anti_tribute): nothing to return
+    pub_.pair_step = i;
+    pub_.current = pub_.receivers[i];
     return;
   }
   start_play();
@@ -449,9 +280,9 @@ int GameState::highest_power_in(const Cards& hand) const {
 }
 
 void GameState::legal_plays(PlayList* out) const {
-  if (phase_ != Phase::kPlay) return;
-  daguai::legal_plays(hands_[current_], level_rank(), rules_, top_seat_ >= 0 ? &top_ : nullptr,
-                      out);
+  if (pub_.phase != Phase::kPlay) return;
+  daguai::legal_plays(hands_[pub_.current], level_rank(), pub_.rules,
+                      pub_.top_seat >= 0 ? &pub_.top : nullptr, out);
 }
 
 namespace {
@@ -481,7 +312,7 @@ void sub_multisets(const Cards& hand, int k, int face, Cards acc, std::vector<Ac
 }  // namespace
 
 void GameState::legal_actions(std::vector<Action>* out) const {
-  const int seat = current_;
+  const int seat = pub_.current;
   auto single = [&](ActionType t, int f) {
     Action a;
     a.type = t;
@@ -491,7 +322,7 @@ void GameState::legal_actions(std::vector<Action>* out) const {
     a.play = card_play(c);
     out->push_back(a);
   };
-  switch (phase_) {
+  switch (pub_.phase) {
     case Phase::kMatchOver:
       return;
     case Phase::kPlay: {
@@ -519,7 +350,7 @@ void GameState::legal_actions(std::vector<Action>* out) const {
       const int best = highest_power_in(h);
       for (int f = 0; f < kNumFaces; ++f)
         if (h.count(f) && face_power(f, level_rank()) == best) single(ActionType::kTribute, f);
-      if (rules_.anti_tribute && h.jokers() >= 3) {
+      if (pub_.rules.anti_tribute && h.jokers() >= 3) {
         Action a;
         a.type = ActionType::kAntiTribute;
         a.seat = std::int8_t(seat);
@@ -528,8 +359,8 @@ void GameState::legal_actions(std::vector<Action>* out) const {
       return;
     }
     case Phase::kReturn: {
-      const int paid = tribute_face_[pair_step_];
-      if (rules_.joker_tribute_choice && is_joker(paid)) {
+      const int paid = pub_.tribute_face[pub_.pair_step];
+      if (pub_.rules.joker_tribute_choice && is_joker(paid)) {
         sub_multisets(hands_[seat], paid == kSJ ? 2 : 3, 0, Cards{}, out, seat);
         return;
       }
@@ -538,7 +369,7 @@ void GameState::legal_actions(std::vector<Action>* out) const {
       return;
     }
     case Phase::kTake: {
-      const Cards& o = offer_[pair_step_];
+      const Cards& o = exchange_.offer[pub_.pair_step];
       for (int f = 0; f < kNumFaces; ++f)
         if (o.count(f)) single(ActionType::kTake, f);
       return;
@@ -547,11 +378,11 @@ void GameState::legal_actions(std::vector<Action>* out) const {
 }
 
 void GameState::check_turn(ActionType t) const {
-  if (phase_ == Phase::kMatchOver)
+  if (pub_.phase == Phase::kMatchOver)
     throw GameError(std::string("the match is over: no ") + action_name(t) + " is possible");
   bool ok = false;
   const char* expected = "";
-  switch (phase_) {
+  switch (pub_.phase) {
     case Phase::kPlay:
       ok = t == ActionType::kPlay || t == ActionType::kPass;
       expected = "play or pass";
@@ -561,7 +392,8 @@ void GameState::check_turn(ActionType t) const {
       expected = "tribute";
       break;
     case Phase::kReturn: {
-      const bool offer = rules_.joker_tribute_choice && is_joker(tribute_face_[pair_step_]);
+      const bool offer =
+          pub_.rules.joker_tribute_choice && is_joker(pub_.tribute_face[pub_.pair_step]);
       ok = t == (offer ? ActionType::kOffer : ActionType::kReturn);
       expected = offer ? "offer (joker tribute: 2 or 3 candidate cards)" : "return";
       break;
@@ -575,16 +407,16 @@ void GameState::check_turn(ActionType t) const {
   }
   if (!ok)
     throw GameError(std::string("wrong phase: a ") + action_name(t) + " was given but " +
-                    seat_text(current_) + " must " + expected + " (phase " + phase_name(phase_) +
-                    ")");
+                    seat_text(pub_.current) + " must " + expected + " (phase " +
+                    phase_name(pub_.phase) + ")");
 }
 
 void GameState::check(const Action& a) const {
   check_turn(a.type);
-  if (a.seat >= 0 && a.seat != current_)
+  if (a.seat >= 0 && a.seat != pub_.current)
     throw GameError("out of turn: the action is " + seat_text(a.seat) + "'s but it is " +
-                    seat_text(current_) + "'s turn");
-  const Cards& hand = hands_[current_];
+                    seat_text(pub_.current) + "'s turn");
+  const Cards& hand = hands_[pub_.current];
   auto one_card_in = [&](const Cards& from, const char* what) {
     if (a.play.cards.size() != 1)
       throw GameError(std::string(what) + " is exactly one card, got '" + cards_text(a.play.cards) +
@@ -592,15 +424,15 @@ void GameState::check(const Action& a) const {
     if (!from.contains(a.play.cards))
       throw CardError(
           std::string(what) + ": " + cards_text(a.play.cards) + " is not in " +
-          (&from == &hand ? "the hand of " + seat_text(current_) : std::string("the offer")));
+          (&from == &hand ? "the hand of " + seat_text(pub_.current) : std::string("the offer")));
   };
   switch (a.type) {
     case ActionType::kPlay:
-      check_play(hand, a.play, level_rank(), rules_, top_seat_ >= 0 ? &top_ : nullptr);
+      check_play(hand, a.play, level_rank(), pub_.rules, pub_.top_seat >= 0 ? &pub_.top : nullptr);
       return;
     case ActionType::kPass:
-      if (top_seat_ < 0)
-        throw GameError(seat_text(current_) + " leads the trick and cannot pass (R8)");
+      if (pub_.top_seat < 0)
+        throw GameError(seat_text(pub_.current) + " leads the trick and cannot pass (R8)");
       return;
     case ActionType::kTribute: {
       one_card_in(hand, "a tribute");
@@ -613,27 +445,28 @@ void GameState::check(const Action& a) const {
       return;
     }
     case ActionType::kAntiTribute:
-      if (!rules_.anti_tribute)
+      if (!pub_.rules.anti_tribute)
         throw GameError("anti_tribute (抗贡) is not enabled in these rules");
       if (hand.jokers() < 3)
-        throw GameError("anti_tribute (抗贡) needs 3 or more jokers; " + seat_text(current_) +
+        throw GameError("anti_tribute (抗贡) needs 3 or more jokers; " + seat_text(pub_.current) +
                         " has " + std::to_string(hand.jokers()));
       return;
     case ActionType::kReturn:
       one_card_in(hand, "a return");
       return;
     case ActionType::kOffer: {
-      const int need = tribute_face_[pair_step_] == kSJ ? 2 : 3;
+      const int need = pub_.tribute_face[pub_.pair_step] == kSJ ? 2 : 3;
       if (a.play.cards.size() != need)
-        throw GameError("the offer for a " + face_text(tribute_face_[pair_step_]) + " tribute is " +
-                        std::to_string(need) + " cards, got '" + cards_text(a.play.cards) + "'");
+        throw GameError("the offer for a " + face_text(pub_.tribute_face[pub_.pair_step]) +
+                        " tribute is " + std::to_string(need) + " cards, got '" +
+                        cards_text(a.play.cards) + "'");
       if (!hand.contains(a.play.cards))
         throw CardError("offer: '" + cards_text(a.play.cards) + "' is not in the hand of " +
-                        seat_text(current_));
+                        seat_text(pub_.current));
       return;
     }
     case ActionType::kTake:
-      one_card_in(offer_[pair_step_], "a take");
+      one_card_in(exchange_.offer[pub_.pair_step], "a take");
       return;
   }
   throw GameError("unknown action type");
@@ -641,13 +474,15 @@ void GameState::check(const Action& a) const {
 
 void GameState::apply(const Action& a) {
   check(a);
-  const int seat = current_;
-  const int i = pair_step_;
+  const int seat = pub_.current;
+  const int i = pub_.pair_step;
   // A tribute exchange: one card moves between the pair, is remembered, and is logged.
   auto exchange = [&](int from, int to, int* slot, EventType ev, int other) {
     const int f = single_face(a.play.cards);
     hands_[from].remove(f);
     hands_[to].add(f);
+    --pub_.cards_left[std::size_t(from)];
+    ++pub_.cards_left[std::size_t(to)];
     *slot = f;
     log_event(ev, seat, other, &a.play);
     next_tribute_step();
@@ -660,65 +495,70 @@ void GameState::apply(const Action& a) {
       apply_pass(false);
       return;
     case ActionType::kTribute:
-      exchange(seat, recv_[i], &tribute_face_[i], EventType::kTribute, recv_[i]);
+      exchange(seat, pub_.receivers[i], &pub_.tribute_face[i], EventType::kTribute,
+               pub_.receivers[i]);
       return;
     case ActionType::kReturn:
-      exchange(seat, trib_[i], &return_face_[i], EventType::kReturn, trib_[i]);
+      exchange(seat, pub_.tributers[i], &exchange_.return_face[i], EventType::kReturn,
+               pub_.tributers[i]);
       return;
     case ActionType::kTake:  // the tributer takes an offered card from the receiver
-      exchange(recv_[i], seat, &return_face_[i], EventType::kTake, recv_[i]);
+      exchange(pub_.receivers[i], seat, &exchange_.return_face[i], EventType::kTake,
+               pub_.receivers[i]);
       return;
     case ActionType::kAntiTribute: {
-      tribute_face_[i] = -2;
+      pub_.tribute_face[i] = -2;
       Play shown = card_play(Cards{0, hands_[seat].hi & ~Cards::kHiNatural});  // the jokers shown
-      log_event(EventType::kAntiTribute, seat, recv_[i], &shown);
+      log_event(EventType::kAntiTribute, seat, pub_.receivers[i], &shown);
       next_tribute_step();
       return;
     }
     case ActionType::kOffer:
-      offer_[i] = a.play.cards;
-      log_event(EventType::kOffer, seat, trib_[i], &a.play);
-      phase_ = Phase::kTake;
-      current_ = trib_[i];
+      exchange_.offer[i] = a.play.cards;
+      log_event(EventType::kOffer, seat, pub_.tributers[i], &a.play);
+      pub_.phase = Phase::kTake;
+      pub_.current = pub_.tributers[i];
       return;
   }
 }
 
 void GameState::apply_forced_pass() {
   check_turn(ActionType::kPass);
-  if (top_seat_ < 0)
-    throw GameError("seat " + std::to_string(current_) + " leads the trick and cannot pass (R8)");
-  if (has_legal_follow(hands_[current_], level_rank(), rules_, top_))
-    throw GameError("seat " + std::to_string(current_) +
+  if (pub_.top_seat < 0)
+    throw GameError("seat " + std::to_string(pub_.current) +
+                    " leads the trick and cannot pass (R8)");
+  if (has_legal_follow(hands_[pub_.current], level_rank(), pub_.rules, pub_.top))
+    throw GameError("seat " + std::to_string(pub_.current) +
                     " has a play that beats the top: the pass is not forced");
   apply_pass(true);
 }
 
 void GameState::apply_play(const Play& p) {
-  const int seat = current_;
+  const int seat = pub_.current;
   hands_[seat] -= p.cards;
-  played_[seat] += p.cards;
+  pub_.cards_left[std::size_t(seat)] = std::int8_t(hands_[std::size_t(seat)].size());
+  pub_.played[seat] += p.cards;
   log_event(EventType::kPlay, seat, -1, &p);
-  top_ = p;
-  top_seat_ = seat;
-  passed_ = 0;
+  pub_.top = p;
+  pub_.top_seat = seat;
+  pub_.passed = 0;
   if (hands_[seat].empty()) {  // R8: out, in finishing order
-    order_[std::size_t(n_out_++)] = std::int8_t(seat);
-    out_mask_ |= 1u << seat;
+    pub_.finish_order[std::size_t(pub_.players_out++)] = std::int8_t(seat);
+    pub_.out_mask |= 1u << seat;
     const unsigned team_mask = table_->team_mask(team_of(seat));
-    if ((out_mask_ & team_mask) == team_mask) {  // R8: the round ends when one team is out
+    if ((pub_.out_mask & team_mask) == team_mask) {  // R8: the round ends when one team is out
       finish_round();
       return;
     }
   }
-  current_ = next_active(seat);
+  pub_.current = next_active(seat);
   run_auto_passes();
 }
 
 void GameState::apply_pass(bool automatic) {
-  const int seat = current_;
-  passed_ |= 1u << seat;
-  if (automatic) forced_.push_back(ForcedPass{std::int8_t(seat), top_, played_[seat]});
+  const int seat = pub_.current;
+  pub_.passed |= 1u << seat;
+  if (automatic) pub_.forced.push_back(ForcedPass{std::int8_t(seat), pub_.top, pub_.played[seat]});
   log_event(EventType::kPass, seat, -1, nullptr, 0, automatic ? 1 : 0);
   end_trick_or_continue(seat);
 }
@@ -726,32 +566,33 @@ void GameState::apply_pass(bool automatic) {
 // R8: the trick ends when every player still holding cards, other than the one who made
 // the last play, has passed since that play (R18: at most 3 others at 4p2d).
 void GameState::end_trick_or_continue(int from) {
-  const unsigned active = ~out_mask_ & table_->all_mask();
-  const unsigned others = active & ~(1u << top_seat_);
-  if ((others & ~passed_) != 0) {
-    current_ = next_active(from);
+  const unsigned active = ~pub_.out_mask & table_->all_mask();
+  const unsigned others = active & ~(1u << pub_.top_seat);
+  if ((others & ~pub_.passed) != 0) {
+    pub_.current = next_active(from);
     run_auto_passes();
     return;
   }
-  int leader = top_seat_;
-  if ((out_mask_ >> top_seat_) & 1) {
+  int leader = pub_.top_seat;
+  if ((pub_.out_mask >> pub_.top_seat) & 1) {
     leader = -1;
-    if (rules_.lead_after_out == LeadAfterOut::kPartner) {  // 接风: the next partner with cards
+    if (pub_.rules.lead_after_out == LeadAfterOut::kPartner) {  // 接风: the next partner with cards
       const int seats = table_->seats;
       for (int k = 2; k < seats && leader < 0; k += 2)
-        if (!((out_mask_ >> ((top_seat_ + k) % seats)) & 1)) leader = (top_seat_ + k) % seats;
+        if (!((pub_.out_mask >> ((pub_.top_seat + k) % seats)) & 1))
+          leader = (pub_.top_seat + k) % seats;
     }
-    if (leader < 0) leader = next_active(top_seat_);
+    if (leader < 0) leader = next_active(pub_.top_seat);
   }
-  top_seat_ = -1;
-  passed_ = 0;
-  current_ = leader;
+  pub_.top_seat = -1;
+  pub_.passed = 0;
+  pub_.current = leader;
 }
 
 void GameState::run_auto_passes() {
-  if (!auto_pass_) return;
-  while (phase_ == Phase::kPlay && top_seat_ >= 0 &&
-         !has_legal_follow(hands_[current_], level_rank(), rules_, top_))
+  if (!pub_.auto_pass) return;
+  while (pub_.phase == Phase::kPlay && pub_.top_seat >= 0 &&
+         !has_legal_follow(hands_[pub_.current], level_rank(), pub_.rules, pub_.top))
     apply_pass(true);
 }
 
@@ -797,83 +638,84 @@ void pair_tributes(TributePairing how, int seats, int n, const std::int8_t* trib
 
 void GameState::finish_round() {
   RoundResult r;
-  r.round = round_;
-  r.dealer = std::int8_t(dealer_);
+  r.round = pub_.round;
+  r.dealer = std::int8_t(pub_.dealer);
   r.level_rank = std::int8_t(level_rank());
-  r.levels_before = {std::int8_t(level_[0]), std::int8_t(level_[1])};
-  r.players_out = std::int8_t(n_out_);
+  r.levels_before = {std::int8_t(pub_.levels[0]), std::int8_t(pub_.levels[1])};
+  r.players_out = std::int8_t(pub_.players_out);
   // Players still holding cards stop and take the remaining positions: fewer cards first,
   // ties in play order after the last player out (docs/game.md).
   const Table& tb = *table_;
-  const int last = order_[std::size_t(n_out_ - 1)];
+  const int last = pub_.finish_order[std::size_t(pub_.players_out - 1)];
   std::vector<int> rest;
   for (int k = 1; k <= tb.seats; ++k) {
     const int s = (last + k) % tb.seats;
-    if (!((out_mask_ >> s) & 1)) rest.push_back(s);
+    if (!((pub_.out_mask >> s) & 1)) rest.push_back(s);
   }
   std::stable_sort(rest.begin(), rest.end(),
                    [&](int a, int b) { return hands_[a].size() < hands_[b].size(); });
   for (std::size_t i = 0; i < rest.size(); ++i)
-    order_[std::size_t(n_out_) + i] = std::int8_t(rest[i]);
-  r.order = order_;
+    pub_.finish_order[std::size_t(pub_.players_out) + i] = std::int8_t(rest[i]);
+  r.order = pub_.finish_order;
 
   // R9: F = team of the first out. F wins if its three are out first; else a draw.
-  const int f_team = team_of(order_[0]);
+  const int f_team = team_of(pub_.finish_order[0]);
   const int done_team = team_of(last);
   r.winner = std::int8_t(done_team == f_team ? f_team : -1);
   if (r.winner >= 0) {
     std::int8_t trib[3], recv[3];
     int nt = 0, nr = 0;
     for (int i = 0; i < tb.seats; ++i) {
-      const int s = order_[std::size_t(i)];
+      const int s = pub_.finish_order[std::size_t(i)];
       if (team_of(s) == r.winner) {
         if (nr < tb.max_tributers) recv[nr++] = std::int8_t(s);
-      } else if (!((out_mask_ >> s) & 1)) {
+      } else if (!((pub_.out_mask >> s) & 1)) {
         trib[nt++] = std::int8_t(s);  // still holding cards: pays tribute
       }
     }
     r.n_tributers = std::int8_t(nt);
-    pair_tributes(rules_.tribute_pairing, tb.seats, nt, trib, recv, &r.tributers, &r.receivers);
+    pair_tributes(pub_.rules.tribute_pairing, tb.seats, nt, trib, recv, &r.tributers, &r.receivers);
   }
 
   // Levels (R9, R12).
-  const int dteam = team_of(dealer_);
+  const int dteam = team_of(pub_.dealer);
   bool match_over = false;
   int match_winner = -1;
   const bool dealer_won = r.winner == dteam;
   if (dealer_won) {
-    if (level_[dteam] >= rules_.final_level) {
+    if (pub_.levels[dteam] >= pub_.rules.final_level) {
       match_over = true;  // R12: the dealer's team won at the final level
       match_winner = dteam;
     } else {
-      level_[dteam] += 1;
+      pub_.levels[dteam] += 1;
     }
-  } else if (level_[dteam] >= rules_.final_level) {
-    final_failures_[dteam] += 1;
+  } else if (pub_.levels[dteam] >= pub_.rules.final_level) {
+    pub_.final_failures[dteam] += 1;
     // R12 (打A三次不过回2): that many failures at the final level send the team back to
     // level 2 and its count starts again; the match goes on.
-    if (rules_.max_final_failures > 0 && final_failures_[dteam] >= rules_.max_final_failures) {
-      level_[dteam] = 0;
-      final_failures_[dteam] = 0;
+    if (pub_.rules.max_final_failures > 0 &&
+        pub_.final_failures[dteam] >= pub_.rules.max_final_failures) {
+      pub_.levels[dteam] = 0;
+      pub_.final_failures[dteam] = 0;
     }
   }
-  r.levels_after = {std::int8_t(level_[0]), std::int8_t(level_[1])};
+  r.levels_after = {std::int8_t(pub_.levels[0]), std::int8_t(pub_.levels[1])};
 
   // Next dealer (R9, R10).
-  if (rules_.dealer == DealerRule::kStay)
-    r.next_dealer = std::int8_t(dealer_won ? dealer_ : (dealer_ + 1) % tb.seats);
+  if (pub_.rules.dealer == DealerRule::kStay)
+    r.next_dealer = std::int8_t(dealer_won ? pub_.dealer : (pub_.dealer + 1) % tb.seats);
   else
-    r.next_dealer = order_[0];
+    r.next_dealer = pub_.finish_order[0];
 
   // Scores (R13), base b.
-  const std::int32_t b = rules_.base;
+  const std::int32_t b = pub_.rules.base;
   for (int s = 0; s < tb.seats; ++s) {
     std::int32_t d = 0;
-    switch (rules_.scoring) {
+    switch (pub_.rules.scoring) {
       case Scoring::kStake:
         if (r.winner >= 0) {
           const std::int32_t w = tb.stake[std::size_t(r.n_tributers)] * b;  // R13, R18
-          d = team_of(s) == r.winner ? w : (rules_.losers_pay ? -w : 0);
+          d = team_of(s) == r.winner ? w : (pub_.rules.losers_pay ? -w : 0);
         }
         break;
       case Scoring::kLevels:
@@ -884,24 +726,24 @@ void GameState::finish_round() {
         break;
     }
     r.scores[std::size_t(s)] = d;
-    score_[std::size_t(s)] += d;
+    pub_.scores[std::size_t(s)] += d;
   }
 
-  round_ += 1;
-  if (rules_.max_rounds > 0 && round_ >= rules_.max_rounds) match_over = true;
+  pub_.round += 1;
+  if (pub_.rules.max_rounds > 0 && pub_.round >= pub_.rules.max_rounds) match_over = true;
   // R12: a match ended by a limit goes to the team with the higher level (equal: a draw).
   if (match_over && match_winner < 0)
-    match_winner = level_[0] > level_[1] ? 0 : (level_[1] > level_[0] ? 1 : -1);
+    match_winner = pub_.levels[0] > pub_.levels[1] ? 0 : (pub_.levels[1] > pub_.levels[0] ? 1 : -1);
   r.match_over = match_over;
   r.match_winner = std::int8_t(match_over ? match_winner : -1);
   results_.push_back(r);
   log_event(EventType::kRoundEnd, -1, -1, nullptr, std::int32_t(results_.size()) - 1);
   if (match_over) {
-    phase_ = Phase::kMatchOver;
-    current_ = -1;
+    pub_.phase = Phase::kMatchOver;
+    pub_.current = -1;
     return;
   }
-  dealer_ = r.next_dealer;
+  pub_.dealer = r.next_dealer;
   deal_round();
 }
 
@@ -909,40 +751,40 @@ void GameState::forfeit(int seat) {
   const Table& tb = *table_;
   if (seat < 0 || seat >= tb.seats)
     throw GameError("no " + seat_text(seat) + ": seats are 0.." + std::to_string(tb.seats - 1));
-  if (phase_ == Phase::kMatchOver)
+  if (pub_.phase == Phase::kMatchOver)
     throw GameError("the match is over: " + seat_text(seat) + " cannot leave it");
   RoundResult r;
-  r.round = round_;
-  r.dealer = std::int8_t(dealer_);
-  r.next_dealer = std::int8_t(dealer_);
+  r.round = pub_.round;
+  r.dealer = std::int8_t(pub_.dealer);
+  r.next_dealer = std::int8_t(pub_.dealer);
   r.level_rank = std::int8_t(level_rank());
-  r.levels_before = r.levels_after = {std::int8_t(level_[0]), std::int8_t(level_[1])};
-  r.order = order_;
-  r.players_out = std::int8_t(n_out_);
+  r.levels_before = r.levels_after = {std::int8_t(pub_.levels[0]), std::int8_t(pub_.levels[1])};
+  r.order = pub_.finish_order;
+  r.players_out = std::int8_t(pub_.players_out);
   r.forfeit_seat = std::int8_t(seat);
   const int opp = 1 - team_of(seat);
-  const std::int32_t b = rules_.base;
+  const std::int32_t b = pub_.rules.base;
   std::int32_t leaver, bonus;
-  if (round_ < rules_.min_rounds) {  // R14: before the minimum rounds
+  if (pub_.round < pub_.rules.min_rounds) {  // R14: before the minimum rounds
     leaver = -tb.early_leaver * b;
     bonus = b;
   } else {
     leaver = -tb.forfeit_leaver * b;
-    const bool first = n_out_ >= 1 && team_of(order_[0]) == opp;
-    const bool second = n_out_ >= 2 && team_of(order_[1]) == opp;
+    const bool first = pub_.players_out >= 1 && team_of(pub_.finish_order[0]) == opp;
+    const bool second = pub_.players_out >= 2 && team_of(pub_.finish_order[1]) == opp;
     bonus = (first && second ? 3 : first ? 2 : 1) * b;
   }
   for (int s = 0; s < tb.seats; ++s) {
     const std::int32_t d = s == seat ? leaver : (team_of(s) == opp ? bonus : 0);
     r.scores[std::size_t(s)] = d;
-    score_[std::size_t(s)] += d;
+    pub_.scores[std::size_t(s)] += d;
   }
   r.match_over = true;
   r.match_winner = std::int8_t(opp);
   results_.push_back(r);
   log_event(EventType::kForfeit, seat, -1, nullptr, std::int32_t(results_.size()) - 1);
-  phase_ = Phase::kMatchOver;
-  current_ = -1;
+  pub_.phase = Phase::kMatchOver;
+  pub_.current = -1;
 }
 
 // Start::kRandom (state.hpp, docs/game.md): levels, dealer and tribute pairs as if a round

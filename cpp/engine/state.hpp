@@ -31,6 +31,7 @@
 #include "cards.hpp"
 #include "moves.hpp"
 #include "pattern.hpp"
+#include "public_state.hpp"
 #include "rng.hpp"
 #include "rules.hpp"
 #include "shared_log.hpp"
@@ -38,24 +39,11 @@
 
 namespace daguai {
 
-constexpr int kSeats = kMaxTableSeats;  // array size: the largest table (table.hpp)
-constexpr int kHandSize = 27;
-constexpr int team_of(int seat) { return seat & 1; }
-
 // A decision out of turn, in the wrong phase, or not allowed by the rules -> Python
 // IllegalActionError (a ValueError).
 struct GameError : std::invalid_argument {
   using std::invalid_argument::invalid_argument;
 };
-
-enum class Phase : std::uint8_t {
-  kTribute = 0,  // a tributer pays (or, with anti_tribute, refuses)
-  kReturn = 1,   // a receiver returns a card (or, joker_tribute_choice, offers candidates)
-  kTake = 2,     // joker_tribute_choice: the tributer takes one offered card
-  kPlay = 3,     // tricks
-  kMatchOver = 4,
-};
-const char* phase_name(Phase p);
 
 enum class ActionType : std::uint8_t {
   kPlay = 0,  // play.cards/kind/key: the play
@@ -142,62 +130,26 @@ struct Deal {
 //            the winner and the tribute pairs exactly as after a played round (a draw:
 //            no tribute). Scores start at 0; the first round is round 0.
 enum class Start : std::uint8_t { kFresh = 0, kRandom = 1 };
-// A pass made automatically (auto_pass, or a replayed forced pass). Public (R16), and it
-// tells that `seat` held no play beating `top`; played_before = the cards the seat had
-// played this round at that moment (its hand then = its hand now + what it played since).
-struct ForcedPass {
-  std::int8_t seat = -1;
-  Play top;
-  Cards played_before;
-};
 
-struct InfoState;
+struct Position;  // position.hpp
 
-// An inconsistent position (docs/records.md "Positions") -> Python PositionError, a
-// subclass of IllegalActionError (a ValueError). The message names the first problem.
-struct PositionError : GameError {
-  using GameError::GameError;
-};
-
-// One decision of a position's history; `automatic`: a forced pass made by auto_pass.
-struct HistoryEntry {
-  Action action;  // action.seat: the seat that made it (required)
-  bool automatic = false;
-};
-
-// A match as it stands inside a round (issue 9): the hands now, this round's history from
-// its deal, and the match around it. The seeded deal is the position of round 0 with an
-// empty history (GameState::seeded_position).
-struct Position {
-  std::uint64_t seed = 0, game = 0;  // the streams of the later rounds' deals (R17)
-  int round = 0;
-  int dealer = 0;
-  std::array<int, 2> levels{{0, 0}};  // rank index per team (R3)
-  std::array<std::int64_t, kSeats> scores{};
-  std::array<int, 2> final_failures{{0, 0}};
-  int n_pairs = 0;  // R11: this round's tribute pairs, tributers[i] pays receivers[i]
-  std::array<std::int8_t, 3> tributers{}, receivers{};
-  std::array<Cards, kSeats> hands{};  // the hands now (after the history)
-  std::vector<HistoryEntry> history;  // this round's decisions so far, in order
-  bool auto_pass = false;
-  int to_act = -1;                  // checked when >= 0
-  bool check_finish_order = false;  // when true, finish_order must match the history
-  std::vector<int> finish_order;
-  // kRandom: a random start state (GameState::random_position), whose round 0 follows an
-  // imagined previous round and so may begin with tribute.
-  Start start = Start::kFresh;
-};
-
+// The match: its public state (public_state.hpp), every hand, the private side of the
+// tribute exchange, the seed of the later deals and the logs.
 class GameState {
  public:
   // A new match: first dealer and every deal drawn from Rng::stream(seed, game, ...).
   GameState(const Rules& rules, std::uint64_t seed, std::uint64_t game = 0, bool auto_pass = false,
             bool record = true, Start start = Start::kFresh);
-  // A match from a position: validated first (PositionError naming the first problem:
-  // card totals R2, hand sizes against the plays, tribute pairs, an illegal history entry,
-  // the seat to act, the finishing order), then the round is dealt with the hands the
-  // history implies and the history is applied.
+  // A match from a position (position.hpp; defined in position.cpp): validated first
+  // (PositionError naming the first problem: card totals R2, hand sizes against the plays,
+  // tribute pairs, an illegal history entry, the seat to act, the finishing order), then the
+  // round is dealt with the hands the history implies and the history is applied.
   GameState(const Rules& rules, const Position& position, bool record = true);
+  // A world (sampler.hpp): a public state completed by every hand and the exchange as far as
+  // it is known; no log, later rounds dealt from (seed, game). GameError if a hand's size is
+  // not the public card count.
+  GameState(const PublicState& pub, const std::array<Cards, kSeats>& hands,
+            const Exchange& exchange, std::uint64_t seed, std::uint64_t game);
   // The position of a seeded match before its first decision (R10 first dealer, R2 deal).
   static Position seeded_position(std::uint64_t seed, std::uint64_t game, bool auto_pass = false,
                                   TableKind table = TableKind::k6p3d);
@@ -207,48 +159,52 @@ class GameState {
                                   bool auto_pass = false);
 
   // ---- queries -------------------------------------------------------------------------
-  const Rules& rules() const { return rules_; }
+  // Everything public (R16), as one value: what a view and a world are built from.
+  const PublicState& public_state() const { return pub_; }
+  // The private side of the tribute exchange, every pair.
+  const Exchange& exchange() const { return exchange_; }
+  const Rules& rules() const { return pub_.rules; }
   const Table& table() const { return *table_; }  // R18: table_of(rules().table)
   std::uint64_t seed() const { return seed_; }
   std::uint64_t game_index() const { return game_; }
   Start start() const { return start_; }
-  Phase phase() const { return phase_; }
-  bool match_over() const { return phase_ == Phase::kMatchOver; }
-  int current_player() const { return current_; }  // -1 when the match is over
-  int round() const { return round_; }
-  int dealer() const { return dealer_; }
-  int level_rank() const { return level_[team_of(dealer_)]; }
-  int level(int team) const { return level_[team]; }
-  const Cards& hand(int seat) const { return hands_[seat]; }
-  int cards_left(int seat) const { return hands_[seat].size(); }
+  Phase phase() const { return pub_.phase; }
+  bool match_over() const { return pub_.phase == Phase::kMatchOver; }
+  int current_player() const { return pub_.current; }  // -1 when the match is over
+  int round() const { return pub_.round; }
+  int dealer() const { return pub_.dealer; }
+  int level_rank() const { return pub_.level_rank(); }
+  int level(int team) const { return pub_.levels[std::size_t(team)]; }
+  const Cards& hand(int seat) const { return hands_[std::size_t(seat)]; }
+  int cards_left(int seat) const { return pub_.cards_left[std::size_t(seat)]; }
   // The cards `seat` has played this round (R16: public).
-  const Cards& played(int seat) const { return played_[seat]; }
+  const Cards& played(int seat) const { return pub_.played[std::size_t(seat)]; }
   // This round's automatic passes, in order (infostate.hpp: forced-pass constraints).
-  using ForcedLog = SharedLog<ForcedPass, 16>;
-  const ForcedLog& forced_passes() const { return forced_; }
-  int pair_step() const { return pair_step_; }  // tribute phases: the pair being settled
-  bool is_out(int seat) const { return (out_mask_ >> seat) & 1; }
-  const std::array<std::int8_t, kSeats>& finish_order() const { return order_; }
-  int players_out() const { return n_out_; }
-  bool has_top() const { return top_seat_ >= 0; }
-  const Play& top() const { return top_; }
-  int top_seat() const { return top_seat_; }
-  unsigned passed_mask() const { return passed_; }
-  std::int64_t score(int seat) const { return score_[seat]; }
-  int final_failures(int team) const { return final_failures_[team]; }
-  bool auto_pass() const { return auto_pass_; }
+  using ForcedLog = PublicState::ForcedLog;
+  const ForcedLog& forced_passes() const { return pub_.forced; }
+  int pair_step() const { return pub_.pair_step; }  // tribute phases: the pair being settled
+  bool is_out(int seat) const { return pub_.is_out(seat); }
+  const std::array<std::int8_t, kSeats>& finish_order() const { return pub_.finish_order; }
+  int players_out() const { return pub_.players_out; }
+  bool has_top() const { return pub_.has_top(); }
+  const Play& top() const { return pub_.top; }
+  int top_seat() const { return pub_.top_seat; }
+  unsigned passed_mask() const { return pub_.passed; }
+  std::int64_t score(int seat) const { return pub_.scores[std::size_t(seat)]; }
+  int final_failures(int team) const { return pub_.final_failures[std::size_t(team)]; }
+  bool auto_pass() const { return pub_.auto_pass; }
   bool initial_auto_pass() const { return initial_auto_pass_; }
   // Changes are logged (so records replay them) and apply pending forced passes at once.
   void set_auto_pass(bool on);
 
   // Tribute pairs of the current round (R11): tributer i pays receiver i.
-  int tribute_pairs() const { return n_pairs_; }
-  int tributer(int i) const { return trib_[i]; }
-  int receiver(int i) const { return recv_[i]; }
+  int tribute_pairs() const { return pub_.n_pairs; }
+  int tributer(int i) const { return pub_.tributers[std::size_t(i)]; }
+  int receiver(int i) const { return pub_.receivers[std::size_t(i)]; }
   // Per pair: the card paid (-1 before, -2 refused by anti_tribute), returned / taken.
-  int tribute_face(int i) const { return tribute_face_[i]; }
-  int return_face(int i) const { return return_face_[i]; }
-  const Cards& offer(int i) const { return offer_[i]; }
+  int tribute_face(int i) const { return pub_.tribute_face[std::size_t(i)]; }
+  int return_face(int i) const { return exchange_.return_face[std::size_t(i)]; }
+  const Cards& offer(int i) const { return exchange_.offer[std::size_t(i)]; }
 
   using ResultLog = SharedLog<RoundResult, 8>;
   using EventLog = SharedLog<Event, 64>;
@@ -266,11 +222,11 @@ class GameState {
   void legal_actions(std::vector<Action>* out) const;
   // Play phase only: the legal plays of the current player into `out` (no pass).
   void legal_plays(PlayList* out) const;
-  bool can_pass() const { return phase_ == Phase::kPlay && top_seat_ >= 0; }
+  bool can_pass() const { return pub_.can_pass(); }
   // Return phase with joker_tribute_choice after a joker tribute: the receiver offers.
   bool expects_offer() const {
-    return phase_ == Phase::kReturn && rules_.joker_tribute_choice &&
-           is_joker(tribute_face_[std::size_t(pair_step_)]);
+    return pub_.phase == Phase::kReturn && pub_.rules.joker_tribute_choice &&
+           is_joker(pub_.tribute_face[std::size_t(pub_.pair_step)]);
   }
 
   // Validate (throws, state unchanged) then apply a decision of the current player.
@@ -300,45 +256,18 @@ class GameState {
   void check_turn(ActionType t) const;
   int highest_power_in(const Cards& hand) const;
 
-  Rules rules_;
-  const Table* table_ = &kTable6p3d;
-  std::uint64_t seed_ = 0, game_ = 0;
-  bool auto_pass_ = false, initial_auto_pass_ = false, record_ = true;
+  PublicState pub_;                    // everything public (R16)
+  std::array<Cards, kSeats> hands_{};  // every hand (pub_.cards_left = their sizes)
+  Exchange exchange_;                  // every pair's private exchange
+  const Table* table_ = &kTable6p3d;   // = &pub_.table(), cached for the hot paths
+  std::uint64_t seed_ = 0, game_ = 0;  // the streams of the later deals (R17): private
+  bool initial_auto_pass_ = false, record_ = true;
   Start start_ = Start::kFresh;
-
-  int round_ = 0;
-  int dealer_ = 0;
-  std::array<int, 2> level_{{0, 0}};
-  std::array<std::int64_t, kSeats> score_{};
-  std::array<int, 2> final_failures_{{0, 0}};
-  Phase phase_ = Phase::kPlay;
-  int current_ = 0;
-
-  std::array<Cards, kSeats> hands_{};
-  std::array<Cards, kSeats> played_{};  // cards each seat played this round
-  Play top_;
-  int top_seat_ = -1;
-  unsigned passed_ = 0;  // seats that passed since the last play
-  std::array<std::int8_t, kSeats> order_{{-1, -1, -1, -1, -1, -1}};
-  int n_out_ = 0;
-  unsigned out_mask_ = 0;
-
-  int n_pairs_ = 0, pair_step_ = 0;
-  std::array<std::int8_t, 3> trib_{}, recv_{};
-  std::array<int, 3> tribute_face_{{-1, -1, -1}}, return_face_{{-1, -1, -1}};
-  std::array<Cards, 3> offer_{};
-  RoundResult pending_tribute_;  // the result that set up this round's tribute
 
   ResultLog results_;  // every round's result (also without recording: small)
   EventLog log_;       // empty unless recording
   DealLog deals_;      // empty unless recording
   std::size_t round_log_start_ = 0;
-  ForcedLog forced_;  // this round's automatic passes
-
-  GameState() = default;  // for make_world only
-  // A determinized world (sampler.cpp): the public state of a view with given hands.
-  friend GameState make_world(const InfoState& v, const std::array<Cards, kSeats>& hands,
-                              std::uint64_t seed, std::uint64_t game);
 };
 
 }  // namespace daguai

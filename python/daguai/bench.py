@@ -149,6 +149,22 @@ def measure_game(decisions: int = 100_000) -> list[Row]:
     ]
     from .game import Game
     rng = random.Random(1)
+    # World creation from the view of the seat to act, at 20 points of random play (median)
+    worlds, views = [], []
+    for seed in range(20):
+        g = Game(seed=seed)
+        for _ in range(rng.randrange(5, 80)):
+            if g.match_over:
+                break
+            acts = g.legal_actions()
+            g.step(acts[rng.randrange(len(acts))])
+        if not g.match_over:
+            w = _core._time_worlds(g, 2_000, seed)
+            worlds.append(w["world_ns"])
+            views.append(w["view_ns"])
+    rows.append(("Game: a world from a view in C++ (sample hands + build the state)",
+                 statistics.median(worlds) / 1000, "µs", NAN))
+    rows.append(("Game: a view (information_state) in C++", statistics.median(views) / 1000, "µs", NAN))
     total, n = 0.0, 0
     for seed in range(3):
         g = Game(seed=seed)

@@ -459,7 +459,8 @@ def position_to_json(game: Any, *, at_deal: bool = False) -> dict[str, Any]:
     return {
         "format": "daguai-position", "version": POSITION_FORMAT,
         "rules": game.rules.to_dict(), "seed": game.seed, "game": game.game_index,
-        "auto_pass": game.auto_pass, "round": game.round, "dealer": game.dealer,
+        "auto_pass": game.auto_pass, **({"start": game.start} if game.start != "fresh" else {}),
+        "round": game.round, "dealer": game.dealer,
         "levels": list(deal["levels"]), "scores": list(game.scores),
         "final_failures": list(game.final_failures),
         "tribute": [[t["from"], t["to"]] for t in game.tribute_state],

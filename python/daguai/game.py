@@ -36,7 +36,7 @@ def _json_normal(x: Any) -> Any:
     return x
 
 
-def _observation(v: _core.InfoState, last_result: dict[str, Any] | None) -> dict[str, Any]:
+def _observation(v: _core.InfoState) -> dict[str, Any]:
     """The observation dict (``Game.observation``) of an information state: one R16 layer for
     the game, its views and the protocol."""
     seat = v.seat
@@ -63,20 +63,21 @@ def _observation(v: _core.InfoState, last_result: dict[str, Any] | None) -> dict
         "scores": v.scores,
         "tributes": v.tributes,
         "history": history,
-        "last_result": last_result,
+        "last_result": v.last_result,
         "played": [h.cards() for h in v.played],
     }
 
 
-def _view_observation(self: _core.InfoState, seat: int | None = None) -> dict[str, Any]:
-    """``view.observation()``: what ``Game.observation(view.seat)`` gives, from the view alone
-    (a Python policy receives a view; this is the dict a learner trained on)."""
-    if seat is not None and seat != self.seat:
-        raise ValueError(f"this view is seat {self.seat}'s; seat {seat!r} is not in it (R16)")
-    return _observation(self, getattr(self, "last_result", None))
+def _view_observation(view: _core.InfoState, seat: int | None = None) -> dict[str, Any]:
+    """``view.observation()`` (bound in C++, built here): what ``Game.observation(view.seat)``
+    gives, from the view alone (a Python policy receives a view; this is the dict a learner
+    trained on)."""
+    if seat is not None and seat != view.seat:
+        raise ValueError(f"this view is seat {view.seat}'s; seat {seat!r} is not in it (R16)")
+    return _observation(view)
 
 
-_core.InfoState.observation = _view_observation  # type: ignore[attr-defined]
+_core._set_observation_encoder(_view_observation)
 
 
 def _state_property(name: str, doc: str) -> Any:
@@ -269,21 +270,20 @@ class Game:
         """
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.seats:
             raise ValueError(f"seat must be 0..{self.seats - 1}, got {seat!r}")
-        return _observation(_core.information_state(self._state, seat, True, False), self.round_result)
+        return _observation(_core.information_state(self._state, seat, True, False))
 
     def view(self, seat: int) -> _core.InfoState:
         """The information state of ``seat`` (R16, C++ ``infostate.hpp``): what a policy
         sitting there receives. It holds the seat's own hand, public facts (plays, passes,
         counts, cards played this round, tribute cards), the cards the seat knows to be in
         other hands (``known``), forced-pass constraints (``forced``) and ``unseen`` cards;
-        nothing reaches another hand. ``history`` is filled when the game records;
+        nothing reaches another hand. It also carries what a policy needs besides: ``rules``
+        (the match's rule variants), ``game_index`` and ``last_result`` (the last finished
+        round's result, :attr:`round_result`). ``history`` is filled when the game records;
         ``legal_actions()`` when the seat is to act."""
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.seats:
             raise ValueError(f"seat must be 0..{self.seats - 1}, got {seat!r}")
-        v = _core.information_state(self._state, seat, True, seat == self.current_player)
-        v.rules = self._rules
-        v.last_result = self.round_result
-        return v
+        return _core.information_state(self._state, seat, True, seat == self.current_player)
 
     # ---- copies and serialization -----------------------------------------------------
     def clone(self) -> Game:

@@ -90,6 +90,9 @@ def _parse_position(position: str | bytes | Mapping[str, Any]) -> tuple[Rules, A
     auto = doc.get("auto_pass", False)
     if not isinstance(auto, bool):
         raise _fail("'auto_pass' must be true or false")
+    start = doc.get("start", "fresh")  # a random start state's round 0 may have tribute
+    if start not in ("fresh", "random"):
+        raise _fail(f"'start' must be 'fresh' or 'random', got {start!r}")
     seats = seats_of(rules)  # R18: 6, or 4 at 4p2d
     dealer = _int(doc, "dealer")
     if not 0 <= dealer < seats:
@@ -143,7 +146,7 @@ def _parse_position(position: str | bytes | Mapping[str, Any]) -> tuple[Rules, A
             seed, game_index, _int(doc, "round", 0), dealer, levels,
             _int_list(doc, "scores", seats, [0] * seats), _int_list(doc, "final_failures", 2, [0, 0]),
             [tuple(p) for p in pairs_raw], hands, history, auto,
-            -1 if to_act is None else to_act, finish)
+            -1 if to_act is None else to_act, finish, 1 if start == "random" else 0)
     except PositionError:
         raise
     except (ValueError, TypeError) as exc:  # a card text that is not cards

@@ -20,6 +20,7 @@ from .errors import safe_json_loads
 from .game import Game
 from .positions import PositionError, fill_hidden_hands
 from .progress import ProgressBar
+from .rules import Rules
 
 __all__ = ["Analysis", "Group", "analyze", "sample_worlds"]
 
@@ -50,7 +51,7 @@ def sample_worlds(view: _core.InfoState, n: int, seed: int = 0) -> list[Game]:
         raise ValueError(f"sample_worlds needs a view (Game.view(seat)), got {type(view).__name__}")
     n = check_int(n, "n", 1, MAX_WORLDS)
     seed = check_seed(seed)
-    rules = getattr(view, "rules", None)
+    rules = Rules.from_dict(view.rules.to_dict())  # the view's CoreRules as a daguai.Rules
     out = []
     for state in _core.sample_worlds(view, n, seed):
         out.append(Game._of(state, rules))

@@ -105,8 +105,7 @@ def _play(g: Game, pols: Sequence[PolicyLike], matches: bool) -> tuple[int, int]
         seat = driver.advance(g, limit)
         if seat < 0:
             break
-        view = g.view(seat)
-        view.game_index = game  # which game of the run (not its seed: that would give the deal)
+        view = g.view(seat)  # view.game_index: which game of the run (not its seed: the deal)
         choice = _call_policy(pols[seat], view, seat, game)  # type: ignore[arg-type]
         try:
             action = g.state.to_action(choice)
