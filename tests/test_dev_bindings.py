@@ -73,8 +73,8 @@ RANGE_CHECKS_LEFT = {
     "bind_infostate.cpp": 1,  # the seat of Game.view before information_state (helper "state")
     "bind_learn.cpp": 1,      # _self_play's n (a private training hook)
     "bind_plays.cpp": 1,      # _time_play_op's op (a benchmark hook)
-    "bind_position.cpp": 1,   # a position's integers before the int conversion
-    "bind_rl.cpp": 5,         # a seat and environment / action indices of BatchEnv's arrays
+    "bind_rl.cpp": 6,         # a seat and environment / action indices of BatchEnv's arrays; the
+                              # unpickled n before the engine allocates n environments
     "bind_search.cpp": 2,     # analyze's incumbent index, _time_decisions' rounds (a hook)
     "bind_sim.cpp": 2,        # _ResultRows' row (memory safety), PolicyRunner's seat
 }

@@ -60,7 +60,8 @@ inline bool threads_fit_address_limit(int extra) {
   std::uint64_t mapped = 0;
   if (std::FILE* f = std::fopen("/proc/self/statm", "r")) {
     unsigned long pages = 0;
-    if (std::fscanf(f, "%lu", &pages) == 1) mapped = std::uint64_t(pages) * std::uint64_t(sysconf(_SC_PAGESIZE));
+    if (std::fscanf(f, "%lu", &pages) == 1)
+      mapped = std::uint64_t(pages) * std::uint64_t(sysconf(_SC_PAGESIZE));
     std::fclose(f);
   }
   const std::uint64_t need = mapped + std::uint64_t(extra) * (stack + (1u << 20)) + (64u << 20);
