@@ -9,6 +9,7 @@ import os
 import subprocess
 import sys
 
+import daguai
 import pytest
 from daguai import Game, PositionError, ReplayError, _core, codec, protocol
 from daguai.errors import CodecError
@@ -123,7 +124,10 @@ def test_codec_and_position_inputs_raise_their_documented_error(game, record, ca
 def test_cli_exits_2_with_one_line_on_a_deep_position(tmp_path):
     path = tmp_path / "deep.json"
     path.write_text("[" * 100000)
-    env = {**os.environ, "PYTHONPATH": os.path.join(os.path.dirname(__file__), "..", "python")}
+    # the daguai this process imported (the installed one in CI, the source tree with a built
+    # extension in development): never the bare source tree, which has no extension in CI
+    pkg_parent = os.path.dirname(os.path.dirname(daguai.__file__))
+    env = {**os.environ, "PYTHONPATH": pkg_parent}
     out = subprocess.run([sys.executable, "-m", "daguai", "analyze", str(path), "--rollouts", "1"],
                          capture_output=True, text=True, env=env, timeout=120)
     assert out.returncode == 2, out.stderr

@@ -42,7 +42,10 @@ def check_int(value: Any, what: str, lo: int | None = None, hi: int | None = Non
         want = "an integer"
     if isinstance(value, bool) or type(value).__name__ == "bool_" or not hasattr(type(value), "__index__"):
         raise ValueError(f"{what} must be {want}, got {value!r}")
-    v = operator.index(value)
+    try:
+        v = operator.index(value)
+    except TypeError:  # an __index__ that refuses (a numpy array of more than one element)
+        raise ValueError(f"{what} must be {want}, got {value!r}") from None
     if (lo is not None and v < lo) or (hi is not None and v > hi):
         raise ValueError(f"{what} must be {want}, got {v}")
     return v
