@@ -26,6 +26,8 @@ ARTEFACTS = (
 )
 
 
+# slow: the shared stubtest run, 30 s quiet; CI runs it
+@pytest.mark.slow
 def test_core_stubs_match_the_module():
     code, _, stderr = stubtest()  # one run for _core and rules (tests/stubtest_helpers.py)
     lines = lines_about("daguai._core")

@@ -37,6 +37,8 @@ def _mypy(tmp_path: Path, *files: Path) -> subprocess.CompletedProcess[str]:
                           cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
 
 
+# slow: one mypy --strict run, 16 s quiet; CI runs it
+@pytest.mark.slow
 def test_mypy_strict_accepts_the_examples_and_a_user_script(tmp_path):
     """`encode_observation`, `abstract_mask` and `action_from_abstract` take the Game the
     docs pass (they were typed GameState), `Game.phase` is a str (it was Any)."""

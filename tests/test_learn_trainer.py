@@ -29,6 +29,8 @@ def _weights(run) -> dict:
     return torch.load(run / "checkpoint.pt", weights_only=False)["net"]
 
 
+# slow: 33 s quiet; test_the_example_trains_and_evaluates keeps training in the default run
+@pytest.mark.slow
 def test_smoke_run_learns_resumes_and_exports(tmp_path):
     a = tmp_path / "a"
     s = train(a, SMALL, minutes=5, max_frames=6_000, resume=False)

@@ -252,6 +252,8 @@ def test_rules_stub_is_generated_from_the_table():
         "python/daguai/rules.pyi is stale: DAGUAI_REGENERATE=1 pytest tests/test_rules_variants.py")
 
 
+# slow: shares test_dev_stubs' stubtest run; CI runs both
+@pytest.mark.slow
 def test_rules_stub_matches_the_module():
     pytest.importorskip("mypy")
     from stubtest_helpers import lines_about, stubtest  # one run for rules and _core

@@ -388,6 +388,8 @@ def test_a_round_through_the_page(tmp_path, browser):
         srv.stop()
 
 
+# slow: 21 s quiet; test_a_round_through_the_page keeps the browser in the default run
+@pytest.mark.slow
 def test_two_people_at_one_table_finish_a_round(tmp_path, browser):
     """The host seats a friend (seat 1), a remote bot program (seat 2, run from the command
     line the page shows) and three bots; the friend opens the invite link in another
