@@ -54,6 +54,23 @@ const Play* optional_top(py::handle top, int level, const Rules& rules, Play* st
   return storage;
 }
 
+// The legal plays of (hand, level, top) converted from Python, generated into this thread's
+// buffer with the GIL released (pure C++ on local data); valid until the thread's next call.
+const PlayList& legal_plays_of(py::handle hand, py::handle level, py::handle top,
+                               const Rules& rules) {
+  const int lv = to_level(level);
+  const Cards h = to_cards(hand, "hand");
+  Play tp;
+  const Play* t = optional_top(top, lv, rules, &tp);
+  PlayList& buf = tl_plays;
+  buf.clear();
+  {
+    py::gil_scoped_release nogil;
+    legal_plays(h, lv, rules, t, &buf);
+  }
+  return buf;
+}
+
 void check_level(const Play& p, int level, const char* what) {
   if (p.level() != level)
     throw CardError(std::string(what) + " was classified at level " + level_text(p.level()) +
@@ -273,16 +290,7 @@ the jokers stand for (R6), ``interpreted`` the play as natural cards.)doc")
   m.def(
       "legal_plays",
       [](py::handle hand, py::handle level, py::handle top, const Rules& rules) {
-        const int lv = to_level(level);
-        const Cards h = to_cards(hand, "hand");
-        Play tp;
-        const Play* t = optional_top(top, lv, rules, &tp);
-        PlayList& buf = tl_plays;
-        buf.clear();
-        {
-          py::gil_scoped_release nogil;  // pure C++ on local data
-          legal_plays(h, lv, rules, t, &buf);
-        }
+        const PlayList& buf = legal_plays_of(hand, level, top, rules);
         py::list out(buf.size());
         for (std::size_t i = 0; i < buf.size(); ++i) out[i] = py::cast(buf[i]);
         return out;
@@ -320,16 +328,7 @@ the jokers stand for (R6), ``interpreted`` the play as natural cards.)doc")
   m.def(
       "legal_plays_array",
       [](py::handle hand, py::handle level, py::handle top, const Rules& rules) {
-        const int lv = to_level(level);
-        const Cards h = to_cards(hand, "hand");
-        Play tp;
-        const Play* t = optional_top(top, lv, rules, &tp);
-        PlayList& buf = tl_plays;
-        buf.clear();
-        {
-          py::gil_scoped_release nogil;  // pure C++ on local data
-          legal_plays(h, lv, rules, t, &buf);
-        }
+        const PlayList& buf = legal_plays_of(hand, level, top, rules);
         return rows_from(buf.data(), buf.size());
       },
       py::arg("hand"), py::arg("level"), py::arg("top"), py::arg("rules"),
