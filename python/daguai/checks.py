@@ -56,12 +56,16 @@ def check_seed(value: Any, what: str = "seed") -> int:
     return check_int(value, what, 0, SEED_MAX)
 
 
-def check_rules(rules: Any) -> Rules:
-    """``None`` (the default rules), a :class:`~daguai.Rules` or a dict of rules."""
+def check_rules(rules: Any, *, mappings: bool = True) -> Rules:
+    """``None`` (the default rules), a :class:`~daguai.Rules` or, with ``mappings`` (the
+    runners' default), a dict of rules. Entry points that take only a ``Rules`` (``Game``,
+    ``BatchEnv``, the environments) pass ``mappings=False``."""
     if rules is None:
         return Rules()
     if isinstance(rules, Rules):
         return rules
+    if not mappings:
+        raise ValueError(f"rules must be a daguai.Rules, got {type(rules).__name__}")
     if isinstance(rules, Mapping):
         return Rules.from_dict(rules)
     raise ValueError(f"rules must be a daguai.Rules (or a dict of rules), got {type(rules).__name__}")

@@ -13,7 +13,7 @@ from typing import Any
 
 from . import _core, codec, protocol
 from ._core import Action, Hand, Play
-from .checks import check_seed
+from .checks import check_rules, check_seed
 from .errors import ReplayError, safe_json_loads
 from .positions import game_from_position, position_of
 from .protocol import RECORD_FORMAT
@@ -122,10 +122,7 @@ class Game:
 
     def __init__(self, seed: int = 0, rules: Rules | None = None, *, auto_pass: bool = False,
                  game: int = 0, record: bool = True, start: str = "fresh") -> None:
-        if rules is None:
-            rules = Rules()
-        if not isinstance(rules, Rules):
-            raise ValueError(f"rules must be a daguai.Rules, got {type(rules).__name__}")
+        rules = check_rules(rules, mappings=False)
         seed, game = check_seed(seed), check_seed(game, "game")
         if start not in STARTS:
             raise ValueError(f"start must be 'fresh' or 'random', got {start!r}")

@@ -52,7 +52,7 @@ except ImportError as _exc:  # pragma: no cover - depends on the installation
 
 from .. import _core
 from .._core import IllegalActionError
-from ..checks import check_seed
+from ..checks import check_rules, check_seed
 from ..game import Game
 from ..rules import Rules
 from ..table import seats_of
@@ -81,14 +81,6 @@ def _obs_space(rules: Rules, matches: bool) -> spaces.Dict:
         "observation": spaces.Box(low=low, high=high, dtype=np.float32),
         "action_mask": spaces.Box(low=0, high=1, shape=(NUM_ABSTRACT,), dtype=np.int8),
     })
-
-
-def _check_rules(rules: Rules | None) -> Rules:
-    if rules is None:
-        return Rules()
-    if not isinstance(rules, Rules):
-        raise ValueError(f"rules must be a daguai.Rules, got {type(rules).__name__}")
-    return rules
 
 
 def _check_start(start: str | None, matches: bool) -> str:
@@ -166,7 +158,7 @@ class DaGuaiEnv(gymnasium.Env):
                  illegal_action: str = "random", illegal_penalty: float = 0.0,
                  render_mode: str | None = None) -> None:
         super().__init__()
-        self.rules = _check_rules(rules)
+        self.rules = check_rules(rules, mappings=False)
         for name, value in (("matches", matches), ("auto_pass", auto_pass)):
             if not isinstance(value, bool):
                 raise ValueError(f"{name} must be True or False, got {value!r}")
@@ -397,7 +389,7 @@ class DaGuaiVectorEnv(VectorEnv):
                  start: str | None = None, auto_pass: bool = False,
                  max_episode_steps: int | None = None, seed: int = 0,
                  illegal_action: str = "random") -> None:
-        self.rules = _check_rules(rules)
+        self.rules = check_rules(rules, mappings=False)
         if illegal_action not in ("random", "raise"):
             raise ValueError(f"illegal_action must be 'random' or 'raise', got {illegal_action!r}")
         self.illegal_action = illegal_action

@@ -117,6 +117,7 @@ except ImportError as _exc:  # pragma: no cover - depends on the installation
 
 from .. import _core
 from .._core import Action, IllegalActionError
+from ..checks import check_rules
 from ..game import Game
 from ..rules import Rules
 from ..table import seats_of
@@ -205,10 +206,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo naming convention
                  abstract: bool = True, matches: bool = False, auto_pass: bool = False,
                  max_candidates: int = MAX_CANDIDATES, start: str | None = None) -> None:
         super().__init__()
-        if rules is None:
-            rules = Rules()
-        if not isinstance(rules, Rules):
-            raise ValueError(f"rules must be a daguai.Rules, got {type(rules).__name__}")
+        rules = check_rules(rules, mappings=False)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be None, 'ansi' or 'human', got {render_mode!r}")
         for name, value in (("abstract", abstract), ("matches", matches), ("auto_pass", auto_pass)):

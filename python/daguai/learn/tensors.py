@@ -24,7 +24,7 @@ import numpy as np
 
 from .. import _core
 from .._core import Action, GameState, IllegalActionError, InfoState
-from ..checks import check_int, check_seed
+from ..checks import check_int, check_rules, check_seed
 from ..game import STARTS, Game
 from ..rules import Rules
 from ..table import seats_of
@@ -339,10 +339,7 @@ class BatchEnv:
                  auto_pass: bool = False, abstract: bool = True,
                  start: str | None = None,
                  opponents: Sequence[str | None] | None = None) -> None:
-        if rules is None:
-            rules = Rules()
-        if not isinstance(rules, Rules):
-            raise ValueError(f"rules must be a daguai.Rules, got {type(rules).__name__}")
+        rules = check_rules(rules, mappings=False)
         n = check_int(n, "n")
         if not 1 <= n <= 2**20:
             raise ValueError(f"BatchEnv needs n >= 1 environments, at most {2**20}, got {n}")
