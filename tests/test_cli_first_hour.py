@@ -72,7 +72,7 @@ def test_callable_policy_gets_tensor_and_history():
     pol = TensorPolicy()
     r = evaluate(pol, "random", 3, seed=1)
     assert r.games == 6 and pol.calls > 0 and pol.saw_history
-    g, plays, passes = daguai.sim.play_game(2, 0, (TensorPolicy(), "heuristic"))
+    g, plays, passes = daguai.run.play_game(2, 0, (TensorPolicy(), "heuristic"))
     assert g.recording and plays > 0
 
 
@@ -320,7 +320,7 @@ def test_to_pandas_to_arrow_and_files(tmp_path):
 
 def test_t_intervals_for_small_samples():
     """Found: the 95% interval used z = 1.96 even for 10 deals."""
-    from daguai.evaluation import _ci, _t_quantile_own, t_quantile
+    from daguai.run.evaluation import _ci, _t_quantile_own, t_quantile
 
     e = evaluate("greedy", "random", 10, seed=5)
     d = e.deal_score_diff
@@ -337,9 +337,9 @@ def test_t_intervals_for_small_samples():
 
 def test_max_rounds_per_match_from_cpp():
     """Issue 8: MAX_ROUNDS_PER_MATCH is read from C++, not copied."""
-    from daguai import results, sim
+    from daguai.run import results, simulation
 
-    assert sim.MAX_ROUNDS_PER_MATCH == _core.MAX_ROUNDS_PER_MATCH == 10_000
+    assert simulation.MAX_ROUNDS_PER_MATCH == _core.MAX_ROUNDS_PER_MATCH == 10_000
     assert [name for name, *_ in results.COLUMNS] == results.column_names(True)
     assert list(simulate(2, matches=True, threads=1)) == results.column_names(True)
     assert list(simulate(2, threads=1)) == results.column_names(False)
@@ -353,7 +353,7 @@ def test_ray_bad_address_fails_fast():
     pytest.importorskip("ray")
     p = run("simulate", "--rounds", "10", "--ray", "127.0.0.1:1", timeout=90)
     one_error_line(p, "cannot reach the Ray cluster at 127.0.0.1:1")
-    with pytest.raises(daguai.sim.RayConnectionError, match="127.0.0.1:1"):
+    with pytest.raises(daguai.run.RayConnectionError, match="127.0.0.1:1"):
         simulate(10, backend="ray", ray_address="127.0.0.1:1")
 
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import daguai
 import pytest
-from daguai import progress, sim
+from daguai import progress
 
 ROOT = Path(__file__).resolve().parents[1]
 PKG_PARENT = os.path.dirname(os.path.dirname(os.path.abspath(daguai.__file__)))
@@ -46,7 +46,7 @@ def test_the_bar_measures_elapsed_time_from_the_start_of_the_run(monkeypatch):
     now = [100.0]
     monkeypatch.setattr(progress, "_clock", lambda: now[0])
     out = io.StringIO()
-    bar = sim.ProgressBar("rounds", stream=out, width=120)
+    bar = progress.ProgressBar("rounds", stream=out, width=120)
     now[0] = 175.0  # the first report, 75 s into the run
     bar(50, 100)
     now[0] = 250.0
@@ -59,11 +59,11 @@ def test_a_bar_with_a_delay_stays_silent_for_a_short_run(monkeypatch):
     now = [0.0]
     monkeypatch.setattr(progress, "_clock", lambda: now[0])
     out = io.StringIO()
-    bar = sim.ProgressBar("rounds", stream=out, delay=1.0)
+    bar = progress.ProgressBar("rounds", stream=out, delay=1.0)
     now[0] = 0.5
     bar(10, 10)
     assert out.getvalue() == ""
-    late = sim.ProgressBar("rounds", stream=out, delay=1.0)
+    late = progress.ProgressBar("rounds", stream=out, delay=1.0)
     now[0] = 2.0
     late(5, 10)
     late(10, 10)

@@ -1,6 +1,6 @@
 """The result columns declared once (issue 16 item 3): cpp/engine/columns.cpp holds the one
 table (name, dtype, width, match-only, doc, fill); the C++ rollouts and the Python slow path
-fill rows through it, the bindings allocate from it and daguai.results.COLUMNS reads it.
+fill rows through it, the bindings allocate from it and daguai.run.results.COLUMNS reads it.
 
 The figures below were computed with the build before the table (commit bbcb041): the same
 seeded runs must give the same bytes, dtypes, shapes and column order."""
@@ -14,8 +14,9 @@ import re
 import daguai
 import numpy as np
 import pytest
-from daguai import Game, Rules, _core, results
+from daguai import Game, Rules, _core
 from daguai.rules import LEVELS
+from daguai.run import results
 from daguai.run.simulation import _run_slow, play_game
 
 DOCS = pathlib.Path(__file__).resolve().parents[1] / "docs" / "simulation.md"

@@ -17,9 +17,8 @@ import pytest
 
 PACKAGE_DIR = Path(__file__).resolve().parent.parent / "python" / "daguai"
 
-#: Modules that only keep an old import path working (each re-exports a moved module).
-SHIMS = {"daguai.sim", "daguai.evaluation", "daguai.results", "daguai.learning",
-         "daguai.gym_env", "daguai.env", "daguai.openspiel_game"}
+#: The one alias module: ``daguai.env`` is ``daguai.learn.pettingzoo_env`` (PettingZoo's convention).
+SHIMS = {"daguai.env"}
 
 #: The tools on top of every layer: the command line and the benchmark rows of ``daguai bench``.
 TOP = {"daguai.cli", "daguai.bench", "daguai.__main__"}

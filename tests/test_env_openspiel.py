@@ -10,7 +10,7 @@ import pytest
 
 pyspiel = pytest.importorskip("pyspiel")
 
-import daguai.openspiel_game  # noqa: E402,F401 - registers "python_daguai"
+import daguai.learn.openspiel_game  # noqa: E402,F401 - registers "python_daguai"
 from daguai import Game, Rules, abstract_mask, action_from_abstract, encode_observation  # noqa: E402
 
 

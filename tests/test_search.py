@@ -41,7 +41,7 @@ def test_search_bad_budget():
 
 
 def test_pimc_is_registered_like_the_builtins():
-    assert {"random", "greedy", "heuristic", "pimc"} <= set(daguai.sim.POLICIES)
+    assert {"random", "greedy", "heuristic", "pimc"} <= set(daguai.run.POLICIES)
     r = daguai.simulate(2, ("pimc24", "heuristic"), seed=3, threads=1)
     assert r.n == 2
     again = daguai.simulate(2, ("pimc24", "heuristic"), seed=3, threads=2)

@@ -416,7 +416,7 @@ def test_missing_optional_packages(base, tmp_path, monkeypatch):
 def test_progress_bar_text():
     import io
 
-    from daguai.sim import ProgressBar
+    from daguai.progress import ProgressBar
     out = io.StringIO()
     simulate(50, seed=1, batch=10, progress=ProgressBar("rounds", stream=out, min_interval=0, width=80))
     text = out.getvalue()

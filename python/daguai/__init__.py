@@ -155,9 +155,6 @@ __all__ = [
     "Rng",
 ]
 
-# the import paths from before the package's folders (docs/development.md "The Python package"):
-# daguai.sim, .evaluation, .results and .learning stay attributes of the package
-from . import evaluation, learning, results, sim  # noqa: E402,F401
 from .learn import _gym_ids  # noqa: E402
 
-_gym_ids.install()  # Gymnasium ids on `import daguai` (issue 19), without importing Gymnasium
+_gym_ids.install()  # Gymnasium ids on `import daguai`, without importing Gymnasium

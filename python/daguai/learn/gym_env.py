@@ -15,7 +15,7 @@ already does, as soon as Gymnasium is imported too: ``daguai._gym_ids``):
     ``gymnasium.make_vec("daguai/DaGuaiSelfPlay-v0", num_envs=256)``.
 
 ``gymnasium.make("daguai/DaGuai-v0")`` works after ``import daguai`` (and
-``"daguai.gym_env:daguai/DaGuai-v0"`` imports it in one call).
+``"daguai.learn.gym_env:daguai/DaGuai-v0"`` imports it in one call).
 
 Conventions of both
 -------------------
@@ -47,7 +47,7 @@ try:
     from gymnasium.vector.utils import batch_space
 except ImportError as _exc:  # pragma: no cover - depends on the installation
     raise ImportError(
-        "daguai.gym_env needs the optional package gymnasium: pip install 'daguai[rl]' "
+        "daguai.learn.gym_env needs the optional package gymnasium: pip install 'daguai[rl]' "
         f"(or: pip install gymnasium). ({_exc})") from _exc
 
 from .. import _core
@@ -71,7 +71,7 @@ PolicyLike = str | Callable[[Game, int], Any]
 
 def observation_bounds(rules: Rules, matches: bool) -> tuple[np.ndarray, np.ndarray]:
     """Finite per-element bounds of the observation tensor (docs/learning.md): the ones
-    the PettingZoo environment uses too (:func:`daguai.learning.observation_bounds`)."""
+    the PettingZoo environment uses too (:func:`daguai.learn.tensors.observation_bounds`)."""
     return _observation_bounds(rules, matches)
 
 
