@@ -78,14 +78,16 @@ def test_progress_goes_to_stderr_never_stdout():
 
 def test_the_cli_decides_from_the_terminal_not_from_a_speed_guess(monkeypatch):
     from daguai import cli
+    from daguai.cli import options
 
     args = cli.build_parser().parse_args(["simulate"])
     monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
-    assert cli._progress_delay(args) == cli._PROGRESS_DELAY
+    assert options.progress_delay(args) == options.PROGRESS_DELAY
     monkeypatch.setattr(sys.stderr, "isatty", lambda: False)
-    assert cli._progress_delay(args) is None
-    assert cli._progress_delay(cli.build_parser().parse_args(["simulate", "--progress"])) == 0.0
+    assert options.progress_delay(args) is None
+    assert options.progress_delay(cli.build_parser().parse_args(["simulate", "--progress"])) == 0.0
     assert not hasattr(cli, "_ROUNDS_PER_SECOND_GUESS")
+    assert not hasattr(options, "_ROUNDS_PER_SECOND_GUESS")
 
 
 # ---- outputs checked before the run --------------------------------------------------------

@@ -9,10 +9,10 @@ import random
 
 import jsonschema
 import pytest
-from daguai import Game, Rules, analyze, codec
+from daguai import Game, Rules, analyze, documents
 from daguai.run import evaluate
 
-SCHEMA = codec.documents_schema()
+SCHEMA = documents.documents_schema()
 
 
 def validator(name: str) -> jsonschema.Draft202012Validator:
@@ -40,8 +40,8 @@ def test_positions_validate_and_come_from_the_codec(rules):
             continue
         doc = g.position()
         v.validate(doc)
-        assert doc == codec.position_to_json(g)
-        v.validate(codec.position_to_json(g, at_deal=True))
+        assert doc == documents.position_to_json(g)
+        v.validate(documents.position_to_json(g, at_deal=True))
     with pytest.raises(jsonschema.ValidationError):
         v.validate({**Game(1).position(), "to_act": 6})
 
@@ -50,7 +50,7 @@ def test_an_evaluation_validates():
     r = evaluate("random", "heuristic", 2, seed=3, rules=Rules(final_level="3"))
     doc = json.loads(r.to_json())
     validator("evaluation").validate(doc)
-    assert r.to_json() == codec.evaluation_to_json(r.figures())
+    assert r.to_json() == documents.evaluation_to_json(r.figures())
     with pytest.raises(jsonschema.ValidationError):
         validator("evaluation").validate({**doc, "wins": -1})
 
@@ -62,7 +62,7 @@ def test_an_analysis_validates():
     a = analyze(g, rollouts=40, seed=1)
     doc = a.to_dict()
     validator("analysis").validate(doc)
-    assert doc == codec.analysis_to_json(a)
+    assert doc == documents.analysis_to_json(a)
     assert json.loads(json.dumps(doc)) == doc
 
 
@@ -80,5 +80,5 @@ def test_server_summaries_validate():
         assert listed
         for t in listed:
             validator("table_summary").validate(t)
-    validator("match_summary").validate(codec.match_summary(levels=("3", "2"), scores=[1, -1, 0, 0, 0, 0],
+    validator("match_summary").validate(documents.match_summary(levels=("3", "2"), scores=[1, -1, 0, 0, 0, 0],
                                                             seats=["random"] * 6, decisions=9))

@@ -2,7 +2,7 @@
 name from a package's ``__init__``, and the layers of docs/development.md "The package's
 folders": the face (``daguai/*.py``) imports only the face; ``daguai.run`` the face and
 itself; ``daguai.learn`` the face, ``run`` and itself; ``daguai.server`` the face, ``run`` and
-itself; the command line (``cli.py``) anything.
+itself; the command line (``daguai/cli/``) anything.
 
 The graph counts every import statement, also those inside functions (a lazy import still
 ties two modules together), and none of the implicit parent-package imports.
@@ -20,8 +20,13 @@ PACKAGE_DIR = Path(__file__).resolve().parent.parent / "python" / "daguai"
 #: The one alias module: ``daguai.env`` is ``daguai.learn.pettingzoo_env`` (PettingZoo's convention).
 SHIMS = {"daguai.env"}
 
-#: The tools on top of every layer: the command line and the benchmark rows of ``daguai bench``.
+#: The tools on top of every layer: the command line (the ``daguai.cli`` folder) and the
+#: benchmark rows of ``daguai bench``.
 TOP = {"daguai.cli", "daguai.bench", "daguai.__main__"}
+
+
+def _on_top(module: str) -> bool:
+    return module in TOP or module.startswith("daguai.cli.")
 
 #: Circles not yet broken, each with the work that removes it. The test fails on any other.
 KNOWN_CIRCLES: list[list[str]] = []
@@ -151,7 +156,7 @@ def test_no_module_imports_a_name_from_a_package_init(files):
             continue
         for target, name, line in imports_of(m, files):
             own = target == m.rpartition(".")[0] or path.name == "__init__.py" and target == m
-            if name is not None and (target == "daguai" or own or m not in TOP):
+            if name is not None and (target == "daguai" or own or not _on_top(m)):
                 where = path.relative_to(PACKAGE_DIR)
                 bad.append(f"{where}:{line} imports {name!r} from {target}'s __init__")
     assert bad == []
@@ -160,7 +165,7 @@ def test_no_module_imports_a_name_from_a_package_init(files):
 def test_each_folder_imports_only_its_layers(files):
     bad = []
     for m, path in files.items():
-        if m in SHIMS or m in TOP or m == "daguai":
+        if m in SHIMS or _on_top(m) or m == "daguai":
             continue
         layer = _layer(m, files)
         allowed = LAYERS.get(layer)

@@ -18,7 +18,8 @@ from daguai import (  # noqa: E402
     action_from_abstract,
     encode_observation,
 )
-from daguai.learn.gym_env import ENV_ID, SELF_PLAY_ID, DaGuaiEnv, DaGuaiVectorEnv  # noqa: E402
+from daguai.learn.gym_env import ENV_ID, SELF_PLAY_ID, DaGuaiEnv  # noqa: E402
+from daguai.learn.gym_vector import DaGuaiVectorEnv  # noqa: E402
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 
 

@@ -17,7 +17,7 @@ pytest.importorskip("uvicorn")
 
 import daguai  # noqa: E402
 from daguai import Game, Rules, protocol  # noqa: E402
-from daguai.server.tables import policy_action  # noqa: E402
+from daguai.server.standins import policy_action  # noqa: E402
 from server_helpers import ServerProcess, remote_bot  # noqa: E402
 
 RULES = {"final_level": "3"}

@@ -18,7 +18,7 @@ import pytest
 pytest.importorskip("starlette")
 from daguai import protocol  # noqa: E402
 from daguai.server import create_app  # noqa: E402
-from daguai.server.tables import CLIENT_TYPES, ProtocolError, read_client_message  # noqa: E402
+from daguai.server.messages import CLIENT_TYPES, ProtocolError, read_client_message  # noqa: E402
 from starlette.testclient import TestClient  # noqa: E402
 from test_server import BOTS, expect_error, hub_of, new_table, play_out, recv  # noqa: E402
 

@@ -38,12 +38,12 @@ from ._core import (
 from .analysis import min_plays
 from .errors import CodecError
 from .game import RECORD_FORMAT, Game, ReplayError, read_record, replay
+from .learn.batch_env import BatchEnv
 from .learn.tensors import (
     CAND_FEATURES,
     NUM_ABSTRACT,
     OBS_SIZE,
     OBS_VERSION,
-    BatchEnv,
     abstract_id,
     abstract_mask,
     action_from_abstract,
