@@ -10,7 +10,7 @@ Audiences (R16)
 An audience is a seat (``0 .. seats - 1``), :data:`SPECTATOR` (``None``: the public facts
 only) or :data:`REFEREE` (the record writer: everything). What an audience may see of an
 event is decided by the engine's one audience rule (``audience_sees`` in
-``cpp/engine/audience.hpp``, which the information state uses too): this module never
+``cpp/engine/game/audience.hpp``, which the information state uses too): this module never
 decides secrecy itself, it only leaves out what that rule hides.
 
 The table
@@ -210,7 +210,7 @@ def _audience_code(audience: Any) -> int:
 
 
 def _sees(kind: EventKind, seat: Any, other: Any, code: int) -> bool:
-    """R16 through the engine's one rule (``cpp/engine/audience.hpp``)."""
+    """R16 through the engine's one rule (``cpp/engine/game/audience.hpp``)."""
     if kind.secret == "none" or code == _core.REFEREE:
         return True
     for name, v in (("seat", seat), ("to", other)):

@@ -37,7 +37,7 @@ def _state_property(name: str, doc: str) -> Any:
 class Game:
     """One match (R12) from a seed.
 
-    ``Game`` wraps the C++ match state (``_core.GameState``, ``cpp/engine/state.hpp``) and
+    ``Game`` wraps the C++ match state (``_core.GameState``, ``cpp/engine/game/state.hpp``) and
     exposes only the names listed in docs/game.md "The Game API"; the
     engine-level state (its log, ``apply``, ``check``, ...) is :attr:`state`. Every daguai
     function that takes a game accepts a ``Game`` or a ``GameState``.

@@ -60,7 +60,7 @@ from .tensors import observation_bounds as _observation_bounds
 
 __all__ = ["DaGuaiEnv", "ENV_ID", "SELF_PLAY_ID", "BUILTIN_POLICIES"]
 
-#: Opponents run in C++ by name (cpp/engine/policy.hpp).
+#: Opponents run in C++ by name (cpp/engine/players/policy.hpp).
 BUILTIN_POLICIES = ("random", "greedy", "heuristic")
 
 PolicyLike = str | Callable[[Game, int], Any]

@@ -1,7 +1,7 @@
 """Learning interfaces (docs/learning.md): observation tensors, candidate features, the
 abstract action space.
 
-Everything here is a thin, typed layer over the C++ encoders (``cpp/engine/encode.hpp``,
+Everything here is a thin, typed layer over the C++ encoders (``cpp/engine/io/encode.hpp``,
 the single source of truth for every layout). Layouts are versioned by
 :data:`OBS_VERSION`.
 
