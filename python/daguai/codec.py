@@ -116,7 +116,7 @@ class EventKind(NamedTuple):
     #: ``"?key"`` is appended only when present.
     decision: tuple[str, ...] | None
     #: Its decision written from the event directly, None for a forced pass (the fast path
-    #: of ``Game.to_json``; ``tests/test_codec.py`` checks it equals the decision of its
+    #: of ``Game.to_json``; ``tests/game/test_codec.py`` checks it equals the decision of its
     #: record entry).
     decide: _Decide | None = None
     #: Whether its decision is part of a round's history in a position (docs/records.md).

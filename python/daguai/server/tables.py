@@ -159,7 +159,7 @@ class Table(BotSeats):
             self.away_since[seat] = None  # the owner takes the seat back from a stand-in
             # The one stand-in timer is for the seat to act: cancel it only if that is this
             # seat (a join of another seat used to cancel the acting seat's stand-in, and the
-            # table then waited for nobody: tests/test_server_friends_standin.py).
+            # table then waited for nobody: tests/server/test_server_friends_standin.py).
             if self._standin is not None and self.game.current_player == seat:
                 self._standin.cancel()
                 self._standin = None

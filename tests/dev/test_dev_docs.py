@@ -31,7 +31,7 @@ from pathlib import Path
 import daguai
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 PKG_PARENT = os.path.dirname(os.path.dirname(os.path.abspath(daguai.__file__)))
 MARK = re.compile(r"<!--\s*docs-test:\s*(\S+)\s*(.*?)\s*-->")

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 from daguai import CardError, Game, Hand, PositionError, Rules, _core, classify
 
-BINDINGS = pathlib.Path(__file__).resolve().parents[1] / "cpp" / "bindings"
+BINDINGS = pathlib.Path(__file__).resolve().parents[2] / "cpp" / "bindings"
 
 
 def test_no_binding_imports_daguai_core():

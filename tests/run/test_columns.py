@@ -19,7 +19,7 @@ from daguai.rules import LEVELS
 from daguai.run import results
 from daguai.run.simulation import _run_slow, play_game
 
-DOCS = pathlib.Path(__file__).resolve().parents[1] / "docs" / "simulation.md"
+DOCS = pathlib.Path(__file__).resolve().parents[2] / "docs" / "simulation.md"
 
 
 def frame_hash(res) -> str:

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 from cmake_helpers import cmake_exe
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 ENGINE = ROOT / "cpp" / "engine"
 SOURCE_SUFFIXES = {".cpp", ".hpp"}
 MAX_SOURCES_PER_FOLDER = 14

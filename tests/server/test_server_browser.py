@@ -7,7 +7,7 @@ leaving. Along the way: one card notation everywhere (no engine text such as "Th
 a level-10 view and in the replay viewer), the hint's per-group counts, and at 中文 Chinese
 drawn with real glyphs when a CJK font is installed (Debian: fonts-noto-cjk). Screenshots
 go into the test's temporary folder, or into docs/ (the docs' pictures) only with
-``DAGUAI_SCREENSHOTS=docs pytest tests/test_server_browser.py``, so a plain test run
+``DAGUAI_SCREENSHOTS=docs pytest tests/server/test_server_browser.py``, so a plain test run
 leaves the checkout as it was."""
 
 from __future__ import annotations
@@ -304,7 +304,7 @@ def phone_layout(drv: Any) -> None:
 def test_a_round_through_the_page(tmp_path, browser):
     """Seed 1 (wild="declare", level 3 short match): the test's player makes a declare
     choice in round 0, the round ends with a winner, and seat 0 pays tribute in round 1
-    (found by replaying this strategy through the server, tests/test_server_browser.py)."""
+    (found by replaying this strategy through the server, tests/server/test_server_browser.py)."""
     srv = ServerProcess(str(tmp_path / "web.sqlite3"))
     try:
         drv = browser

@@ -166,7 +166,7 @@ def test_unpicklable_objects_raise_instead_of_aborting(protocol):
     """Found by the fuzz test: pickle protocols 0/1 of Action, ActionList, CoreRules,
     GameState, BatchEnv and PolicyRunner reached pybind11's base type and aborted.
     PolicyRunner pickles since issue 19 (its stream goes along, through __reduce__), and so
-    does BatchEnv (its decisions go along and are replayed: tests/test_env_pickle.py)."""
+    does BatchEnv (its decisions go along and are replayed: tests/learn/test_env_pickle.py)."""
     g = Game(seed=1)
     for obj in (g.legal_actions()[0], g.legal_actions(), Rules()._core,
                 _core.GameState(Rules()._core, 1)):

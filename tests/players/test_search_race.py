@@ -10,11 +10,7 @@ import random
 import pytest
 from daguai import Game, _core
 from daguai.search import analyze
-from game_helpers import random_steps
-
-
-def mid_game(seed=5, steps=60):
-    return random_steps(Game(seed), random.Random(seed), steps)
+from game_helpers import mid_game, random_steps
 
 
 def ceil_log2(n):

@@ -12,7 +12,7 @@ import pytest
 from cmake_helpers import cmake_exe
 from daguai import Game
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 pytestmark = pytest.mark.slow
 

@@ -86,7 +86,7 @@ def test_the_example_trains_and_evaluates(tmp_path):
     from pathlib import Path
 
     spec = importlib.util.spec_from_file_location(
-        "train_learned", Path(__file__).resolve().parent.parent / "examples" / "train_learned.py")
+        "train_learned", Path(__file__).resolve().parents[2] / "examples" / "train_learned.py")
     assert spec and spec.loader
     example = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(example)

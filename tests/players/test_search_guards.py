@@ -8,7 +8,6 @@ with exit status 2 and one line (docs/errors.md)."""
 from __future__ import annotations
 
 import json
-import random
 import subprocess
 import sys
 import textwrap
@@ -18,11 +17,7 @@ import daguai
 import pytest
 from daguai import Game, Rules, _core, bench
 from daguai.search import MAX_ROLLOUTS, MAX_THREADS, MAX_WORLDS, analyze
-from game_helpers import random_steps
-
-
-def mid_game(seed=5, steps=60):
-    return random_steps(Game(seed), random.Random(seed), steps)
+from game_helpers import mid_game
 
 
 def test_threads_above_the_cap_are_a_value_error_not_an_abort():
@@ -46,7 +41,7 @@ def test_a_thread_that_cannot_start_is_an_error_not_an_abort(tmp_path):
         sys.path.insert(0, "tests")
         from daguai import Game
         from daguai.search import analyze
-        from game_helpers import random_steps
+        from game_helpers import mid_game, random_steps
         g = random_steps(Game(5), random.Random(5), 60)
         resource.setrlimit(resource.RLIMIT_AS, (600 << 20, 600 << 20))
         try:

@@ -22,15 +22,9 @@ from daguai.server.messages import CLIENT_TYPES, ProtocolError, read_client_mess
 from starlette.testclient import TestClient  # noqa: E402
 from test_server import BOTS, expect_error, hub_of, new_table, play_out, recv  # noqa: E402
 
-DOCS = Path(__file__).resolve().parents[1] / "docs"
+DOCS = Path(__file__).resolve().parents[2] / "docs"
 SCHEMA = protocol.schema()
 CLIENT = jsonschema.Draft202012Validator({**SCHEMA, "$ref": "#/$defs/client_message"})
-
-
-@pytest.fixture
-def client():
-    with TestClient(create_app(":memory:")) as c:
-        yield c
 
 
 def server_code(msg: Any) -> str | None:

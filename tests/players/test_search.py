@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import gc
 import json
-import random
 import subprocess
 import sys
 
@@ -14,11 +13,7 @@ import numpy as np
 import pytest
 from daguai import Game, _core
 from daguai.search import analyze
-from game_helpers import random_steps
-
-
-def mid_game(seed=5, steps=60):
-    return random_steps(Game(seed), random.Random(seed), steps)
+from game_helpers import mid_game
 
 
 def test_search_uses_only_the_view():

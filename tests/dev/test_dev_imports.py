@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-PACKAGE_DIR = Path(__file__).resolve().parent.parent / "python" / "daguai"
+PACKAGE_DIR = Path(__file__).resolve().parents[2] / "python" / "daguai"
 
 #: The one alias module: ``daguai.env`` is ``daguai.learn.pettingzoo_env`` (PettingZoo's convention).
 SHIMS = {"daguai.env"}

@@ -200,7 +200,7 @@ def test_constants_and_layout_match_the_docs():
     for sl in SPEC.values():
         covered.extend(range(sl.start, sl.stop))
     assert covered == list(range(OBS_SIZE)), "slices must tile the tensor in order"
-    doc = (Path(__file__).parent.parent / "docs" / "learning.md").read_text(encoding="utf-8")
+    doc = (Path(__file__).parents[2] / "docs" / "learning.md").read_text(encoding="utf-8")
     rows = re.findall(r"^\| `(\w+)` \| (\d+) \| (\d+) \|", doc, re.M)
     assert {n: slice(int(o), int(o) + int(s)) for n, o, s in rows} == SPEC
     assert set(daguai.obs_meanings()) == set(SPEC)

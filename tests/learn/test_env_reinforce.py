@@ -13,7 +13,7 @@ import pytest
 
 pytest.importorskip("gymnasium")
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:  # `examples.reinforce` imports from the repository root
     sys.path.insert(0, str(ROOT))
 

@@ -46,12 +46,6 @@ def new_table(c: TestClient, seats: list[dict[str, Any]], seed: int = 5, rules: 
     return body["table"], body["tokens"]
 
 
-@pytest.fixture
-def client():
-    with TestClient(create_app(":memory:")) as c:
-        yield c
-
-
 def hub_of(c: TestClient) -> Any:
     return c.app.state.hub  # type: ignore[attr-defined]
 
@@ -208,7 +202,7 @@ def test_bad_messages_get_errors_and_change_nothing(client):
         for bad in ({"index": 10_000}, {"text": "2s 3h"}, {"text": "fly away"}):
             mover.send_json({"type": "act", **bad})
             expect_error(mover, "illegal_action")
-        # what the schema's client_act forbids is a bad_message (tests/test_server_strict.py)
+        # what the schema's client_act forbids is a bad_message (tests/server/test_server_strict.py)
         for bad in ({"index": -1}, {"index": True}, {"text": ""}, {"action": {"type": "fly"}},
                     {"action": "pass"}):
             mover.send_json({"type": "act", **bad})

@@ -270,7 +270,7 @@ def test_one_mask_dtype_int8_everywhere():
 # ---------------------------------------------------------------------------
 
 def test_learning_docs_use_the_public_batch_env():
-    doc = (Path(__file__).parent.parent / "docs" / "learning.md").read_text(encoding="utf-8")
+    doc = (Path(__file__).parents[2] / "docs" / "learning.md").read_text(encoding="utf-8")
     assert "_core.BatchEnv" not in doc and "rules._core" not in doc
     assert "daguai.BatchEnv(" in doc
 
@@ -282,7 +282,7 @@ def test_learning_docs_python_examples_run(capsys):
     pytest.importorskip("pyspiel")
     import re
 
-    doc = (Path(__file__).parent.parent / "docs" / "learning.md").read_text(encoding="utf-8")
+    doc = (Path(__file__).parents[2] / "docs" / "learning.md").read_text(encoding="utf-8")
     blocks = re.findall(r"```python\n(.*?)```", doc, re.S)
     assert len(blocks) >= 5
     for code in blocks:

@@ -1,11 +1,11 @@
 """Golden playthrough: one seeded match played to its end by a deterministic policy, its
-record (docs/records.md) stored in tests/golden/playthrough_seed7.jsonl.
+record (docs/records.md) stored in tests/game/golden/playthrough_seed7.jsonl.
 
 Any change to the deal (R17 generator), the legal-action order (docs/rules.md), the
 state machine (R8-R14) or the record format shows up here as a changed line.  If the
 change is intended, review the diff and regenerate:
 
-    PYTHONPATH=python python tests/test_game_golden.py --regenerate
+    PYTHONPATH=python python tests/game/test_game_golden.py --regenerate
 
 The header's "engine" (version) field is not compared: the version is not part of the game.
 """
@@ -20,7 +20,7 @@ import sys
 from daguai import Game, Rules, replay
 
 GOLDEN = os.path.join(os.path.dirname(os.path.abspath(__file__)), "golden", "playthrough_seed7.jsonl")
-REGENERATE = "python tests/test_game_golden.py --regenerate"
+REGENERATE = "python tests/game/test_game_golden.py --regenerate"
 
 
 def play_golden_match() -> Game:

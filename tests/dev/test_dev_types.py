@@ -13,7 +13,7 @@ import pytest
 
 pytest.importorskip("mypy")
 pytest.importorskip("gymnasium")
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 CONFIG = """[mypy]
 strict = True
 [mypy-daguai.*]

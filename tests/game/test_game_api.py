@@ -10,7 +10,7 @@ import re
 import pytest
 from daguai import Game, _core, protocol
 
-DOCS = pathlib.Path(__file__).resolve().parents[1] / "docs" / "game.md"
+DOCS = pathlib.Path(__file__).resolve().parents[2] / "docs" / "game.md"
 
 # docs/game.md "The Game API", written out: the test fails when the class and this list
 # (or the page) disagree.
