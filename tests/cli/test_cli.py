@@ -144,3 +144,24 @@ def test_simulate_ray(tmp_path):
     assert p.stderr == ""  # issue 12: Ray's start-up warnings are silenced by --quiet
     assert "Ray" in p.stdout
     assert SimResult.from_npz(tmp_path / "r.npz") == simulate(100, seed=8)
+
+
+def test_train_options_default_to_the_trainers_settings():
+    """Every setting ``daguai train`` passes to TrainConfig defaults to TrainConfig's own value
+    (the CLI once said --epsilon 0.05 while the trainer used 0.02), and --help shows it. Needs
+    no PyTorch: the settings live in daguai.learn.config."""
+    import dataclasses
+
+    from daguai.cli import build_parser
+    from daguai.learn.config import TrainConfig
+
+    args = build_parser().parse_args(["train", "RUN"])
+    cfg = TrainConfig()
+    cli_side = {f.name for f in dataclasses.fields(TrainConfig)} - {"rules", "eval_seed", "margin"}
+    for name in sorted(cli_side):
+        assert getattr(args, name) == getattr(cfg, name), name
+    assert args.margin is None  # None: the run's margin on --export, TrainConfig.margin on a run
+    assert args.epsilon == 0.02
+    help_text = run("train", "--help").stdout
+    assert f"exploration rate (default {cfg.epsilon:g})" in " ".join(help_text.split())
+    assert f"(default {cfg.margin:g};" in " ".join(help_text.split())

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from ..learn.config import TrainConfig
 from .options import Command, Fail, int_text, positive, seed_number
 
 
@@ -27,7 +28,7 @@ def _fraction(text: str) -> float:
 
 
 def _add_train(p: argparse.ArgumentParser) -> None:
-    from ..learn.dgn import FORMAT  # noqa: F401  (numpy only: the parser needs no torch)
+    C = TrainConfig  # every setting's default is the trainer's (the parser needs no torch)
 
     p.add_argument("run", metavar="RUN", help="the run directory (checkpoint, logs, latest.dgn)")
     what = p.add_mutually_exclusive_group()
@@ -40,36 +41,39 @@ def _add_train(p: argparse.ArgumentParser) -> None:
                    help="stop once the run has N frames")
     p.add_argument("--fresh", action="store_true",
                    help="start over even if RUN has a checkpoint (default: resume from it)")
-    p.add_argument("--actors", type=positive, default=1, metavar="N", help="actor processes (default 1)")
+    p.add_argument("--actors", type=positive, default=C.actors, metavar="N",
+                   help=f"actor processes (default {C.actors})")
     p.add_argument("--ray", metavar="ADDRESS",
                    help="run the actors on Ray at ADDRESS ('local', 'auto', host:port)")
-    p.add_argument("--seed", type=seed_number, default=0, help="seed of the run (default 0)")
-    p.add_argument("--games-per-task", type=positive, default=32, metavar="N",
-                   help="rounds per actor task (default 32)")
-    p.add_argument("--epsilon", type=_fraction, default=0.05, help="exploration rate (default 0.05)")
-    p.add_argument("--lr", type=float, default=3e-4, help="Adam learning rate (default 3e-4)")
-    p.add_argument("--batch", type=positive, default=1024, help="minibatch size (default 1024)")
-    p.add_argument("--widths", type=_widths, default=(256, 128), metavar="W1,W2",
-                   help="hidden layer widths (default 256,128)")
-    p.add_argument("--warm-frames", type=int_text, default=2_000_000, metavar="N",
-                   help="frames of the heuristic warm start (default 2,000,000; 0: none)")
-    p.add_argument("--self-play", type=_fraction, default=0.5, metavar="F",
-                   help="after the warm start, the share of self-play tasks (default 0.5; the "
-                        "rest: the network's team against heuristic)")
-    p.add_argument("--branch", type=_fraction, default=1.0, metavar="F",
-                   help="share of recorded decisions branched into a pair (default 1)")
+    p.add_argument("--seed", type=seed_number, default=C.seed, help=f"seed of the run (default {C.seed})")
+    p.add_argument("--games-per-task", type=positive, default=C.games_per_task, metavar="N",
+                   help=f"rounds per actor task (default {C.games_per_task})")
+    p.add_argument("--epsilon", type=_fraction, default=C.epsilon,
+                   help=f"exploration rate (default {C.epsilon:g})")
+    p.add_argument("--lr", type=float, default=C.lr, help=f"Adam learning rate (default {C.lr:g})")
+    p.add_argument("--batch", type=positive, default=C.batch, help=f"minibatch size (default {C.batch})")
+    p.add_argument("--widths", type=_widths, default=C.widths, metavar="W1,W2",
+                   help=f"hidden layer widths (default {','.join(map(str, C.widths))})")
+    p.add_argument("--warm-frames", type=int_text, default=C.warm_frames, metavar="N",
+                   help=f"frames of the heuristic warm start (default {C.warm_frames:,}; 0: none)")
+    p.add_argument("--self-play", type=_fraction, default=C.self_play, metavar="F",
+                   help=f"after the warm start, the share of self-play tasks (default {C.self_play:g}; "
+                        "the rest: the network's team against heuristic)")
+    p.add_argument("--branch", type=_fraction, default=C.branch, metavar="F",
+                   help=f"share of recorded decisions branched into a pair (default {C.branch:g})")
     p.add_argument("--margin", type=float, default=None, metavar="Q",
-                   help="switching margin of the policy (default 0.05; with --export: the "
+                   help=f"switching margin of the policy (default {C.margin:g}; with --export: the "
                         "exported model's, default the run's)")
-    p.add_argument("--pair-weight", type=float, default=1.0, metavar="W",
-                   help="weight of the pair-difference loss (default 1)")
-    p.add_argument("--reward", choices=("wl", "score"), default="wl",
-                   help="target: round win/draw/loss (wl, default) or score change / 3")
-    p.add_argument("--eval-every", type=int_text, default=100, metavar="STEPS",
-                   help="steps between evaluations against heuristic (default 100; 0: never)")
-    p.add_argument("--eval-deals", type=positive, default=300, metavar="N",
-                   help="deals per evaluation (duplicate: 2N rounds; default 300)")
-    p.add_argument("--threads", type=positive, default=1, help="the learner's torch threads (default 1)")
+    p.add_argument("--pair-weight", type=float, default=C.pair_weight, metavar="W",
+                   help=f"weight of the pair-difference loss (default {C.pair_weight:g})")
+    p.add_argument("--reward", choices=("wl", "score"), default=C.reward,
+                   help=f"target: round win/draw/loss (wl) or score change / 3 (default {C.reward})")
+    p.add_argument("--eval-every", type=int_text, default=C.eval_every, metavar="STEPS",
+                   help=f"steps between evaluations against heuristic (default {C.eval_every}; 0: never)")
+    p.add_argument("--eval-deals", type=positive, default=C.eval_deals, metavar="N",
+                   help=f"deals per evaluation (duplicate: 2N rounds; default {C.eval_deals})")
+    p.add_argument("--threads", type=positive, default=C.threads,
+                   help=f"the learner's torch threads (default {C.threads})")
     p.add_argument("--checkpoint-minutes", type=float, default=5.0, metavar="M",
                    help="minutes between checkpoints (default 5)")
     bar = p.add_mutually_exclusive_group()
@@ -87,7 +91,7 @@ def _run_train(args: argparse.Namespace) -> int:
         print(f"wrote {plot_curve(args.run, args.plot)}")
         return 0
     try:
-        from ..learn.trainer import TrainConfig, export, train
+        from ..learn.trainer import export, train
     except ImportError as exc:
         if exc.name == "torch":
             raise Fail("daguai train needs PyTorch: pip install 'daguai[train]'") from None
