@@ -36,6 +36,7 @@ from typing import Any, NamedTuple
 
 from . import _core
 from .errors import CodecError, ReplayError
+from .table import MAX_SEATS
 
 __all__ = [
     "SPECTATOR", "REFEREE", "EventKind", "EVENTS", "encode", "restrict", "decision",
@@ -197,14 +198,14 @@ _RECORD = {name: k.record for name, k in EVENTS.items()}  # encode()'s fast path
 # ---- audiences ---------------------------------------------------------------------------
 def _audience_code(audience: Any) -> int:
     """The engine's code of an audience (seat, SPECTATOR -1, REFEREE -2)."""
-    if type(audience) is int and 0 <= audience < 6:
+    if type(audience) is int and 0 <= audience < MAX_SEATS:
         return audience
     if audience is SPECTATOR:
         return _core.SPECTATOR
     if audience == REFEREE and isinstance(audience, str):
         return _core.REFEREE
-    if isinstance(audience, bool) or not isinstance(audience, int) or not 0 <= audience < 6:
-        raise CodecError(f"an audience is a seat 0..5, None (a spectator) or {REFEREE!r}, "
+    if isinstance(audience, bool) or not isinstance(audience, int) or not 0 <= audience < MAX_SEATS:
+        raise CodecError(f"an audience is a seat 0..{MAX_SEATS - 1}, None (a spectator) or {REFEREE!r}, "
                          f"got {short_repr(audience)}")
     return audience
 
@@ -214,7 +215,7 @@ def _sees(kind: EventKind, seat: Any, other: Any, code: int) -> bool:
     if kind.secret == "none" or code == _core.REFEREE:
         return True
     for name, v in (("seat", seat), ("to", other)):
-        if isinstance(v, bool) or not isinstance(v, int) or not -1 <= v < 6:
+        if isinstance(v, bool) or not isinstance(v, int) or not -1 <= v < MAX_SEATS:
             raise CodecError(f"a {kind.name} event's {name!r} must be a seat, got {short_repr(v)}")
     return _core.audience_sees(kind.name, seat, other, code)
 
@@ -293,7 +294,7 @@ def encode(event: Any, audience: Any = REFEREE, *, form: str = "record") -> dict
         entry = write(s, o, f, p)
     except (AttributeError, KeyError, TypeError) as exc:
         raise CodecError(f"a malformed {kind.name} event {short_repr(event)} ({exc})") from None
-    if audience is REFEREE or (kind.secret == "none" and type(audience) is int and 0 <= audience < 6):
+    if audience is REFEREE or (kind.secret == "none" and type(audience) is int and 0 <= audience < MAX_SEATS):
         return entry
     return restrict(entry, audience, form=form)
 

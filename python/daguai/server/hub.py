@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..rules import Rules
+from ..table import seats_of
 from .messages import MAX_MESSAGE, ProtocolError, read_client_message, schema_error
 from .seats import SeatPlan, token_hash
 from .store import Store
@@ -87,7 +88,7 @@ class Hub:
             raise ValueError(error)
         rules = Rules.from_dict(doc.get("rules") or {})
         if rules.table != "6p3d":  # R18: the web table and its protocol seat six players
-            raise ValueError(f"the table server seats 6 players (table '6p3d'); table "
+            raise ValueError(f"the table server seats {seats_of()} players (table '6p3d'); table "
                              f"'{rules.table}' is played through the Python API, not served yet")
         seed = doc.get("seed")
         if seed is None:
@@ -95,8 +96,9 @@ class Hub:
         if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
             raise ValueError(f"seed must be an integer in [0, 2**63), got {seed!r}")
         seats_doc = doc.get("seats")
-        if not isinstance(seats_doc, list) or len(seats_doc) != 6:
-            raise ValueError("seats must be a list of 6 seat plans")
+        n = seats_of(rules)
+        if not isinstance(seats_doc, list) or len(seats_doc) != n:
+            raise ValueError(f"seats must be a list of {n} seat plans")
         seats = [SeatPlan.read(d, s) for s, d in enumerate(seats_doc)]
         auto = doc.get("auto_pass", True)
         if not isinstance(auto, bool):

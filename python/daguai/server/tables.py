@@ -20,6 +20,7 @@ from typing import Any, Protocol
 from .. import _core, codec, documents, protocol
 from ..game import Game
 from ..rules import Rules
+from ..table import seats_of
 from . import advice
 from .messages import ProtocolError
 from .seats import SeatPlan
@@ -99,20 +100,21 @@ class Table(BotSeats):
         self.seats = seats
         self.bot_delay = bot_delay
         self.game = Game(seed, rules, auto_pass=auto_pass)
+        n = seats_of(rules)
         self.n_decisions = 0      # decisions made (the id of the next one)
         self.n_saved = 0          # decisions checkpointed (auto_pass changes included)
-        self.conns: list[Conn | None] = [None] * 6
+        self.conns: list[Conn | None] = [None] * n
         self.spectators: set[Conn] = set()
         self.match_id: int | None = None
         self._legal: Any | None = None
         self._legal_text: list[str] = []
         self._timer: asyncio.TimerHandle | None = None
         self._bot: asyncio.TimerHandle | None = None
-        self._hint_at = [-1e9] * 6  # when each seat last asked for a hint (monotonic)
-        self._hinting = [False] * 6
+        self._hint_at = [-1e9] * n  # when each seat last asked for a hint (monotonic)
+        self._hinting = [False] * n
         # since when each seat has had no connection (monotonic; None: connected)
         now = time.monotonic()
-        self.away_since: list[float | None] = [now] * 6
+        self.away_since: list[float | None] = [now] * n
         self._standin: asyncio.TimerHandle | None = None
 
     # ---- state ----------------------------------------------------------------------
