@@ -1,4 +1,4 @@
-"""Positions (issue 9): a match as it stands inside a round, as JSON (docs/records.md).
+"""Positions: a match as it stands inside a round, as JSON (docs/records.md).
 
 A position holds the six hands now, the dealer, both levels, scores, the round number, the
 round's tribute pairs and this round's history (plays, passes, tribute exchanges) in order.

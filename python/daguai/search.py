@@ -1,4 +1,4 @@
-"""Hidden information (issue 9): views, determinized worlds.
+"""Hidden information: views, determinized worlds.
 
 A *view* (``Game.view(seat)``, C++ ``InfoState``) is what one seat may know (R16). The
 sampler deals the cards the seat has not seen so that every world is consistent with
@@ -220,7 +220,7 @@ def _game_of(source: Any, upto: int | None) -> Game:
             raise ValueError(f"a record needs the line to analyze after: upto=N (--line N), "
                              f"N in 1..{lines}")
         source = safe_json_loads(text, lambda m: PositionError(f"inconsistent position: {m}"),
-                                 "the position")  # deep nesting too (issue 16 item 6)
+                                 "the position")  # deep nesting too
     if isinstance(source, Mapping):
         doc = dict(source)
         if isinstance(doc.get("hands"), list) and None in doc["hands"]:

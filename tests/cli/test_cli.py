@@ -141,7 +141,7 @@ def test_simulate_ray(tmp_path):
     p = run("simulate", "--rounds", "100", "--seed", "8", "--ray", "--quiet", "--out", "r.npz",
             cwd=tmp_path)
     assert p.returncode == 0, p.stderr
-    assert p.stderr == ""  # issue 12: Ray's start-up warnings are silenced by --quiet
+    assert p.stderr == ""  # Ray's start-up warnings are silenced by --quiet
     assert "Ray" in p.stdout
     assert SimResult.from_npz(tmp_path / "r.npz") == simulate(100, seed=8)
 

@@ -1,4 +1,4 @@
-"""Issue 12 ("Users' first hour"), CLI and results part: one test per item found.
+"""What a user meets first in the CLI and the results: one test per problem found.
 
 Each test failed before its fix (the item is named in the test's docstring). Subprocess
 tests run ``python -m daguai`` (the console script's entry point) with bounded timeouts.
@@ -336,7 +336,7 @@ def test_t_intervals_for_small_samples():
 
 
 def test_max_rounds_per_match_from_cpp():
-    """Issue 8: MAX_ROUNDS_PER_MATCH is read from C++, not copied."""
+    """MAX_ROUNDS_PER_MATCH is read from C++, not copied."""
     from daguai.run import results, simulation
 
     assert simulation.MAX_ROUNDS_PER_MATCH == _core.MAX_ROUNDS_PER_MATCH == 10_000

@@ -1,4 +1,4 @@
-"""Issue 19's command-line papercuts, each as found: progress measured from the run itself
+"""Command-line regressions, each as found: progress measured from the run itself
 (on stderr, first report after one game per thread), ``--plot`` / ``--out`` checked before
 the run (and ``--plot figure`` naming the file it writes), ``evaluate --json`` without
 per-deal data unless asked, and a policy file path that loads from any folder."""
@@ -31,7 +31,7 @@ def run(*args: str, cwd: object = None, timeout: float = 120) -> subprocess.Comp
 
 # ---- progress ----------------------------------------------------------------------------
 def test_the_first_progress_report_comes_after_one_game_per_thread():
-    """Issue 19: built-in policies ran 32 games per thread before the first report (30 s
+    """Found: built-in policies ran 32 games per thread before the first report (30 s
     with a search policy)."""
     seen: list[tuple[int, int]] = []
     daguai.simulate(300, ("heuristic", "random"), seed=3, threads=2,
@@ -40,7 +40,7 @@ def test_the_first_progress_report_comes_after_one_game_per_thread():
 
 
 def test_the_bar_measures_elapsed_time_from_the_start_of_the_run(monkeypatch):
-    """Issue 19: the first update read 0:00:00 after 30 s (the clock started at the first
+    """Found: the first update read 0:00:00 after 30 s (the clock started at the first
     report). The bar's clock starts when it is made, and the remaining time is the run's own
     pace."""
     now = [100.0]
@@ -98,7 +98,7 @@ def test_the_cli_decides_from_the_terminal_not_from_a_speed_guess(monkeypatch):
     (["--out", "taken.npz"], ["cannot write taken.npz", "directory"]),
 ])
 def test_bad_outputs_exit_2_before_the_run(tmp_path, args, words):
-    """Issue 19: `--plot x.bmp` ran the whole simulation, then exited 2. 10**9 rounds
+    """Found: `--plot x.bmp` ran the whole simulation, then exited 2. 10**9 rounds
     would take hours: the refusal must come first."""
     (tmp_path / "taken.npz").mkdir()
     t0 = time.monotonic()
@@ -110,7 +110,7 @@ def test_bad_outputs_exit_2_before_the_run(tmp_path, args, words):
 
 
 def test_plot_without_extension_names_the_file_it_writes(tmp_path):
-    """Issue 19: `--plot figure` said "wrote figure" but wrote figure.png."""
+    """Found: `--plot figure` said "wrote figure" but wrote figure.png."""
     pytest.importorskip("matplotlib")
     p = run("simulate", "--rounds", "40", "--threads", "1", "--plot", "figure", cwd=tmp_path)
     assert p.returncode == 0, p.stderr
@@ -120,7 +120,7 @@ def test_plot_without_extension_names_the_file_it_writes(tmp_path):
 
 # ---- evaluate --json -----------------------------------------------------------------------
 def test_evaluate_json_prints_per_deal_data_only_on_request():
-    """Issue 19: `evaluate --json` printed a thousand lines of per-deal values."""
+    """Found: `evaluate --json` printed a thousand lines of per-deal values."""
     p = run("evaluate", "heuristic", "random", "--deals", "30", "--json", "--threads", "1")
     assert p.returncode == 0, p.stderr
     d = json.loads(p.stdout)
@@ -135,7 +135,7 @@ def test_evaluate_json_prints_per_deal_data_only_on_request():
 
 # ---- a policy from a file ------------------------------------------------------------------
 def test_a_policy_file_path_loads_from_any_folder(tmp_path):
-    """Issue 19: `examples.reinforce:policy` worked only from the repository root; a file
+    """Found: `examples.reinforce:policy` worked only from the repository root; a file
     path works anywhere (the dotted form is documented as needing the folder on sys.path)."""
     mine = tmp_path / "elsewhere" / "mybot.py"
     mine.parent.mkdir()
@@ -151,7 +151,7 @@ def test_a_policy_file_path_loads_from_any_folder(tmp_path):
 
 
 def test_the_plot_legends_cover_no_bar(monkeypatch, tmp_path):
-    """Issue 19: the legend covered the tops of bars (the win / draw / loss bars reach 100%)."""
+    """Found: the legend covered the tops of bars (the win / draw / loss bars reach 100%)."""
     pytest.importorskip("matplotlib")
     from matplotlib.figure import Figure
 

@@ -1,4 +1,4 @@
-"""The fast paths of issue 10 against their slow references.
+"""The engine's fast paths against their slow references.
 
 - Five-card classification by table (cpp/engine/five_table.*) against the branchy
   classifier it replaced (``_core._classify_reference``, detail::classify_five), R5-R7:
@@ -244,6 +244,6 @@ def test_r8_play_at_every_index_following(rd, top, every_declare_index=False):
 @pytest.mark.slow
 @pytest.mark.parametrize("top", [None, test_rules_perft.FULL_HOUSE, test_rules_perft.FOUR_PLUS_ONE])
 def test_r8_play_at_every_index_following_declare(top):
-    """The declare cases of the test above at every index (issue 19: the default run left
+    """The declare cases of the test above at every index (the default run left
     them out for time)."""
     test_r8_play_at_every_index_following({"wild": "declare"}, top, every_declare_index=True)

@@ -1,4 +1,4 @@
-"""The bindings only bind (issue 8 item 3, issue 16 item 7): no file of cpp/bindings imports
+"""The bindings only bind: no file of cpp/bindings imports
 the module it builds (``daguai._core``) to call another binding; the text of plays and
 actions comes from the engine (cpp/engine/io/describe.hpp), which the bindings expose unchanged;
 and validation lives in the engine's rule table (rules.hpp) and card parser (cards.hpp): a
@@ -50,7 +50,7 @@ def test_pickled_hands_and_plays_use_the_module_helpers():
     assert f is _core._play_from_state and f(*args) == p
 
 
-# Logic that belongs to the engine (issue 16 item 7): each pattern with where it lives instead.
+# Logic that belongs to the engine: each pattern with where it lives instead.
 _CMP = r"(?:[<>]=?|==|!=)"
 ENGINE_LOGIC = {
     "compares with a rule variant's bounds (rules.hpp set_rule)":
@@ -90,7 +90,7 @@ def engine_logic(text: str) -> list[str]:
 
 
 def test_the_detector_finds_the_validators_that_were_in_the_bindings():
-    """bind_rules.cpp and bind_cards.cpp before issue 16 item 7: a second rule validator (its
+    """bind_rules.cpp and bind_cards.cpp as they were: a second rule validator (its
     bound [0, hi] where the table says [lo, hi]), a loop over a level variant's bounds, and
     the R2 copy check with its own message."""
     old_rules = """

@@ -1,4 +1,4 @@
-"""Issue 19 item 5, the development side of the first hour: the default ``pytest`` leaves out
+"""The development side of a newcomer's first hour: the default ``pytest`` leaves out
 the ``slow`` tests, CI runs everything, and the README says both; the server's schema
 validator is a runtime dependency of the ``serve`` extra."""
 
@@ -23,7 +23,7 @@ def _pyproject() -> str:
 
 
 def test_the_default_run_deselects_slow_tests():
-    """`pytest` with the project's addopts selects no test marked slow (issue 19: the
+    """`pytest` with the project's addopts selects no test marked slow (the
     default run included the 50-65 s CMake builds)."""
     out = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q",
                           "tests/dev/test_dev_cpp_frontend.py", "tests/core/test_rules_perft_tool.py",
@@ -78,7 +78,7 @@ def _python_blocks(page: Path) -> list[tuple[int, str]]:
 
 
 def test_every_docs_python_block_imports_the_modules_it_uses():
-    """Issue 19: two blocks of docs/simulation.md failed when copied alone (`import daguai`
+    """Found: two blocks of docs/simulation.md failed when copied alone (`import daguai`
     missing). A block that uses a module imports it itself (other names may come from an
     earlier block of the page, as the docs test runs them)."""
     import ast

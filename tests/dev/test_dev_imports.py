@@ -1,4 +1,4 @@
-"""The package's import graph (issue 16): no circle between modules, no module that imports a
+"""The package's import graph: no circle between modules, no module that imports a
 name from a package's ``__init__``, and the layers of docs/development.md "The package's
 folders": the face (``daguai/*.py``) imports only the face; ``daguai.run`` the face and
 itself; ``daguai.learn`` the face, ``run`` and itself; ``daguai.server`` the face, ``run`` and

@@ -1,4 +1,4 @@
-"""Issue 19: the documented API type-checks under ``mypy --strict`` where users meet it: the
+"""The documented API type-checks under ``mypy --strict`` where users meet it: the
 examples and a user script written from the docs (tests/typed_user_script.py). daguai is
 checked as an installed package would be: its own modules are followed silently."""
 

@@ -1,5 +1,5 @@
-"""Every input class of the codec and of positions raises its documented error (issue 16
-item 6, docs/errors.md "The codec and positions"): a ValueError subclass naming the problem,
+"""Every input class of the codec and of positions raises its documented error
+(docs/errors.md "The codec and positions"): a ValueError subclass naming the problem,
 never RecursionError / KeyError / IndexError / AttributeError / a pybind11 dump."""
 
 from __future__ import annotations
@@ -141,7 +141,7 @@ JSON = st.recursive(
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4),
     max_leaves=20,
 )
-# Integers past 2**31 in a position are the binding's (helper "state", issue 16 item 6): kept
+# Integers past 2**31 in a position are the binding's (helper "state"): kept
 # small here.
 SMALL_JSON = st.recursive(
     st.none() | st.booleans() | st.integers(-9, 60) | st.floats(allow_nan=False) | st.text(max_size=8),

@@ -1,4 +1,4 @@
-"""The bad inputs of issue 12 ("Bad input and safety"), one test each, with the answer
+"""Bad inputs found by review and fuzzing, one test each, with the answer
 docs/errors.md documents. Each failed before its fix (a crash, RuntimeError, RecursionError,
 a pybind11 signature dump, a message without the argument or bounds, or a wrong card)."""
 
@@ -113,7 +113,7 @@ def test_integers_beyond_c_ranges_name_argument_and_bounds(call, match):
 
 def test_core_rules_messages_name_the_public_argument():
     """Was 'CoreRules: base out of range' (an internal class, no bounds). The bounds are the
-    rule table's [lo, hi] (issue 16 item 7: the binding's own check said [0, hi], but base's
+    rule table's [lo, hi] (the binding's own check said [0, hi], but base's
     lowest value is 1)."""
     with pytest.raises(CardError, match=r"Rules\.base must be in \[1, 1048576\], got 2097152"):
         _core.CoreRules(base=2**21)
@@ -165,7 +165,7 @@ def test_jokers_as_fourth_copy_names_the_card():
 def test_unpicklable_objects_raise_instead_of_aborting(protocol):
     """Found by the fuzz test: pickle protocols 0/1 of Action, ActionList, CoreRules,
     GameState, BatchEnv and PolicyRunner reached pybind11's base type and aborted.
-    PolicyRunner pickles since issue 19 (its stream goes along, through __reduce__), and so
+    PolicyRunner pickles (its stream goes along, through __reduce__), and so
     does BatchEnv (its decisions go along and are replayed: tests/learn/test_env_pickle.py)."""
     g = Game(seed=1)
     for obj in (g.legal_actions()[0], g.legal_actions(), Rules()._core,

@@ -1,4 +1,4 @@
-"""The one event codec (issue 16 item 2): ``daguai.codec.encode(event, audience)`` against a
+"""The one event codec: ``daguai.codec.encode(event, audience)`` against a
 plain statement of R16 over many seeded games, every event kind, every audience.
 
 The reference below is written from docs/rules.md alone and shares no code with the codec or

@@ -1,4 +1,4 @@
-"""The codec's documents (issue 16 item 2): positions, evaluation results, analyses and the
+"""The codec's documents: positions, evaluation results, analyses and the
 server's summaries are written by ``daguai.codec`` and each validates against its entry in
 the shipped ``documents-v1.schema.json``; the schema refuses what the documents never hold."""
 

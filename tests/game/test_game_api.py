@@ -1,4 +1,4 @@
-"""daguai.Game wraps the C++ GameState (issue 8 item 3): only the names documented in
+"""daguai.Game wraps the C++ GameState: only the names documented in
 docs/game.md "The Game API" are public on it, the engine-level state is ``game.state``,
 and every _core function that takes a game accepts a Game (cpp/bindings/game_arg.hpp)."""
 

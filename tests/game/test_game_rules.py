@@ -887,7 +887,7 @@ def test_r12_max_final_failures_sends_the_failing_team_back_to_level_2():
     # final 3: A reaches 3 in round 0, then fails as the dealer's team at the final level
     # in round 1 (B wins) -> with max_final_failures=1, A goes back to level 2 (RULES.md
     # R12, 打A三次不过回2); the match goes on and the failing team is not rewarded
-    # (issue 19: the match used to end and go to A, the team that failed).
+    # (the match used to end and go to A, the team that failed).
     g = Game(SEED_D0, Rules(final_level="3", max_final_failures=1))
     play_round(g, [0, 2, 4])
     finish_tribute(g)

@@ -1,4 +1,4 @@
-"""Every position the engine writes loads back and re-writes identically (issue 16 item 6),
+"""Every position the engine writes loads back and re-writes identically,
 and integers beyond the engine's types in a position are a PositionError naming the field.
 
 Positions are taken along random matches (uniform legal actions from the project's seeded
@@ -85,7 +85,7 @@ def test_every_position_the_engine_writes_loads_back(name, start):
 
 
 def test_random_start_round_0_with_tribute_loads_back():
-    """Was: 'round 0 has no tribute' for 27 of 40 seeds (issue 16 item 6)."""
+    """Was: 'round 0 has no tribute' for 27 of 40 seeds."""
     loaded = 0
     for seed in range(40):
         g = Game(seed=seed, start="random")
@@ -116,7 +116,7 @@ def test_a_finished_match_has_no_position():
         g.position()
 
 
-# ---- integers beyond the engine's types (issue 16 item 6) --------------------------------
+# ---- integers beyond the engine's types --------------------------------
 
 def _position() -> dict:
     g = Game(seed=5, rules=Rules(max_final_failures=3))

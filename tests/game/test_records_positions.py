@@ -1,4 +1,4 @@
-"""Positions (issue 9): JSON round trips, continuing identically, from_record(upto=N), and
+"""Positions: JSON round trips, continuing identically, from_record(upto=N), and
 every kind of inconsistent position rejected with the first problem named."""
 
 from __future__ import annotations

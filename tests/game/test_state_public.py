@@ -1,4 +1,4 @@
-"""One public state (issue 16 item 1, cpp/engine/game/public_state.hpp): the match, its views and
+"""One public state (cpp/engine/game/public_state.hpp): the match, its views and
 its worlds share it, and a view carries what a policy needs as real, read-only members.
 
 R16: the public state is what every seat knows; a view adds one hand and that seat's
@@ -101,8 +101,8 @@ def test_view_observation_is_the_games_observation_byte_for_byte():
 
 
 def test_a_raw_information_state_knows_the_last_result_too():
-    """Before issue 16 `last_result` was attached by Game.view only; a view made by
-    `_core.information_state` now has it as well."""
+    """`last_result` is part of the information state itself, not attached by Game.view: a
+    view made by `_core.information_state` has it too."""
     g = Game(seed=4, rules=Rules(max_rounds=5))
     rng = random.Random(4)
     while not g.match_over and g.round < 1:

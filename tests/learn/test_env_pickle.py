@@ -1,4 +1,4 @@
-"""Environments that pickle (issue 19): ``BatchEnv`` (and so the Gymnasium vector env) is
+"""Environments that pickle: ``BatchEnv`` (and so the Gymnasium vector env) is
 saved as its constructor's arguments, its opponents and each environment's episode with the
 learner's decisions in it, and replayed on unpickling (R17: same seed, same decisions, same
 game), so a copy made mid-episode steps exactly as the original: same observations, masks,
@@ -126,7 +126,7 @@ def _steps(env, actions):
 
 
 def test_the_vector_env_pickles_mid_episode_and_the_copy_plays_identically():
-    """Issue 19: DaGuaiVectorEnv could not be pickled because BatchEnv could not."""
+    """Found: DaGuaiVectorEnv could not be pickled because BatchEnv could not."""
     from daguai.learn.gym_vector import DaGuaiVectorEnv
 
     vec = DaGuaiVectorEnv(num_envs=3, max_episode_steps=40)

@@ -1,4 +1,4 @@
-"""Issue 19's learning papercuts: Gymnasium ids registered by ``import daguai`` (either import
+"""Environments as a newcomer meets them: Gymnasium ids registered by ``import daguai`` (either import
 order, without importing Gymnasium), environments that pickle (built-in opponents keep their
 random streams), the vector env's unmasked sample handled as the single env does, and one
 set of observation bounds for Gymnasium and PettingZoo."""
@@ -26,7 +26,7 @@ ENV = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
 
 @pytest.mark.parametrize("imports", ["import daguai, gymnasium", "import gymnasium, daguai"])
 def test_make_works_after_import_daguai_in_either_order(imports):
-    """Issue 19: `gymnasium.make("daguai/DaGuai-v0")` raised NamespaceNotFound unless
+    """Found: `gymnasium.make("daguai/DaGuai-v0")` raised NamespaceNotFound unless
     daguai.learn.gym_env had been imported; `import daguai` alone must not import Gymnasium."""
     code = (f"{imports}\nimport sys\n"
             "e = gymnasium.make('daguai/DaGuai-v0', opponents='random')\n"
@@ -52,7 +52,7 @@ def _run(env, obs, steps: int) -> list:
 
 @pytest.mark.parametrize("opponents", ["heuristic", "random"])
 def test_the_single_env_pickles_and_the_copy_plays_on_identically(opponents):
-    """Issue 19: DaGuaiEnv held unpicklable PolicyRunners (subprocess vector envs failed)."""
+    """Found: DaGuaiEnv held unpicklable PolicyRunners (subprocess vector envs failed)."""
     env = gymnasium.make("daguai/DaGuai-v0", opponents=opponents).unwrapped
     obs, _ = env.reset(seed=4)
     for _ in range(3):
@@ -80,7 +80,7 @@ def test_policy_runner_pickles_with_its_stream_and_refuses_corrupt_state():
 
 
 def test_an_unmasked_sample_works_in_the_vector_env_as_in_the_single_env():
-    """Issue 19: `action_space.sample()` without the mask raised in the vector env while the
+    """Found: `action_space.sample()` without the mask raised in the vector env while the
     single env played a random legal action instead."""
     single = gymnasium.make("daguai/DaGuai-v0", opponents="random")
     single.reset(seed=1)
@@ -105,7 +105,7 @@ def test_an_unmasked_sample_works_in_the_vector_env_as_in_the_single_env():
 @pytest.mark.parametrize("rules, matches", [(Rules(), False), (Rules(max_rounds=5), True),
                                             (Rules(base=3), False)])
 def test_pettingzoo_and_gymnasium_share_the_score_bounds(rules, matches):
-    """Issue 19: ±inf in PettingZoo, ±0.18 in Gymnasium."""
+    """Found: ±inf in PettingZoo, ±0.18 in Gymnasium."""
     from daguai.env import raw_env
 
     gym_space = gymnasium.make("daguai/DaGuai-v0", rules=rules, matches=matches).observation_space

@@ -18,7 +18,7 @@ if str(ROOT) not in sys.path:  # `examples.reinforce` imports from the repositor
     sys.path.insert(0, str(ROOT))
 
 import daguai  # noqa: E402
-from daguai import Game, IllegalActionError  # noqa: E402
+from daguai import Game  # noqa: E402
 
 from examples import reinforce  # noqa: E402
 
@@ -77,11 +77,6 @@ def test_policy_is_a_plain_callable_and_saves(tmp_path):
 
 def test_evaluate_the_trained_policy_against_heuristic():
     trained, _ = reinforce.train(episodes=4, seed=0)
-    try:
-        result = daguai.evaluate(trained, "heuristic", 3, seed=5)
-    except IllegalActionError as exc:  # before issue 12's recorded slow path is merged
-        if "record=True" in str(exc):
-            pytest.skip("daguai.evaluate's Python path does not record games on this branch")
-        raise
+    result = daguai.evaluate(trained, "heuristic", 3, seed=5)
     assert result.n_deals == 3 and result.wins + result.draws + result.losses == 6
     assert -1 <= result.net_win_rate <= 1

@@ -605,7 +605,7 @@ def test_function_bad_input():
             encode_observation(g, seat)
     with pytest.raises(ValueError, match="daguai.Game"):
         encode_observation("game", 0)
-    # issue 9: the cards played this round are in the state: no log needed
+    # the cards played this round are in the state: no log needed
     assert np.array_equal(encode_observation(Game(1, record=False), 0), encode_observation(g, 0))
     with pytest.raises(ValueError, match="daguai.Game"):
         encode_candidates(None)

@@ -1,4 +1,4 @@
-"""The trainer (python/daguai/learn/trainer.py, issue 18): a short smoke run of Deep
+"""The trainer (python/daguai/learn/trainer.py): a short smoke run of Deep
 Monte-Carlo self-play whose loss falls, whose checkpoint resumes to exactly the weights of an
 uninterrupted run (the deterministic pipeline, R17), and whose exported model plays; the
 learning curve; the CLI's checks (exit 2 before any work)."""

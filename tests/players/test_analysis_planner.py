@@ -111,7 +111,7 @@ def test_plan_of_a_dealt_hand_is_the_heuristic_s_first_lead():
 
 @pytest.mark.parametrize("rules", RULES, ids=lambda r: f"{r.wild}-wrap{int(r.wrap_straights)}")
 def test_planner_makes_the_reference_s_plans(rules):
-    """issue 17 item 3: the faster planner makes exactly the plans of the reference planner
+    """Found: the faster planner makes exactly the plans of the reference planner
     (ReferencePlanner, the plan as first written), play for play and in order, on random and
     dense hands at every level. The heuristic's decision is a function of its plan and the
     view, so equal plans give the same games for the same seeds."""

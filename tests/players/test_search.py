@@ -1,4 +1,4 @@
-"""Search over hidden information (issue 9): PIMC, the policy registry, daguai.analyze and
+"""Search over hidden information: PIMC, the policy registry, daguai.analyze and
 the analyze command."""
 
 from __future__ import annotations
@@ -76,7 +76,7 @@ def test_analyze_text_fits_80_columns():
     for x in a.groups:
         if x.points_ci:
             assert f"[{x.points_ci[0]:+.2f}, {x.points_ci[1]:+.2f}]" in "\n".join(a.lines(top=None))
-    assert "e-" not in text  # fixed decimals (issue 17: lower bounds printed as 1.7e-18)
+    assert "e-" not in text  # fixed decimals (lower bounds printed as 1.7e-18)
     doc = a.to_dict()
     assert doc["best"] == a.best.to_dict() and doc["measure"].startswith("points")
     assert len(doc["groups"]) == a.n_groups
@@ -131,7 +131,7 @@ def test_analyze_cli(tmp_path):
 
 
 def test_analyze_progress_draws_on_stderr(tmp_path):
-    """issue 17: the bar drew on stdout. A callable progress sees the race's rounds; the CLI
+    """Found: the bar drew on stdout. A callable progress sees the race's rounds; the CLI
     keeps stdout for the result."""
     g = mid_game()
     seen = []
@@ -264,7 +264,7 @@ def test_analyze_a_hand_with_a_public_history():
 
 
 def test_analyze_cli_bar_on_a_terminal_stderr(tmp_path):
-    """issue 17: with stdout redirected the progress bar still draws, on stderr (a terminal
+    """Found: with stdout redirected the progress bar still draws, on stderr (a terminal
     here), and stdout holds only the result."""
     import os
     import pty
@@ -294,7 +294,7 @@ def test_analyze_cli_bar_on_a_terminal_stderr(tmp_path):
 
 
 def test_wilson_bounds_are_exact_at_the_ends():
-    """issue 17: a lower bound printed as 1.7e-18 (c - h rounding); at 0 of n it is 0, at n of
+    """Found: a lower bound printed as 1.7e-18 (c - h rounding); at 0 of n it is 0, at n of
     n the upper bound is 1, and the interval holds the proportion."""
     from daguai.search import _wilson
     for n in range(1, 400):

@@ -1,4 +1,4 @@
-"""Candidates that are real alternatives (issue 17 item 2; cpp/engine/players/candidates.hpp).
+"""Candidates that are real alternatives (cpp/engine/players/candidates.hpp).
 
 Groups of equivalent plays are proved on small hands by exhaustive comparison: two plays
 of one group must leave hands whose whole trees of leads are the same (every lead, by kind,
@@ -151,8 +151,8 @@ def test_reserved_slots():
 def test_the_rest_is_one_group_per_kind_and_key_first():
     """Beyond the reserved slots (the units of the heuristic's plan and of a fewest-plays
     split, which may share a kind and key, and the joker, level-card and strongest plays),
-    no (kind, key) gets a second group before every family has one: the near-duplicates of
-    issue 17 come last."""
+    no (kind, key) gets a second group before every family has one: near-duplicates come
+    last."""
     g = Game(3)
     hand, rules = g.hand(g.current_player), g.rules._core
     units = {str(p.cards) for p in _core.heuristic_plan(hand, g.level, rules)[0]}

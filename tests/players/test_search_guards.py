@@ -1,4 +1,4 @@
-"""The search's edges (issue 17 item 6): every case the fuzzing of issue 17 found, as a test.
+"""The search's edges: every case the search's fuzzing found, as a test.
 
 Thread counts are capped (a documented maximum, a ValueError above it, never an abort);
 budgets, worlds and hands are bounded; every seed in 0 .. 2**64 - 1 is accepted by every
@@ -21,7 +21,7 @@ from game_helpers import mid_game
 
 
 def test_threads_above_the_cap_are_a_value_error_not_an_abort():
-    """issue 17: analyze(g, worlds=2, threads=40000) aborted the process (SIGABRT)."""
+    """Found: analyze(g, worlds=2, threads=40000) aborted the process (SIGABRT)."""
     g = mid_game()
     for threads in (40000, MAX_THREADS + 1, 0, -1):
         with pytest.raises(ValueError, match=rf"threads must be an integer in \[1, {MAX_THREADS}\]"):
@@ -32,7 +32,7 @@ def test_threads_above_the_cap_are_a_value_error_not_an_abort():
 
 
 def test_a_thread_that_cannot_start_is_an_error_not_an_abort(tmp_path):
-    """issue 17: threads=1000 under a 3 GiB limit aborted (a failed thread start left joinable
+    """Found: threads=1000 under a 3 GiB limit aborted (a failed thread start left joinable
     threads). Under a 600 MiB address-space limit, 256 threads (8 MiB stacks) cannot all
     start: the search must end with a clean error (or succeed), never SIGABRT."""
     script = tmp_path / "limit.py"
@@ -59,7 +59,7 @@ def test_a_thread_that_cannot_start_is_an_error_not_an_abort(tmp_path):
 
 
 def test_budgets_are_bounded():
-    """issue 17: analyze(g, worlds=10**9) ran without bound (3.3 GB RSS after 60 s)."""
+    """Found: analyze(g, worlds=10**9) ran without bound (3.3 GB RSS after 60 s)."""
     g = mid_game()
     for bad in (10**9, MAX_ROLLOUTS + 1, 2**31, 2**64, 0, -5):
         with pytest.raises(ValueError, match=rf"rollouts must be an integer in \[1, {MAX_ROLLOUTS}\]"):
@@ -77,7 +77,7 @@ def test_budgets_are_bounded():
 
 @pytest.mark.parametrize("seed", [0, 1, 2**31, 1.84e13, 2**62, 2**63, 2**64 - 1])
 def test_every_seed_in_range_is_accepted_everywhere(seed):
-    """issue 17: analyze(g, seed=2**62) and any seed from about 1.84e13 gave a pybind11 dump
+    """Found: analyze(g, seed=2**62) and any seed from about 1.84e13 gave a pybind11 dump
     (seed * 1_000_003 overflowed); sample_worlds(view, 2**31) likewise. R17: 64-bit seeds."""
     seed = int(seed)
     g = mid_game()
@@ -103,7 +103,7 @@ def test_seeds_and_world_counts_out_of_range():
 
 
 def test_declare_random_rollouts_are_bounded_by_time():
-    """issue 17: under wild="declare", analyze(worlds=3, policy="random") on a 764-action lead
+    """Found: under wild="declare", analyze(worlds=3, policy="random") on a 764-action lead
     took 47 s. A --time budget bounds it: the race stops at the deadline (a first round that
     did not finish is reported as such)."""
     g = Game(3, rules=Rules(wild="declare"))
@@ -128,7 +128,7 @@ def one_line_error(p):
 
 
 def test_cli_bounds(tmp_path):
-    """issue 17: daguai analyze --rollouts 2**31, bench --hands >= 2**31, threads above the cap."""
+    """Found: daguai analyze --rollouts 2**31, bench --hands >= 2**31, threads above the cap."""
     path = tmp_path / "pos.json"
     path.write_text(json.dumps(mid_game().position()))
     assert "rollouts must be" in one_line_error(run_cli("analyze", str(path), "--rollouts", "2147483648"))

@@ -1,4 +1,4 @@
-"""One information state (R16, issue 9): what a seat may know, the observation built from
+"""One information state (R16): what a seat may know, the observation built from
 it, and the determinization sampler (uniform over the hidden cards, constraints exact)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""One run loop and one pool (issue 16 item 4): play_out (cpp/engine/players/play_out.hpp) plays the
+"""One run loop and one pool: play_out (cpp/engine/players/play_out.hpp) plays the
 rollouts, the search's rollouts and the seat driver; parallel_for (workers.hpp) runs the
 rollouts and the search; a registry entry carries its kind and its search budget, so nothing
 reads the name prefix "pimc"; a decision from a view runs on the caller's world (seed, game).
@@ -99,7 +99,7 @@ def test_policy_runner_pickles_its_world_seed():
     f, args = r.__reduce__()
     assert f is _core._policy_runner_from_state and len(args) == 7 and args[0] == "heuristic"
     assert args[5:] == (41, 7)
-    old = f(*args[:5])  # the state pickled before issue 16 (no seed, game) still loads
+    old = f(*args[:5])  # a state pickled by an older engine (no seed, game) still loads
     assert old.name == "heuristic"
     assert pickle.loads(pickle.dumps(r)).__reduce__()[1] == args
 

@@ -354,7 +354,7 @@ def test_only_the_newest_finished_tables_stay_in_memory_the_store_answers_for_th
             assert time.monotonic() < deadline, "the bot tables did not finish"
             time.sleep(0.05)
         listed = [t["table"] for t in c.get("/api/tables").json()]
-        assert listed == ids and len(hub_of(c).tables) == 1  # every table listed (issue 19)
+        assert listed == ids and len(hub_of(c).tables) == 1  # every table listed
         matches = {m["table"]: m["match"] for m in c.get("/api/matches").json()}
         for tid in ids:
             body = c.get(f"/api/tables/{tid}").json()

@@ -1,4 +1,4 @@
-"""``check`` and ``hint`` (issue 19, items 1 and 3): why a selection is or is not a legal
+"""``check`` and ``hint``: why a selection is or is not a legal
 action, every declare reading named and the strongest first (R6, R7), and the engine's
 estimate of each choice for the seat to act only (R16), bounded and rate-limited per seat."""
 

@@ -175,7 +175,7 @@ ENGINE_CARDS = re.compile(r"(?<![A-Za-z0-9])(?:[2-9TJQKA][shdc]|SJ|BJ|T)(?![A-Za
 
 
 def check_notation(drv: Any) -> None:
-    """One notation everywhere (issue 19): the seat lines, the "to beat" line, the history,
+    """One notation everywhere: the seat lines, the "to beat" line, the history,
     the explanation, the hint rows, the header and the round end show cards as the hand
     does (suit symbols, "10", jokers named, no engine text), every row of cards in power
     order (R4: jokers, then level cards above A); the hint does not claim one number of
@@ -268,7 +268,7 @@ def check_notation_at_level_ten(drv: Any) -> None:
 
 def check_explained(drv: Any, d: dict[str, Any]) -> None:
     """Play is explained: nothing selected, a wrong size and a non-combination each get
-    their reason (issue 19: "not a legal play" with no reason, nothing when empty)."""
+    their reason ("not a legal play" with no reason, nothing when empty)."""
     click(drv, drv.find_element(By.ID, "clear"))
     wait_for("the empty selection's reason",
              lambda: "Nothing selected" in drv.find_element(By.ID, "explain").text)

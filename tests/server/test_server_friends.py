@@ -1,4 +1,4 @@
-"""Friends at one table (issue 19, item 2): people's seats and bots, a stand-in bot for a
+"""Friends at one table: people's seats and bots, a stand-in bot for a
 seat left empty for its ``bot_after`` seconds until its owner joins again, and ``leave``:
 the leaver forfeits (R14) and the match ends for everyone, stored like any other."""
 

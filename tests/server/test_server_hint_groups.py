@@ -1,4 +1,4 @@
-"""The hint (issue 19 item 3): one row per group of equivalent plays with that group's own
+"""The hint: one row per group of equivalent plays with that group's own
 number of rollouts (the race gives groups different numbers, so no single "over N deals"
 holds), the race's best marked; and nothing in it depends on what the seat may not know
 (R16): the same view with other hidden hands gives the same hint."""

@@ -1,4 +1,4 @@
-"""The server reads exactly what the shipped JSON Schema allows (issue 19, item 4): every
+"""The server reads exactly what the shipped JSON Schema allows: every
 client message is checked against ``client_<type>`` with ``jsonschema``, refusals carry the
 documented code in the documented order, and the HTTP listings hold the documented fields
 and every table, before and after a restart."""
@@ -60,7 +60,7 @@ def server_code(msg: Any) -> str | None:
     {"type": 3},
 ])
 def test_what_the_schema_forbids_is_a_bad_message(msg):
-    """Issue 19: extra fields got a pong, `index: 1.5` / `true` got illegal_action and
+    """Found: extra fields got a pong, `index: 1.5` / `true` got illegal_action and
     `decision: "0"` got stale_decision; now each is bad_message, as the schema says."""
     assert not CLIENT.is_valid(msg)
     assert server_code(msg) == "bad_message"
@@ -131,7 +131,7 @@ def test_deep_nesting_is_bad_json_not_a_crash(client):
 
 # ---- the order of the checks --------------------------------------------------------------------
 def test_a_repeated_decision_is_stale_not_your_turn(client):
-    """Issue 19: re-sending an applied decision got not_your_turn; the number says it is
+    """Found: re-sending an applied decision got not_your_turn; the number says it is
     stale, whoever acts now."""
     tid, tokens = new_table(client, [{"kind": "remote"}] + BOTS, seed=3)
     with client.websocket_connect("/ws") as ws:
@@ -202,7 +202,7 @@ def test_api_matches_has_the_documented_fields(client):
 
 
 def test_api_tables_lists_every_table_before_and_after_a_restart(tmp_path):
-    """Issue 19: after a restart the tables that had finished before it were missing."""
+    """Found: after a restart the tables that had finished before it were missing."""
     db = str(tmp_path / "t.sqlite3")
     text = (DOCS / "server.md").read_text(encoding="utf-8")
     line = next(ln for ln in text.splitlines() if ln.startswith("| `GET /api/tables` |"))
