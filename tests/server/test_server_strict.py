@@ -73,6 +73,14 @@ def test_unknown_types_are_unknown_type_not_bad_message():
                                  for d in SCHEMA["$defs"]["client_message"]["oneOf"]}
 
 
+def test_every_client_type_has_one_handler_row():
+    """The hub routes by one table: a type without a row (or a row without a type) would be
+    read and then dropped, or never reach the reader."""
+    from daguai.server.hub import HANDLERS
+
+    assert set(HANDLERS) == set(CLIENT_TYPES) and len(HANDLERS) == len(CLIENT_TYPES)
+
+
 def _mutations(rng: random.Random) -> list[Any]:
     """Valid messages and random damage to them: extra, missing and retyped fields."""
     base = [{"type": "ping"}, {"type": "resync"}, {"type": "join", "table": "abc"},
