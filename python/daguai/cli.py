@@ -684,8 +684,6 @@ def _main(argv: Sequence[str] | None) -> int:
     if args.command is None:
         names = ", ".join(c.name for c in COMMANDS)
         parser.error(f"no command given (choose {names}; see daguai --help)")
-    if importlib.util.find_spec("rich") is None:
-        parser.error("the daguai command needs rich: pip install 'daguai[cli]'")
     try:
         return int(args._run(args))
     except _Fail as exc:

@@ -157,7 +157,11 @@ class EvalResult:
         return codec.evaluation_to_json(self.figures())
 
     def to_pandas(self) -> Any:
-        """One row per deal: ``deal`` (its game index), ``net_win``, ``score_diff``."""
+        """One row per deal: ``deal`` (its game index), ``net_win``, ``score_diff``. Needs
+        pandas (the ``pandas`` extra)."""
+        from ..errors import require
+
+        require("EvalResult.to_pandas", "pandas", "pandas")
         import pandas as pd
 
         return pd.DataFrame({"deal": np.arange(self.n_deals, dtype=np.int64),

@@ -373,6 +373,9 @@ class SimResult(Mapping):
     def to_parquet(self, path: str | os.PathLike) -> None:
         """Parquet: :meth:`to_arrow` written by pyarrow (metadata in the schema under
         ``daguai``). Needs pyarrow."""
+        from ..errors import require
+
+        require("SimResult.to_parquet", "parquet", "pyarrow")
         table = self.to_arrow()
         import pyarrow.parquet as pq
 
