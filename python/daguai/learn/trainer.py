@@ -21,10 +21,12 @@ recorded seats play the network (with its switching ``margin``), each task eithe
 
 from __future__ import annotations
 
+import contextlib
 import json
 import shlex
 import sys
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
@@ -171,6 +173,42 @@ def _save(path: Path, obj: dict[str, Any]) -> None:
     tmp.replace(path)
 
 
+def _load_checkpoint(path: Path) -> dict[str, Any]:
+    """The checkpoint at ``path``, read with ``torch.load(weights_only=True)``.
+
+    A pickle can run any code when it is loaded, and a run folder may come from someone
+    else; PyTorch's weights-only unpickler admits tensors, numbers, text, bytes and
+    containers and refuses every other global, so a crafted file raises instead of running.
+    That is why the configuration is stored as its JSON dict, not as the dataclass. Every
+    failure (a folder, garbage, a crafted or truncated file, another program's checkpoint)
+    is a ``ModelError`` naming the file (the command line exits 2 with one line).
+    """
+    from .._core import ModelError
+
+    if path.is_dir():
+        raise ModelError(f"checkpoint {str(path)!r} is a folder, not a file")
+    try:
+        ckpt = torch.load(path, weights_only=True)
+    except OSError as exc:
+        raise ModelError(f"checkpoint {str(path)!r}: cannot read it ({exc.strerror})") from None
+    except Exception as exc:  # UnpicklingError, RuntimeError (not a zip), EOFError, ...
+        lines = [ln.strip() for ln in str(exc).splitlines() if ln.strip()] or [type(exc).__name__]
+        # PyTorch's refusal is a paragraph; its one informative line names the global
+        first = next((ln for ln in lines if "GLOBAL" in ln or "global" in ln), lines[0])
+        first = first.replace("WeightsUnpickler error: ", "").split(". Please use")[0][:200]
+        raise ModelError(f"checkpoint {str(path)!r} is not a daguai checkpoint (refused by the "
+                         f"weights-only loader: {first})") from None
+    keys = ("net", "opt", "step", "frames", "rounds", "prev_weights", "frames_issue", "wall",
+            "evals", "config", "torch_rng")
+    if not isinstance(ckpt, dict) or any(k not in ckpt for k in keys):
+        raise ModelError(f"checkpoint {str(path)!r} is not a daguai checkpoint (keys missing)")
+    try:
+        ckpt["config"] = _config_from_json(ckpt["config"])
+    except (ValueError, TypeError) as exc:
+        raise ModelError(f"checkpoint {str(path)!r}: bad configuration ({exc})") from None
+    return ckpt
+
+
 def _evaluate(model_path: Path, cfg: TrainConfig, opponent: str = "heuristic") -> dict[str, float]:
     from ..run.evaluation import evaluate
 
@@ -238,7 +276,7 @@ def train(out: str | Path, config: TrainConfig | None = None, *, minutes: float 
         shutil.rmtree(out / "tb", ignore_errors=True)
         (out / "evals.jsonl").unlink(missing_ok=True)
     if resume and ckpt_path.exists():
-        ckpt = torch.load(ckpt_path, weights_only=False)
+        ckpt = _load_checkpoint(ckpt_path)
         saved = ckpt["config"]
         if config is not None and config != saved:
             raise ValueError(f"{ckpt_path} was made with another configuration; resume with the "
@@ -259,13 +297,14 @@ def train(out: str | Path, config: TrainConfig | None = None, *, minutes: float 
         commands: list[dict[str, Any]] = []
     else:
         net = QNet(cfg.widths)
-        net.load_state_dict(ckpt["net"])
         opt = torch.optim.Adam(net.parameters(), lr=cfg.lr)
-        opt.load_state_dict(ckpt["opt"])
+        with _checkpoint_part(ckpt_path):
+            net.load_state_dict(ckpt["net"])
+            opt.load_state_dict(ckpt["opt"])
+            torch.set_rng_state(ckpt["torch_rng"])
         step, frames, rounds = ckpt["step"], ckpt["frames"], ckpt["rounds"]
         total_wall, prev, evals = ckpt["wall"], ckpt["prev_weights"], ckpt["evals"]
         commands = ckpt.get("commands", [])
-        torch.set_rng_state(ckpt["torch_rng"])
 
     # every call of the run, with the frames it started from (the history in exported models)
     commands.append({"command": command or "daguai.learn.train", "from_frames": frames,
@@ -300,7 +339,7 @@ def train(out: str | Path, config: TrainConfig | None = None, *, minutes: float 
                           "frames_issue": frames_issue,
                           "wall": total_wall + time.monotonic() - start, "evals": evals,
                           "commands": commands,
-                          "config": cfg, "torch_rng": torch.get_rng_state()})
+                          "config": _config_json(cfg), "torch_rng": torch.get_rng_state()})
         last_ckpt = time.monotonic()
 
     try:
@@ -355,11 +394,41 @@ def train(out: str | Path, config: TrainConfig | None = None, *, minutes: float 
                         call_frames / max(1e-9, wall_call), list(evals))
 
 
+@contextlib.contextmanager
+def _checkpoint_part(path: Path) -> Iterator[None]:
+    """Weights of the wrong shapes or types in a checkpoint: a ``ModelError`` naming it."""
+    from .._core import ModelError
+
+    try:
+        yield
+    except (RuntimeError, KeyError, TypeError, ValueError, IndexError) as exc:
+        first = (str(exc).strip().splitlines() or [type(exc).__name__])[0][:200]
+        raise ModelError(f"checkpoint {str(path)!r} does not fit its configuration ({first})") from None
+
+
 def _config_json(cfg: TrainConfig) -> dict[str, Any]:
     d = {f.name: getattr(cfg, f.name) for f in fields(cfg) if f.name != "rules"}
     d["rules"] = cfg.rules.to_dict()
     d["widths"] = list(cfg.widths)
     return d
+
+
+def _config_from_json(d: Any) -> TrainConfig:
+    """Inverse of :func:`_config_json`, checked (a checkpoint's file is untrusted)."""
+    if not isinstance(d, dict):
+        raise ValueError(f"the configuration must be a dict, got {type(d).__name__}")
+    names = {f.name for f in fields(TrainConfig)}
+    unknown = sorted(str(k) for k in d if k not in names)
+    if unknown:
+        raise ValueError(f"unknown configuration keys {unknown[:5]}")
+    values = dict(d)
+    if "rules" in values:
+        values["rules"] = Rules.from_dict(values["rules"])
+    if "widths" in values:
+        if not isinstance(values["widths"], (list, tuple)):
+            raise ValueError("widths must be a list of integers")
+        values["widths"] = tuple(values["widths"])
+    return TrainConfig(**values).check()
 
 
 def export(run: str | Path, path: str | Path, command: str | None = None,
@@ -370,10 +439,11 @@ def export(run: str | Path, path: str | Path, command: str | None = None,
     ckpt_path = Path(run) / _CHECKPOINT
     if not ckpt_path.exists():
         raise ValueError(f"no checkpoint in {str(run)!r}")
-    ckpt = torch.load(ckpt_path, weights_only=False)
+    ckpt = _load_checkpoint(ckpt_path)
     cfg: TrainConfig = ckpt["config"]
     net = QNet(cfg.widths)
-    net.load_state_dict(ckpt["net"])
+    with _checkpoint_part(ckpt_path):
+        net.load_state_dict(ckpt["net"])
     meta = {"commands": ckpt.get("commands", []),
             "export": command or " ".join(shlex.quote(a) for a in sys.argv), "seed": cfg.seed,
             "step": ckpt["step"], "frames": ckpt["frames"], "rounds": ckpt["rounds"],
