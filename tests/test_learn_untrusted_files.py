@@ -186,7 +186,7 @@ def test_a_bad_checkpoint_gets_one_line_and_exit_2(tmp_path, content, torch):
 
 def test_checkpoint_shapes_that_do_not_fit_are_refused(tmp_path, torch):
     from daguai.learn import TrainConfig, export
-    from daguai.learn.trainer import _config_json
+    from daguai.learn.config import config_json as _config_json
 
     run = tmp_path / "run"
     run.mkdir()

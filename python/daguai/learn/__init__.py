@@ -15,11 +15,12 @@ import numpy as np
 from .. import _core
 from .._core import ACTION_FEATURES, LEARN_VERSION, STATE_FEATURES, Action, ModelError, Network
 from ..game import Game
+from .config import TrainConfig
 from .dgn import dgn_bytes, parse_dgn, read_dgn, write_dgn
 
 if TYPE_CHECKING:
     from .model import QNet
-    from .trainer import TrainConfig, TrainSummary, export, train
+    from .trainer import TrainSummary, export, train
 
 __all__ = [
     "ACTION_FEATURES",
@@ -54,8 +55,7 @@ def learn_features(game: Game | _core.GameState) -> tuple[np.ndarray, list[Actio
     return state, list(actions), feats, int(heuristic)
 
 
-_TORCH = {"QNet": "model", "TrainConfig": "trainer", "TrainSummary": "trainer", "train": "trainer",
-          "export": "trainer"}
+_TORCH = {"QNet": "model", "TrainSummary": "trainer", "train": "trainer", "export": "trainer"}
 
 
 def __getattr__(name: str) -> Any:

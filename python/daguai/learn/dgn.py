@@ -91,8 +91,12 @@ def write_dgn(path: str | Path, layers: Sequence[tuple[np.ndarray, np.ndarray]],
     path = Path(path)
     data = dgn_bytes(layers, meta, margin)
     tmp = path.with_name(path.name + ".tmp")
-    tmp.write_bytes(data)
-    tmp.replace(path)
+    try:
+        tmp.write_bytes(data)
+        tmp.replace(path)
+    except OSError as exc:  # a folder at path, a full disk: no .tmp left behind
+        tmp.unlink(missing_ok=True)
+        raise _core.ModelError(f"model file: cannot write {str(path)!r} ({exc.strerror or exc})") from None
     return path
 
 

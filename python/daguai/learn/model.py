@@ -17,12 +17,11 @@ import torch
 from torch import nn
 
 from .. import _core
+from .config import DEFAULT_WIDTHS
 from .dgn import Layers, dgn_bytes, parse_dgn, read_model_file, write_dgn
 
 __all__ = ["QNet", "DEFAULT_WIDTHS"]
 
-#: Hidden widths of the shipped model (docs/learning.md "Network").
-DEFAULT_WIDTHS = (256, 128)
 
 
 class QNet(nn.Module):

@@ -27,7 +27,7 @@ import shlex
 import sys
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
@@ -36,9 +36,11 @@ import torch
 
 from ..rules import Rules
 from .actors import LocalActors, RayActors, Task
-from .model import DEFAULT_WIDTHS, QNet
+from .config import (CHECKPOINT, TrainConfig, check_export_path, check_minutes, check_run_dir,
+                     config_from_json, config_json)
+from .model import QNet
 
-__all__ = ["TrainConfig", "TrainSummary", "train", "export"]
+__all__ = ["TrainConfig", "TrainSummary", "train", "export"]  # TrainConfig: from .config
 
 
 def splitmix64(x: int) -> int:
@@ -48,52 +50,7 @@ def splitmix64(x: int) -> int:
     z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
     return z ^ (z >> 31)
 
-_CHECKPOINT = "checkpoint.pt"
-_MAX_ACTORS = 256
-
-
-@dataclass(frozen=True)
-class TrainConfig:
-    """Settings of a training run (docs/learning.md "Training"; ``daguai train --help``)."""
-
-    seed: int = 0
-    actors: int = 1
-    games_per_task: int = 32
-    epsilon: float = 0.02  # the main line plays a random candidate (state diversity)
-    branch: float = 1.0  # the share of recorded decisions that are branched (pairs)
-    margin: float = 0.05  # the policy's switching rule (learned.hpp learned_pick)
-    pair_weight: float = 1.0  # weight of the pair-difference loss
-    lr: float = 3e-4
-    batch: int = 1024
-    widths: tuple[int, ...] = DEFAULT_WIDTHS
-    warm_frames: int = 2_000_000  # frames of the warm start (0: none)
-    self_play: float = 0.5  # after the warm start: share of self-play tasks (else vs heuristic)
-    reward: str = "wl"  # "wl": +1 win / 0 draw / -1 loss (R13 winner); "score": score change / 3
-    eval_every: int = 100  # steps between evaluations against heuristic (0: never)
-    eval_deals: int = 300
-    eval_seed: int = 1_000_003
-    threads: int = 1  # the learner's torch threads
-    rules: Rules = field(default_factory=Rules)
-
-    def check(self) -> TrainConfig:
-        ints = {"seed": (0, 2**64 - 1), "actors": (1, _MAX_ACTORS), "games_per_task": (1, 1 << 16),
-                "batch": (1, 1 << 20), "warm_frames": (0, 2**62), "eval_every": (0, 1 << 30),
-                "eval_deals": (1, 1 << 20), "eval_seed": (0, 2**64 - 1), "threads": (1, 256)}
-        for name, (lo, hi) in ints.items():
-            v = getattr(self, name)
-            if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
-                raise ValueError(f"{name} must be an integer in [{lo}, {hi}], got {v!r}")
-        for name, lo, hi in (("epsilon", 0.0, 1.0), ("self_play", 0.0, 1.0), ("lr", 1e-8, 1.0),
-                             ("branch", 0.0, 1.0), ("margin", 0.0, 10.0), ("pair_weight", 0.0, 100.0)):
-            v = getattr(self, name)
-            if isinstance(v, bool) or not isinstance(v, (int, float)) or not lo <= v <= hi:
-                raise ValueError(f"{name} must be a number in [{lo}, {hi}], got {v!r}")
-        if self.reward not in ("wl", "score"):
-            raise ValueError(f"reward must be 'wl' or 'score', got {self.reward!r}")
-        if not isinstance(self.rules, Rules):
-            raise ValueError(f"rules must be a daguai.Rules, got {type(self.rules).__name__}")
-        QNet(self.widths)  # checks the widths
-        return replace(self, widths=tuple(int(w) for w in self.widths))
+_CHECKPOINT = CHECKPOINT
 
 
 @dataclass
@@ -203,7 +160,7 @@ def _load_checkpoint(path: Path) -> dict[str, Any]:
     if not isinstance(ckpt, dict) or any(k not in ckpt for k in keys):
         raise ModelError(f"checkpoint {str(path)!r} is not a daguai checkpoint (keys missing)")
     try:
-        ckpt["config"] = _config_from_json(ckpt["config"])
+        ckpt["config"] = config_from_json(ckpt["config"])
     except (ValueError, TypeError) as exc:
         raise ModelError(f"checkpoint {str(path)!r}: bad configuration ({exc})") from None
     return ckpt
@@ -219,21 +176,53 @@ def _evaluate(model_path: Path, cfg: TrainConfig, opponent: str = "heuristic") -
             "deals": cfg.eval_deals, "seed": cfg.eval_seed, "opponent": opponent}
 
 
-class _Display:
-    """The rich progress display (stderr): frames/s, rounds, loss, the latest evaluation."""
+#: Seconds between progress lines when stderr is not a terminal (``progress="lines"``).
+LINE_SECONDS = 30.0
 
-    def __init__(self, enabled: bool, out: Path) -> None:
+
+def eval_due(step: int, every: int) -> bool:
+    """Whether step ``step`` evaluates: every ``every`` steps, and before the first of those
+    at steps 1, 2, 4, 8, ... as well, so that a short run (a 2-minute one is ~100 steps)
+    draws a curve, not one dot. A function of the step alone: the same steps in a resumed
+    run as in an uninterrupted one."""
+    if every <= 0 or step <= 0:
+        return False
+    return step % every == 0 or (step < every and step & (step - 1) == 0)
+
+
+class _Display:
+    """Progress on stderr: ``"live"``, rich's live table (frames/s, rounds, loss, the latest
+    evaluation) for a terminal; ``"lines"``, one plain line every :data:`LINE_SECONDS` and
+    at each evaluation, for a log file or a pipe (which a live display would leave empty
+    until the end); ``False``/``None``, nothing."""
+
+    def __init__(self, mode: bool | str | None, out: Path) -> None:
         self.live: Any = None
-        if not enabled:
+        self.mode = "live" if mode is True else (mode or None)
+        if self.mode not in (None, "live", "lines"):
+            raise ValueError(f"progress must be True, False, 'live' or 'lines', got {mode!r}")
+        self.out = out
+        self.last_line = float("-inf")
+        if self.mode != "live":
             return
         from rich.console import Console
         from rich.live import Live
 
-        self.out = out
         self.live = Live(console=Console(stderr=True), refresh_per_second=2, transient=False)
         self.live.start()
 
-    def update(self, row: dict[str, Any]) -> None:
+    def update(self, row: dict[str, Any], evaluated: bool = False) -> None:
+        ev = row.get("eval")
+        ev_text = f"{ev['mean']:+.3f} [{ev['lo']:+.3f}, {ev['hi']:+.3f}]" if ev else "-"
+        if self.mode == "lines":
+            now = time.monotonic()
+            if evaluated or now - self.last_line >= LINE_SECONDS:
+                self.last_line = now
+                print(f"daguai train {self.out}: step {row['step']}, {row['frames']:,} frames, "
+                      f"{row['fps']:,.0f} frames/s, {row['rounds']:,} rounds, loss {row['loss']:.4f}, "
+                      f"eval vs heuristic {ev_text}, wall {time.strftime('%H:%M:%S', time.gmtime(row['wall']))}",
+                      file=sys.stderr, flush=True)
+            return
         if self.live is None:
             return
         from rich.table import Table
@@ -241,8 +230,6 @@ class _Display:
         t = Table(title=f"daguai train → {self.out}", show_header=True)
         for name in ("step", "frames", "frames/s", "rounds", "loss", "eval vs heuristic", "wall"):
             t.add_column(name, justify="right")
-        ev = row.get("eval")
-        ev_text = f"{ev['mean']:+.3f} [{ev['lo']:+.3f}, {ev['hi']:+.3f}]" if ev else "-"
         t.add_row(str(row["step"]), f"{row['frames']:,}", f"{row['fps']:,.0f}", f"{row['rounds']:,}",
                   f"{row['loss']:.4f}", ev_text, time.strftime("%H:%M:%S", time.gmtime(row["wall"])))
         self.live.update(t)
@@ -254,7 +241,7 @@ class _Display:
 
 def train(out: str | Path, config: TrainConfig | None = None, *, minutes: float = 10.0,
           max_frames: int | None = None, resume: bool = True, ray: str | None = None,
-          progress: bool = False, checkpoint_minutes: float = 5.0,
+          progress: bool | str = False, checkpoint_minutes: float = 5.0,
           command: str | None = None) -> TrainSummary:
     """Train (or go on training) the learned player in run directory ``out``.
 
@@ -266,8 +253,9 @@ def train(out: str | Path, config: TrainConfig | None = None, *, minutes: float 
     ``heuristic``) are logged to TensorBoard event files in ``out/tb`` and to
     ``out/evals.jsonl``; ``daguai train --plot out`` draws the curve.
     """
-    out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
+    minutes = check_minutes("minutes", minutes)
+    checkpoint_minutes = check_minutes("checkpoint_minutes", checkpoint_minutes)
+    out = check_run_dir(out)
     ckpt_path = out / _CHECKPOINT
     ckpt: dict[str, Any] | None = None
     if not (resume and ckpt_path.exists()):  # a new run: no logs of an earlier one
@@ -283,8 +271,6 @@ def train(out: str | Path, config: TrainConfig | None = None, *, minutes: float 
                              "same settings or train into a new directory")
         config = saved
     cfg = (config or TrainConfig()).check()
-    if not (isinstance(minutes, (int, float)) and 0 < minutes <= 1e6):
-        raise ValueError(f"minutes must be a positive number, got {minutes!r}")
     torch.set_num_threads(cfg.threads)
     if ckpt is None:
         torch.manual_seed(int(splitmix64(cfg.seed) >> 1))
@@ -339,7 +325,7 @@ def train(out: str | Path, config: TrainConfig | None = None, *, minutes: float 
                           "frames_issue": frames_issue,
                           "wall": total_wall + time.monotonic() - start, "evals": evals,
                           "commands": commands,
-                          "config": _config_json(cfg), "torch_rng": torch.get_rng_state()})
+                          "config": config_json(cfg), "torch_rng": torch.get_rng_state()})
         last_ckpt = time.monotonic()
 
     try:
@@ -366,7 +352,8 @@ def train(out: str | Path, config: TrainConfig | None = None, *, minutes: float 
             writer.add_scalar("train/rounds", rounds, step)
             row: dict[str, Any] = {"step": step, "frames": frames, "fps": fps, "rounds": rounds,
                                    "loss": loss, "wall": wall, "eval": evals[-1] if evals else None}
-            if cfg.eval_every and step % cfg.eval_every == 0:
+            evaluated = eval_due(step, cfg.eval_every)
+            if evaluated:
                 path = net.save_dgn(out / "eval.dgn", {"step": step, "frames": frames}, cfg.margin)
                 ev = _evaluate(path, cfg)
                 ev.update(step=step, frames=frames, wall=wall)
@@ -377,7 +364,7 @@ def train(out: str | Path, config: TrainConfig | None = None, *, minutes: float 
                     fh.write(json.dumps(ev) + "\n")
                 row["eval"] = ev
             writer.flush()
-            display.update(row)
+            display.update(row, evaluated)
             if time.monotonic() - last_ckpt >= checkpoint_minutes * 60:
                 checkpoint()
     finally:
@@ -388,7 +375,7 @@ def train(out: str | Path, config: TrainConfig | None = None, *, minutes: float 
     wall_call = time.monotonic() - start
     meta = {"commands": commands, "seed": cfg.seed, "step": step,
             "frames": frames, "rounds": rounds, "wall_seconds": round(total_wall + wall_call, 1),
-            "widths": list(cfg.widths), "config": _config_json(cfg)}
+            "widths": list(cfg.widths), "config": config_json(cfg)}
     net.save_dgn(out / "latest.dgn", meta, cfg.margin)
     return TrainSummary(out, step, frames, rounds, wall_call, total_wall + wall_call,
                         call_frames / max(1e-9, wall_call), list(evals))
@@ -406,36 +393,12 @@ def _checkpoint_part(path: Path) -> Iterator[None]:
         raise ModelError(f"checkpoint {str(path)!r} does not fit its configuration ({first})") from None
 
 
-def _config_json(cfg: TrainConfig) -> dict[str, Any]:
-    d = {f.name: getattr(cfg, f.name) for f in fields(cfg) if f.name != "rules"}
-    d["rules"] = cfg.rules.to_dict()
-    d["widths"] = list(cfg.widths)
-    return d
-
-
-def _config_from_json(d: Any) -> TrainConfig:
-    """Inverse of :func:`_config_json`, checked (a checkpoint's file is untrusted)."""
-    if not isinstance(d, dict):
-        raise ValueError(f"the configuration must be a dict, got {type(d).__name__}")
-    names = {f.name for f in fields(TrainConfig)}
-    unknown = sorted(str(k) for k in d if k not in names)
-    if unknown:
-        raise ValueError(f"unknown configuration keys {unknown[:5]}")
-    values = dict(d)
-    if "rules" in values:
-        values["rules"] = Rules.from_dict(values["rules"])
-    if "widths" in values:
-        if not isinstance(values["widths"], (list, tuple)):
-            raise ValueError("widths must be a list of integers")
-        values["widths"] = tuple(values["widths"])
-    return TrainConfig(**values).check()
-
-
 def export(run: str | Path, path: str | Path, command: str | None = None,
            margin: float | None = None) -> Path:
     """Write the run's current network (its checkpoint) as a ``.dgn`` file with its history
     (command, seed, step, frames, wall time) in the metadata; ``margin``: the switching rule
     (default: the run's)."""
+    path = check_export_path(path)
     ckpt_path = Path(run) / _CHECKPOINT
     if not ckpt_path.exists():
         raise ValueError(f"no checkpoint in {str(run)!r}")
@@ -448,5 +411,5 @@ def export(run: str | Path, path: str | Path, command: str | None = None,
             "export": command or " ".join(shlex.quote(a) for a in sys.argv), "seed": cfg.seed,
             "step": ckpt["step"], "frames": ckpt["frames"], "rounds": ckpt["rounds"],
             "wall_seconds": round(ckpt["wall"], 1), "widths": list(cfg.widths),
-            "config": _config_json(cfg), "evals": ckpt["evals"][-3:]}
+            "config": config_json(cfg), "evals": ckpt["evals"][-3:]}
     return net.save_dgn(path, meta, cfg.margin if margin is None else margin)
