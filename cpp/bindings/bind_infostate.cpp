@@ -3,11 +3,12 @@
 // it holds the seat's own hand and public facts only (R16).
 #include <pybind11/stl.h>
 
-#include "bench.hpp"
 #include "convert.hpp"
 #include "guard.hpp"
-#include "infostate.hpp"
-#include "sampler.hpp"
+
+#include <daguai/beliefs/sampler.hpp>
+#include <daguai/game/infostate.hpp>
+#include <daguai/run/bench.hpp>
 
 namespace daguai::bind {
 
