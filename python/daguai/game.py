@@ -342,7 +342,7 @@ class Game:
         doc = safe_json_loads(text, ReplayError, "the game document")
         if not isinstance(doc, dict) or doc.get("format") != "daguai-game":
             raise ReplayError("not a daguai game document (format != 'daguai-game')")
-        if doc.get("version") != RECORD_FORMAT:
+        if isinstance(doc.get("version"), bool) or doc.get("version") != RECORD_FORMAT:  # True == 1
             raise ReplayError(f"unsupported game format version {codec.short_repr(doc.get('version'))}")
         g = _new_game(doc)
         actions = doc.get("actions")
@@ -487,7 +487,7 @@ def replay(record: str | Iterable[str] | list[dict[str, Any]], upto: int | None 
     first, head = numbered[0]
     if not isinstance(head, dict) or head.get("record") != "daguai":
         raise ReplayError(f"line {first}: not a daguai record header")
-    if head.get("format") != RECORD_FORMAT:
+    if isinstance(head.get("format"), bool) or head.get("format") != RECORD_FORMAT:  # True == 1
         raise ReplayError(f"line {first}: unsupported record format {codec.short_repr(head.get('format'))}")
     g = _new_game(head)
     i = 0  # index into the engine's log
