@@ -1,5 +1,5 @@
 """Wrong accepts: a number taken for a flag (`matches=2`) and `True` taken for the number 1
-(a position's `version`, a record's `format`, a game document's `version`) are refused with
+(a position's `version`, a record's `format` in `replay`, a game document's `version`) are refused with
 the documented errors."""
 
 from __future__ import annotations
@@ -27,12 +27,12 @@ def test_true_is_not_version_1():
     Game.from_position(pos)  # the real one still reads
     with pytest.raises(PositionError, match="version"):
         Game.from_position({**pos, "version": True})
-    record = g.to_record() if hasattr(g, "to_record") else "\n".join(json.dumps(e) for e in g.record())
+    record = g.to_record()
     lines = record.splitlines()
     head = json.loads(lines[0])
-    daguai.read_record(record)
+    daguai.replay(record)
     with pytest.raises(ReplayError, match="format"):
-        daguai.read_record("\n".join([json.dumps({**head, "format": True}), *lines[1:]]))
+        daguai.replay("\n".join([json.dumps({**head, "format": True}), *lines[1:]]))
     doc = json.loads(g.to_json())
     Game.from_json(json.dumps(doc))
     with pytest.raises(ReplayError, match="version"):

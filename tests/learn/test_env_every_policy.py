@@ -14,7 +14,7 @@ gymnasium = pytest.importorskip("gymnasium")
 import daguai.learn.gym_env  # noqa: E402,F401  (registers the ids)
 
 MODEL = str(Path(daguai.__file__).parent / "models" / "learned.dgn")
-EXAMPLE = str(Path(__file__).resolve().parent.parent / "examples" / "reinforce.py") + ":policy"
+EXAMPLE = str(Path(__file__).resolve().parents[2] / "examples" / "reinforce.py") + ":policy"
 
 
 @pytest.mark.parametrize("opponents", ["learned", "pimc24", MODEL, "heuristic_exact", EXAMPLE,
