@@ -9,7 +9,7 @@ import sys
 from collections.abc import Sequence
 
 from . import analyze, bench, serve, simulate, train
-from .options import Command, Fail, Parser, rules_epilog
+from .options import Command, Fail, Parser, rules_epilog, wrap_paragraphs
 
 #: The subcommands, in the order of ``daguai --help``: one module of this folder each.
 COMMANDS: list[Command] = [simulate.SIMULATE, simulate.EVALUATE, bench.COMMAND, serve.COMMAND,
@@ -21,12 +21,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     parser = Parser(
         prog="daguai",
-        description="大怪路子 (Da Guai Lu Zi) engine: simulate, evaluate, bench, serve, train, analyze.",
+        description="大怪路子 (Da Guai Lu Zi): simulate, evaluate, bench, serve, train, analyze.",
         epilog="See docs/simulation.md. 'daguai COMMAND --help' for each command.")
     parser.add_argument("--version", action="version", version=f"daguai {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", title="commands")
     for command in COMMANDS:
-        p = sub.add_parser(command.name, help=command.help, description=command.description,
+        p = sub.add_parser(command.name, help=command.help, description=wrap_paragraphs(command.description),
                            formatter_class=argparse.RawDescriptionHelpFormatter)
         command.add_arguments(p)
         if any(a.dest == "rules" for a in p._actions):
