@@ -32,4 +32,4 @@ def test_gym_opponents(opponents):
 
 def test_an_unknown_name_names_the_seat():
     with pytest.raises(ValueError, match="seat 1.*unknown policy"):
-        gymnasium.make("daguai/DaGuai-v0", opponents="nope").unwrapped
+        gymnasium.make("daguai/DaGuai-v0", opponents="nope")

@@ -84,8 +84,14 @@ def _run_train(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     # every check that needs no PyTorch first (importing it takes 2-12 s): paths, numbers
-    from ..learn.config import (CHECKPOINT, TrainConfig, check_export_path, check_minutes,
-                               check_plot_path, check_run_dir)
+    from ..learn.config import (
+        CHECKPOINT,
+        TrainConfig,
+        check_export_path,
+        check_minutes,
+        check_plot_path,
+        check_run_dir,
+    )
 
     if not args.run.strip():
         raise Fail(f"RUN must name a folder, got {args.run!r}")

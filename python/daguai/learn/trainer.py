@@ -27,17 +27,23 @@ import shlex
 import sys
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import torch
 
-from ..rules import Rules
 from .actors import LocalActors, RayActors, Task
-from .config import (CHECKPOINT, TrainConfig, check_export_path, check_minutes, check_run_dir,
-                     config_from_json, config_json)
+from .config import (
+    CHECKPOINT,
+    TrainConfig,
+    check_export_path,
+    check_minutes,
+    check_run_dir,
+    config_from_json,
+    config_json,
+)
 from .model import QNet
 
 __all__ = ["TrainConfig", "TrainSummary", "train", "export"]  # TrainConfig: from .config
@@ -220,7 +226,8 @@ class _Display:
                 self.last_line = now
                 print(f"daguai train {self.out}: step {row['step']}, {row['frames']:,} frames, "
                       f"{row['fps']:,.0f} frames/s, {row['rounds']:,} rounds, loss {row['loss']:.4f}, "
-                      f"eval vs heuristic {ev_text}, wall {time.strftime('%H:%M:%S', time.gmtime(row['wall']))}",
+                      f"eval vs heuristic {ev_text}, "
+                      f"wall {time.strftime('%H:%M:%S', time.gmtime(row['wall']))}",
                       file=sys.stderr, flush=True)
             return
         if self.live is None:
