@@ -7,6 +7,8 @@ The rules are ``RULES.md`` (ids R1-R17); the project's decisions and encodings a
 
 from __future__ import annotations
 
+from typing import Any
+
 try:
     from . import _core
 except ImportError as exc:  # pragma: no cover - only without a built extension
@@ -82,7 +84,7 @@ from .titles import TITLES, title
 __version__: str = _core.__version__
 
 
-def pettingzoo_env(**kwargs):  # type: ignore[no-untyped-def]
+def pettingzoo_env(**kwargs: Any) -> Any:
     """The PettingZoo AEC environment (:func:`daguai.env.env`; keyword arguments of
     :class:`daguai.env.raw_env`). Needs ``pip install 'daguai[rl]'``; imported on first use,
     so ``import daguai`` does not need PettingZoo. See docs/learning.md."""

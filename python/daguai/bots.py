@@ -35,6 +35,11 @@ def is_model_path(text: Any) -> bool:
     and checked (``ModelError``, a ValueError, if the file is missing or not a valid model)."""
     if not isinstance(text, str) or not text.endswith(".dgn"):
         return False
+    from .dgn import read_model_file
+
+    # the bytes are checked here first (a FIFO, /dev/zero or a huge file is refused by its
+    # stat and header before anything is read to the end), then the engine loads the file
+    read_model_file(text)
     _core.policy_id(text)
     return True
 

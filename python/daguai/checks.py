@@ -16,7 +16,7 @@ from . import _core
 from .bots import Bot, is_model_path, load
 from .rules import Rules
 
-__all__ = ["SEED_MAX", "PolicyLike", "check_int", "check_seed", "check_rules", "check_policy",
+__all__ = ["SEED_MAX", "PolicyLike", "check_bool", "check_int", "check_seed", "check_rules", "check_policy",
            "seat_policies", "policy_name", "policy_names"]
 
 #: The largest seed (seeds are unsigned 64-bit, R17); every entry point takes [0, SEED_MAX].
@@ -123,3 +123,18 @@ def seat_policies(policies: Any, seats: int = 6) -> list[PolicyLike]:
         raise ValueError(f"policies: give 2 (team A = even seats, team B = odd seats) or {seats} "
                          f"(one per seat), got {len(seq)}")
     return [check_policy(p) for p in seq]
+
+
+def check_bool(value: Any, name: str) -> bool:
+    """A flag: ``True`` / ``False`` (or a numpy bool), never a number or text taken for one
+    (``matches=2`` was read as True)."""
+    if isinstance(value, bool):
+        return value
+    try:
+        import numpy as np
+
+        if isinstance(value, np.bool_):
+            return bool(value)
+    except ImportError:  # pragma: no cover
+        pass
+    raise ValueError(f"{name} must be True or False, got {value!r}")

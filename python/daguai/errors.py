@@ -24,8 +24,8 @@ from typing import Any
 
 from ._core import CardError, IllegalActionError, IllegalPlayError
 
-__all__ = ["CardError", "CodecError", "IllegalActionError", "IllegalPlayError", "ReplayError",
-           "safe_json_loads"]
+__all__ = ["CardError", "CodecError", "IllegalActionError", "IllegalPlayError", "MissingExtraError",
+           "ReplayError", "safe_json_loads"]
 
 
 class CodecError(ValueError):
@@ -35,6 +35,29 @@ class CodecError(ValueError):
 
 class ReplayError(CodecError):
     """A record or game JSON that is corrupt, tampered with, or not legal."""
+
+
+class MissingExtraError(ImportError):
+    """An optional feature whose packages are not installed; the message names the extra
+    that brings them (``pip install 'daguai[serve]'``), ``extra`` holds its name and
+    ``name`` the module that was missing (as in ``ImportError``)."""
+
+    def __init__(self, feature: str, extra: str, missing: str | None = None) -> None:
+        what = f" ({missing} is not installed)" if missing else ""
+        super().__init__(f"{feature} needs the '{extra}' extra{what}: pip install 'daguai[{extra}]'",
+                         name=missing)
+        self.extra = extra
+
+
+def require(feature: str, extra: str, *modules: str) -> None:
+    """Raise :class:`MissingExtraError` naming ``extra`` unless every module imports."""
+    import importlib
+
+    for module in modules:
+        try:
+            importlib.import_module(module)
+        except ImportError:
+            raise MissingExtraError(feature, extra, module) from None
 
 
 def safe_json_loads(text: str | bytes | bytearray, error: Callable[[str], Exception],

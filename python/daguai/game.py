@@ -289,7 +289,7 @@ class Game:
         doc = safe_json_loads(text, ReplayError, "the game document")
         if not isinstance(doc, dict) or doc.get("format") != "daguai-game":
             raise ReplayError("not a daguai game document (format != 'daguai-game')")
-        if doc.get("version") != RECORD_FORMAT:
+        if isinstance(doc.get("version"), bool) or doc.get("version") != RECORD_FORMAT:  # True == 1
             raise ReplayError(f"unsupported game format version {codec.short_repr(doc.get('version'))}")
         g = records.new_game(cls, doc)
         actions = doc.get("actions")

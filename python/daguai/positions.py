@@ -78,7 +78,7 @@ def _parse_position(position: str | bytes | Mapping[str, Any]) -> tuple[Rules, A
         raise _fail(f"a position is a dict or JSON text, got {type(position).__name__}")
     if not isinstance(doc, Mapping) or doc.get("format") != "daguai-position":
         raise _fail("not a daguai position (format != 'daguai-position')")
-    if doc.get("version") != POSITION_FORMAT:
+    if isinstance(doc.get("version"), bool) or doc.get("version") != POSITION_FORMAT:  # True == 1
         raise _fail(f"unsupported position version {codec.short_repr(doc.get('version'))}")
     try:
         rules = Rules.from_dict(doc.get("rules", {}))

@@ -105,7 +105,7 @@ def replay(cls: type[G], record: str | Iterable[str] | list[dict[str, Any]], upt
     first, head = numbered[0]
     if not isinstance(head, dict) or head.get("record") != "daguai":
         raise ReplayError(f"line {first}: not a daguai record header")
-    if head.get("format") != RECORD_FORMAT:
+    if isinstance(head.get("format"), bool) or head.get("format") != RECORD_FORMAT:  # True == 1
         raise ReplayError(f"line {first}: unsupported record format {codec.short_repr(head.get('format'))}")
     g = new_game(cls, head)
     i = 0  # index into the engine's log

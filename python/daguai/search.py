@@ -260,7 +260,7 @@ def _groups(rows: list[Any], best: int) -> list[Group]:
 
 def analyze(source: Any, *, upto: int | None = None, rollouts: int | None = None,
             time: float | None = None, policy: str = "heuristic", seed: int = 0, threads: int = 1,
-            progress: Any = None) -> Analysis:
+            progress: Any = None, worlds: int | None = None) -> Analysis:
     """Which play wins: the groups of equivalent actions of the seat to act, raced over
     sampled worlds and ranked by the seat's mean score change in the round (:data:`MEASURE`).
 
@@ -281,7 +281,17 @@ def analyze(source: Any, *, upto: int | None = None, rollouts: int | None = None
 
     Bounds: ``rollouts`` 1 .. 2**24, ``time`` (0, 3600], ``threads`` 1 .. 256, ``seed``
     0 .. 2**64 - 1. Raises ``ValueError`` on bad input.
+
+    ``worlds``: the old name of ``rollouts`` (each rollout plays one sampled world), still
+    accepted with a ``DeprecationWarning`` so that scripts written for it keep working.
     """
+    if worlds is not None:
+        import warnings
+
+        if rollouts is not None:
+            raise ValueError("give rollouts= only (worlds= is its old name)")
+        warnings.warn("analyze(worlds=) is now analyze(rollouts=)", DeprecationWarning, stacklevel=2)
+        rollouts = worlds
     if time is not None:
         if isinstance(time, bool) or not isinstance(time, (int, float)) or not 0 < time <= MAX_SECONDS:
             raise ValueError(f"time must be a number of seconds in (0, {MAX_SECONDS:g}], got {time!r}")

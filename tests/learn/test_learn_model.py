@@ -11,8 +11,8 @@ import daguai
 import numpy as np
 import pytest
 from daguai import _core
+from daguai.dgn import dgn_bytes, read_dgn, write_dgn
 from daguai.learn import ACTION_FEATURES, STATE_FEATURES, ModelError, Network, learn_features
-from daguai.learn.dgn import dgn_bytes, read_dgn, write_dgn
 
 torch = pytest.importorskip("torch")
 from daguai.learn.model import QNet  # noqa: E402

@@ -4,13 +4,12 @@ statuses: see :mod:`daguai.cli`)."""
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import os
 import sys
 from collections.abc import Sequence
 
 from . import analyze, bench, serve, simulate, train
-from .options import Command, Fail, Parser, rules_epilog
+from .options import Command, Fail, Parser, rules_epilog, wrap_paragraphs
 
 #: The subcommands, in the order of ``daguai --help``: one module of this folder each.
 COMMANDS: list[Command] = [simulate.SIMULATE, simulate.EVALUATE, bench.COMMAND, serve.COMMAND,
@@ -22,12 +21,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     parser = Parser(
         prog="daguai",
-        description="大怪路子 (Da Guai Lu Zi) engine: simulate, evaluate, bench, serve, train, analyze.",
+        description="大怪路子 (Da Guai Lu Zi): simulate, evaluate, bench, serve, train, analyze.",
         epilog="See docs/simulation.md. 'daguai COMMAND --help' for each command.")
     parser.add_argument("--version", action="version", version=f"daguai {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", title="commands")
     for command in COMMANDS:
-        p = sub.add_parser(command.name, help=command.help, description=command.description,
+        p = sub.add_parser(command.name, help=command.help, description=wrap_paragraphs(command.description),
                            formatter_class=argparse.RawDescriptionHelpFormatter)
         command.add_arguments(p)
         if any(a.dest == "rules" for a in p._actions):
@@ -45,8 +44,6 @@ def _main(argv: Sequence[str] | None) -> int:
     if args.command is None:
         names = ", ".join(c.name for c in COMMANDS)
         parser.error(f"no command given (choose {names}; see daguai --help)")
-    if importlib.util.find_spec("rich") is None:
-        parser.error("the daguai command needs rich: pip install 'daguai[cli]'")
     try:
         return int(args._run(args))
     except Fail as exc:

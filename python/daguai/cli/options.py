@@ -114,14 +114,31 @@ def rules_epilog() -> str:
 
     values = _rule_values()
     width = max(len(k) for k in VARIANTS)
-    lines = ["rules (--rule KEY=VALUE, repeatable; names as daguai.Rules, docs/rules.md):"]
+    cols = help_width()
+    lines = textwrap.wrap("rules (--rule KEY=VALUE, repeatable; names as daguai.Rules, docs/rules.md):",
+                          cols)
     for key, row in VARIANTS.items():
         default = row["default"]
         shown = str(default).lower() if isinstance(default, bool) else str(default)
-        lines.append(f"  {key:{width}s}  {values[key]}  (default {shown})")
-        lines += textwrap.wrap(f"{row['rule']}: {row['doc']}", 100, initial_indent=" " * (width + 6),
-                               subsequent_indent=" " * (width + 6))
+        lines += textwrap.wrap(f"{key:{width}s}  {values[key]}  (default {shown})", cols,
+                               initial_indent="  ", subsequent_indent=" " * (width + 4))
+        lines += textwrap.wrap(f"{row['rule']}: {row['doc']}", cols, initial_indent=" " * 6,
+                               subsequent_indent=" " * 6)
     return "\n".join(lines)
+
+
+def help_width() -> int:
+    """Columns for help text: the terminal's (``COLUMNS`` if set), at most 80 and at least
+    40, less argparse's margin; a pipe gets 80 (shutil's fallback), so nothing is wider."""
+    import shutil
+
+    return max(40, min(80, shutil.get_terminal_size((80, 24)).columns) - 2)
+
+
+def wrap_paragraphs(text: str) -> str:
+    """A description for RawDescriptionHelpFormatter (kept raw for the rules table),
+    wrapped to :func:`help_width` paragraph by paragraph."""
+    return "\n\n".join(textwrap.fill(" ".join(par.split()), help_width()) for par in text.split("\n\n"))
 
 
 def parse_rules(items: Sequence[str] | None) -> Any:

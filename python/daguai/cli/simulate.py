@@ -34,7 +34,8 @@ def _add_simulate(p: argparse.ArgumentParser) -> None:
     n.add_argument("--matches", type=positive, default=None, metavar="N",
                    help="play N whole matches instead")
     p.add_argument("--policy-a", type=policy_arg, default="heuristic", metavar="POLICY",
-                   help=f"policy of team A: {', '.join(POLICY_NAMES)} or package.module:policy "
+                   help=f"policy of team A: {', '.join(POLICY_NAMES)}, a model path/to/model.dgn, "
+                        "an import path package.module:policy or a file path/to/file.py:policy "
                         "(default heuristic)")
     p.add_argument("--policy-b", type=policy_arg, default="random", metavar="POLICY",
                    help="policy of team B (default random)")
@@ -95,7 +96,8 @@ def _run_simulate(args: argparse.Namespace) -> int:
 
 def _add_evaluate(p: argparse.ArgumentParser) -> None:
     p.add_argument("policy_a", type=policy_arg, metavar="A",
-                   help=f"policy A: {', '.join(POLICY_NAMES)} or package.module:policy")
+                   help=f"policy A: {', '.join(POLICY_NAMES)}, a model path/to/model.dgn, an "
+                        "import path package.module:policy or a file path/to/file.py:policy")
     p.add_argument("policy_b", type=policy_arg, metavar="B", help="policy B (the same choices)")
     p.add_argument("--deals", type=positive, default=1000, metavar="N", help="deals (default 1000)")
     p.add_argument("--matches", action="store_true", help="each deal is a whole match (default: a round)")

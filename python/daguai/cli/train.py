@@ -78,18 +78,54 @@ def _add_train(p: argparse.ArgumentParser) -> None:
                    help="minutes between checkpoints (default 5)")
     bar = p.add_mutually_exclusive_group()
     bar.add_argument("--progress", dest="progress", action="store_true", default=None,
-                     help="show the live display on stderr (default: when stderr is a terminal)")
-    bar.add_argument("--no-progress", dest="progress", action="store_false")
+                     help="show progress on stderr (the default): a live table on a terminal, "
+                          "else a line every 30 s and at each evaluation")
+    bar.add_argument("--no-progress", dest="progress", action="store_false", help="no progress output")
 
 
 def _run_train(args: argparse.Namespace) -> int:
     import shlex
+    from pathlib import Path
 
+    # every check that needs no PyTorch first (importing it takes 2-12 s): paths, numbers
+    from ..learn.config import (
+        CHECKPOINT,
+        TrainConfig,
+        check_export_path,
+        check_minutes,
+        check_plot_path,
+        check_run_dir,
+    )
+
+    if not args.run.strip():
+        raise Fail(f"RUN must name a folder, got {args.run!r}")
     if args.plot:
+        check_plot_path(args.plot)
         from ..learn.curve import plot_curve
 
         print(f"wrote {plot_curve(args.run, args.plot)}")
         return 0
+    if args.export:
+        check_export_path(args.export)
+        if not (Path(args.run) / CHECKPOINT).exists():
+            raise Fail(f"no checkpoint in {args.run!r}")
+        if args.margin is not None and not 0 <= args.margin <= 10:
+            raise Fail(f"--margin must be a number in [0, 10], got {args.margin}")
+    else:
+        check_minutes("--minutes", args.minutes)
+        check_minutes("--checkpoint-minutes", args.checkpoint_minutes)
+        cfg = TrainConfig(seed=args.seed, actors=args.actors, games_per_task=args.games_per_task,
+                          epsilon=args.epsilon, lr=args.lr, batch=args.batch, widths=args.widths,
+                          warm_frames=args.warm_frames, self_play=args.self_play, reward=args.reward,
+                          branch=args.branch, pair_weight=args.pair_weight,
+                          margin=TrainConfig.margin if args.margin is None else args.margin,
+                          eval_every=args.eval_every, eval_deals=args.eval_deals,
+                          threads=args.threads).check()
+        check_run_dir(args.run)
+        if args.ray and args.ray != "local":
+            from ..run.cluster import _probe
+
+            _probe(args.ray, 10.0)  # an address nothing answers at: one line now, not a hang
     try:
         from ..learn.trainer import export, train
     except ImportError as exc:
@@ -98,23 +134,14 @@ def _run_train(args: argparse.Namespace) -> int:
         raise
     command = "daguai " + " ".join(shlex.quote(a) for a in args._argv)
     if args.export:
-        if not args.export.endswith(".dgn"):
-            raise Fail(f"--export: a model file ends in .dgn, got {args.export!r}")
         print(f"wrote {export(args.run, args.export, command=command, margin=args.margin)}")
         return 0
-    if not 0 < args.minutes <= 1e6:
-        raise Fail(f"--minutes must be a positive number, got {args.minutes}")
-    cfg = TrainConfig(seed=args.seed, actors=args.actors, games_per_task=args.games_per_task,
-                      epsilon=args.epsilon, lr=args.lr, batch=args.batch, widths=args.widths,
-                      warm_frames=args.warm_frames, self_play=args.self_play, reward=args.reward,
-                      branch=args.branch, pair_weight=args.pair_weight,
-                      margin=TrainConfig.margin if args.margin is None else args.margin,
-                      eval_every=args.eval_every, eval_deals=args.eval_deals,
-                      threads=args.threads).check()
-    from pathlib import Path
-
-    resume = not args.fresh and (Path(args.run) / "checkpoint.pt").exists()
-    progress = sys.stderr.isatty() if args.progress is None else args.progress
+    resume = not args.fresh and (Path(args.run) / CHECKPOINT).exists()
+    # a terminal gets the live table; a pipe or a log file a plain line every 30 s and at
+    # every evaluation (a live display writes nothing there until the run ends)
+    progress: bool | str = "live" if sys.stderr.isatty() else "lines"
+    if args.progress is not None:
+        progress = ("live" if sys.stderr.isatty() else "lines") if args.progress else False
     s = train(args.run, None if resume else cfg, minutes=args.minutes, max_frames=args.max_frames,
               resume=resume, ray=args.ray, progress=progress,
               checkpoint_minutes=args.checkpoint_minutes, command=command)

@@ -4,7 +4,7 @@ training, the ``.dgn`` weights file, and native inference in the engine.
 Using a model needs only numpy: ``daguai.simulate("learned", "heuristic")`` plays the shipped
 model, ``"path/to/model.dgn"`` any other. Training needs PyTorch (the ``train`` extra):
 :func:`train`, :func:`export` and :class:`QNet` import it on first use (:class:`TrainConfig`,
-the settings, needs no PyTorch).
+the settings, needs no PyTorch and imports at once).
 """
 
 from __future__ import annotations
@@ -15,11 +15,11 @@ import numpy as np
 
 from .. import _core
 from .._core import ACTION_FEATURES, LEARN_VERSION, STATE_FEATURES, Action, ModelError, Network
+from ..dgn import dgn_bytes, parse_dgn, read_dgn, write_dgn
 from ..game import Game
-from .dgn import dgn_bytes, parse_dgn, read_dgn, write_dgn
+from .config import TrainConfig
 
 if TYPE_CHECKING:
-    from .config import TrainConfig
     from .model import QNet
     from .trainer import TrainSummary, export, train
 
@@ -56,8 +56,7 @@ def learn_features(game: Game | _core.GameState) -> tuple[np.ndarray, list[Actio
     return state, list(actions), feats, int(heuristic)
 
 
-_TORCH = {"QNet": "model", "TrainConfig": "config", "TrainSummary": "trainer", "train": "trainer",
-          "export": "trainer"}
+_TORCH = {"QNet": "model", "TrainSummary": "trainer", "train": "trainer", "export": "trainer"}
 
 
 def __getattr__(name: str) -> Any:

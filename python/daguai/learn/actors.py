@@ -9,6 +9,7 @@ frames in any process, on any machine with the same build, on Ray or locally.
 
 from __future__ import annotations
 
+import atexit
 import multiprocessing as mp
 import os
 import queue
@@ -41,10 +42,29 @@ class Task:
     rules: Rules
 
 
+_cleanup_registered = False
+
+
+def _actor_file() -> Path:
+    return Path(tempfile.gettempdir()) / f"daguai-actor-{os.getpid()}.dgn"
+
+
+def _remove_actor_file() -> None:
+    """The weights file of this process goes with it (no 1 MB file left per run)."""
+    for path in (_actor_file(), _actor_file().with_name(_actor_file().name + ".tmp")):
+        path.unlink(missing_ok=True)
+
+
 def _model_path(weights: bytes) -> str:
     """A file holding ``weights`` for this process (rewritten when the weights change; the
-    engine's registry reloads a path whose bytes changed)."""
-    path = Path(tempfile.gettempdir()) / f"daguai-actor-{os.getpid()}.dgn"
+    engine's registry reloads a path whose bytes changed). Removed when the process ends:
+    by :func:`_actor_main` for local actors (which leave by ``os._exit``, past ``atexit``)
+    and by ``atexit`` elsewhere (Ray's workers)."""
+    global _cleanup_registered
+    path = _actor_file()
+    if not _cleanup_registered:
+        atexit.register(_remove_actor_file)
+        _cleanup_registered = True
     try:
         same = path.read_bytes() == weights
     except OSError:
@@ -70,15 +90,18 @@ def run_task(task: Task, weights: bytes | None) -> Frames:
 
 
 def _actor_main(tasks: Any, results: Any) -> None:
-    while True:
-        item = tasks.get()
-        if item is None:
-            return
-        task, weights = item
-        try:
-            results.put((task.step, task.index, run_task(task, weights), None))
-        except Exception as exc:  # reported to the learner, which raises it
-            results.put((task.step, task.index, None, f"{type(exc).__name__}: {exc}"))
+    try:
+        while True:
+            item = tasks.get()
+            if item is None:
+                return
+            task, weights = item
+            try:
+                results.put((task.step, task.index, run_task(task, weights), None))
+            except Exception as exc:  # reported to the learner, which raises it
+                results.put((task.step, task.index, None, f"{type(exc).__name__}: {exc}"))
+    finally:
+        _remove_actor_file()
 
 
 class LocalActors:
@@ -126,17 +149,22 @@ class LocalActors:
 class RayActors:
     """The same tasks on a Ray cluster (``address``: ``"auto"``, ``"local"`` or host:port)."""
 
-    def __init__(self, address: str) -> None:
+    def __init__(self, address: str, timeout: float | None = None) -> None:
         try:
             import ray
         except ImportError:
             raise ValueError("--ray needs Ray: pip install 'daguai[ray]'") from None
+        from ..run.cluster import RAY_TIMEOUT, ray_init
+
         self._ray = ray
         if not ray.is_initialized():
             if address == "local":
                 ray.init(num_cpus=os.cpu_count(), include_dashboard=False, log_to_driver=False)
             else:
-                ray.init(address=address, log_to_driver=False)
+                # the same bounded connect as simulate --ray: a TCP probe first (an address
+                # nothing answers at, or no address at all such as 256.1.1.1, fails in
+                # seconds), then a watchdog; RayConnectionError names the address
+                ray_init(address, RAY_TIMEOUT if timeout is None else timeout, quiet=True)
         self._remote = ray.remote(num_cpus=1)(run_task)
         self._pending: dict[tuple[int, int], Any] = {}
         self._weights: tuple[bytes | None, Any] = (None, None)

@@ -1,28 +1,40 @@
-"""The settings of a training run (:class:`TrainConfig`), apart from the trainer so that
-reading them needs no PyTorch: ``daguai train`` takes its options' defaults from here."""
+"""The trainer's settings and the checks of its paths and numbers, without PyTorch.
+
+``daguai train`` runs every check here before it imports torch (2-12 s), so a bad number or
+path gets its one line and exit 2 at once; :mod:`daguai.learn.trainer` runs the same
+checks for the Python call.
+"""
 
 from __future__ import annotations
 
+import math
+import os
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
+from pathlib import Path
+from typing import Any
 
 from .. import _core
 from ..rules import Rules
 
-__all__ = ["TrainConfig", "DEFAULT_WIDTHS", "MAX_ACTORS", "check_widths"]
+__all__ = ["CHECKPOINT", "DEFAULT_WIDTHS", "MAX_ACTORS", "TrainConfig", "check_widths",
+           "check_export_path", "check_minutes", "check_plot_path", "check_run_dir", "config_from_json",
+           "config_json"]
 
+CHECKPOINT = "checkpoint.pt"
 #: Hidden widths of the shipped model (docs/learning.md "Network").
 DEFAULT_WIDTHS = (256, 128)
 #: The most actor processes a run may ask for.
 MAX_ACTORS = 256
+_MAX_LAYERS, _MAX_WIDTH = 8, 4096  # the engine's bounds (cpp/engine/learned.hpp)
 
 
 def check_widths(widths: Sequence[int]) -> tuple[int, ...]:
-    """The hidden widths of a network as a tuple; ``ModelError`` unless 1..8 layers of
-    1..4096 units (``QNet`` and :meth:`TrainConfig.check` both ask)."""
+    """The hidden widths of a network as a tuple; ``ModelError`` (a ValueError) unless 1..8
+    layers of 1..4096 units (``QNet`` asks; :meth:`TrainConfig.check` checks the same bounds)."""
     out = tuple(int(w) for w in widths)
-    if not 1 <= len(out) <= 8 or any(not 1 <= w <= 4096 for w in out):
-        raise _core.ModelError(f"widths must be 1..8 layers of 1..4096 units, got {out}")
+    if not 1 <= len(out) <= _MAX_LAYERS or any(not 1 <= w <= _MAX_WIDTH for w in out):
+        raise _core.ModelError(f"widths must be 1..{_MAX_LAYERS} layers of 1..{_MAX_WIDTH} units, got {out}")
     return out
 
 
@@ -66,4 +78,112 @@ class TrainConfig:
             raise ValueError(f"reward must be 'wl' or 'score', got {self.reward!r}")
         if not isinstance(self.rules, Rules):
             raise ValueError(f"rules must be a daguai.Rules, got {type(self.rules).__name__}")
-        return replace(self, widths=check_widths(self.widths))
+        widths = self.widths
+        if (not isinstance(widths, (tuple, list)) or not 1 <= len(widths) <= _MAX_LAYERS
+                or any(isinstance(w, bool) or not isinstance(w, int) or not 1 <= w <= _MAX_WIDTH
+                       for w in widths)):
+            raise ValueError(f"widths must be 1..{_MAX_LAYERS} layers of 1..{_MAX_WIDTH} units, "
+                             f"got {widths!r}")
+        return replace(self, widths=tuple(int(w) for w in widths))
+
+
+def config_json(cfg: TrainConfig) -> dict[str, Any]:
+    """The configuration as a JSON dict (the checkpoint's and the exported model's form)."""
+    d = {f.name: getattr(cfg, f.name) for f in fields(cfg) if f.name != "rules"}
+    d["rules"] = cfg.rules.to_dict()
+    d["widths"] = list(cfg.widths)
+    return d
+
+
+def config_from_json(d: Any) -> TrainConfig:
+    """Inverse of :func:`config_json`, checked (a checkpoint's file is untrusted)."""
+    if not isinstance(d, dict):
+        raise ValueError(f"the configuration must be a dict, got {type(d).__name__}")
+    names = {f.name for f in fields(TrainConfig)}
+    unknown = sorted(str(k) for k in d if k not in names)
+    if unknown:
+        raise ValueError(f"unknown configuration keys {unknown[:5]}")
+    values = dict(d)
+    if "rules" in values:
+        values["rules"] = Rules.from_dict(values["rules"])
+    if "widths" in values:
+        if not isinstance(values["widths"], (list, tuple)):
+            raise ValueError("widths must be a list of integers")
+        values["widths"] = tuple(values["widths"])
+    return TrainConfig(**values).check()
+
+
+def check_minutes(name: str, value: Any, *, zero: bool = False) -> float:
+    """A finite number of minutes, > 0 (or >= 0 with ``zero``), at most 10^6."""
+    ok = (not isinstance(value, bool) and isinstance(value, (int, float)) and math.isfinite(value)
+          and (value >= 0 if zero else value > 0) and value <= 1e6)
+    if not ok:
+        bound = ">= 0" if zero else "> 0"
+        raise ValueError(f"{name} must be a finite number of minutes {bound} (at most 1e6), got {value!r}")
+    return float(value)
+
+
+def _writable_folder(path: Path, what: str) -> None:
+    """``path`` is (or can be made) a folder this process may write in: its nearest existing
+    ancestor is a folder, not a file, and is writable. Nothing is created."""
+    probe = path
+    while not probe.exists():
+        if probe.parent == probe:
+            break
+        probe = probe.parent
+    if probe.exists() and not probe.is_dir():
+        raise ValueError(f"{what} {str(path)!r}: {str(probe)!r} is a file, not a folder")
+    if not os.access(probe, os.W_OK | os.X_OK):
+        raise ValueError(f"{what} {str(path)!r}: cannot write in {str(probe)!r}")
+
+
+def check_run_dir(run: Any) -> Path:
+    """The run folder, checked before any work: a non-empty path that is a folder or can be
+    made one (not a file, not under a file, not in a place that cannot be written such as
+    ``/proc``). Made here, so a later failure cannot leave a half-made run behind."""
+    if not isinstance(run, (str, os.PathLike)) or not os.fspath(run).strip():
+        raise ValueError(f"RUN must name a folder, got {run!r}")
+    path = Path(run)
+    if path.exists() and not path.is_dir():
+        raise ValueError(f"RUN {str(path)!r} is a file, not a folder")
+    _writable_folder(path, "RUN")
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        probe = path / f".daguai-write-test-{os.getpid()}"
+        probe.touch()
+        probe.unlink()
+    except OSError as exc:
+        raise ValueError(f"RUN {str(path)!r}: cannot write there ({exc.strerror or exc})") from None
+    ckpt = path / CHECKPOINT
+    if ckpt.exists() and not ckpt.is_file():
+        raise ValueError(f"{str(ckpt)!r} is not a file (a checkpoint is one)")
+    return path
+
+
+def check_export_path(path: Any) -> Path:
+    """Where ``--export`` writes: a ``.dgn`` path that is not a folder, in an existing folder
+    this process can write in (the atomic write's ``.tmp`` goes beside it)."""
+    if not isinstance(path, (str, os.PathLike)) or not os.fspath(path).endswith(".dgn"):
+        raise ValueError(f"--export: a model file ends in .dgn, got {path!r}")
+    p = Path(path)
+    if p.is_dir():
+        raise ValueError(f"--export {str(p)!r} is a folder, not a file")
+    parent = p.parent
+    if not parent.is_dir():
+        raise ValueError(f"--export {str(p)!r}: the folder {str(parent)!r} does not exist")
+    if not os.access(parent, os.W_OK | os.X_OK):
+        raise ValueError(f"--export {str(p)!r}: cannot write in {str(parent)!r}")
+    return p
+
+
+def check_plot_path(path: Any) -> Path:
+    """Where ``--plot`` draws: a .png/.svg/.pdf path, not a folder, whose folder can be made."""
+    if not isinstance(path, (str, os.PathLike)):
+        raise ValueError(f"--plot: an image path, got {path!r}")
+    p = Path(path)
+    if p.suffix.lower() not in (".png", ".svg", ".pdf"):
+        raise ValueError(f"--plot: the image must end in .png, .svg or .pdf, got {str(p)!r}")
+    if p.is_dir():
+        raise ValueError(f"--plot {str(p)!r} is a folder, not a file")
+    _writable_folder(p.parent, "--plot")
+    return p

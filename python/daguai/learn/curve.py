@@ -28,9 +28,9 @@ def read_curve(run: str | Path) -> dict[str, list[tuple[int, float]]]:
 def plot_curve(run: str | Path, path: str | Path) -> Path:
     """Draw the evaluation curve (net wins per round against heuristic, 95% band) and the
     training loss of a run into an image file (.png, .svg or .pdf); returns its path."""
-    path = Path(path)
-    if path.suffix.lower() not in (".png", ".svg", ".pdf"):
-        raise ValueError(f"--plot: the image must end in .png, .svg or .pdf, got {str(path)!r}")
+    from .config import check_plot_path
+
+    path = check_plot_path(path)
     curve = read_curve(run)
     import matplotlib
 
@@ -53,14 +53,19 @@ def plot_curve(run: str | Path, path: str | Path) -> Path:
                          label="95% interval")
     ax1.axhline(0.0, color="grey", linewidth=0.8)
     ax1.set_ylabel("net wins per round")
-    ax1.set_title(f"daguai training run {Path(run).name}: duplicate evaluation")
+    # the run's folder as typed (a run named "run" read "daguai training run run")
+    ax1.set_title(f"daguai train {run}: duplicate evaluation against heuristic", fontsize="medium")
     ax1.legend(loc="lower right")
     loss = curve.get("train/loss", [])
     ax2.plot([x_of(s) for s, _ in loss], [v for _, v in loss], linewidth=0.8)
     ax2.set_ylabel("loss (MSE)")
     ax2.set_xlabel("frames (millions)" if frames else "step")
     fig.tight_layout()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path)
-    plt.close(fig)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fig.savefig(path)
+    except OSError as exc:
+        raise ValueError(f"--plot {str(path)!r}: cannot write it ({exc.strerror or exc})") from None
+    finally:
+        plt.close(fig)
     return path

@@ -6,8 +6,8 @@ already does, as soon as Gymnasium is imported too: ``daguai._gym_ids``):
 
 ``"daguai/DaGuai-v0"`` — :class:`DaGuaiEnv`, single agent
     The learner plays one seat (or several: a team) against opponents on the other seats:
-    built-in policies run in C++ (``"random"``, ``"greedy"``, ``"heuristic"``) or Python
-    callables ``policy(game, seat) -> action``.
+    every policy ``simulate`` takes by name (built-ins and model files run in C++, import
+    paths in Python) or Python callables ``policy(game, seat) -> action``.
     ``gymnasium.make("daguai/DaGuai-v0", seat=0, opponents="heuristic")``.
 ``"daguai/DaGuaiSelfPlay-v0"`` — :class:`daguai.learn.gym_vector.DaGuaiVectorEnv`, ``gymnasium.make_vec`` only
     :class:`daguai.BatchEnv` behind Gymnasium's vector API: ``num_envs`` games stepped
@@ -49,7 +49,8 @@ except ImportError as _exc:  # pragma: no cover - depends on the installation
 
 from .. import _core
 from .._core import IllegalActionError
-from ..checks import check_rules, check_seed
+from ..bots import Bot
+from ..checks import check_policy, check_rules, check_seed
 from ..game import Game
 from ..rules import Rules
 from ..table import seats_of
@@ -64,6 +65,18 @@ __all__ = ["DaGuaiEnv", "ENV_ID", "SELF_PLAY_ID", "BUILTIN_POLICIES"]
 BUILTIN_POLICIES = ("random", "greedy", "heuristic")
 
 PolicyLike = str | Callable[[Game, int], Any]
+
+
+class _ViewPolicy:
+    """A simulate-style ``policy(view, seat)`` (named by an import path) as an opponent: it
+    is given the seat's view, never the whole game (R16), as in ``simulate``."""
+
+    def __init__(self, policy: Callable[[Any, int], Any]) -> None:
+        self.policy = policy
+        self.__name__ = getattr(policy, "__name__", type(policy).__name__)
+
+    def __call__(self, game: Game, seat: int) -> Any:
+        return self.policy(game.view(seat), seat)
 
 
 def observation_bounds(rules: Rules, matches: bool) -> tuple[np.ndarray, np.ndarray]:
@@ -109,8 +122,11 @@ class DaGuaiEnv(gymnasium.Env):
         The seat(s) the learner plays (default 0). ``(0, 2, 4)`` plays team A: the learner
         then decides for whichever of its seats is to act (the observation is that seat's).
     opponents : str, callable, sequence or mapping
-        The policy of every other seat: a built-in name (``"random"``, ``"greedy"``,
-        ``"heuristic"``, run in C++ with its own seeded stream per seat, R17), a callable
+        The policy of every other seat: any policy ``simulate`` takes by name — a built-in
+        name (``"random"``, ``"greedy"``, ``"heuristic"``, ``"pimc"``, ``"learned"``, ...)
+        or a model ``path.dgn``, run in C++ with its own seeded stream per seat (R17), or an
+        import path ``package.module:policy`` / ``file.py:policy`` of a ``policy(view, seat)``
+        (given the seat's view, as in ``simulate``) — a callable
         ``policy(game, seat) -> action`` (anything :meth:`daguai.Game.step` accepts), a
         sequence of 6 (entries of learner seats are ignored) or a ``{seat: policy}`` dict.
     rules : Rules, optional
@@ -219,10 +235,20 @@ class DaGuaiEnv(gymnasium.Env):
             if s not in per_seat:
                 raise ValueError(f"opponents gives no policy for seat {s}")
             p = per_seat[s]
-            if not (callable(p) or (isinstance(p, str) and p in BUILTIN_POLICIES)):
-                raise ValueError(f"the policy of seat {s} must be one of {', '.join(BUILTIN_POLICIES)} "
-                                 f"or a callable policy(game, seat), got {p!r}")
-            out[s] = p
+            if isinstance(p, Bot) or isinstance(p, str):
+                # every policy simulate takes: a built-in name (pimc and learned too), a model
+                # path.dgn (both run in C++ by name), an import path package.module:policy or
+                # file.py:policy (a simulate-style policy(view, seat): it gets the seat's view)
+                try:
+                    q = check_policy(p)
+                except ValueError as exc:
+                    raise ValueError(f"the policy of seat {s}: {exc}") from None
+                out[s] = q if isinstance(q, str) else _ViewPolicy(q)
+            elif callable(p):
+                out[s] = p
+            else:
+                raise ValueError(f"the policy of seat {s} must be a policy name, a model path.dgn, an "
+                                 f"import path or a callable policy(game, seat), got {p!r}")
         return out
 
     # ---- episode -----------------------------------------------------------------------

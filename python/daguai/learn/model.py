@@ -17,8 +17,8 @@ import torch
 from torch import nn
 
 from .. import _core
+from ..dgn import Layers, dgn_bytes, parse_dgn, read_model_file, write_dgn
 from .config import DEFAULT_WIDTHS, check_widths
-from .dgn import Layers, dgn_bytes, parse_dgn, write_dgn
 
 __all__ = ["QNet", "DEFAULT_WIDTHS"]
 
@@ -63,8 +63,8 @@ class QNet(nn.Module):
     @classmethod
     def from_dgn(cls, data: bytes | str | Path) -> QNet:
         """A QNet with the weights of ``.dgn`` bytes or a file path."""
-        raw = data if isinstance(data, bytes) else Path(data).read_bytes()
-        layers, _, _ = parse_dgn(raw)
+        raw = data if isinstance(data, bytes) else read_model_file(data)
+        layers, _, _ = parse_dgn(raw, meta=False)  # the engine ignores metadata: so does this
         net = cls([w.shape[0] for w, _ in layers[:-1]])
         with torch.no_grad():
             for m, (w, b) in zip([*net.hidden, net.out], layers, strict=True):

@@ -25,7 +25,7 @@ import json
 import shlex
 import sys
 import time
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -33,10 +33,19 @@ import numpy as np
 import torch
 
 from .actors import LocalActors, RayActors, Task
-from .config import TrainConfig
+from .checkpoint import checkpoint_part as _checkpoint_part
+from .checkpoint import load_checkpoint as _load_checkpoint
+from .config import (
+    CHECKPOINT,
+    TrainConfig,
+    check_export_path,
+    check_minutes,
+    check_run_dir,
+    config_json,
+)
 from .model import QNet
 
-__all__ = ["TrainConfig", "TrainSummary", "train", "export"]
+__all__ = ["TrainConfig", "TrainSummary", "train", "export"]  # TrainConfig: from .config
 
 
 def splitmix64(x: int) -> int:
@@ -47,7 +56,7 @@ def splitmix64(x: int) -> int:
     return z ^ (z >> 31)
 
 
-_CHECKPOINT = "checkpoint.pt"
+_CHECKPOINT = CHECKPOINT
 
 
 @dataclass
@@ -137,21 +146,54 @@ def _evaluate(model_path: Path, cfg: TrainConfig, opponent: str = "heuristic") -
             "deals": cfg.eval_deals, "seed": cfg.eval_seed, "opponent": opponent}
 
 
-class _Display:
-    """The rich progress display (stderr): frames/s, rounds, loss, the latest evaluation."""
+#: Seconds between progress lines when stderr is not a terminal (``progress="lines"``).
+LINE_SECONDS = 30.0
 
-    def __init__(self, enabled: bool, out: Path) -> None:
+
+def eval_due(step: int, every: int) -> bool:
+    """Whether step ``step`` evaluates: every ``every`` steps, and before the first of those
+    at steps 1, 2, 4, 8, ... as well, so that a short run (a 2-minute one is ~100 steps)
+    draws a curve, not one dot. A function of the step alone: the same steps in a resumed
+    run as in an uninterrupted one."""
+    if every <= 0 or step <= 0:
+        return False
+    return step % every == 0 or (step < every and step & (step - 1) == 0)
+
+
+class _Display:
+    """Progress on stderr: ``"live"``, rich's live table (frames/s, rounds, loss, the latest
+    evaluation) for a terminal; ``"lines"``, one plain line every :data:`LINE_SECONDS` and
+    at each evaluation, for a log file or a pipe (which a live display would leave empty
+    until the end); ``False``/``None``, nothing."""
+
+    def __init__(self, mode: bool | str | None, out: Path) -> None:
         self.live: Any = None
-        if not enabled:
+        self.mode = "live" if mode is True else (mode or None)
+        if self.mode not in (None, "live", "lines"):
+            raise ValueError(f"progress must be True, False, 'live' or 'lines', got {mode!r}")
+        self.out = out
+        self.last_line = float("-inf")
+        if self.mode != "live":
             return
         from rich.console import Console
         from rich.live import Live
 
-        self.out = out
         self.live = Live(console=Console(stderr=True), refresh_per_second=2, transient=False)
         self.live.start()
 
-    def update(self, row: dict[str, Any]) -> None:
+    def update(self, row: dict[str, Any], evaluated: bool = False) -> None:
+        ev = row.get("eval")
+        ev_text = f"{ev['mean']:+.3f} [{ev['lo']:+.3f}, {ev['hi']:+.3f}]" if ev else "-"
+        if self.mode == "lines":
+            now = time.monotonic()
+            if evaluated or now - self.last_line >= LINE_SECONDS:
+                self.last_line = now
+                print(f"daguai train {self.out}: step {row['step']}, {row['frames']:,} frames, "
+                      f"{row['fps']:,.0f} frames/s, {row['rounds']:,} rounds, loss {row['loss']:.4f}, "
+                      f"eval vs heuristic {ev_text}, "
+                      f"wall {time.strftime('%H:%M:%S', time.gmtime(row['wall']))}",
+                      file=sys.stderr, flush=True)
+            return
         if self.live is None:
             return
         from rich.table import Table
@@ -159,8 +201,6 @@ class _Display:
         t = Table(title=f"daguai train → {self.out}", show_header=True)
         for name in ("step", "frames", "frames/s", "rounds", "loss", "eval vs heuristic", "wall"):
             t.add_column(name, justify="right")
-        ev = row.get("eval")
-        ev_text = f"{ev['mean']:+.3f} [{ev['lo']:+.3f}, {ev['hi']:+.3f}]" if ev else "-"
         t.add_row(str(row["step"]), f"{row['frames']:,}", f"{row['fps']:,.0f}", f"{row['rounds']:,}",
                   f"{row['loss']:.4f}", ev_text, time.strftime("%H:%M:%S", time.gmtime(row["wall"])))
         self.live.update(t)
@@ -191,7 +231,8 @@ class _RunState:
         _save(path, {"net": self.net.state_dict(), "opt": self.opt.state_dict(), "step": self.step,
                      "frames": self.frames, "rounds": self.rounds, "prev_weights": self.prev,
                      "frames_issue": self.frames_issue, "wall": wall_now, "evals": self.evals,
-                     "commands": self.commands, "config": cfg, "torch_rng": torch.get_rng_state()})
+                     "commands": self.commands, "config": config_json(cfg),
+                     "torch_rng": torch.get_rng_state()})
 
 
 def _open(out: Path, config: TrainConfig | None, resume: bool) -> tuple[TrainConfig, dict[str, Any] | None]:
@@ -204,7 +245,7 @@ def _open(out: Path, config: TrainConfig | None, resume: bool) -> tuple[TrainCon
         shutil.rmtree(out / "tb", ignore_errors=True)
         (out / "evals.jsonl").unlink(missing_ok=True)
         return (config or TrainConfig()).check(), None
-    ckpt = torch.load(ckpt_path, weights_only=False)
+    ckpt = _load_checkpoint(ckpt_path)
     saved = ckpt["config"]
     if config is not None and config != saved:
         raise ValueError(f"{ckpt_path} was made with another configuration; resume with the "
@@ -212,7 +253,7 @@ def _open(out: Path, config: TrainConfig | None, resume: bool) -> tuple[TrainCon
     return saved.check(), ckpt
 
 
-def _state(cfg: TrainConfig, ckpt: dict[str, Any] | None) -> _RunState:
+def _state(cfg: TrainConfig, ckpt: dict[str, Any] | None, path: Path) -> _RunState:
     """A new run's network (seeded from the run's seed) or the checkpoint's, with its torch
     random state, so a resumed run goes on exactly as an uninterrupted one."""
     if ckpt is None:
@@ -221,10 +262,11 @@ def _state(cfg: TrainConfig, ckpt: dict[str, Any] | None) -> _RunState:
         opt = torch.optim.Adam(net.parameters(), lr=cfg.lr)
         return _RunState(net, opt, prev=net.to_dgn(margin=cfg.margin))
     net = QNet(cfg.widths)
-    net.load_state_dict(ckpt["net"])
     opt = torch.optim.Adam(net.parameters(), lr=cfg.lr)
-    opt.load_state_dict(ckpt["opt"])
-    torch.set_rng_state(ckpt["torch_rng"])
+    with _checkpoint_part(path):
+        net.load_state_dict(ckpt["net"])
+        opt.load_state_dict(ckpt["opt"])
+        torch.set_rng_state(ckpt["torch_rng"])
     return _RunState(net, opt, ckpt["step"], ckpt["frames"], ckpt["rounds"], ckpt["wall"],
                      ckpt["prev_weights"], ckpt["frames_issue"], ckpt["evals"],
                      ckpt.get("commands", []))
@@ -265,7 +307,7 @@ def _log_step(writer: Any, s: _RunState, loss: float, fps: float) -> None:
 
 def train(out: str | Path, config: TrainConfig | None = None, *, minutes: float = 10.0,
           max_frames: int | None = None, resume: bool = True, ray: str | None = None,
-          progress: bool = False, checkpoint_minutes: float = 5.0,
+          progress: bool | str = False, checkpoint_minutes: float = 5.0,
           command: str | None = None) -> TrainSummary:
     """Train (or go on training) the learned player in run directory ``out``.
 
@@ -277,13 +319,12 @@ def train(out: str | Path, config: TrainConfig | None = None, *, minutes: float 
     ``heuristic``) are logged to TensorBoard event files in ``out/tb`` and to
     ``out/evals.jsonl``; ``daguai train --plot out`` draws the curve.
     """
-    out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
+    minutes = check_minutes("minutes", minutes)
+    checkpoint_minutes = check_minutes("checkpoint_minutes", checkpoint_minutes)
+    out = check_run_dir(out)
     cfg, ckpt = _open(out, config, resume)
-    if not (isinstance(minutes, (int, float)) and 0 < minutes <= 1e6):
-        raise ValueError(f"minutes must be a positive number, got {minutes!r}")
     torch.set_num_threads(cfg.threads)
-    s = _state(cfg, ckpt)
+    s = _state(cfg, ckpt, out / _CHECKPOINT)
     # every call of the run, with the frames it started from (the history in exported models)
     s.commands.append({"command": command or "daguai.learn.train", "from_frames": s.frames,
                        "from_step": s.step, "minutes": minutes,
@@ -299,6 +340,7 @@ def train(out: str | Path, config: TrainConfig | None = None, *, minutes: float 
     issue(s.step + 1, cur, s.frames_issue[1])
     start = last_ckpt = time.monotonic()
     call_frames = 0
+    loss = float("nan")
     try:
         while time.monotonic() - start < minutes * 60 and (max_frames is None or s.frames < max_frames):
             data = backend.collect(s.step, cfg.actors)
@@ -316,10 +358,11 @@ def train(out: str | Path, config: TrainConfig | None = None, *, minutes: float 
             _log_step(writer, s, loss, fps)
             row: dict[str, Any] = {"step": s.step, "frames": s.frames, "fps": fps, "rounds": s.rounds,
                                    "loss": loss, "wall": wall, "eval": s.evals[-1] if s.evals else None}
-            if cfg.eval_every and s.step % cfg.eval_every == 0:
+            evaluated = eval_due(s.step, cfg.eval_every)
+            if evaluated:
                 row["eval"] = _evaluate_now(s, cfg, out, writer, wall)
             writer.flush()
-            display.update(row)
+            display.update(row, evaluated)
             if time.monotonic() - last_ckpt >= checkpoint_minutes * 60:
                 s.save(out / _CHECKPOINT, cfg, s.wall + time.monotonic() - start)
                 last_ckpt = time.monotonic()
@@ -331,17 +374,10 @@ def train(out: str | Path, config: TrainConfig | None = None, *, minutes: float 
     s.save(out / _CHECKPOINT, cfg, s.wall + wall_call)
     meta = {"commands": s.commands, "seed": cfg.seed, "step": s.step,
             "frames": s.frames, "rounds": s.rounds, "wall_seconds": round(s.wall + wall_call, 1),
-            "widths": list(cfg.widths), "config": _config_json(cfg)}
+            "widths": list(cfg.widths), "config": config_json(cfg)}
     s.net.save_dgn(out / "latest.dgn", meta, cfg.margin)
     return TrainSummary(out, s.step, s.frames, s.rounds, wall_call, s.wall + wall_call,
                         call_frames / max(1e-9, wall_call), list(s.evals))
-
-
-def _config_json(cfg: TrainConfig) -> dict[str, Any]:
-    d = {f.name: getattr(cfg, f.name) for f in fields(cfg) if f.name != "rules"}
-    d["rules"] = cfg.rules.to_dict()
-    d["widths"] = list(cfg.widths)
-    return d
 
 
 def export(run: str | Path, path: str | Path, command: str | None = None,
@@ -349,16 +385,18 @@ def export(run: str | Path, path: str | Path, command: str | None = None,
     """Write the run's current network (its checkpoint) as a ``.dgn`` file with its history
     (command, seed, step, frames, wall time) in the metadata; ``margin``: the switching rule
     (default: the run's)."""
+    path = check_export_path(path)
     ckpt_path = Path(run) / _CHECKPOINT
     if not ckpt_path.exists():
         raise ValueError(f"no checkpoint in {str(run)!r}")
-    ckpt = torch.load(ckpt_path, weights_only=False)
+    ckpt = _load_checkpoint(ckpt_path)
     cfg: TrainConfig = ckpt["config"]
     net = QNet(cfg.widths)
-    net.load_state_dict(ckpt["net"])
+    with _checkpoint_part(ckpt_path):
+        net.load_state_dict(ckpt["net"])
     meta = {"commands": ckpt.get("commands", []),
             "export": command or " ".join(shlex.quote(a) for a in sys.argv), "seed": cfg.seed,
             "step": ckpt["step"], "frames": ckpt["frames"], "rounds": ckpt["rounds"],
             "wall_seconds": round(ckpt["wall"], 1), "widths": list(cfg.widths),
-            "config": _config_json(cfg), "evals": ckpt["evals"][-3:]}
+            "config": config_json(cfg), "evals": ckpt["evals"][-3:]}
     return net.save_dgn(path, meta, cfg.margin if margin is None else margin)

@@ -13,7 +13,7 @@ import numpy as np
 from .. import _core
 from ..rules import Rules
 
-__all__ = ["SimResult", "COLUMNS", "column_names", "render_text"]
+__all__ = ["SimResult", "COLUMNS", "column_names", "mean_interval", "render_text", "wilson_interval"]
 
 #: Every result column: ``(name, dtype, width, matches_only)``; width 0 = a 1-D column, k = an
 #: (n, k) column. Read from the engine's column table (cpp/engine/run/columns.cpp, the one place a
@@ -45,17 +45,53 @@ def _pct(k: float, n: float) -> str:
     return f"{100.0 * k / n:5.1f}%" if n else "    -"
 
 
+#: The normal quantile of a two-sided 95% interval.
+Z95 = 1.959963984540054
+
+
+def wilson_interval(k: int, n: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval of a share ``k / n`` (95% for the default ``z``).
+
+    Chosen over the normal ("Wald") interval because win shares here are often near 0 or 1
+    (heuristic against random wins 98% of rounds), where Wald's interval collapses to a
+    point or leaves [0, 1]; Wilson's stays inside and keeps its coverage. ``(nan, nan)`` for
+    ``n = 0``."""
+    if n <= 0:
+        return float("nan"), float("nan")
+    p = k / n
+    denom = 1.0 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * float(np.sqrt(p * (1 - p) / n + z * z / (4 * n * n))) / denom
+    # exact ends at k = 0 and k = n (the formula gives them up to rounding)
+    return (0.0 if k == 0 else max(0.0, centre - half)), (1.0 if k == n else min(1.0, centre + half))
+
+
+def mean_interval(values: np.ndarray) -> tuple[float, float]:
+    """A 95% Student-t interval for the mean of independent ``values`` (the games of a
+    simulation are independent: each has its own seeded deal); ``(nan, nan)`` below 2."""
+    from .stats import t_quantile
+
+    n = len(values)
+    if n < 2:
+        return float("nan"), float("nan")
+    mean = float(np.mean(values))
+    half = t_quantile(0.975, n - 1) * float(np.std(values, ddof=1)) / float(np.sqrt(n))
+    return mean - half, mean + half
+
+
+def _ci_text(ci: tuple[float, float] | list[float] | None, scale: float = 100.0, digits: int = 1) -> str:
+    if ci is None or any(v is None or v != v for v in ci):
+        return ""
+    return f"[{scale * ci[0]:.{digits}f}, {scale * ci[1]:.{digits}f}]"
+
+
 def render_text(items: Sequence[Any], width: int | None = None) -> str:
     """Plain text of rich renderables (str or tables), ``width`` columns (default: the
     terminal's, ``COLUMNS`` if set, else 80)."""
     import io
     import shutil
 
-    try:
-        from rich.console import Console
-    except ImportError:
-        raise ImportError("tables and summaries need rich: pip install 'daguai[cli]' "
-                          "(or pip install rich)") from None
+    from rich.console import Console  # a dependency: summaries work on a plain install
 
     if width is None:
         width = shutil.get_terminal_size((80, 24)).columns
@@ -164,13 +200,22 @@ class SimResult(Mapping):
         draws = int((winner == -1).sum())
         scores = self["scores"]
         teams = []
+        def ci(pair: tuple[float, float]) -> list[float] | None:
+            return None if pair[0] != pair[0] else [pair[0], pair[1]]
+
         for t, name in zip((0, 1), self.team_policies(), strict=False):
+            per_game = scores[:, t::2].mean(axis=1) if n else np.zeros(0)
             teams.append({"team": "AB"[t], "seats": list(range(t, self.seats, 2)), "policy": name,
                           "wins": wins[t], "draws": draws, "losses": wins[1 - t],
                           "win_rate": wins[t] / n if n else None,
                           "draw_rate": draws / n if n else None,
                           "loss_rate": wins[1 - t] / n if n else None,
-                          "score_per_seat": float(scores[:, t::2].mean()) if n else None})
+                          # 95% intervals: Wilson for the shares, Student-t for the mean score
+                          "win_ci": ci(wilson_interval(wins[t], n)),
+                          "draw_ci": ci(wilson_interval(draws, n)),
+                          "loss_ci": ci(wilson_interval(wins[1 - t], n)),
+                          "score_per_seat": float(per_game.mean()) if n else None,
+                          "score_per_seat_ci": ci(mean_interval(per_game))})
         pos = self.positions()
         policies = []
         for name in dict.fromkeys(self.policies):
@@ -217,18 +262,28 @@ class SimResult(Mapping):
             backend = f"Ray, {backend} per task"
         out: list[Any] = [f"daguai simulate: {head}, seed {self.seed}, {rules}, {backend}"]
         what = "match " if self.matches else ""
+        # Fits 80 columns with short policy names (a long one folds inside its own column,
+        # never another cell): shares with their 95% intervals here, counts in the line below
         teams = Table(box=box.SIMPLE_HEAD, pad_edge=False)
-        for title, justify in (("team", "left"), ("seats", "left"), ("policy", "left"),
-                               (what + "wins", "right"), (what + "draws", "right"),
-                               (what + "losses", "right"), ("score/seat", "right")):
+        for title, justify in (("team seats", "left"), ("policy", "left"),
+                               ("wins, 95% interval", "right"), ("draws", "right"),
+                               ("losses", "right"), ("score/seat", "right")):
             teams.add_column(title, justify=justify,  # type: ignore[arg-type]
-                             overflow="fold" if title == "policy" else "ellipsis")
+                             overflow="fold" if title == "policy" else "ellipsis",
+                             no_wrap=title != "policy")
         for t in f["teams"]:
-            teams.add_row(t["team"], " ".join(map(str, t["seats"])), t["policy"],
-                          f"{t['wins']:,} {_pct(t['wins'], n)}", f"{t['draws']:,} {_pct(t['draws'], n)}",
-                          f"{t['losses']:,} {_pct(t['losses'], n)}",
-                          "-" if t["score_per_seat"] is None else f"{t['score_per_seat']:+.3f}")
+            score = "-" if t["score_per_seat"] is None else f"{t['score_per_seat']:+.2f}"
+            sci = t["score_per_seat_ci"]
+            if sci is not None:
+                score += f" ±{(sci[1] - sci[0]) / 2:.2f}"
+            teams.add_row(f"{t['team']}  {' '.join(map(str, t['seats']))}", t["policy"],
+                          f"{_pct(t['wins'], n).strip()} {_ci_text(t['win_ci'])}".strip(),
+                          _pct(t["draws"], n).strip(), _pct(t["losses"], n).strip(), score)
         out.append(teams)
+        if n:
+            a, b = f["teams"]
+            out.append(f"{what}wins: A {a['wins']:,}, B {b['wins']:,}; drawn {a['draws']:,} of {n:,} "
+                       f"{self.unit}\n95% intervals: Wilson (shares), Student-t (score/seat)\n")
         pa, pb = self.team_policies()
         names = [p["policy"] for p in f["per_policy"]]
         draws = f["teams"][0]["draws"]
@@ -274,11 +329,10 @@ class SimResult(Mapping):
     def to_pandas(self) -> Any:
         """A ``pandas.DataFrame``, one row per game; 2-D columns flattened (``order_0`` ..
         ``order_5``). ``attrs["daguai"]`` holds :meth:`meta`. Needs pandas."""
-        try:
-            import pandas as pd
-        except ImportError:
-            raise ImportError("to_pandas needs pandas: pip install 'daguai[pandas]' "
-                              "(or pip install pandas)") from None
+        from ..errors import require
+
+        require("SimResult.to_pandas", "pandas", "pandas")
+        import pandas as pd
         df = pd.DataFrame(_flat_columns(self._columns), copy=True)
         df.attrs["daguai"] = self.meta()
         return df
@@ -286,11 +340,10 @@ class SimResult(Mapping):
     def to_arrow(self) -> Any:
         """A ``pyarrow.Table`` of the flattened columns, :meth:`meta` as JSON in the schema
         metadata under ``daguai``. Needs pyarrow."""
-        try:
-            import pyarrow as pa
-        except ImportError:
-            raise ImportError("to_arrow needs pyarrow: pip install 'daguai[parquet]' "
-                              "(or pip install pyarrow)") from None
+        from ..errors import require
+
+        require("SimResult.to_arrow", "parquet", "pyarrow")
+        import pyarrow as pa
         table = pa.table({k: pa.array(v) for k, v in _flat_columns(self._columns).items()})
         return table.replace_schema_metadata({"daguai": json.dumps(self.meta())})
 
@@ -312,11 +365,17 @@ class SimResult(Mapping):
 
     def to_csv(self, path: str | os.PathLike) -> None:
         """CSV with a header, one row per game: :meth:`to_pandas` written by pandas."""
+        from ..errors import require
+
+        require("SimResult.to_csv", "pandas", "pandas")
         self.to_pandas().to_csv(path, index=False)
 
     def to_parquet(self, path: str | os.PathLike) -> None:
         """Parquet: :meth:`to_arrow` written by pyarrow (metadata in the schema under
         ``daguai``). Needs pyarrow."""
+        from ..errors import require
+
+        require("SimResult.to_parquet", "parquet", "pyarrow")
         table = self.to_arrow()
         import pyarrow.parquet as pq
 
@@ -337,11 +396,10 @@ class SimResult(Mapping):
     def plot(self, path: str | os.PathLike) -> None:
         """Save a figure (needs matplotlib): finishing-position histogram per policy and
         win / draw / loss bars per team."""
-        try:
-            from matplotlib.figure import Figure
-        except ImportError:
-            raise ImportError("plot needs matplotlib: pip install 'daguai[plot]' "
-                              "(or pip install matplotlib)") from None
+        from ..errors import require
+
+        require("SimResult.plot", "plot", "matplotlib")
+        from matplotlib.figure import Figure
         fig = Figure(figsize=(10, 4), layout="constrained")
         ax1, ax2 = fig.subplots(1, 2, width_ratios=[3, 2])
         pos = self.positions()
@@ -365,13 +423,19 @@ class SimResult(Mapping):
         win = np.array([(winner == t).sum() for t in (0, 1)]) * 100.0 / n
         draw = np.full(2, (winner == -1).sum() * 100.0 / n)
         loss = 100.0 - win - draw
-        ax2.bar(labels, win, label="win", color="tab:green")
+        # the win share's 95% Wilson interval as an error bar on top of each team's win bar
+        cis = [wilson_interval(int((winner == t).sum()), self.n) for t in (0, 1)]
+        yerr = np.array([[max(0.0, win[t] - 100 * lo), max(0.0, 100 * hi - win[t])] if lo == lo else [0, 0]
+                         for t, (lo, hi) in enumerate(cis)]).T
+        ax2.bar(labels, win, label="win", color="tab:green", yerr=yerr, capsize=6,
+                error_kw={"elinewidth": 1.2, "ecolor": "black"})
         ax2.bar(labels, draw, bottom=win, label="draw", color="tab:gray")
         ax2.bar(labels, loss, bottom=win + draw, label="loss", color="tab:red")
         ax2.set_ylabel(f"% of {self.unit}")
         ax2.set_ylim(0, 100)
         ax2.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0))
-        ax2.set_title(f"{self.n:,} {self.unit}, seed {self.seed}")
+        ax2.set_title(f"{self.n:,} {self.unit}, seed {self.seed} (bars: 95% interval of the win share)",
+                      fontsize="medium")
         fig.savefig(path)
 
 

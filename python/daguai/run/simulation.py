@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 
 from .. import _core
-from ..checks import PolicyLike, check_int, check_rules, check_seed, policy_name, seat_policies
+from ..checks import PolicyLike, check_bool, check_int, check_rules, check_seed, policy_name, seat_policies
 from ..game import Game
 from ..progress import ProgressBar, ProgressLike, progress_callback
 from ..rules import LEVELS, Rules
@@ -216,8 +216,8 @@ def simulate(n: int = 10_000, policies: Sequence[PolicyLike] = ("heuristic", "ra
     n = check_int(n, "n", 0, 2**32 - 1)  # game indices; memory runs out well before
     seed = check_seed(seed)
     rules = check_rules(rules)
-    matches = bool(matches)
-    auto_pass = bool(auto_pass)
+    matches = check_bool(matches, "matches")
+    auto_pass = check_bool(auto_pass, "auto_pass")
     if backend not in ("local", "ray"):
         raise ValueError(f"backend must be 'local' or 'ray', got {backend!r}")
     if threads is not None:

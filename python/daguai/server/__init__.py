@@ -1,8 +1,14 @@
 """``daguai serve``: tables over WebSockets, an HTTP JSON API and a web table (docs/server.md).
 
-Needs the ``serve`` extra (Starlette, uvicorn, websockets)."""
+Needs the ``serve`` extra (Starlette, uvicorn, websockets, jsonschema): without it, importing
+this package raises :class:`daguai.errors.MissingExtraError` (an ``ImportError``) naming the
+extra, not a bare ``ModuleNotFoundError`` of whichever module came first."""
 
 from __future__ import annotations
+
+from ..errors import require
+
+require("daguai.server", "serve", "starlette", "uvicorn", "websockets", "jsonschema")
 
 __all__ = ["create_app", "serve"]
 

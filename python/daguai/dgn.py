@@ -1,0 +1,212 @@
+"""The ``.dgn`` weights file of the learned player, read and written with numpy alone.
+
+Layout (every number little-endian; the engine's reader is ``cpp/engine/players/learned.cpp``)::
+
+    char[4]  "DGNN"
+    u32      format (1)
+    u32      feature version (daguai.learn.LEARN_VERSION)
+    u32      state_dim, action_dim
+    u32      L, the number of hidden layers (1..8), then u32 width[L]
+    float32  margin: the switching rule (the policy deviates from the heuristic's choice
+             only for a Q higher by more than this; >= 0)
+    u32      meta_len, then meta_len bytes of UTF-8 JSON (how the model was made)
+    float32  per layer, PyTorch's Linear layout: weight [out][in] row-major, then bias [out];
+             layer 0 reads [state features, action features]; the last layer has out = 1
+    u64      FNV-1a hash of every byte before it
+
+Hidden layers are ReLU, the output is linear: ``Q(s, a)``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+import struct
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from . import _core
+
+__all__ = ["FORMAT", "MAX_DGN_BYTES", "Layers", "read_dgn", "write_dgn", "dgn_bytes", "parse_dgn",
+           "check_model_path", "read_model_file"]
+
+FORMAT = 1
+_MAGIC = b"DGNN"
+_MAX_LAYERS, _MAX_WIDTH, _MAX_META = 8, 4096, 1 << 20  # the engine's bounds (learned.hpp/.cpp)
+_IN0 = int(_core.STATE_FEATURES) + int(_core.ACTION_FEATURES)
+
+
+def _file_bytes(widths: Sequence[int], meta_len: int) -> int:
+    """The exact size of a ``.dgn`` file with these hidden widths and metadata length."""
+    floats, prev = 0, _IN0
+    for out in [*widths, 1]:
+        floats += out * prev + out
+        prev = out
+    return 4 + 4 * 5 + 4 * len(widths) + 4 + 4 + meta_len + 4 * floats + 8
+
+
+#: No valid ``.dgn`` file is larger (8 layers of 4096 units and 1 MiB of metadata: ~470 MB);
+#: a path to anything larger is refused by its size alone.
+MAX_DGN_BYTES = _file_bytes([_MAX_WIDTH] * _MAX_LAYERS, _MAX_META)
+#: (weight [out, in], bias [out]) per layer, input layer first, output layer last.
+Layers = list[tuple[np.ndarray, np.ndarray]]
+
+
+def dgn_bytes(layers: Sequence[tuple[np.ndarray, np.ndarray]], meta: dict[str, Any] | None = None,
+              margin: float = 0.0) -> bytes:
+    """The ``.dgn`` bytes of ``layers`` (see the module docstring) with ``meta`` as JSON."""
+    if not (isinstance(margin, (int, float)) and np.isfinite(margin) and margin >= 0):
+        raise _core.ModelError(f"margin must be a finite number >= 0, got {margin!r}")
+    state_dim, action_dim = int(_core.STATE_FEATURES), int(_core.ACTION_FEATURES)
+    if len(layers) < 2:
+        raise _core.ModelError("a model needs at least one hidden layer and an output layer")
+    widths = [int(np.asarray(w).shape[0]) for w, _ in layers[:-1]]
+    prev = state_dim + action_dim
+    for k, (w, b) in enumerate(layers):
+        w, b = np.asarray(w), np.asarray(b)
+        out = widths[k] if k < len(widths) else 1
+        if w.shape != (out, prev) or b.shape != (out,):
+            raise _core.ModelError(f"layer {k}: weight {w.shape} / bias {b.shape}, expected "
+                                   f"({out}, {prev}) / ({out},)")
+        prev = out
+    meta_text = json.dumps(meta or {}, sort_keys=True).encode()
+    head = _MAGIC + struct.pack("<6I", FORMAT, int(_core.LEARN_VERSION), state_dim, action_dim,
+                                len(widths), widths[0])
+    head += struct.pack(f"<{len(widths) - 1}I", *widths[1:]) if len(widths) > 1 else b""
+    head += struct.pack("<f", float(margin))
+    head += struct.pack("<I", len(meta_text)) + meta_text
+    body = b"".join(np.ascontiguousarray(w, dtype="<f4").tobytes()
+                    + np.ascontiguousarray(b, dtype="<f4").tobytes() for w, b in layers)
+    data = head + body
+    return data + struct.pack("<Q", _core._dgn_hash(data))
+
+
+def write_dgn(path: str | Path, layers: Sequence[tuple[np.ndarray, np.ndarray]],
+              meta: dict[str, Any] | None = None, margin: float = 0.0) -> Path:
+    """Write a ``.dgn`` file atomically (a reader never sees half a file); returns its path."""
+    path = Path(path)
+    data = dgn_bytes(layers, meta, margin)
+    tmp = path.with_name(path.name + ".tmp")
+    try:
+        tmp.write_bytes(data)
+        tmp.replace(path)
+    except OSError as exc:  # a folder at path, a full disk: no .tmp left behind
+        tmp.unlink(missing_ok=True)
+        raise _core.ModelError(f"model file: cannot write {str(path)!r} ({exc.strerror or exc})") from None
+    return path
+
+
+def parse_dgn(data: bytes, *, meta: bool = True) -> tuple[Layers, dict[str, Any], float]:
+    """Layers, metadata and margin of ``.dgn`` bytes, checked by the engine's reader first.
+
+    The engine ignores the metadata; here it must be a JSON object (``ModelError`` otherwise,
+    never a ``UnicodeDecodeError`` / ``JSONDecodeError`` / ``RecursionError``), unless
+    ``meta=False`` (then ``{}`` is returned: what ``QNet.from_dgn`` asks, to load every file
+    the engine loads)."""
+    if not isinstance(data, (bytes, bytearray, memoryview)):
+        raise _core.ModelError(f"model bytes must be bytes, got {type(data).__name__}")
+    data = bytes(data)
+    net = _core.Network.from_bytes(data)  # ModelError names the first problem
+    widths = list(net.widths)
+    n_hidden = len(widths)
+    off = 4 + 4 * 6 + 4 * (n_hidden - 1)
+    (margin,) = struct.unpack_from("<f", data, off)
+    (meta_len,) = struct.unpack_from("<I", data, off + 4)
+    off += 8
+    info: dict[str, Any] = {}
+    if meta and meta_len:
+        from .errors import safe_json_loads
+
+        info = safe_json_loads(data[off:off + meta_len], _core.ModelError, "model file metadata")
+        if not isinstance(info, dict):
+            raise _core.ModelError("model file metadata: not a JSON object, got "
+                                   f"{type(info).__name__}")
+    off += meta_len
+    layers: Layers = []
+    prev = _IN0
+    for out in [*widths, 1]:
+        w = np.frombuffer(data, dtype="<f4", count=out * prev, offset=off).reshape(out, prev)
+        off += 4 * out * prev
+        b = np.frombuffer(data, dtype="<f4", count=out, offset=off)
+        off += 4 * out
+        layers.append((w.astype(np.float32), b.astype(np.float32)))
+        prev = out
+    return layers, info, float(margin)
+
+
+def check_model_path(path: str | os.PathLike[str]) -> tuple[str, os.stat_result]:
+    """The path's text and ``stat`` if it may be a ``.dgn`` file: a regular file (after
+    symlinks) of at most :data:`MAX_DGN_BYTES`; ``ModelError`` naming it otherwise. Only
+    ``stat``: nothing is opened, so a FIFO or a device never blocks or streams."""
+    if not isinstance(path, (str, os.PathLike)):
+        raise _core.ModelError(f"model file: a path is text, got {type(path).__name__}")
+    name = os.fspath(path)
+    try:
+        st = os.stat(name)
+    except (OSError, ValueError) as exc:  # ValueError: a NUL in the path
+        why = getattr(exc, "strerror", None) or str(exc)
+        raise _core.ModelError(f"model file: cannot read {name!r} ({why})") from None
+    if not stat.S_ISREG(st.st_mode):
+        kind = "a folder" if stat.S_ISDIR(st.st_mode) else "not a regular file"
+        raise _core.ModelError(f"model file {name!r} is {kind}")
+    if st.st_size > MAX_DGN_BYTES:
+        raise _core.ModelError(f"model file {name!r}: {st.st_size:,} bytes, larger than any .dgn "
+                               f"file ({MAX_DGN_BYTES:,} at most)")
+    return name, st
+
+
+def read_model_file(path: str | os.PathLike[str]) -> bytes:
+    """The bytes of a ``.dgn`` file, checked before any work its size does not bound.
+
+    ``stat`` first: anything but a regular file (a folder, a FIFO that would block the read,
+    a symlink to ``/dev/zero`` that would never end) and any file larger than
+    :data:`MAX_DGN_BYTES` is refused; then the header alone is read, and a file whose size is
+    not the header's (bad magic, a 1 GiB file named ``.dgn``) is refused before the rest is.
+    Every refusal is a ``ModelError`` naming the path."""
+    name, st = check_model_path(path)
+    try:
+        # O_NONBLOCK: should the path become a FIFO after the stat, the open does not wait
+        fd = os.open(name, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        with os.fdopen(fd, "rb") as fh:
+            if not stat.S_ISREG(os.fstat(fh.fileno()).st_mode):
+                raise _core.ModelError(f"model file {name!r} is not a regular file")
+            head = fh.read(24)  # magic, format, version, state_dim, action_dim, L
+            if len(head) < 24 or head[:4] != _MAGIC:
+                raise _core.ModelError(f"model file {name!r}: not a .dgn file (bad magic or too short)")
+            (n_hidden,) = struct.unpack_from("<I", head, 20)
+            if not 1 <= n_hidden <= _MAX_LAYERS:
+                raise _core.ModelError(f"model file {name!r}: {n_hidden} hidden layers "
+                                       f"(1..{_MAX_LAYERS} allowed)")
+            more = fh.read(4 * n_hidden + 8)  # widths, margin, meta_len
+            if len(more) < 4 * n_hidden + 8:
+                raise _core.ModelError(f"model file {name!r}: too short to be a .dgn file")
+            widths = struct.unpack_from(f"<{n_hidden}I", more, 0)
+            (meta_len,) = struct.unpack_from("<I", more, 4 * n_hidden + 4)
+            if any(not 1 <= w <= _MAX_WIDTH for w in widths):
+                raise _core.ModelError(f"model file {name!r}: layer widths {list(widths)} "
+                                       f"(1..{_MAX_WIDTH} allowed)")
+            if meta_len > _MAX_META:
+                raise _core.ModelError(f"model file {name!r}: metadata longer than 1 MiB")
+            expected = _file_bytes(widths, meta_len)
+            if st.st_size > expected:
+                raise _core.ModelError(f"model file {name!r}: {st.st_size - expected:,} bytes left over "
+                                       f"after the {expected:,} its header describes")
+            if st.st_size < expected:
+                raise _core.ModelError(f"model file {name!r}: {st.st_size:,} bytes, but its header "
+                                       f"describes {expected:,} (truncated or corrupt)")
+            data = head + more + fh.read(expected - len(head) - len(more) + 1)
+            if len(data) != expected:
+                raise _core.ModelError(f"model file {name!r} changed while it was read")
+            return data
+    except OSError as exc:
+        raise _core.ModelError(f"model file: cannot read {name!r} ({exc.strerror})") from None
+
+
+def read_dgn(path: str | Path) -> tuple[Layers, dict[str, Any], float]:
+    """Layers, metadata and margin of a ``.dgn`` file (ModelError if it is not a valid one;
+    the path is checked first, see :func:`read_model_file`)."""
+    return parse_dgn(read_model_file(path))
