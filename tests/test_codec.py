@@ -2,7 +2,7 @@
 plain statement of R16 over many seeded games, every event kind, every audience.
 
 The reference below is written from docs/rules.md alone and shares no code with the codec or
-with the engine's audience rule (``cpp/engine/audience.hpp``):
+with the engine's audience rule (``cpp/engine/game/audience.hpp``):
 
 R16/R2   a deal shows each seat its own hand only; a spectator sees no hand;
 R16/R11  the card returned, the cards offered and the card taken in a tribute pair are seen
@@ -118,7 +118,7 @@ def test_r16_view_form_equals_the_plain_rule(games):
 
 
 def test_r16_the_engine_rule_is_the_plain_rule():
-    """``_core.audience_sees`` (cpp/engine/audience.hpp) over every kind, pair and audience."""
+    """``_core.audience_sees`` (cpp/engine/game/audience.hpp) over every kind, pair and audience."""
     for name, _secret, _ in _core.EVENT_KINDS:
         for seat in range(6):
             for to in range(-1, 6):

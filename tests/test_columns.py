@@ -1,4 +1,4 @@
-"""The result columns declared once (issue 16 item 3): cpp/engine/columns.cpp holds the one
+"""The result columns declared once (issue 16 item 3): cpp/engine/run/columns.cpp holds the one
 table (name, dtype, width, match-only, doc, fill); the C++ rollouts and the Python slow path
 fill rows through it, the bindings allocate from it and daguai.results.COLUMNS reads it.
 

@@ -1,6 +1,6 @@
 """The bindings only bind (issue 8 item 3, issue 16 item 7): no file of cpp/bindings imports
 the module it builds (``daguai._core``) to call another binding; the text of plays and
-actions comes from the engine (cpp/engine/describe.hpp), which the bindings expose unchanged;
+actions comes from the engine (cpp/engine/io/describe.hpp), which the bindings expose unchanged;
 and validation lives in the engine's rule table (rules.hpp) and card parser (cards.hpp): a
 binding translates a Python value and the engine's errors, it does not re-check a rule bound
 or the R2 copy limit, loop over a variant's bounds or word a rule's error itself."""

@@ -36,7 +36,9 @@ def test_installed_engine_builds_the_cpp_example(tmp_path):
     _run(cmake, "-S", ROOT, "-B", str(build), *gen, "-DCMAKE_BUILD_TYPE=Release")
     _run(cmake, "--build", str(build), "--parallel", "2")
     _run(cmake, "--install", str(build), "--prefix", str(prefix))
-    assert (prefix / "include" / "daguai" / "state.hpp").exists()
+    # headers install by layer, as the engine includes them: <daguai/LAYER/NAME.hpp>
+    assert (prefix / "include" / "daguai" / "game" / "state.hpp").exists()
+    assert not (prefix / "include" / "daguai" / "state.hpp").exists()
     _run(cmake, "-S", os.path.join(ROOT, "examples", "cpp"), "-B", str(example), *gen,
          f"-DCMAKE_PREFIX_PATH={prefix}")
     _run(cmake, "--build", str(example))

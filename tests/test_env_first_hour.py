@@ -22,7 +22,7 @@ from game_helpers import random_steps
 from test_game_invariants import pair_tributes
 from test_game_rng import deal, stream
 
-START = 4  # Stream::kStart (cpp/engine/rng.hpp)
+START = 4  # Stream::kStart (cpp/engine/core/rng.hpp)
 LEVELS = daguai.LEVELS
 SPEC = obs_spec()
 PHASES = ("tribute", "return", "take", "play", "match_over")

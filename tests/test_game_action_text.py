@@ -1,6 +1,6 @@
 """Action text (docs/protocol.md): one parser, the engine's ``parse_action``
-(cpp/engine/actions.hpp), reads back what ``str(action)`` prints (``action_text``,
-cpp/engine/describe.hpp) for every legal action: plays with and without jokers (R6, read
+(cpp/engine/io/actions.hpp), reads back what ``str(action)`` prints (``action_text``,
+cpp/engine/io/describe.hpp) for every legal action: plays with and without jokers (R6, read
 "as" faces under wild="declare"), passes (R8), tributes, refusals, returns, offers and takes
 (R11). Every path that reads text goes through it: ``Game.step(text)``,
 ``protocol.parse_action``, and ``GameState.apply`` / ``to_action`` with a str."""

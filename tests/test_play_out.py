@@ -1,4 +1,4 @@
-"""One run loop and one pool (issue 16 item 4): play_out (cpp/engine/play_out.hpp) plays the
+"""One run loop and one pool (issue 16 item 4): play_out (cpp/engine/players/play_out.hpp) plays the
 rollouts, the search's rollouts and the seat driver; parallel_for (workers.hpp) runs the
 rollouts and the search; a registry entry carries its kind and its search budget, so nothing
 reads the name prefix "pimc"; a decision from a view runs on the caller's world (seed, game).

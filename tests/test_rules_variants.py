@@ -1,4 +1,4 @@
-"""The rule-variant table (cpp/engine/rules.cpp, ``_core.RULE_VARIANTS``) is the one source
+"""The rule-variant table (cpp/engine/core/rules.cpp, ``_core.RULE_VARIANTS``) is the one source
 of the variants: the engine's CoreRules, Python's ``Rules``, the native enums, the CLI's help
 and the docs all agree with it (issue 8 item 1)."""
 

@@ -1,4 +1,4 @@
-"""One public state (issue 16 item 1, cpp/engine/public_state.hpp): the match, its views and
+"""One public state (issue 16 item 1, cpp/engine/game/public_state.hpp): the match, its views and
 its worlds share it, and a view carries what a policy needs as real, read-only members.
 
 R16: the public state is what every seat knows; a view adds one hand and that seat's

@@ -1,9 +1,10 @@
 // Hand analysis: min_plays, and the heuristic's plan (tests/test_analysis_planner.py).
 #include <pybind11/stl.h>
 
-#include "analysis.hpp"
 #include "convert.hpp"
-#include "policy.hpp"
+
+#include <daguai/players/policy.hpp>
+#include <daguai/plays/analysis.hpp>
 
 namespace daguai::bind {
 

@@ -2,8 +2,9 @@
 // cpp/engine/audience.hpp), for the Python codec (daguai/codec.py). Binds only.
 #include <string>
 
-#include "audience.hpp"
 #include "convert.hpp"
+
+#include <daguai/game/audience.hpp>
 
 namespace daguai::bind {
 

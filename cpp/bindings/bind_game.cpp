@@ -1,13 +1,14 @@
 // GameState, Action, ActionList: the match state machine (engine/state.hpp) for Python.
 #include <pybind11/stl.h>
 
-#include "actions.hpp"
-#include "bench.hpp"
 #include "convert.hpp"
-#include "describe.hpp"
 #include "guard.hpp"
-#include "position.hpp"
-#include "state.hpp"
+
+#include <daguai/game/position.hpp>
+#include <daguai/game/state.hpp>
+#include <daguai/io/actions.hpp>
+#include <daguai/io/describe.hpp>
+#include <daguai/run/bench.hpp>
 
 namespace daguai::bind {
 

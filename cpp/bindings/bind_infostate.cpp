@@ -3,13 +3,14 @@
 // it holds the seat's own hand and public facts only (R16).
 #include <pybind11/stl.h>
 
-#include "bench.hpp"
 #include "convert.hpp"
 #include "guard.hpp"
-#include "infostate.hpp"
-#include "constraints.hpp"
-#include "position.hpp"
-#include "sampler.hpp"
+
+#include <daguai/beliefs/constraints.hpp>
+#include <daguai/beliefs/sampler.hpp>
+#include <daguai/game/infostate.hpp>
+#include <daguai/game/position.hpp>
+#include <daguai/run/bench.hpp>
 
 namespace daguai::bind {
 

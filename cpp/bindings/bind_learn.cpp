@@ -4,8 +4,9 @@
 
 #include "convert.hpp"
 #include "guard.hpp"
-#include "learned.hpp"
-#include "rollout.hpp"
+
+#include <daguai/players/learned.hpp>
+#include <daguai/run/rollout.hpp>
 
 namespace daguai::bind {
 

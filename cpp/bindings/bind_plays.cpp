@@ -7,13 +7,14 @@
 #include <cstring>
 #include <functional>
 
-#include "actions.hpp"
-#include "bench.hpp"
-#include "candidates.hpp"
 #include "convert.hpp"
-#include "describe.hpp"
 #include "guard.hpp"
-#include "moves.hpp"
+
+#include <daguai/io/actions.hpp>
+#include <daguai/io/describe.hpp>
+#include <daguai/players/candidates.hpp>
+#include <daguai/plays/moves.hpp>
+#include <daguai/run/bench.hpp>
 
 namespace daguai::bind {
 

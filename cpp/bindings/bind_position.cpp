@@ -5,10 +5,11 @@
 #include <algorithm>
 #include <limits>
 
-#include "actions.hpp"
 #include "convert.hpp"
-#include "position.hpp"
-#include "state.hpp"
+
+#include <daguai/game/position.hpp>
+#include <daguai/game/state.hpp>
+#include <daguai/io/actions.hpp>
 
 namespace daguai::bind {
 

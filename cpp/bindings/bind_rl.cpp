@@ -1,10 +1,11 @@
 // Learning interfaces: observation / candidate encoders, abstract actions, BatchEnv.
 #include <pybind11/stl.h>
 
-#include "actions.hpp"
-#include "batch_env.hpp"
 #include "convert.hpp"
 #include "guard.hpp"
+
+#include <daguai/io/actions.hpp>
+#include <daguai/run/batch_env.hpp>
 
 namespace daguai::bind {
 

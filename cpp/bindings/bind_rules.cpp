@@ -12,7 +12,8 @@
 
 #include "convert.hpp"
 #include "guard.hpp"
-#include "state.hpp"
+
+#include <daguai/game/state.hpp>
 
 namespace daguai::bind {
 

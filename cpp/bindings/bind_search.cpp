@@ -2,13 +2,14 @@
 // worlds; used by daguai.analyze and the search policies' tests.
 #include <pybind11/stl.h>
 
-#include "bench.hpp"
-#include "candidates.hpp"
 #include "convert.hpp"
 #include "guard.hpp"
-#include "learned.hpp"
-#include "sampler.hpp"
-#include "search.hpp"
+
+#include <daguai/beliefs/sampler.hpp>
+#include <daguai/players/candidates.hpp>
+#include <daguai/players/learned.hpp>
+#include <daguai/players/search.hpp>
+#include <daguai/run/bench.hpp>
 
 namespace daguai::bind {
 

@@ -1,12 +1,13 @@
 // Rollouts and built-in policies.
 #include <pybind11/stl.h>
 
-#include "columns.hpp"
 #include "convert.hpp"
 #include "guard.hpp"
-#include "rollout.hpp"
-#include "sampler.hpp"
-#include "seat_driver.hpp"
+
+#include <daguai/beliefs/sampler.hpp>
+#include <daguai/run/columns.hpp>
+#include <daguai/run/rollout.hpp>
+#include <daguai/run/seat_driver.hpp>
 
 namespace daguai::bind {
 

@@ -8,10 +8,11 @@
 #include <cstdint>
 #include <string>
 
-#include "cards.hpp"
 #include "game_arg.hpp"
-#include "pattern.hpp"
-#include "rules.hpp"
+
+#include <daguai/core/cards.hpp>
+#include <daguai/core/rules.hpp>
+#include <daguai/plays/pattern.hpp>
 
 namespace daguai::bind {
 

@@ -12,7 +12,7 @@
 
 #include <pybind11/pybind11.h>
 
-#include "state.hpp"
+#include <daguai/game/state.hpp>
 
 namespace pybind11::detail {
 

@@ -26,8 +26,8 @@
 #include <string>
 #include <vector>
 
-#include "moves.hpp"
-#include "state.hpp"
+#include <daguai/game/state.hpp>
+#include <daguai/plays/moves.hpp>
 
 using namespace daguai;
 

@@ -3,8 +3,9 @@
 //   play_round [seed]
 #include <cstdio>
 #include <cstdlib>
-#include <daguai/state.hpp>
 #include <vector>
+
+#include <daguai/game/state.hpp>
 
 int main(int argc, char** argv) {
   const std::uint64_t seed = argc > 1 ? std::strtoull(argv[1], nullptr, 10) : 7;

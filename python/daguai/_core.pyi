@@ -144,7 +144,7 @@ class EventType(enum.IntEnum):
     FORFEIT = 9
     AUTO_PASS = 10
 
-# One record per variant (cpp/engine/rules.cpp): name, kind ("choice" / "bool" / "int" /
+# One record per variant (cpp/engine/core/rules.cpp): name, kind ("choice" / "bool" / "int" /
 # "level"), rule, doc, choices, enum (the IntEnum's name, choices only), default, lo, hi.
 RULE_VARIANTS: tuple[dict[str, Any], ...]
 
@@ -498,7 +498,7 @@ class InfoState:
 
 def _set_observation_encoder(fn: Callable[[InfoState, int | None], dict[str, Any]]) -> None: ...
 
-# ---- the event codec's native half (bind_codec.cpp, cpp/engine/audience.hpp) -------------
+# ---- the event codec's native half (bind_codec.cpp, cpp/engine/game/audience.hpp) -------------
 #: (name, secret, is_decision) per EventType: secret "none", "pair" (R11) or "owner" (R2).
 EVENT_KINDS: tuple[tuple[str, str, bool], ...]
 SPECTATOR: int  # -1: the public facts only (R16)

@@ -1,7 +1,7 @@
 """The built-in policies as Python policies, and policies loaded from an import path.
 
 ``daguai.bots.random``, ``daguai.bots.greedy`` and ``daguai.bots.heuristic`` are callables
-``bot(game, seat) -> Action`` backed by the C++ policies (cpp/engine/policy.hpp): usable
+``bot(game, seat) -> Action`` backed by the C++ policies (cpp/engine/players/policy.hpp): usable
 wherever a policy is (``simulate``, ``evaluate``, your own loop over a :class:`~daguai.Game`).
 Given to ``simulate`` / ``evaluate`` they run on the C++ fast path, exactly as the name.
 
@@ -26,7 +26,7 @@ from . import _core
 
 __all__ = ["BOTS", "Bot", "get", "greedy", "heuristic", "load", "random"]
 
-#: The names of the built-in policies (the C++ registry, cpp/engine/policy.cpp).
+#: The names of the built-in policies (the C++ registry, cpp/engine/players/policy.cpp).
 BOTS = tuple(_core.policy_names())
 
 

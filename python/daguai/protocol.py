@@ -72,7 +72,7 @@ def play_from_json(d: Any, level: str, rules: Any) -> Play:
 def _read_play(cards: Any, declared: Any, level: str, rules: Any) -> Play:
     """R6: under ``wild="declare"`` ``declared`` chooses the reading; otherwise the rules fix
     it and ``declared``, when given, must be what they give (the engine's ``read_play``,
-    ``cpp/engine/actions.hpp``)."""
+    ``cpp/engine/io/actions.hpp``)."""
     if declared is not None and not isinstance(declared, str):
         raise _core.CardError(f"'as' must be card text, got {codec.short_repr(declared)}")
     return _core.read_play(cards, declared, level, rules._core)
@@ -98,7 +98,7 @@ def parse_action(game: Any, text: Any) -> Action:
 
     Accepts what ``str(action)`` prints (module docstring), ``"play <cards>"`` and bare card
     text read for the phase. The one parser of action text is the engine's
-    (``parse_action`` in ``cpp/engine/actions.hpp``): ``Game.step`` and every other path
+    (``parse_action`` in ``cpp/engine/io/actions.hpp``): ``Game.step`` and every other path
     that reads text use it. Raises ``IllegalActionError`` / ``IllegalPlayError`` /
     ``CardError`` (ValueErrors) naming the problem; ``game`` is not changed.
     """

@@ -1,7 +1,7 @@
 """The rule variants of RULES.md as one immutable, hashable value.
 
 ``Rules`` is derived at import time from the engine's variant table
-(``_core.RULE_VARIANTS``, ``cpp/engine/rules.cpp``): its fields, defaults, validation, the
+(``_core.RULE_VARIANTS``, ``cpp/engine/core/rules.cpp``): its fields, defaults, validation, the
 ``Parameters`` section of its docstring and its ``__init__`` signature. Adding a variant is
 one row of that table (docs/development.md "Adding a rule variant"); nothing here changes.
 """

@@ -290,7 +290,7 @@ def analyze(source: Any, *, upto: int | None = None, rollouts: int | None = None
     budget = rollouts if rollouts is not None else (1000 if time is not None else ANALYZE_ROLLOUTS)
     threads = check_int(threads, "threads", 1, MAX_THREADS)
     seed = check_seed(seed)
-    # a search policy cannot roll out (the registry says which are: cpp/engine/policy.hpp)
+    # a search policy cannot roll out (the registry says which are: cpp/engine/players/policy.hpp)
     rollout_policies = [e["name"] for e in _core.policy_entries() if e["kind"] != "search"]
     # a model file rolls out too (is_model_path loads and checks it)
     if not is_model_path(policy) and (not isinstance(policy, str) or policy not in rollout_policies):

@@ -1,5 +1,5 @@
 """The table a match is played at (RULES.md R1, R18), read from the engine's descriptor
-(``cpp/engine/table.hpp``): seats, decks, hand size, teams, tribute limit, stakes, forfeits.
+(``cpp/engine/core/table.hpp``): seats, decks, hand size, teams, tribute limit, stakes, forfeits.
 
 ``Rules.table`` names the table ("6p3d", the default, or "4p2d"); everything in Python that
 depends on the number of seats asks here instead of writing 6.

@@ -40,7 +40,7 @@ __all__ = ["TrainConfig", "TrainSummary", "train", "export"]
 
 
 def splitmix64(x: int) -> int:
-    """SplitMix64's output for state x (R17, cpp/engine/rng.hpp mix64): task hashing."""
+    """SplitMix64's output for state x (R17, cpp/engine/core/rng.hpp mix64): task hashing."""
     z = (x + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
     z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
     z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF

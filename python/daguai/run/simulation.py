@@ -38,7 +38,7 @@ from .results import SimResult
 __all__ = ["simulate", "play_game", "SimResult", "POLICIES", "MAX_ROUNDS_PER_MATCH", "CHUNK_SECONDS",
            "RAY_TIMEOUT", "RayConnectionError", "ProgressBar"]
 
-#: The built-in policies (the C++ registry, cpp/engine/policy.cpp).
+#: The built-in policies (the C++ registry, cpp/engine/players/policy.cpp).
 POLICIES = tuple(_core.policy_names())
 
 #: Safety net of the match mode: a match stops after this many rounds (read from C++).
@@ -121,7 +121,7 @@ def _play(g: Game, pols: Sequence[PolicyLike], matches: bool) -> tuple[int, int]
 def _run_slow(rules: Rules, seed: int, first: int, count: int, policies: Sequence[PolicyLike],
               matches: bool, auto_pass: bool, start: Game | None = None,
               view_seat: int = -1) -> dict[str, np.ndarray]:
-    # The rows are filled by the engine's column table (cpp/engine/columns.cpp), as in C++.
+    # The rows are filled by the engine's column table (cpp/engine/run/columns.cpp), as in C++.
     rows = _core._ResultRows(rules._core, count, matches)
     for j in range(count):
         i = first + j

@@ -1,0 +1,838 @@
+#include <algorithm>
+
+#include <daguai/game/position.hpp>
+#include <daguai/game/state.hpp>
+
+namespace daguai {
+
+const char* phase_name(Phase p) {
+  switch (p) {
+    case Phase::kTribute:
+      return "tribute";
+    case Phase::kReturn:
+      return "return";
+    case Phase::kTake:
+      return "take";
+    case Phase::kPlay:
+      return "play";
+    case Phase::kMatchOver:
+      return "match_over";
+  }
+  return "?";
+}
+
+const char* event_name(EventType t) {
+  switch (t) {
+    case EventType::kDeal:
+      return "deal";
+    case EventType::kTribute:
+      return "tribute";
+    case EventType::kAntiTribute:
+      return "anti_tribute";
+    case EventType::kReturn:
+      return "return";
+    case EventType::kOffer:
+      return "offer";
+    case EventType::kTake:
+      return "take";
+    case EventType::kPlay:
+      return "play";
+    case EventType::kPass:
+      return "pass";
+    case EventType::kRoundEnd:
+      return "round_end";
+    case EventType::kForfeit:
+      return "forfeit";
+    case EventType::kAutoPass:
+      return "auto_pass";
+  }
+  return "?";
+}
+
+const char* action_name(ActionType t) {
+  switch (t) {
+    case ActionType::kPlay:
+      return "play";
+    case ActionType::kPass:
+      return "pass";
+    case ActionType::kTribute:
+      return "tribute";
+    case ActionType::kAntiTribute:
+      return "anti_tribute";
+    case ActionType::kReturn:
+      return "return";
+    case ActionType::kOffer:
+      return "offer";
+    case ActionType::kTake:
+      return "take";
+  }
+  return "?";
+}
+
+namespace {
+
+std::string seat_text(int s) { return "seat " + std::to_string(s); }
+
+int single_face(const Cards& c) {
+  for (int f = 0; f < kNumFaces; ++f)
+    if (c.count(f)) return f;
+  return -1;
+}
+
+}  // namespace
+
+Play card_play(const Cards& c) {
+  Play p;
+  p.cards = c;
+  p.info = play_info(Kind::kSingle, c.size(), c.jokers(), 0);
+  return p;
+}
+
+GameState::GameState(const Rules& rules, std::uint64_t seed, std::uint64_t game, bool auto_pass,
+                     bool record, Start start)
+    : GameState(rules,
+                start == Start::kRandom ? random_position(rules, seed, game, auto_pass)
+                                        : seeded_position(seed, game, auto_pass, rules.table),
+                record) {}
+
+GameState::GameState(const PublicState& pub, const std::array<Cards, kSeats>& hands,
+                     const Exchange& exchange, std::uint64_t seed, std::uint64_t game)
+    : pub_(pub),
+      hands_(hands),
+      exchange_(exchange),
+      table_(&table_of(pub.rules.table)),
+      seed_(seed),
+      game_(game),
+      initial_auto_pass_(pub.auto_pass),
+      record_(false) {
+  for (int s = 0; s < kSeats; ++s)
+    if (hands_[std::size_t(s)].size() != pub_.cards_left[std::size_t(s)])
+      throw GameError("a world's hand of " + seat_text(s) + " has " +
+                      std::to_string(hands_[std::size_t(s)].size()) +
+                      " cards where the public state counts " +
+                      std::to_string(pub_.cards_left[std::size_t(s)]));
+}
+
+namespace {
+
+// R2, R17: shuffle the 162 cards (face-major: 3 x face 0, 3 x face 1, ...) with the round's
+// stream; seat s receives shuffled positions [27 s, 27 s + 27). R18 4p2d: the same with 108
+// cards (2 x each face) and 4 seats.
+// The table's figures as template arguments: the loops have constant bounds, as before R18.
+template <int kSeatsT, int kDecksT, int kHandT>
+std::array<Cards, kSeats> deal_of(std::uint64_t seed, std::uint64_t game, int round) {
+  constexpr int n = kNumFaces * kDecksT;
+  std::uint8_t deck[n];
+  for (int i = 0; i < n; ++i) deck[i] = std::uint8_t(i / kDecksT);
+  Rng r = Rng::stream(seed, game, Stream::kDeal, std::uint64_t(round));
+  r.shuffle(deck, n);
+  std::array<Cards, kSeats> hands{};
+  for (int s = 0; s < kSeatsT; ++s)
+    for (int k = 0; k < kHandT; ++k) hands[std::size_t(s)].add(deck[s * kHandT + k]);
+  return hands;
+}
+
+std::array<Cards, kSeats> seeded_deal(const Table& t, std::uint64_t seed, std::uint64_t game,
+                                      int round) {
+  if (t.kind == TableKind::k4p2d)
+    return deal_of<kTable4p2d.seats, kTable4p2d.decks, kTable4p2d.hand_size>(seed, game, round);
+  return deal_of<kTable6p3d.seats, kTable6p3d.decks, kTable6p3d.hand_size>(seed, game, round);
+}
+
+}  // namespace
+
+Position GameState::seeded_position(std::uint64_t seed, std::uint64_t game, bool auto_pass,
+                                    TableKind table) {
+  const Table& t = table_of(table);
+  Position p;
+  p.seed = seed;
+  p.game = game;
+  // R10: the first dealer is chosen at random (seeded).
+  Rng r = Rng::stream(seed, game, Stream::kFirstDealer, 0);
+  p.dealer = int(r.bounded(std::uint64_t(t.seats)));
+  p.hands = seeded_deal(t, seed, game, 0);
+  p.auto_pass = auto_pass;
+  return p;
+}
+
+void GameState::set_auto_pass(bool on) {
+  if (on == pub_.auto_pass) return;
+  pub_.auto_pass = on;
+  log_event(EventType::kAutoPass, -1, -1, nullptr, 0, on ? 1 : 0);
+  run_auto_passes();
+}
+
+int GameState::next_active(int seat) const {
+  const int seats = table_->seats;
+  for (int k = 1; k <= seats; ++k) {
+    const int s = (seat + k) % seats;
+    if (!((pub_.out_mask >> s) & 1)) return s;
+  }
+  return -1;
+}
+
+void GameState::log_event(EventType t, int seat, int other, const Play* play, std::int32_t index,
+                          std::uint8_t flags) {
+  if (!record_) return;
+  Event e;
+  e.type = t;
+  e.seat = std::int8_t(seat);
+  e.other = std::int8_t(other);
+  e.flags = flags;
+  e.index = index;
+  if (play) e.play = *play;
+  log_.push_back(e);
+}
+
+// The next round of a seeded match: deal from the round's stream, tribute from the
+// previous round's result (R11).
+void GameState::deal_round() {
+  const std::array<Cards, kSeats> hands = seeded_deal(*table_, seed_, game_, pub_.round);
+  if (!results_.empty() && results_.back().n_tributers > 0) {
+    const RoundResult& last = results_.back();
+    begin_round(hands, last.n_tributers, last.tributers.data(), last.receivers.data());
+  } else {
+    begin_round(hands, 0, nullptr, nullptr);
+  }
+}
+
+void GameState::begin_round(const std::array<Cards, kSeats>& hands, int n_pairs,
+                            const std::int8_t* trib, const std::int8_t* recv) {
+  hands_ = hands;
+  for (int s = 0; s < kSeats; ++s)
+    pub_.cards_left[std::size_t(s)] = std::int8_t(hands_[std::size_t(s)].size());
+  pub_.played.fill(Cards{});
+  pub_.forced = ForcedLog();
+  pub_.top_seat = -1;
+  pub_.passed = 0;
+  pub_.finish_order.fill(-1);
+  pub_.players_out = 0;
+  pub_.out_mask = 0;
+  pub_.n_pairs = 0;
+  pub_.pair_step = 0;
+  pub_.tribute_face.fill(-1);
+  exchange_.return_face.fill(-1);
+  exchange_.offer.fill(Cards{});
+  if (record_) {
+    Deal d;
+    d.round = pub_.round;
+    d.dealer = std::int8_t(pub_.dealer);
+    d.levels = {std::int8_t(pub_.levels[0]), std::int8_t(pub_.levels[1])};
+    d.hands = hands_;
+    deals_.push_back(d);
+  }
+  round_log_start_ = log_.size();
+  log_event(EventType::kDeal, pub_.dealer, -1, nullptr, std::int32_t(deals_.size()) - 1);
+  // R11: tribute, after this deal.
+  if (n_pairs > 0) {
+    pub_.n_pairs = n_pairs;
+    for (int i = 0; i < pub_.n_pairs; ++i) {
+      pub_.tributers[std::size_t(i)] = trib[i];
+      pub_.receivers[std::size_t(i)] = recv[i];
+    }
+    pub_.phase = Phase::kTribute;
+    pub_.pair_step = 0;
+    pub_.current = pub_.tributers[0];
+    return;
+  }
+  start_play();
+}
+
+void GameState::start_play() {
+  pub_.phase = Phase::kPlay;
+  pub_.current = pub_.dealer;  // R8: the dealer leads the first trick
+  pub_.top_seat = -1;
+  pub_.passed = 0;
+}
+
+// After a tribute / return / take: move to the next pending step of the tribute exchange.
+// Order: every tributer pays (pairs in order), then every receiver returns (same order).
+void GameState::next_tribute_step() {
+  if (pub_.phase == Phase::kTribute) {
+    if (++pub_.pair_step < pub_.n_pairs) {
+      pub_.current = pub_.tributers[pub_.pair_step];
+      return;
+    }
+    pub_.pair_step = -1;
+    pub_.phase = Phase::kReturn;
+  } else {
+    pub_.phase = Phase::kReturn;
+  }
+  for (int i = pub_.pair_step + 1; i < pub_.n_pairs; ++i) {
+    if (pub_.tribute_face[i] < 0) continue;  // refused (anti_tribute): nothing to return
+    pub_.pair_step = i;
+    pub_.current = pub_.receivers[i];
+    return;
+  }
+  start_play();
+}
+
+// R11: the highest single power in the hand; R18 4p2d: among the natural cards only (jokers
+// are never tribute cards there).
+int GameState::highest_power_in(const Cards& hand) const {
+  const int level = level_rank();
+  const int faces = table_->joker_tribute ? kNumFaces : kNumNatural;
+  int best = -1;
+  for (int f = 0; f < faces; ++f)
+    if (hand.count(f)) best = std::max(best, face_power(f, level));
+  return best;
+}
+
+void GameState::legal_plays(PlayList* out) const {
+  if (pub_.phase != Phase::kPlay) return;
+  daguai::legal_plays(hands_[pub_.current], level_rank(), pub_.rules,
+                      pub_.top_seat >= 0 ? &pub_.top : nullptr, out);
+}
+
+namespace {
+
+// Every sub-multiset of `hand` with k cards, in ascending face order (offers).
+void sub_multisets(const Cards& hand, int k, int face, Cards acc, std::vector<Action>* out,
+                   int seat) {
+  if (k == 0) {
+    Action a;
+    a.type = ActionType::kOffer;
+    a.seat = std::int8_t(seat);
+    a.play = card_play(acc);
+    out->push_back(a);
+    return;
+  }
+  for (int f = face; f < kNumFaces; ++f) {
+    const int c = hand.count(f);
+    if (!c) continue;
+    Cards next = acc;
+    for (int t = 1; t <= std::min(c, k); ++t) {
+      next.add(f);
+      sub_multisets(hand, k - t, f + 1, next, out, seat);
+    }
+  }
+}
+
+}  // namespace
+
+void GameState::legal_actions(std::vector<Action>* out) const {
+  const int seat = pub_.current;
+  auto single = [&](ActionType t, int f) {
+    Action a;
+    a.type = t;
+    a.seat = std::int8_t(seat);
+    Cards c;
+    c.add(f);
+    a.play = card_play(c);
+    out->push_back(a);
+  };
+  switch (pub_.phase) {
+    case Phase::kMatchOver:
+      return;
+    case Phase::kPlay: {
+      thread_local PlayList plays;
+      plays.clear();
+      legal_plays(&plays);
+      out->reserve(out->size() + plays.size() + 1);
+      for (const Play& p : plays) {
+        Action a;
+        a.type = ActionType::kPlay;
+        a.seat = std::int8_t(seat);
+        a.play = p;
+        out->push_back(a);
+      }
+      if (can_pass()) {
+        Action a;
+        a.type = ActionType::kPass;
+        a.seat = std::int8_t(seat);
+        out->push_back(a);
+      }
+      return;
+    }
+    case Phase::kTribute: {
+      const Cards& h = hands_[seat];
+      const int best = highest_power_in(h);
+      for (int f = 0; f < kNumFaces; ++f)
+        if (h.count(f) && face_power(f, level_rank()) == best) single(ActionType::kTribute, f);
+      if (pub_.rules.anti_tribute && h.jokers() >= 3) {
+        Action a;
+        a.type = ActionType::kAntiTribute;
+        a.seat = std::int8_t(seat);
+        out->push_back(a);
+      }
+      return;
+    }
+    case Phase::kReturn: {
+      const int paid = pub_.tribute_face[pub_.pair_step];
+      if (pub_.rules.joker_tribute_choice && is_joker(paid)) {
+        sub_multisets(hands_[seat], paid == kSJ ? 2 : 3, 0, Cards{}, out, seat);
+        return;
+      }
+      for (int f = 0; f < kNumFaces; ++f)
+        if (hands_[seat].count(f)) single(ActionType::kReturn, f);
+      return;
+    }
+    case Phase::kTake: {
+      const Cards& o = exchange_.offer[pub_.pair_step];
+      for (int f = 0; f < kNumFaces; ++f)
+        if (o.count(f)) single(ActionType::kTake, f);
+      return;
+    }
+  }
+}
+
+void GameState::check_turn(ActionType t) const {
+  if (pub_.phase == Phase::kMatchOver)
+    throw GameError(std::string("the match is over: no ") + action_name(t) + " is possible");
+  bool ok = false;
+  const char* expected = "";
+  switch (pub_.phase) {
+    case Phase::kPlay:
+      ok = t == ActionType::kPlay || t == ActionType::kPass;
+      expected = "play or pass";
+      break;
+    case Phase::kTribute:
+      ok = t == ActionType::kTribute || t == ActionType::kAntiTribute;
+      expected = "tribute";
+      break;
+    case Phase::kReturn: {
+      const bool offer =
+          pub_.rules.joker_tribute_choice && is_joker(pub_.tribute_face[pub_.pair_step]);
+      ok = t == (offer ? ActionType::kOffer : ActionType::kReturn);
+      expected = offer ? "offer (joker tribute: 2 or 3 candidate cards)" : "return";
+      break;
+    }
+    case Phase::kTake:
+      ok = t == ActionType::kTake;
+      expected = "take";
+      break;
+    default:
+      break;
+  }
+  if (!ok)
+    throw GameError(std::string("wrong phase: a ") + action_name(t) + " was given but " +
+                    seat_text(pub_.current) + " must " + expected + " (phase " +
+                    phase_name(pub_.phase) + ")");
+}
+
+void GameState::check(const Action& a) const {
+  check_turn(a.type);
+  if (a.seat >= 0 && a.seat != pub_.current)
+    throw GameError("out of turn: the action is " + seat_text(a.seat) + "'s but it is " +
+                    seat_text(pub_.current) + "'s turn");
+  const Cards& hand = hands_[pub_.current];
+  auto one_card_in = [&](const Cards& from, const char* what) {
+    if (a.play.cards.size() != 1)
+      throw GameError(std::string(what) + " is exactly one card, got '" + cards_text(a.play.cards) +
+                      "'");
+    if (!from.contains(a.play.cards))
+      throw CardError(
+          std::string(what) + ": " + cards_text(a.play.cards) + " is not in " +
+          (&from == &hand ? "the hand of " + seat_text(pub_.current) : std::string("the offer")));
+  };
+  switch (a.type) {
+    case ActionType::kPlay:
+      check_play(hand, a.play, level_rank(), pub_.rules, pub_.top_seat >= 0 ? &pub_.top : nullptr);
+      return;
+    case ActionType::kPass:
+      if (pub_.top_seat < 0)
+        throw GameError(seat_text(pub_.current) + " leads the trick and cannot pass (R8)");
+      return;
+    case ActionType::kTribute: {
+      one_card_in(hand, "a tribute");
+      const int f = single_face(a.play.cards);
+      if (face_power(f, level_rank()) != highest_power_in(hand))
+        throw GameError(
+            std::string("a tribute must be a card of the highest power in the hand") +
+            (table_->joker_tribute ? " (R11); " : ", jokers excepted (R11, R18 4p2d); ") +
+            face_text(f) + " is not");
+      return;
+    }
+    case ActionType::kAntiTribute:
+      if (!pub_.rules.anti_tribute)
+        throw GameError("anti_tribute (抗贡) is not enabled in these rules");
+      if (hand.jokers() < 3)
+        throw GameError("anti_tribute (抗贡) needs 3 or more jokers; " + seat_text(pub_.current) +
+                        " has " + std::to_string(hand.jokers()));
+      return;
+    case ActionType::kReturn:
+      one_card_in(hand, "a return");
+      return;
+    case ActionType::kOffer: {
+      const int need = pub_.tribute_face[pub_.pair_step] == kSJ ? 2 : 3;
+      if (a.play.cards.size() != need)
+        throw GameError("the offer for a " + face_text(pub_.tribute_face[pub_.pair_step]) +
+                        " tribute is " + std::to_string(need) + " cards, got '" +
+                        cards_text(a.play.cards) + "'");
+      if (!hand.contains(a.play.cards))
+        throw CardError("offer: '" + cards_text(a.play.cards) + "' is not in the hand of " +
+                        seat_text(pub_.current));
+      return;
+    }
+    case ActionType::kTake:
+      one_card_in(exchange_.offer[pub_.pair_step], "a take");
+      return;
+  }
+  throw GameError("unknown action type");
+}
+
+void GameState::apply(const Action& a) {
+  check(a);
+  const int seat = pub_.current;
+  const int i = pub_.pair_step;
+  // A tribute exchange: one card moves between the pair, is remembered, and is logged.
+  auto exchange = [&](int from, int to, int* slot, EventType ev, int other) {
+    const int f = single_face(a.play.cards);
+    hands_[from].remove(f);
+    hands_[to].add(f);
+    --pub_.cards_left[std::size_t(from)];
+    ++pub_.cards_left[std::size_t(to)];
+    *slot = f;
+    log_event(ev, seat, other, &a.play);
+    next_tribute_step();
+  };
+  switch (a.type) {
+    case ActionType::kPlay:
+      apply_play(a.play);
+      return;
+    case ActionType::kPass:
+      apply_pass(false);
+      return;
+    case ActionType::kTribute:
+      exchange(seat, pub_.receivers[i], &pub_.tribute_face[i], EventType::kTribute,
+               pub_.receivers[i]);
+      return;
+    case ActionType::kReturn:
+      exchange(seat, pub_.tributers[i], &exchange_.return_face[i], EventType::kReturn,
+               pub_.tributers[i]);
+      return;
+    case ActionType::kTake:  // the tributer takes an offered card from the receiver
+      exchange(pub_.receivers[i], seat, &exchange_.return_face[i], EventType::kTake,
+               pub_.receivers[i]);
+      return;
+    case ActionType::kAntiTribute: {
+      pub_.tribute_face[i] = -2;
+      Play shown = card_play(Cards{0, hands_[seat].hi & ~Cards::kHiNatural});  // the jokers shown
+      log_event(EventType::kAntiTribute, seat, pub_.receivers[i], &shown);
+      next_tribute_step();
+      return;
+    }
+    case ActionType::kOffer:
+      exchange_.offer[i] = a.play.cards;
+      log_event(EventType::kOffer, seat, pub_.tributers[i], &a.play);
+      pub_.phase = Phase::kTake;
+      pub_.current = pub_.tributers[i];
+      return;
+  }
+}
+
+void GameState::apply_forced_pass() {
+  check_turn(ActionType::kPass);
+  if (pub_.top_seat < 0)
+    throw GameError("seat " + std::to_string(pub_.current) +
+                    " leads the trick and cannot pass (R8)");
+  if (has_legal_follow(hands_[pub_.current], level_rank(), pub_.rules, pub_.top))
+    throw GameError("seat " + std::to_string(pub_.current) +
+                    " has a play that beats the top: the pass is not forced");
+  apply_pass(true);
+}
+
+void GameState::apply_play(const Play& p) {
+  const int seat = pub_.current;
+  hands_[seat] -= p.cards;
+  pub_.cards_left[std::size_t(seat)] = std::int8_t(hands_[std::size_t(seat)].size());
+  pub_.played[seat] += p.cards;
+  log_event(EventType::kPlay, seat, -1, &p);
+  pub_.top = p;
+  pub_.top_seat = seat;
+  pub_.passed = 0;
+  if (hands_[seat].empty()) {  // R8: out, in finishing order
+    pub_.finish_order[std::size_t(pub_.players_out++)] = std::int8_t(seat);
+    pub_.out_mask |= 1u << seat;
+    const unsigned team_mask = table_->team_mask(team_of(seat));
+    if ((pub_.out_mask & team_mask) == team_mask) {  // R8: the round ends when one team is out
+      finish_round();
+      return;
+    }
+  }
+  pub_.current = next_active(seat);
+  run_auto_passes();
+}
+
+void GameState::apply_pass(bool automatic) {
+  const int seat = pub_.current;
+  pub_.passed |= 1u << seat;
+  if (automatic) pub_.forced.push_back(ForcedPass{std::int8_t(seat), pub_.top, pub_.played[seat]});
+  log_event(EventType::kPass, seat, -1, nullptr, 0, automatic ? 1 : 0);
+  end_trick_or_continue(seat);
+}
+
+// R8: the trick ends when every player still holding cards, other than the one who made
+// the last play, has passed since that play (R18: at most 3 others at 4p2d).
+void GameState::end_trick_or_continue(int from) {
+  const unsigned active = ~pub_.out_mask & table_->all_mask();
+  const unsigned others = active & ~(1u << pub_.top_seat);
+  if ((others & ~pub_.passed) != 0) {
+    pub_.current = next_active(from);
+    run_auto_passes();
+    return;
+  }
+  int leader = pub_.top_seat;
+  if ((pub_.out_mask >> pub_.top_seat) & 1) {
+    leader = -1;
+    if (pub_.rules.lead_after_out == LeadAfterOut::kPartner) {  // 接风: the next partner with cards
+      const int seats = table_->seats;
+      for (int k = 2; k < seats && leader < 0; k += 2)
+        if (!((pub_.out_mask >> ((pub_.top_seat + k) % seats)) & 1))
+          leader = (pub_.top_seat + k) % seats;
+    }
+    if (leader < 0) leader = next_active(pub_.top_seat);
+  }
+  pub_.top_seat = -1;
+  pub_.passed = 0;
+  pub_.current = leader;
+}
+
+void GameState::run_auto_passes() {
+  if (!pub_.auto_pass) return;
+  while (pub_.phase == Phase::kPlay && pub_.top_seat >= 0 &&
+         !has_legal_follow(hands_[pub_.current], level_rank(), pub_.rules, pub_.top))
+    apply_pass(true);
+}
+
+namespace {
+
+// R11 matching of tributers (worst finisher last in `trib`) with receivers (best first).
+void pair_tributes(TributePairing how, int seats, int n, const std::int8_t* trib,
+                   const std::int8_t* recv, std::array<std::int8_t, 3>* out_t,
+                   std::array<std::int8_t, 3>* out_r) {
+  // trib: tributers by finishing position (better first); recv: receivers, better first.
+  std::array<std::int8_t, 3> match{{-1, -1, -1}};  // receiver index -> tributer seat
+  if (how == TributePairing::kFinishOrder) {
+    for (int i = 0; i < n; ++i) match[i] = trib[n - 1 - i];  // last-placed pays the first
+  } else {
+    bool t_used[3] = {}, r_used[3] = {};
+    for (int step = 0; step < n; ++step) {
+      int bi = -1, bj = -1, bd = 99;
+      // ties: the tributer who finished worse is matched first, then the better receiver
+      for (int ti = n - 1; ti >= 0; --ti) {
+        if (t_used[ti]) continue;
+        for (int rj = 0; rj < n; ++rj) {
+          if (r_used[rj]) continue;
+          const int d = how == TributePairing::kNext ? (recv[rj] - trib[ti] + seats) % seats
+                                                     : (trib[ti] - recv[rj] + seats) % seats;
+          if (d < bd) {
+            bd = d;
+            bi = ti;
+            bj = rj;
+          }
+        }
+      }
+      t_used[bi] = r_used[bj] = true;
+      match[bj] = trib[bi];
+    }
+  }
+  for (int i = 0; i < n; ++i) {  // pairs listed in the receivers' finishing order
+    (*out_r)[i] = recv[i];
+    (*out_t)[i] = match[i];
+  }
+}
+
+}  // namespace
+
+void GameState::finish_round() {
+  RoundResult r;
+  r.round = pub_.round;
+  r.dealer = std::int8_t(pub_.dealer);
+  r.level_rank = std::int8_t(level_rank());
+  r.levels_before = {std::int8_t(pub_.levels[0]), std::int8_t(pub_.levels[1])};
+  r.players_out = std::int8_t(pub_.players_out);
+  // Players still holding cards stop and take the remaining positions: fewer cards first,
+  // ties in play order after the last player out (docs/game.md).
+  const Table& tb = *table_;
+  const int last = pub_.finish_order[std::size_t(pub_.players_out - 1)];
+  std::vector<int> rest;
+  for (int k = 1; k <= tb.seats; ++k) {
+    const int s = (last + k) % tb.seats;
+    if (!((pub_.out_mask >> s) & 1)) rest.push_back(s);
+  }
+  std::stable_sort(rest.begin(), rest.end(),
+                   [&](int a, int b) { return hands_[a].size() < hands_[b].size(); });
+  for (std::size_t i = 0; i < rest.size(); ++i)
+    pub_.finish_order[std::size_t(pub_.players_out) + i] = std::int8_t(rest[i]);
+  r.order = pub_.finish_order;
+
+  // R9: F = team of the first out. F wins if its three are out first; else a draw.
+  const int f_team = team_of(pub_.finish_order[0]);
+  const int done_team = team_of(last);
+  r.winner = std::int8_t(done_team == f_team ? f_team : -1);
+  if (r.winner >= 0) {
+    std::int8_t trib[3], recv[3];
+    int nt = 0, nr = 0;
+    for (int i = 0; i < tb.seats; ++i) {
+      const int s = pub_.finish_order[std::size_t(i)];
+      if (team_of(s) == r.winner) {
+        if (nr < tb.max_tributers) recv[nr++] = std::int8_t(s);
+      } else if (!((pub_.out_mask >> s) & 1)) {
+        trib[nt++] = std::int8_t(s);  // still holding cards: pays tribute
+      }
+    }
+    r.n_tributers = std::int8_t(nt);
+    pair_tributes(pub_.rules.tribute_pairing, tb.seats, nt, trib, recv, &r.tributers, &r.receivers);
+  }
+
+  // Levels (R9, R12).
+  const int dteam = team_of(pub_.dealer);
+  bool match_over = false;
+  int match_winner = -1;
+  const bool dealer_won = r.winner == dteam;
+  if (dealer_won) {
+    if (pub_.levels[dteam] >= pub_.rules.final_level) {
+      match_over = true;  // R12: the dealer's team won at the final level
+      match_winner = dteam;
+    } else {
+      pub_.levels[dteam] += 1;
+    }
+  } else if (pub_.levels[dteam] >= pub_.rules.final_level) {
+    pub_.final_failures[dteam] += 1;
+    // R12 (打A三次不过回2): that many failures at the final level send the team back to
+    // level 2 and its count starts again; the match goes on.
+    if (pub_.rules.max_final_failures > 0 &&
+        pub_.final_failures[dteam] >= pub_.rules.max_final_failures) {
+      pub_.levels[dteam] = 0;
+      pub_.final_failures[dteam] = 0;
+    }
+  }
+  r.levels_after = {std::int8_t(pub_.levels[0]), std::int8_t(pub_.levels[1])};
+
+  // Next dealer (R9, R10).
+  if (pub_.rules.dealer == DealerRule::kStay)
+    r.next_dealer = std::int8_t(dealer_won ? pub_.dealer : (pub_.dealer + 1) % tb.seats);
+  else
+    r.next_dealer = pub_.finish_order[0];
+
+  // Scores (R13), base b.
+  const std::int32_t b = pub_.rules.base;
+  for (int s = 0; s < tb.seats; ++s) {
+    std::int32_t d = 0;
+    switch (pub_.rules.scoring) {
+      case Scoring::kStake:
+        if (r.winner >= 0) {
+          const std::int32_t w = tb.stake[std::size_t(r.n_tributers)] * b;  // R13, R18
+          d = team_of(s) == r.winner ? w : (pub_.rules.losers_pay ? -w : 0);
+        }
+        break;
+      case Scoring::kLevels:
+        d = dealer_won ? (team_of(s) == dteam ? 3 * b : -b) : b;
+        break;
+      case Scoring::kSimple:
+        d = r.winner < 0 ? b : (team_of(s) == r.winner ? 3 * b : -3 * b);
+        break;
+    }
+    r.scores[std::size_t(s)] = d;
+    pub_.scores[std::size_t(s)] += d;
+  }
+
+  pub_.round += 1;
+  if (pub_.rules.max_rounds > 0 && pub_.round >= pub_.rules.max_rounds) match_over = true;
+  // R12: a match ended by a limit goes to the team with the higher level (equal: a draw).
+  if (match_over && match_winner < 0)
+    match_winner = pub_.levels[0] > pub_.levels[1] ? 0 : (pub_.levels[1] > pub_.levels[0] ? 1 : -1);
+  r.match_over = match_over;
+  r.match_winner = std::int8_t(match_over ? match_winner : -1);
+  results_.push_back(r);
+  log_event(EventType::kRoundEnd, -1, -1, nullptr, std::int32_t(results_.size()) - 1);
+  if (match_over) {
+    pub_.phase = Phase::kMatchOver;
+    pub_.current = -1;
+    return;
+  }
+  pub_.dealer = r.next_dealer;
+  deal_round();
+}
+
+void GameState::forfeit(int seat) {
+  const Table& tb = *table_;
+  if (seat < 0 || seat >= tb.seats)
+    throw GameError("no " + seat_text(seat) + ": seats are 0.." + std::to_string(tb.seats - 1));
+  if (pub_.phase == Phase::kMatchOver)
+    throw GameError("the match is over: " + seat_text(seat) + " cannot leave it");
+  RoundResult r;
+  r.round = pub_.round;
+  r.dealer = std::int8_t(pub_.dealer);
+  r.next_dealer = std::int8_t(pub_.dealer);
+  r.level_rank = std::int8_t(level_rank());
+  r.levels_before = r.levels_after = {std::int8_t(pub_.levels[0]), std::int8_t(pub_.levels[1])};
+  r.order = pub_.finish_order;
+  r.players_out = std::int8_t(pub_.players_out);
+  r.forfeit_seat = std::int8_t(seat);
+  const int opp = 1 - team_of(seat);
+  const std::int32_t b = pub_.rules.base;
+  std::int32_t leaver, bonus;
+  if (pub_.round < pub_.rules.min_rounds) {  // R14: before the minimum rounds
+    leaver = -tb.early_leaver * b;
+    bonus = b;
+  } else {
+    leaver = -tb.forfeit_leaver * b;
+    const bool first = pub_.players_out >= 1 && team_of(pub_.finish_order[0]) == opp;
+    const bool second = pub_.players_out >= 2 && team_of(pub_.finish_order[1]) == opp;
+    bonus = (first && second ? 3 : first ? 2 : 1) * b;
+  }
+  for (int s = 0; s < tb.seats; ++s) {
+    const std::int32_t d = s == seat ? leaver : (team_of(s) == opp ? bonus : 0);
+    r.scores[std::size_t(s)] = d;
+    pub_.scores[std::size_t(s)] += d;
+  }
+  r.match_over = true;
+  r.match_winner = std::int8_t(opp);
+  results_.push_back(r);
+  log_event(EventType::kForfeit, seat, -1, nullptr, std::int32_t(results_.size()) - 1);
+  pub_.phase = Phase::kMatchOver;
+  pub_.current = -1;
+}
+
+// Start::kRandom (state.hpp, docs/game.md): levels, dealer and tribute pairs as if a round
+// with a uniformly random finishing order had just been played, as a position of round 0
+// with the seeded round-0 deal. The previous round's dealer (needed by dealer = stay) is
+// uniform too; scores stay 0.
+Position GameState::random_position(const Rules& rules, std::uint64_t seed, std::uint64_t game,
+                                    bool auto_pass) {
+  Position p = seeded_position(seed, game, auto_pass, rules.table);
+  const Table& tb = table_of(rules.table);
+  const int seats = tb.seats;
+  p.start = Start::kRandom;
+  if (rules.final_level > 12) throw GameError("final_level out of range");
+  Rng r = Rng::stream(seed, game, Stream::kStart, 0);
+  p.levels[0] = int(r.bounded(std::uint64_t(rules.final_level) + 1));
+  p.levels[1] = int(r.bounded(std::uint64_t(rules.final_level) + 1));
+  const int prev_dealer = int(r.bounded(std::uint64_t(seats)));
+  std::int8_t order[kSeats] = {0, 1, 2, 3, 4, 5};
+  r.shuffle(order, seats);
+  // R8: the round ends when one team has all its players out; the rest still hold cards.
+  int count[2] = {0, 0}, n_out = 0;
+  while (n_out < seats) {
+    const int t = team_of(order[n_out++]);
+    if (++count[t] == tb.team_size) break;
+  }
+  // R9: the first player out's team wins if it is the team that went out.
+  const int f_team = team_of(order[0]);
+  const int winner = team_of(order[n_out - 1]) == f_team ? f_team : -1;
+  std::int8_t trib[3], recv[3];
+  int nt = 0, nr = 0;
+  if (winner >= 0) {
+    for (int i = 0; i < seats; ++i) {
+      const int s = order[i];
+      if (team_of(s) == winner) {
+        if (nr < tb.max_tributers) recv[nr++] = std::int8_t(s);
+      } else if (i >= n_out) {
+        trib[nt++] = std::int8_t(s);  // still holding cards: pays tribute (R11)
+      }
+    }
+  }
+  if (nt > 0)
+    pair_tributes(rules.tribute_pairing, seats, nt, trib, recv, &p.tributers, &p.receivers);
+  p.n_pairs = nt;
+  // R9/R10: the next dealer.
+  if (rules.dealer == DealerRule::kStay)
+    p.dealer = winner == team_of(prev_dealer) ? prev_dealer : (prev_dealer + 1) % seats;
+  else
+    p.dealer = order[0];
+  return p;
+}
+
+}  // namespace daguai

@@ -1,0 +1,215 @@
+#include <algorithm>
+#include <cstring>
+
+#include <daguai/io/encode.hpp>
+
+namespace daguai {
+
+const std::vector<ObsSlice>& obs_slices() {
+  static const std::vector<ObsSlice> kSlices = {
+      {"hand", kObsHand, 54, "own face counts (0..3), face id order"},
+      {"played", kObsPlayed, 6 * 54,
+       "cards played this round, 54 counts per relative seat (0 = me)"},
+      {"top_cards", kObsTopCards, 54, "face counts of the play to beat (zeros when leading)"},
+      {"top_kind", kObsTopKind, 9, "one-hot Kind of the play to beat"},
+      {"top_key", kObsTopKey, 1, "key of the play to beat scaled to [0, 1] within its size"},
+      {"top_seat", kObsTopSeat, 6, "one-hot relative seat that made the play to beat"},
+      {"leading", kObsLeading, 1, "1 if the player to act leads a new trick"},
+      {"passed", kObsPassed, 6, "1 per relative seat that passed since the play to beat"},
+      {"cards_left", kObsCounts, 6,
+       "cards left / 27 per relative seat (28/27 between tribute and return)"},
+      {"out", kObsOut, 6, "finishing position / 6 per relative seat (0 = still playing)"},
+      {"levels", kObsLevels, 26, "one-hot level of my team (13), then of the other team (13)"},
+      {"level_rank", kObsLevelRank, 13, "one-hot level rank L of the round"},
+      {"dealer", kObsDealer, 6, "one-hot relative seat of the dealer"},
+      {"phase", kObsPhase, 5, "one-hot phase: tribute, return, take, play, match_over"},
+      {"to_act", kObsToAct, 6, "one-hot relative seat of the player to act"},
+      {"tribute", kObsTribute, 54, "tribute cards paid this round (public, R11/R16)"},
+      {"exchange", kObsExchange, 54, "cards returned / taken to or by me this round (private)"},
+      {"scores", kObsScores, 2, "match score of my seat, of the next seat (an opponent), / 100"},
+  };
+  return kSlices;
+}
+
+namespace {}  // namespace
+
+// 54 face counts, read from the 2-bit fields (Cards layout).
+void put_counts(const Cards& c, float* out) {
+  std::uint64_t w = c.lo;
+  for (int f = 0; f < 32; ++f, w >>= 2) out[f] = float(w & 3);
+  w = c.hi;
+  for (int f = 32; f < kNumFaces; ++f, w >>= 2) out[f] = float(w & 3);
+}
+
+namespace {
+
+// A key scaled to [0, 1], monotone within a size (flushes by their top card).
+inline float scaled_key(const Play& p) {
+  if (p.size() <= 3) return float(p.key >> 1) / 14.0f;
+  const std::uint32_t kind = p.key >> 20, sub = p.key & 0xFFFFF;
+  const std::uint32_t v = kind == 1 ? (sub >> 16) : sub;  // flush: the top power
+  return (float(kind) + float(v) / 15.0f) / 6.0f;
+}
+
+}  // namespace
+
+void encode_observation(const InfoState& v, float* obs) {
+  std::memset(obs, 0, sizeof(float) * kObsSize);
+  const int seat = v.seat;
+  // R18: relative seats modulo the table's seats; at 4p2d the slots of relative seats 4 and 5
+  // stay zero (the shape is the same for both tables).
+  const int seats = v.table().seats;
+  auto rel = [&](int s) { return (s - seat + seats) % seats; };
+  put_counts(v.hand, obs + kObsHand);
+  for (int s = 0; s < seats; ++s)
+    put_counts(v.pub.played[std::size_t(s)], obs + kObsPlayed + 54 * rel(s));
+  if (v.pub.has_top()) {
+    const Play& t = v.pub.top;
+    put_counts(t.cards, obs + kObsTopCards);
+    obs[kObsTopKind + int(t.kind())] = 1;
+    obs[kObsTopKey] = scaled_key(t);
+    obs[kObsTopSeat + rel(v.pub.top_seat)] = 1;
+    for (int s = 0; s < seats; ++s)
+      if ((v.pub.passed >> s) & 1) obs[kObsPassed + rel(s)] = 1;
+  } else {
+    obs[kObsLeading] = v.pub.phase == Phase::kPlay ? 1.0f : 0.0f;
+  }
+  for (int s = 0; s < seats; ++s)
+    obs[kObsCounts + rel(s)] = float(v.pub.cards_left[std::size_t(s)]) / float(kHandSize);
+  for (int i = 0; i < v.pub.players_out; ++i)
+    obs[kObsOut + rel(v.pub.finish_order[std::size_t(i)])] = float(i + 1) / 6.0f;
+  obs[kObsLevels + v.pub.levels[std::size_t(team_of(seat))]] = 1;
+  obs[kObsLevels + 13 + v.pub.levels[std::size_t(1 - team_of(seat))]] = 1;
+  obs[kObsLevelRank + v.pub.level_rank()] = 1;
+  obs[kObsDealer + rel(v.pub.dealer)] = 1;
+  obs[kObsPhase + int(v.pub.phase)] = 1;
+  if (v.pub.current >= 0) obs[kObsToAct + rel(v.pub.current)] = 1;
+  for (int i = 0; i < v.pub.n_pairs; ++i)
+    if (v.pub.tribute_face[std::size_t(i)] >= 0)
+      obs[kObsTribute + v.pub.tribute_face[std::size_t(i)]] += 1;
+  for (int i = 0; i < v.pub.n_pairs; ++i)  // return_face is only set in the viewer's own pair
+    if (v.exchange.return_face[std::size_t(i)] >= 0)
+      obs[kObsExchange + v.exchange.return_face[std::size_t(i)]] += 1;
+  obs[kObsScores] = float(v.pub.scores[std::size_t(seat)]) / 100.0f;
+  obs[kObsScores + 1] = float(v.pub.scores[std::size_t((seat + 1) % seats)]) / 100.0f;
+}
+
+void encode_candidate(const Action& a, int level, float* out) {
+  (void)level;
+  std::memset(out, 0, sizeof(float) * kCandFeatures);
+  put_counts(a.play.cards, out);
+  if (a.type == ActionType::kPlay) {
+    out[54 + int(a.play.kind())] = 1;
+    out[63] = scaled_key(a.play);
+    out[64] = float(a.play.jokers()) / 5.0f;
+  }
+  out[65] = a.type == ActionType::kPass ? 1.0f : 0.0f;
+  out[66] = float(a.play.cards.size()) / 5.0f;
+}
+
+namespace {
+
+int single_face_of(const Cards& c) {
+  for (int f = 0; f < kNumFaces; ++f)
+    if (c.count(f)) return f;
+  return 0;
+}
+
+// Canonical order within an abstract id: smaller is preferred. `power` = rank powers at the
+// level (R4); counts per rank come from the rank bytes (Cards layout).
+inline std::uint64_t canonical_score(const Play& p, const std::uint8_t* power, int level) {
+  int sum = 0;
+  for (int r = 0; r < kNumRanks; ++r) {
+    sum += p.cards.rank_count(r) * power[r];
+  }
+  sum += p.cards.sj() * kSJPower + p.cards.bj() * kBJPower;
+  const int level_cards = p.cards.rank_count(level);
+  return (std::uint64_t(sum) << 40) | (std::uint64_t(level_cards) << 32) |
+         (std::uint64_t(p.cards.bj()) << 28);
+}
+
+}  // namespace
+
+int abstract_id(const Action& a, int level) {
+  switch (a.type) {
+    case ActionType::kPass:
+      return 0;
+    case ActionType::kTribute:
+    case ActionType::kReturn:
+    case ActionType::kTake:
+      return 388 + single_face_of(a.play.cards);
+    case ActionType::kAntiTribute:
+      return 442;
+    case ActionType::kOffer:
+      return 443;
+    case ActionType::kPlay:
+      break;
+  }
+  const Play& p = a.play;
+  const int j = p.jokers();
+  const bool joker_only = j == p.size();
+  switch (p.kind()) {
+    case Kind::kSingle:
+      return 1 + int(p.key >> 1);
+    case Kind::kPair:
+      if (joker_only) return 42 + (2 - p.cards.sj());  // SJ SJ 42, SJ BJ 43, BJ BJ 44
+      return 16 + int(p.key >> 1) * 2 + std::min(j, 1);
+    case Kind::kTriple:
+      if (joker_only) return 84 + (3 - p.cards.sj());
+      return 45 + int(p.key >> 1) * 3 + std::min(j, 2);
+    default:
+      break;
+  }
+  const int sub = int(p.key & 0xFFFFF);
+  switch (p.kind()) {
+    case Kind::kStraight:
+      return 88 + sub * 3 + std::min(j, 2);
+    case Kind::kFlush:
+      return 127 + (sub >> 16) * 3 + std::min(j, 2);
+    case Kind::kFullHouse:
+      return 166 + sub * 4 + std::min(j, 3);
+    case Kind::kFourPlusOne:
+      return 218 + sub * 4 + std::min(j, 3);
+    case Kind::kStraightFlush:
+      return 270 + sub * 4 + std::min(j, 3);
+    case Kind::kFiveOfAKind:
+      return joker_only ? 387 : 322 + sub * 5 + std::min(j, 4);
+    default:
+      break;
+  }
+  (void)level;
+  return 0;
+}
+
+void abstract_mask(const std::vector<Action>& actions, int level, std::uint8_t* mask,
+                   std::int32_t* index) {
+  std::memset(mask, 0, kNumAbstract);
+  std::uint64_t best[kNumAbstract];
+  std::uint8_t power[kNumRanks];
+  for (int r = 0; r < kNumRanks; ++r) power[r] = std::uint8_t(rank_power(r, level));
+  for (int i = 0; i < kNumAbstract; ++i) index[i] = -1;
+  for (std::size_t k = 0; k < actions.size(); ++k) {
+    const Action& a = actions[k];
+    const int id = abstract_id(a, level);
+    const std::uint64_t score = canonical_score(a.play, power, level);
+    if (!mask[id] || score < best[id]) {  // first in the documented order wins ties
+      mask[id] = 1;
+      best[id] = score;
+      index[id] = std::int32_t(k);
+    }
+  }
+}
+
+Action action_from_abstract(const std::vector<Action>& legal, int level, int id) {
+  if (id < 0 || id >= kNumAbstract)
+    throw GameError("abstract action id must be an integer in [0, " +
+                    std::to_string(kNumAbstract - 1) + "], got " + std::to_string(id));
+  std::uint8_t mask[kNumAbstract];
+  std::int32_t index[kNumAbstract];
+  abstract_mask(legal, level, mask, index);
+  if (!mask[id])
+    throw GameError("abstract action " + std::to_string(id) + " is masked out (not legal now)");
+  return legal[std::size_t(index[id])];
+}
+
+}  // namespace daguai

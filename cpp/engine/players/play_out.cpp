@@ -1,0 +1,36 @@
+#include <daguai/players/play_out.hpp>
+
+namespace daguai {
+
+void Seats::start(std::uint64_t seed, std::uint64_t game) {
+  for (int s = 0; s < kSeats; ++s) {
+    rng[std::size_t(s)] = Rng::stream(seed, game, Stream::kPolicy, std::uint64_t(s));
+    scratch[std::size_t(s)].plan.clear();
+    scratch[std::size_t(s)].plan_hand = Cards{};
+  }
+}
+
+int play_out(GameState& g, Seats& seats, std::size_t round_limit, DecisionCounts* counts) {
+  std::int64_t plays = 0, passes = 0;
+  int caller = -1;
+  while (!g.match_over() && g.results().size() < round_limit) {
+    const int seat = g.current_player();
+    const int k = seats.kind[std::size_t(seat)];
+    if (k == kCallerSeat) {
+      caller = seat;
+      break;
+    }
+    const Action a = choose_action(PolicyKind(k), g, seats.rng[std::size_t(seat)],
+                                   seats.scratch[std::size_t(seat)]);
+    plays += a.type == ActionType::kPlay;
+    passes += a.type == ActionType::kPass;
+    g.apply(a);
+  }
+  if (counts) {
+    counts->plays += plays;
+    counts->passes += passes;
+  }
+  return caller;
+}
+
+}  // namespace daguai

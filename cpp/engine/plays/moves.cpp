@@ -1,0 +1,837 @@
+#include <algorithm>
+#include <array>
+#include <cstring>
+#include <new>
+#include <stdexcept>
+#include <string>
+
+#include <daguai/core/table.hpp>
+#include <daguai/plays/five.hpp>
+#include <daguai/plays/moves.hpp>
+
+namespace daguai {
+
+void PlayList::reserve(std::size_t n) {
+  if (n <= cap_) return;
+  void* p =
+      std::realloc(static_cast<void*>(data_), n * sizeof(Play));  // Play is trivially copyable
+  if (!p) throw std::bad_alloc();
+  data_ = static_cast<Play*>(p);
+  cap_ = n;
+}
+
+namespace detail {
+namespace {
+
+// Sub-multiset table: for each rank byte h (four 2-bit suit counts) and size k = 0..5, the
+// rank bytes g <= h (fieldwise) with k cards, ascending. 10,000 entries + offsets (~14 KiB).
+struct SubTable {
+  std::vector<std::uint8_t> data;
+  std::array<std::array<std::uint16_t, 7>, 256> off{};
+  SubTable() {
+    for (int h = 0; h < 256; ++h) {
+      for (int k = 0; k <= 5; ++k) {
+        off[h][k] = std::uint16_t(data.size());
+        for (int g = 0; g < 256; ++g) {
+          int total = 0;
+          bool fits = true;
+          for (int s = 0; s < 4; ++s) {
+            const int gs = (g >> (2 * s)) & 3, hs = (h >> (2 * s)) & 3;
+            fits &= gs <= hs;
+            total += gs;
+          }
+          if (fits && total == k) data.push_back(std::uint8_t(g));
+        }
+      }
+      off[h][6] = std::uint16_t(data.size());
+    }
+  }
+};
+const SubTable kSub;
+
+inline const std::uint8_t* subs_begin(int h, int k) { return kSub.data.data() + kSub.off[h][k]; }
+inline const std::uint8_t* subs_end(int h, int k) { return kSub.data.data() + kSub.off[h][k + 1]; }
+
+inline int low_bit(unsigned x) { return __builtin_ctz(x); }
+
+constexpr std::uint32_t kMaxFlushKey =
+    (std::uint32_t(int(Kind::kFlush) - int(Kind::kStraight)) << 20) | 0xFFFFF;
+constexpr std::uint32_t kMaxStraightFlushKey = five_key(Kind::kStraightFlush, kNumRanks - 1);
+
+}  // namespace
+
+// PlayList access for the generators (PlayList befriends this class only).
+class Generator {
+ public:
+  static void bind(PlayList* l, Play** cur, Play** end) {
+    *cur = l->data_ + l->size_;
+    *end = l->data_ + l->cap_;
+  }
+  static void grow(PlayList* l, Play** cur, Play** end) {
+    const std::size_t used = std::size_t(*cur - l->data_);
+    l->reserve(l->cap_ ? 2 * l->cap_ : 1024);
+    *cur = l->data_ + used;
+    *end = l->data_ + l->cap_;
+  }
+  static void finish(PlayList* l, Play* cur) { l->size_ = std::size_t(cur - l->data_); }
+};
+
+// Internal linkage: the generators' member functions are then called directly (no PLT
+// indirection in the shared module) and inlined more freely.
+namespace {
+
+// What a generator does with the plays it finds:
+//   kWrite   append each to the PlayList (legal_plays)
+//   kCount   count them per family without writing (count_plays)
+//   kSelect  skip `target` plays, write the next one to *pick and stop (play_at)
+//   kAny     stop at the first one (has_legal_follow)
+enum Mode { kWrite = 0, kCount = 1, kSelect = 2, kAny = 3 };
+
+// Mode flags are template parameters so the hot emission path has no runtime mode tests.
+template <bool kDeclare, bool kHigh, bool kFollow, int kMode = kWrite>
+class Gen {
+ public:
+  Gen(const Cards& hand, int level, const Rules& rules, const Play* top, PlayList* out)
+      : level_(level), copies_(table_of(rules).decks), rules_(rules), list_(out) {
+    for (int r = 0; r < kNumRanks; ++r) {
+      const unsigned b = unsigned(hand.rank_byte(r));
+      cfg_[r] = std::uint8_t(b);
+      n_[r] = std::uint8_t(byte_count(b));
+      power_[r] = std::uint8_t(rank_power(r, level));
+      if (b) present_ |= 1u << r;
+    }
+    sj_ = hand.sj();
+    bj_ = hand.bj();
+    jt_ = sj_ + bj_;
+    // Joker compositions for j jokers: SJ count a from high to low (SJs first).
+    for (int j = 0; j <= 6; ++j) {
+      ncomp_[j] = 0;
+      for (int a = std::min(sj_, j); a >= 0 && j - a <= bj_; --a)
+        comp_[j][ncomp_[j]++] = std::uint64_t(a | ((j - a) << 2)) << 40;
+    }
+    if (top) {
+      min_key_ = top->key + 1;
+      size_ = top->size();
+    }
+    if constexpr (kMode == kWrite) Generator::bind(out, &cur_, &end_);
+  }
+
+  // Every family in order, or only family `only` (moves.hpp "PlayCounts").
+  void run(int only = -1) {
+    auto family = [&](int f, bool wanted, auto&& body) {
+      if (stop() || !wanted || (only >= 0 && only != f)) return;
+      const std::size_t before = count_;
+      body();
+      if constexpr (kMode == kCount) counts_->family[f] = std::uint32_t(count_ - before);
+    };
+    family(0, size_ == 0 || size_ == 1, [&] { singles(); });
+    family(1, size_ == 0 || size_ == 2, [&] { groups(2, Kind::kPair); });
+    family(2, size_ == 0 || size_ == 3, [&] { groups(3, Kind::kTriple); });
+    const bool five = size_ == 0 || size_ == 5;
+    family(3, five, [&] { fives(); });
+    family(4, five, [&] { two_ranks(); });
+    family(5, five, [&] { sequences(); });
+    family(6, five && (!kFollow || min_key_ <= kMaxFlushKey), [&] { flushes(); });
+    if constexpr (kMode == kWrite) Generator::finish(list_, cur_);
+    if constexpr (kMode == kCount) counts_->total = count_;
+  }
+
+  void set_counts(PlayCounts* c) { counts_ = c; }
+  void set_pick(std::size_t target, Play* pick) {
+    target_ = target;
+    pick_ = pick;
+  }
+  bool found() const { return done_; }
+
+ private:
+  // Write one play (the only place plays are stored). The four bytes after the key (kind,
+  // size, jokers, level) are stored as one little-endian word.
+  void put(std::uint64_t lo, std::uint64_t hi, std::uint32_t key, Kind kind, int size, int jokers) {
+    Play* p;
+    if constexpr (kMode == kCount) {
+      ++count_;
+      return;
+    } else if constexpr (kMode == kSelect || kMode == kAny) {
+      if (done_) return;
+      if (kMode == kSelect && target_ > 0) {
+        --target_;
+        return;
+      }
+      done_ = true;
+      if (!pick_) return;
+      p = pick_;
+    } else {
+      if (cur_ == end_) Generator::grow(list_, &cur_, &end_);
+      p = cur_++;
+    }
+    p->cards.lo = lo;
+    p->cards.hi = hi;
+    p->key = key;
+    p->info = play_info(kind, size, jokers, level_, copies_);
+  }
+  // The natural part `nat` with each composition of j jokers.
+  void emit(const Cards& nat, int size, unsigned j, Kind kind, std::uint32_t key) {
+    if (kFollow && key < min_key_) return;
+    if constexpr (kMode == kCount) {
+      count_ += std::size_t(ncomp_[j]);
+      return;
+    }
+    if (j == 0) {
+      put(nat.lo, nat.hi, key, kind, size, 0);
+      return;
+    }
+    for (int i = 0; i < ncomp_[j]; ++i) put(nat.lo, nat.hi | comp_[j][i], key, kind, size, int(j));
+  }
+  // A five-card natural part with j jokers whose kind/key under auto/high is known.
+  void emit5(const Cards& nat, unsigned j, Kind kind, std::uint32_t key) {  // j: jokers, 0..5
+    if (kDeclare && j > 0) {
+      keys_.clear();
+      five_interpretations(five_info(nat, j), level_, rules_, &keys_);
+      for (std::uint32_t k : keys_) emit(nat, 5, j, five_kind_of_key(k), k);
+    } else {
+      emit(nat, 5, j, kind, key);
+    }
+  }
+  void emit_joker_only(int size, Kind kind) {
+    if (jt_ < size) return;
+    for (int i = 0; i < ncomp_[size]; ++i) {
+      const int byte = int(comp_[size][i] >> 40);
+      const std::uint32_t key = joker_only_key(size, byte & 3, byte >> 2, rules_);
+      if (!kFollow || key >= min_key_) put(0, comp_[size][i], key, kind, size, size);
+    }
+  }
+
+  // Singles: natural faces in id order, then SJ, BJ (R5; a joker single is never wild, R6).
+  void singles() {
+    for (int r = 0; r < kNumRanks && !stop(); ++r) {
+      const std::uint32_t key = small_key(power_[r]);
+      if (!cfg_[r] || (kFollow && key < min_key_)) continue;
+      // one block per rank: one single per suit held
+      if (kMode != kWrite &&
+          take_block(std::size_t(__builtin_popcount((cfg_[r] | (cfg_[r] >> 1)) & 0x55u))))
+        continue;
+      for (int s = 0; s < kNumSuits; ++s)
+        if ((cfg_[r] >> (2 * s)) & 3) {
+          const Cards c = rank_cards(r, 1u << (2 * s));
+          put(c.lo, c.hi, key, Kind::kSingle, 1, 0);
+        }
+    }
+    if (sj_ && (!kFollow || small_key(kSJPower) >= min_key_))
+      put(0, std::uint64_t(1) << 40, small_key(kSJPower), Kind::kSingle, 1, 1);
+    if (bj_ && (!kFollow || small_key(kBJPower) >= min_key_))
+      put(0, std::uint64_t(1) << 42, small_key(kBJPower), Kind::kSingle, 1, 1);
+  }
+
+  // Pairs / triples: per rank, natural sub-multisets then with 1, 2 jokers; then joker-only.
+  void groups(int size, Kind kind) {
+    for (int r = 0; r < kNumRanks && !stop(); ++r) {
+      const std::uint32_t key = small_key(power_[r]);
+      if (!cfg_[r] || (kFollow && key < min_key_)) continue;
+      for (int j = 0; j < size && j <= jt_; ++j) {
+        // one key per rank: the sub-multisets with j jokers form one block
+        const std::size_t n =
+            std::size_t(subs_end(cfg_[r], size - j) - subs_begin(cfg_[r], size - j));
+        if (kMode != kWrite && take_block(n * std::size_t(ncomp_[j]))) continue;
+        for (const std::uint8_t* g = subs_begin(cfg_[r], size - j);
+             g != subs_end(cfg_[r], size - j); ++g)
+          emit(rank_cards(r, *g), size, j, kind, key);
+      }
+    }
+    emit_joker_only(size, kind);
+  }
+
+  // Family 1: all naturals one rank (j = 0..4), then the all-joker five.
+  void fives() {
+    for (int r = 0; r < kNumRanks && !stop(); ++r) {
+      if (!cfg_[r]) continue;
+      const std::uint32_t key = five_key(Kind::kFiveOfAKind, power_[r]);
+      if ((kFollow && key < min_key_))
+        continue;  // five of a kind is the top kind: nothing here can beat
+      for (int j = 0; j <= 4 && j <= jt_; ++j) {
+        const std::size_t n = std::size_t(subs_end(cfg_[r], 5 - j) - subs_begin(cfg_[r], 5 - j));
+        if (kMode != kWrite && !kDeclare && take_block(n * std::size_t(ncomp_[j])))
+          continue;  // one key
+        for (const std::uint8_t* g = subs_begin(cfg_[r], 5 - j); g != subs_end(cfg_[r], 5 - j); ++g)
+          emit5(rank_cards(r, *g), j, Kind::kFiveOfAKind, key);
+      }
+    }
+    emit_joker_only(5, Kind::kFiveOfAKind);
+  }
+
+  // Family 2: exactly two ranks r1 < r2 with a and b natural cards, a + b = 5 - j.
+  // The sub-multisets of each size are flattened over the ranks (ascending), so for one
+  // choice at r1 the loop over every choice at a higher rank r2 is a single run.
+  struct Part {
+    std::uint64_t lo, hi;
+    std::uint8_t rank, power, byte, pad;
+  };
+  void build_parts() {
+    for (int a = 1; a <= 4; ++a) {
+      int n = 0;
+      for (int r = 0; r < kNumRanks; ++r) {
+        part_start_[a][r] = std::uint16_t(n);
+        Part* out = parts_ + kPartOffset[a];
+        for (const std::uint8_t* g = subs_begin(cfg_[r], a); g != subs_end(cfg_[r], a); ++g) {
+          const Cards c = rank_cards(r, *g);
+          out[n++] = Part{c.lo, c.hi, std::uint8_t(r), power_[r], *g, 0};
+        }
+      }
+      part_start_[a][kNumRanks] = std::uint16_t(n);
+      nparts_[a] = n;
+    }
+  }
+  void two_ranks() {
+    // R7: when the top is a five of a kind, no two-rank play (at best a straight flush) beats it.
+    if (kFollow && min_key_ > kMaxStraightFlushKey) return;
+    // Counting needs the parts only for two single cards + 3 jokers (a possible straight flush).
+    if (kMode != kCount || kDeclare || jt_ >= 3) build_parts();
+    for (int j = 0; j <= 3 && j <= jt_; ++j) {
+      const int m = 5 - j;
+      for (int a = m - 1; a >= 1; --a) {
+        const int b = m - a;
+        if (a > 4 || b > 4) continue;
+        two_rank_pattern(a, b, j);
+      }
+    }
+  }
+  void two_rank_pattern(int a, int b, int j) {
+    // R5/R6 for two ranks: four-plus-one when one side has a single card (the four is the
+    // other rank, or either when both are single), else full house (the triple is a rank
+    // with <= 3 cards whose partner has <= 2).
+    const TwoRankShape shape = two_rank_shape(a, b);  // five.hpp
+    const Kind kind = shape.four ? Kind::kFourPlusOne : Kind::kFullHouse;
+    const bool single_pair = a == 1 && b == 1;
+    // Following: skip the pattern when even its best key cannot beat the top (two single
+    // suited cards + 3 jokers may make a straight flush, otherwise the pattern's kind).
+    const std::uint32_t best = single_pair ? kMaxStraightFlushKey : five_key(kind, kLevelPower);
+    if (kFollow && best < min_key_) return;
+    if constexpr (kMode == kCount && !kDeclare) {
+      if (!single_pair) {  // count by rank pairs: (choices at r1) x (choices at r2) per pair
+        std::size_t n = 0;
+        for (int r1 = 0; r1 < kNumRanks; ++r1) {
+          const std::size_t na = std::size_t(subs_end(cfg_[r1], a) - subs_begin(cfg_[r1], a));
+          if (!na) continue;
+          for (int r2 = r1 + 1; r2 < kNumRanks; ++r2) {
+            const std::size_t nb2 = std::size_t(subs_end(cfg_[r2], b) - subs_begin(cfg_[r2], b));
+            if (!nb2) continue;
+            if (kFollow) {
+              const int p = group_power(shape, power_[r1], power_[r2], kHigh);
+              if (five_key(kind, std::uint32_t(p)) < min_key_) continue;
+            }
+            n += na * nb2;
+          }
+        }
+        count_ += n * std::size_t(ncomp_[j]);
+        return;
+      }
+    }
+    const Part* pa = parts_ + kPartOffset[a];
+    const Part* pb = parts_ + kPartOffset[b];
+    const int nb = nparts_[b];
+    // When every play of the pattern beats (leading, or its lowest kind beats the top), the
+    // plays with one first part x form one block of (parts above x's rank) x compositions.
+    const bool blocks = kMode != kWrite && !kDeclare && (!kFollow || five_key(kind, 0) >= min_key_);
+    for (int i = 0; i < nparts_[a] && !stop(); ++i) {
+      const Part& x = pa[i];
+      const int p1 = x.power;
+      const int first = part_start_[b][x.rank + 1];
+      if (blocks && take_block(std::size_t(nb - first) * std::size_t(ncomp_[j]))) continue;
+      for (int k = first; k < nb; ++k) {
+        const Part& y = pb[k];
+        const int p = group_power(shape, p1, y.power, kHigh);
+        const Cards nat{x.lo + y.lo, x.hi + y.hi};
+        if (single_pair && x.byte == y.byte) {
+          // two cards of one suit + 3 jokers: a straight flush if a straight holds both
+          const unsigned ws =
+              straight_windows((1u << x.rank) | (1u << y.rank), rules_.wrap_straights);
+          if (ws) {
+            emit5(nat, j, Kind::kStraightFlush,
+                  five_key(Kind::kStraightFlush, std::uint32_t(straight_key(ws, kHigh))));
+            continue;
+          }
+        }
+        emit5(nat, j, kind, five_key(kind, std::uint32_t(p)));
+      }
+    }
+  }
+
+  // Family 3: m = 5, 4, 3 distinct ranks inside a straight, one face per rank; the lowest
+  // rank's suit varies slowest.
+  struct Single {
+    std::uint64_t lo, hi;
+    unsigned suit_bit;
+  };
+  void sequences() {
+    if (kFollow && min_key_ > kMaxStraightFlushKey) return;  // only a five of a kind beats the top
+    const bool wrap = rules_.wrap_straights;
+    // Ranks held in each suit (a straight flush needs all its ranks in one suit).
+    unsigned suit_ranks[kNumSuits] = {0, 0, 0, 0};
+    for (int r = 0; r < kNumRanks; ++r)
+      for (int s = 0; s < kNumSuits; ++s)
+        if ((cfg_[r] >> (2 * s)) & 3) suit_ranks[s] |= 1u << r;
+    // The faces of each rank as single cards.
+    for (int r = 0; r < kNumRanks; ++r) {
+      nsingle_[r] = 0;
+      for (int s = 0; s < kNumSuits; ++s)
+        if ((cfg_[r] >> (2 * s)) & 3) {
+          const Cards c = rank_cards(r, 1u << (2 * s));
+          single_[r][nsingle_[r]++] = Single{c.lo, c.hi, 1u << s};
+        }
+    }
+    for (int m = 5; m >= 3; --m) {
+      const int j = 5 - m;
+      if (j > jt_) break;
+      for (std::uint16_t mask : sequence_masks(wrap, m)) {
+        if (stop()) return;
+        if ((mask & present_) != mask) continue;
+        const std::uint32_t t = std::uint32_t(straight_key(straight_windows(mask, wrap), kHigh));
+        key_st_ = five_key(Kind::kStraight, t);
+        key_sf_ = five_key(Kind::kStraightFlush, t);
+        if (!kDeclare && (kFollow && key_sf_ < min_key_)) continue;
+        if (!kDeclare && kFollow && key_st_ < min_key_ && (mask & ~suit_ranks[0]) &&
+            (mask & ~suit_ranks[1]) && (mask & ~suit_ranks[2]) && (mask & ~suit_ranks[3]))
+          continue;                // only a straight flush could beat, and no suit holds every rank
+        const Single* rs[5] = {};  // per rank of the set: its faces, and how many
+        int ns[5] = {};
+        int k = 0;
+        for (unsigned x = mask; x; x &= x - 1, ++k) {
+          rs[k] = single_[low_bit(x)];
+          ns[k] = nsingle_[low_bit(x)];
+        }
+        if (!kDeclare && (kFollow && key_st_ < min_key_)) {
+          sf_only(rs, ns, m, j);
+          continue;
+        }
+        if constexpr (kMode != kWrite && !kDeclare) {  // one key pair per mask: a product
+          std::size_t n = std::size_t(ncomp_[j]);
+          for (int i = 0; i < m; ++i) n *= std::size_t(ns[i]);
+          if (take_block(n)) continue;
+        }
+        seq_j_ = j;
+        if (m == 5)
+          seq_rec<0, 5>(rs, ns, 0, 0, 0xF);
+        else if (m == 4)
+          seq_rec<0, 4>(rs, ns, 0, 0, 0xF);
+        else
+          seq_rec<0, 3>(rs, ns, 0, 0, 0xF);
+      }
+    }
+  }
+  template <int I, int M>
+  void seq_rec(const Single* const* rs, const int* ns, std::uint64_t lo, std::uint64_t hi,
+               unsigned suits) {
+    if constexpr (I == M) {
+      if (suits)
+        emit5(Cards{lo, hi}, seq_j_, Kind::kStraightFlush, key_sf_);
+      else
+        emit5(Cards{lo, hi}, seq_j_, Kind::kStraight, key_st_);
+    } else {
+      const Single* s = rs[I];
+      for (int k = 0; k < ns[I]; ++k)
+        seq_rec<I + 1, M>(rs, ns, lo | s[k].lo, hi | s[k].hi, suits & s[k].suit_bit);
+    }
+  }
+  // Only straight flushes can beat the top: one per suit held at every rank.
+  void sf_only(const Single* const* rs, const int* ns, int m, int j) {
+    for (unsigned s = 0; s < unsigned(kNumSuits); ++s) {
+      Cards nat;
+      int found = 0;
+      for (int i = 0; i < m; ++i)
+        for (int k = 0; k < ns[i]; ++k)
+          if (rs[i][k].suit_bit == (1u << s)) {
+            nat.lo |= rs[i][k].lo;
+            nat.hi |= rs[i][k].hi;
+            ++found;
+          }
+      if (found == m) emit5(nat, j, Kind::kStraightFlush, key_sf_);
+    }
+  }
+
+  // Family 4: one suit, m = 5, 4, 3 naturals with d >= 3 ranks that are not a sequence.
+  // The suit's ranks are indexed in descending power, so a set of indices read upward
+  // gives the flush key (powers high to low, R7) by concatenation. Every combination
+  // enumerated is emitted (sequences aside): m distinct ranks; one rank twice + m - 2
+  // others (m >= 4); one rank three times + 2 others, or two ranks twice + 1 other (m = 5).
+  // The jokers' part of the key is fixed: under auto they take power 0 (the lowest, which
+  // always has a copy left, since m <= 4 naturals on >= 3 ranks hold at most 2 copies of a
+  // rank), under high power 12 (the level card of the suit, R6; same reason).
+  struct FlushRank {
+    std::uint64_t lo, hi;  // one card of this rank and suit
+    unsigned rank_bit;
+    std::uint32_t power;
+  };
+  void flushes() {
+    // When every flush beats (leading, or a straight top), each (suit, m) is one block.
+    const bool blocks =
+        kMode != kWrite && !kDeclare && (!kFollow || min_key_ <= five_key(Kind::kFlush, 0));
+    const bool limited = rules_.table != TableKind::k6p3d;  // R18: a face at most twice
+    for (int s = 0; s < kNumSuits && !stop(); ++s) {
+      int start_m = 5;
+      if (blocks) {
+        std::size_t block[6] = {};
+        flush_counts(s, block);
+        int m = 5;
+        for (; m >= 3 && 5 - m <= jt_; --m)
+          if (!take_block(block[m] * std::size_t(ncomp_[5 - m]))) break;
+        if (m < 3 || 5 - m > jt_) continue;  // every block of this suit taken
+        start_m = m;                         // enumerate from the block holding the target
+      }
+      int k = 0, total = 0;
+      unsigned dup2 = 0, dup3 = 0;
+      for (int p = kLevelPower; p >= 0; --p) {
+        const int r = power_rank(p, level_);
+        const int c = (cfg_[r] >> (2 * s)) & 3;
+        if (!c) continue;
+        const Cards one = rank_cards(r, 1u << (2 * s));
+        if (c >= 2) dup2 |= 1u << k;
+        if (c == 3) dup3 |= 1u << k;
+        fr_[k++] = FlushRank{one.lo, one.hi, 1u << r, std::uint32_t(p)};
+        total += c;
+      }
+      if (k < 3) continue;
+      const unsigned all = (1u << k) - 1;
+      for (int m = start_m; m >= 3; --m) {
+        const int j = 5 - m;
+        if (j > jt_) break;
+        if (total < m) continue;
+        flush_j_ = limited && j > 0 ? j + kLimitedFlush : j;
+        // m distinct ranks: nested loops, accumulated as they go
+        if (m == 5)
+          nest<5>(0, k, 0, 0, 0, 0);
+        else if (m == 4)
+          nest<4>(0, k, 0, 0, 0, 0);
+        else
+          nest<3>(0, k, 0, 0, 0, 0);
+        if (m >= 4)
+          for (unsigned d = dup2; d; d &= d - 1) combos(all & ~(d & -d), m - 2, d & -d, 0, false);
+        if (m == 5) {
+          for (unsigned t = dup3; t; t &= t - 1) combos(all & ~(t & -t), 2, t & -t, t & -t, false);
+          for (unsigned d1 = dup2; d1; d1 &= d1 - 1)
+            for (unsigned d2 = d1 & (d1 - 1); d2; d2 &= d2 - 1) {
+              const unsigned two = (d1 & -d1) | (d2 & -d2);
+              combos(all & ~two, 1, two, 0, false);
+            }
+        }
+      }
+    }
+  }
+  // The flush natural parts of suit s with m cards (out[m], m = 3..5) without enumeration:
+  // the multisets of m of its cards with at least 3 ranks (a DP over its ranks, distinct
+  // ranks capped at 3), minus the sets of m distinct ranks inside a straight (family 3).
+  void flush_counts(int s, std::size_t* out) {
+    const bool wrap = rules_.wrap_straights;
+    {
+      std::uint32_t ways[6][4] = {};  // [cards][min(ranks, 3)]
+      ways[0][0] = 1;
+      unsigned ranks = 0;
+      for (int r = 0; r < kNumRanks; ++r) {
+        const int c = (cfg_[r] >> (2 * s)) & 3;
+        if (!c) continue;
+        ranks |= 1u << r;
+        for (int size = 5; size >= 1; --size)  // in place, larger sizes first
+          for (int d = 3; d >= 1; --d) {
+            std::uint32_t add = 0;
+            for (int t = 1; t <= c && t <= size; ++t) {
+              add += ways[size - t][d - 1];
+              if (d == 3) add += ways[size - t][3];
+            }
+            ways[size][d] += add;
+          }
+      }
+      if (__builtin_popcount(ranks) < 3) return;
+      for (int m = 5; m >= 3; --m) {
+        std::size_t n = ways[m][3];
+        for (std::uint16_t mask : sequence_masks(wrap, m)) n -= (mask & ~ranks) == 0;
+        out[m] = n;
+      }
+    }
+  }
+
+  // T more distinct ranks from indices [from, k), appended in index (power-descending) order.
+  // always_inline (here and in flush_key_out): the cold 4p2d branch there made gcc leave the
+  // nest chain out of line, +15% instructions for a lead (callgrind, 2026-12-01).
+  template <int T>
+  [[gnu::always_inline]] void nest(int from, int k, std::uint64_t lo, std::uint64_t hi,
+                                   std::uint32_t sub, unsigned ranks) {
+    for (int i = from; i <= k - T; ++i) {
+      const FlushRank& f = fr_[i];
+      const std::uint64_t lo2 = lo | f.lo, hi2 = hi | f.hi;
+      const std::uint32_t sub2 = (sub << 4) | f.power;
+      const unsigned ranks2 = ranks | f.rank_bit;
+      if constexpr (T == 1) {
+        if (is_sequence(ranks2, rules_.wrap_straights)) continue;  // a sequence: family 3
+        flush_key_out(Cards{lo2, hi2}, sub2);
+      } else {
+        nest<T - 1>(i + 1, k, lo2, hi2, sub2, ranks2);
+      }
+    }
+  }
+  // Every t-subset c of the index bits `avail` (Gosper's hack on their compacted positions),
+  // emitted together with the fixed indices `with2` (twice) and `with3` (a third time).
+  void combos(unsigned avail, int t, unsigned with2, unsigned with3, bool check_sequence) {
+    int pos[13];
+    int n = 0;
+    for (unsigned x = avail; x; x &= x - 1) pos[n++] = low_bit(x);
+    if (t > n) return;
+    for (unsigned c = (1u << t) - 1; c < (1u << n);) {
+      unsigned chosen = 0;
+      for (unsigned x = c; x; x &= x - 1) chosen |= 1u << pos[low_bit(x)];
+      if (with2)
+        flush_out(chosen | with2, with2, with3, check_sequence);
+      else
+        flush_out_distinct(chosen, check_sequence);
+      const unsigned lowest = c & -c, ripple = c + lowest;
+      c = ripple | (((c ^ ripple) >> 2) >> low_bit(c));
+    }
+  }
+  void flush_out_distinct(unsigned idx, bool check_sequence) {
+    std::uint64_t lo = 0, hi = 0;
+    std::uint32_t sub = 0;
+    unsigned ranks = 0;
+    for (unsigned x = idx; x; x &= x - 1) {
+      const FlushRank& f = fr_[low_bit(x)];
+      lo |= f.lo;
+      hi |= f.hi;
+      ranks |= f.rank_bit;
+      sub = (sub << 4) | f.power;
+    }
+    if (check_sequence && is_sequence(ranks, rules_.wrap_straights)) return;  // family 3
+    flush_key_out(Cards{lo, hi}, sub);
+  }
+  [[gnu::always_inline]] void flush_key_out(const Cards& nat, std::uint32_t sub) {
+    const int j = flush_j_;
+    if (j >= kLimitedFlush) [[unlikely]] {  // R18: copy limit 2
+      flush_key_out_limited(nat, j - kLimitedFlush);
+      return;
+    }
+    const std::uint32_t key_sub =
+        kHigh ? (((j == 0 ? 0u : (j == 1 ? 0xCu : 0xCCu)) << (4 * (5 - j))) | sub)
+              : (sub << (4 * j));
+    emit5(nat, j, Kind::kFlush, five_key(Kind::kFlush, key_sub));
+  }
+  // R18: with the copy limit 2 the jokers' part of a flush key depends on the naturals (a
+  // face used up moves the joker one power), so the key comes from the reference classifier.
+  [[gnu::noinline, gnu::cold]] void flush_key_out_limited(const Cards& nat, int j) {
+    std::uint32_t key;
+    Kind kind;
+    detail::classify_five(detail::five_info(nat, j), level_, rules_, kHigh, &key, &kind);
+    emit5(nat, unsigned(j), kind, key);
+  }
+  void flush_out(unsigned idx, unsigned twice, unsigned thrice, bool check_sequence) {
+    Cards nat;
+    std::uint32_t sub = 0;
+    unsigned ranks = 0;
+    for (unsigned x = idx; x; x &= x - 1) {
+      const int i = low_bit(x);
+      const FlushRank& f = fr_[i];
+      const unsigned mult = 1 + ((twice >> i) & 1) + ((thrice >> i) & 1);
+      nat.lo += f.lo * mult;
+      nat.hi += f.hi * mult;
+      ranks |= f.rank_bit;
+      for (unsigned c = 0; c < mult; ++c) sub = (sub << 4) | f.power;
+    }
+    if (check_sequence && is_sequence(ranks, rules_.wrap_straights)) return;  // family 3
+    flush_key_out(nat, sub);
+  }
+
+  bool stop() const { return (kMode == kSelect || kMode == kAny) && done_; }
+  // A block of n plays known to be legal, in generation order: counted at once (kCount),
+  // skipped when the target lies beyond it (kSelect), or found (kAny, when n > 0). Returns
+  // true if the caller need not enumerate the block.
+  bool take_block(std::size_t n) {
+    if constexpr (kMode == kCount) {
+      count_ += n;
+      return true;
+    } else if constexpr (kMode == kSelect) {
+      if (target_ < n) return false;
+      target_ -= n;
+      return true;
+    } else if constexpr (kMode == kAny) {
+      if (n == 0) return true;
+      if (pick_) return false;  // the caller wants the play itself
+      done_ = true;
+      return true;
+    } else {
+      return false;
+    }
+  }
+
+  int level_;
+  int copies_;  // R18: faces per deck set, carried by every play (Play::copies)
+  const Rules& rules_;
+  PlayList* list_;
+  Play* cur_ = nullptr;
+  Play* end_ = nullptr;
+  std::size_t count_ = 0;
+  PlayCounts* counts_ = nullptr;
+  std::size_t target_ = 0;
+  Play* pick_ = nullptr;
+  bool done_ = false;
+  std::uint8_t cfg_[13];
+  std::uint8_t n_[13];
+  std::uint8_t power_[13];
+  unsigned present_ = 0;
+  int sj_ = 0, bj_ = 0, jt_ = 0;
+  std::uint64_t comp_[7][4];
+  int ncomp_[7];
+  std::uint32_t min_key_ = 0;
+  int size_ = 0;
+  Single single_[13][4];
+  // parts of size a at parts_ + kPartOffset[a]; at most 13 x (4, 10, 20, 31) of them
+  static constexpr int kPartOffset[6] = {0, 0, 52, 182, 442, 845};
+  Part parts_[845];
+  std::uint16_t part_start_[5][14];
+  int nparts_[5];
+  int nsingle_[13];
+  std::uint32_t key_st_ = 0, key_sf_ = 0;
+  int seq_j_ = 0;
+  int flush_j_ = 0;  // jokers of the flushes being enumerated, + kLimitedFlush at 4p2d
+  static constexpr int kLimitedFlush = 8;
+  FlushRank fr_[13];
+  std::vector<std::uint32_t> keys_;
+};
+
+}  // namespace
+
+const std::uint8_t* sub_begin(int h, int k) { return subs_begin(h, k); }
+const std::uint8_t* sub_end(int h, int k) { return subs_end(h, k); }
+
+}  // namespace detail
+
+namespace detail {
+namespace {
+
+// Call f.template operator()<kDeclare, kHigh, kFollow>() for the rules and top at hand.
+template <class F>
+void dispatch(const Rules& rules, const Play* top, F&& f) {
+  const bool high = rules.wild != Wild::kAuto;
+  if (rules.wild == Wild::kDeclare) {
+    if (top)
+      f.template operator()<true, true, true>();
+    else
+      f.template operator()<true, true, false>();
+  } else if (high) {
+    if (top)
+      f.template operator()<false, true, true>();
+    else
+      f.template operator()<false, true, false>();
+  } else {
+    if (top)
+      f.template operator()<false, false, true>();
+    else
+      f.template operator()<false, false, false>();
+  }
+}
+
+bool playable_top(const Play* top) {
+  return !top || top->size() == 1 || top->size() == 2 || top->size() == 3 || top->size() == 5;
+}
+
+}  // namespace
+}  // namespace detail
+
+PlayCounts count_plays(const Cards& hand, int level, const Rules& rules, const Play* top) {
+  PlayCounts c;
+  if (!detail::playable_top(top)) return c;
+  detail::dispatch(rules, top, [&]<bool D, bool H, bool F>() {
+    detail::Gen<D, H, F, detail::kCount> g(hand, level, rules, top, nullptr);
+    g.set_counts(&c);
+    g.run();
+  });
+  return c;
+}
+
+Play play_at(const Cards& hand, int level, const Rules& rules, const Play* top,
+             const PlayCounts& counts, std::size_t index) {
+  if (index >= counts.total)
+    throw std::out_of_range("play index " + std::to_string(index) + " out of range (" +
+                            std::to_string(counts.total) + " legal plays)");
+  int f = 0;
+  while (index >= counts.family[std::size_t(f)]) index -= counts.family[std::size_t(f++)];
+  Play pick;
+  bool found = false;
+  detail::dispatch(rules, top, [&]<bool D, bool H, bool F>() {
+    detail::Gen<D, H, F, detail::kSelect> g(hand, level, rules, top, nullptr);
+    g.set_pick(index, &pick);
+    g.run(f);
+    found = g.found();
+  });
+  if (!found) throw std::logic_error("play_at: counts do not match this hand and top");
+  return pick;
+}
+
+bool sample_play(const Cards& hand, int level, const Rules& rules, const Play* top, Rng& rng,
+                 Play* out) {
+  const PlayCounts c = count_plays(hand, level, rules, top);
+  if (c.total == 0) return false;
+  *out = play_at(hand, level, rules, top, c, std::size_t(rng.bounded(c.total)));
+  return true;
+}
+
+void legal_plays(const Cards& hand, int level, const Rules& rules, const Play* top, PlayList* out) {
+  if (top && top->size() != 1 && top->size() != 2 && top->size() != 3 && top->size() != 5) return;
+  using namespace detail;
+  const bool high = rules.wild != Wild::kAuto;
+  if (rules.wild == Wild::kDeclare) {
+    if (top)
+      Gen<true, true, true>(hand, level, rules, top, out).run();
+    else
+      Gen<true, true, false>(hand, level, rules, top, out).run();
+  } else if (high) {
+    if (top)
+      Gen<false, true, true>(hand, level, rules, top, out).run();
+    else
+      Gen<false, true, false>(hand, level, rules, top, out).run();
+  } else {
+    if (top)
+      Gen<false, false, true>(hand, level, rules, top, out).run();
+    else
+      Gen<false, false, false>(hand, level, rules, top, out).run();
+  }
+}
+
+std::vector<Play> legal_plays(const Cards& hand, int level, const Rules& rules, const Play* top) {
+  PlayList list;
+  legal_plays(hand, level, rules, top, &list);
+  return std::vector<Play>(list.begin(), list.end());
+}
+
+void check_play(const Cards& hand, const Play& play, int level, const Rules& rules,
+                const Play* top) {
+  if (!hand.contains(play.cards)) {
+    Cards missing;
+    for (int f = 0; f < kNumFaces; ++f)
+      if (play.cards.count(f) > hand.count(f)) missing.add(f, play.cards.count(f) - hand.count(f));
+    throw CardError("not in hand: " + cards_text(missing) + " (hand: " + cards_text(hand) + ")");
+  }
+  if (play.level() != level)
+    throw IllegalPlay("play '" + cards_text(play.cards) + "' was classified at level " +
+                      level_text(play.level()) + ", the level is " + level_text(level));
+  bool allowed = false;
+  if (rules.wild == Wild::kDeclare) {
+    for (const Play& p : interpretations(play.cards, level, rules)) allowed |= p == play;
+  } else {
+    Play p;
+    allowed = classify(play.cards, level, rules, &p) && p == play;
+  }
+  if (!allowed)
+    throw IllegalPlay("'" + cards_text(play.cards) + "' cannot be played as " +
+                      kind_name(play.kind()) + " with key " + std::to_string(play.key) +
+                      " under these rules (R5-R7)");
+  if (top && !beats(play, *top))
+    throw IllegalPlay("'" + cards_text(play.cards) + "' does not beat '" + cards_text(top->cards) +
+                      "' (R7: same number of cards and strictly higher)");
+}
+
+bool has_legal_follow(const Cards& hand, int level, const Rules& rules, const Play& top) {
+  if (!detail::playable_top(&top)) return false;
+  bool found = false;
+  detail::dispatch(rules, &top, [&]<bool D, bool H, bool F>() {
+    detail::Gen<D, H, F, detail::kAny> g(hand, level, rules, &top, nullptr);
+    g.run();  // stops at the first beating play
+    found = g.found();
+  });
+  return found;
+}
+
+}  // namespace daguai
