@@ -12,7 +12,7 @@ exchange the seat did not see explains it:
   (held + played - y + x) has x among its highest powers (R4; R18 4p2d: natural cards
   only) and r's dealt hand (held + played + y - x) is a hand (r held x or got it back);
 - R8 auto_pass: at each automatic pass the seat's hand then (held + played since) had no
-  play beating the top.
+  play beating the top, and a seat left to act over a top holds a play beating it.
 The weight of an assignment is that of a uniform deal of the unseen physical cards:
 prod c_f! / prod n_{s,f}! (what the sampler targets, docs/search.md).
 """
@@ -91,6 +91,11 @@ def consistent(v, hands: list[Counter], rules) -> bool:
         then = hands[seat] + faces(since_pass)
         if _core.count_legal_plays(Hand.from_faces(sorted(then.elements())), v.level, top,
                                    v.rules) > 0:
+            return False
+    cur = v.current_player
+    if v.auto_pass and v.phase == "play" and v.top is not None and cur is not None and cur != v.seat:
+        if _core.count_legal_plays(Hand.from_faces(sorted(hands[cur].elements())), v.level, v.top,
+                                   v.rules) == 0:
             return False
     return True
 

@@ -49,6 +49,11 @@ Constraints::Constraints(const InfoState& v) : v_(&v) {
     forced_.push_back(fp);
     add(Fact{Kind::kForced, fp.seat, -1, std::int16_t(forced_.size() - 1)});
   });
+  // auto_pass: a seat left to act over a top holds a play that beats it (or the engine
+  // would have passed for it)
+  if (pub.auto_pass && pub.phase == Phase::kPlay && pub.has_top() && pub.current >= 0 &&
+      pub.current != v.seat)
+    add(Fact{Kind::kFollows, std::int8_t(pub.current)});
   for (int i = 0; i < pub.n_pairs; ++i) {
     const int x = pub.tribute_face[std::size_t(i)];
     if (x < 0) continue;  // not paid yet, or refused (the jokers fact above)
@@ -76,6 +81,8 @@ bool Constraints::ok(const Fact& f, const Hands& hands) const {
       const Cards then = hands[std::size_t(f.a)] + (v.pub.played[std::size_t(f.a)] - fp.played_before);
       return !has_legal_follow(then, v.pub.level_rank(), v.pub.rules, fp.top);
     }
+    case Kind::kFollows:
+      return has_legal_follow(hands[std::size_t(f.a)], v.pub.level_rank(), v.pub.rules, v.pub.top);
     case Kind::kCap: {
       Cards dealt = since_exchange(f.a, hands);  // minus the returned card y: t's dealt cards
       if (f.face >= 0 && dealt.count(f.face)) dealt.remove(f.face);
@@ -105,6 +112,10 @@ std::string Constraints::describe(const Fact& f, const Hands& hands) const {
       return seat_text(f.a) + " passed automatically over " +
              cards_text(forced_[std::size_t(f.index)].top.cards) +
              " but its hand then had a play that beats it (R8, auto_pass)";
+    case Kind::kFollows:
+      return seat_text(f.a) +
+             " is to act under auto_pass but holds no play that beats the top (it would have "
+             "passed automatically)";
     case Kind::kCap:
       return seat_text(f.a) + " paid the tribute " +
              face_text(v.pub.tribute_face[std::size_t(f.index)]) +

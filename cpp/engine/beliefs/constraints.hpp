@@ -12,6 +12,8 @@
 //                holds no other joker (R11).
 //   forced pass  an automatic pass: the seat's hand then (hands now + what it played since)
 //                held no play beating the top (R8, auto_pass).
+//   to act       under auto_pass, the seat to act over a top holds a play that beats it
+//                (otherwise the engine would have passed for it).
 //   tribute      for a pair (t, r) whose tribute card x is paid (R11, R16: x is public):
 //                - before the return (or take): r holds x, and t's hand holds no card above x
 //                  (its dealt hand was this hand + x; R18 4p2d: natural cards only);
@@ -24,8 +26,9 @@
 //                  is above x; if there is one, it is y and r kept x (T(r) holds x); if none,
 //                  T(r) or T(t) holds x. The offer (joker_tribute_choice) is then y and any
 //                  other cards of r's hand: it never restricts the world further.
-// Not used: what a voluntary pass under auto_pass reveals (the seat had a beating play): a
-// position does not say when auto_pass was switched on, so the validator cannot check it.
+// Not used: what an earlier voluntary pass under auto_pass reveals (the seat had a beating
+// play then): a position does not say when auto_pass was switched on, so the validator
+// cannot check it, and the public state keeps no list of those passes.
 #pragma once
 
 #include <array>
@@ -66,7 +69,7 @@ class Constraints {
   const InfoState& view() const { return *v_; }
 
  private:
-  enum class Kind : std::uint8_t { kJokers, kForced, kCap, kHeld, kExists };
+  enum class Kind : std::uint8_t { kJokers, kForced, kFollows, kCap, kHeld, kExists };
   struct Fact {
     Kind kind;
     std::int8_t a = -1, b = -1;  // the seats it mentions (b = -1: one seat)

@@ -1,6 +1,7 @@
 #include <daguai/beliefs/sampler.hpp>
 
 #include <functional>
+#include <utility>
 
 namespace daguai {
 
@@ -42,13 +43,16 @@ void propose(Rng& rng, const Slots& d, int* x, int* y) {
   while (d.seat[*y] == d.seat[*x]);
 }
 
-void swap_cards(const Slots& d, int x, int y, Hands* h) {
+// Swap the cards at positions x and y, in the slots and the hands: an involution (calling
+// it again undoes it).
+void swap_cards(Slots& d, int x, int y, Hands* h) {
   Cards& a = (*h)[std::size_t(d.seat[x])];
   Cards& b = (*h)[std::size_t(d.seat[y])];
   a.remove(d.card[x]);
   a.add(d.card[y]);
   b.remove(d.card[y]);
   b.add(d.card[x]);
+  std::swap(d.card[x], d.card[y]);
 }
 
 // Greedy swaps that never break more facts (and now and then do), from the last deal.
@@ -60,12 +64,10 @@ bool local_search(const Constraints& c, Rng& rng, Slots& d, Hands* h, long budge
     if (d.card[x] == d.card[y]) continue;
     swap_cards(d, x, y, h);
     const int next = c.broken(*h);
-    if (next <= score || rng.bounded(16) == 0) {
-      std::swap(d.card[x], d.card[y]);
+    if (next <= score || rng.bounded(16) == 0)
       score = next;
-    } else {
+    else
       swap_cards(d, x, y, h);  // undo
-    }
   }
   return score == 0;
 }
@@ -126,9 +128,7 @@ void run_chain(const Constraints& c, Rng& rng, Slots& d, Hands* h, long steps) {
     propose(rng, d, &x, &y);
     if (d.card[x] == d.card[y]) continue;  // the same world (a self-loop of the chain)
     swap_cards(d, x, y, h);
-    if (c.seat_ok(d.seat[x], *h) && c.seat_ok(d.seat[y], *h))
-      std::swap(d.card[x], d.card[y]);
-    else
+    if (!c.seat_ok(d.seat[x], *h) || !c.seat_ok(d.seat[y], *h))
       swap_cards(d, x, y, h);  // rejected: the world stays where it was
   }
 }
