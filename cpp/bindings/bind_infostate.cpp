@@ -339,7 +339,8 @@ void bind_infostate(py::module_& m) {
         return l;
       },
       py::arg("view"), py::arg("hands"),
-      "Per tribute pair: the returned card that explains the world where the view did not see it (-1 otherwise).");
+      "Per tribute pair: the returned card that explains the world where the view did not see it "
+      "(-1 otherwise).");
   m.def(
       "_world_game",
       [hands_of](const InfoState& v, std::vector<Cards> hands) {

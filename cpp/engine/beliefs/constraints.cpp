@@ -64,7 +64,8 @@ Constraints::Constraints(const InfoState& v) : v_(&v) {
       if (t != v.seat) add(Fact{Kind::kCap, t, -1, pair, -1, above});
       if (r != v.seat) add(Fact{Kind::kHeld, r, -1, pair, x, above});
     } else if (v.exchange.return_face[std::size_t(i)] >= 0) {
-      if (t != v.seat) add(Fact{Kind::kCap, t, -1, pair, v.exchange.return_face[std::size_t(i)], above});
+      if (t != v.seat)
+        add(Fact{Kind::kCap, t, -1, pair, v.exchange.return_face[std::size_t(i)], above});
     } else {
       add(Fact{Kind::kExists, t, r, pair, x, above});
     }
@@ -78,7 +79,8 @@ bool Constraints::ok(const Fact& f, const Hands& hands) const {
       return hands[std::size_t(f.a)].jokers() == v.known[std::size_t(f.a)].jokers();
     case Kind::kForced: {
       const ForcedPass& fp = forced_[std::size_t(f.index)];
-      const Cards then = hands[std::size_t(f.a)] + (v.pub.played[std::size_t(f.a)] - fp.played_before);
+      const Cards then =
+          hands[std::size_t(f.a)] + (v.pub.played[std::size_t(f.a)] - fp.played_before);
       return !has_legal_follow(then, v.pub.level_rank(), v.pub.rules, fp.top);
     }
     case Kind::kFollows:
@@ -191,9 +193,9 @@ int Constraints::witness_return(int pair, const Hands& hands) const {
     if (f.kind != Kind::kExists || f.index != pair) continue;
     const Cards tt = since_exchange(f.a, hands), rr = since_exchange(f.b, hands);
     const int n = count_above(tt, f.above);
-    if (n == 1) return first_face(tt, f.above);      // the one card above x came back
+    if (n == 1) return first_face(tt, f.above);         // the one card above x came back
     if (rr.count(f.face)) return first_face(tt, kAll);  // r kept x: any card of t
-    return tt.count(f.face) ? f.face : -1;            // r returned x itself
+    return tt.count(f.face) ? f.face : -1;              // r returned x itself
   }
   return -1;
 }
@@ -232,7 +234,8 @@ Position world_position(const InfoState& v, const Hands& hands) {
   p.auto_pass = pub.auto_pass;
   p.to_act = pub.current;
   p.check_finish_order = true;
-  for (int i = 0; i < pub.players_out; ++i) p.finish_order.push_back(pub.finish_order[std::size_t(i)]);
+  for (int i = 0; i < pub.players_out; ++i)
+    p.finish_order.push_back(pub.finish_order[std::size_t(i)]);
   // round 0 with tribute exists only in a random start state (position.hpp)
   p.start = pub.round == 0 && pub.n_pairs > 0 ? Start::kRandom : Start::kFresh;
   for (const Event& e : v.history) {

@@ -1,7 +1,7 @@
-#include <daguai/beliefs/sampler.hpp>
-
 #include <functional>
 #include <utility>
+
+#include <daguai/beliefs/sampler.hpp>
 
 namespace daguai {
 
@@ -27,7 +27,8 @@ Slots prepare(const InfoState& v) {
     d.hidden_seats += m > 0;
     for (int j = 0; j < m && k < d.n; ++j) d.seat[k++] = std::int8_t(s);
   }
-  if (k != d.n) throw GameError("sample_worlds: the view's hidden counts do not match its unseen cards");
+  if (k != d.n)
+    throw GameError("sample_worlds: the view's hidden counts do not match its unseen cards");
   return d;
 }
 
@@ -160,8 +161,7 @@ SampleStats sample_hands(const Constraints& c, Rng& rng, Hands* hands, SampleMet
     if (!c.holds(*hands)) throw GameError("sample_worlds: no world is consistent with the view");
     return st;
   }
-  if (!c.holds(*hands) &&
-      !local_search(c, rng, d, hands, 50L * d.n, &st.start_steps) &&
+  if (!c.holds(*hands) && !local_search(c, rng, d, hands, 50L * d.n, &st.start_steps) &&
       !exhaustive(c, d, hands, &st.start_steps))
     throw GameError("sample_worlds: no world is consistent with the view");
   run_chain(c, rng, d, hands, long(kChainSweeps) * d.n);
@@ -194,7 +194,8 @@ std::vector<GameState> sample_worlds(const InfoState& v, int n, std::uint64_t se
   std::vector<GameState> out;
   out.reserve(std::size_t(n));
   for (int k = 0; k < n; ++k)
-    out.push_back(make_world(v, sample_world_hands(c, seed, std::uint64_t(k)), seed, std::uint64_t(k)));
+    out.push_back(
+        make_world(v, sample_world_hands(c, seed, std::uint64_t(k)), seed, std::uint64_t(k)));
   return out;
 }
 

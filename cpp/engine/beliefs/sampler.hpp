@@ -42,8 +42,8 @@ enum class SampleMethod : std::uint8_t { kAuto = 0, kReject = 1, kChain = 2 };
 
 // What drawing one world took.
 struct SampleStats {
-  int attempts = 0;     // rejection deals
-  bool chain = false;   // the swap chain made the world
+  int attempts = 0;      // rejection deals
+  bool chain = false;    // the swap chain made the world
   long start_steps = 0;  // chain: swaps of the start search (exhaustive nodes added)
 };
 
@@ -56,7 +56,8 @@ SampleStats sample_hands(const Constraints& c, Rng& rng, Hands* hands,
 
 // The world of the view with these hands: GameState's world constructor on the view's public
 // state, the hands and the viewer's own exchange (no log; later deals from (seed, game)).
-GameState make_world(const InfoState& v, const Hands& hands, std::uint64_t seed, std::uint64_t game);
+GameState make_world(const InfoState& v, const Hands& hands, std::uint64_t seed,
+                     std::uint64_t game);
 
 // n worlds (n >= 1, GameError otherwise), world k from stream (seed, 0, kSample, k).
 std::vector<GameState> sample_worlds(const InfoState& v, int n, std::uint64_t seed);

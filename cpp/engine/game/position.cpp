@@ -122,7 +122,8 @@ void undo_entry(const Position& pos, std::size_t i, int seats, Undo* u) {
       if ((j = pair_of(pos, a.seat, true)) < 0)
         fail(entry_text(i, a) + ": seat " + std::to_string(a.seat) +
              " is not a tributer of this round");
-      if (a.type == ActionType::kTribute) u->move(a.play.cards, a.seat, pos.receivers[std::size_t(j)]);
+      if (a.type == ActionType::kTribute)
+        u->move(a.play.cards, a.seat, pos.receivers[std::size_t(j)]);
       if (a.type == ActionType::kTake) u->move(a.play.cards, pos.receivers[std::size_t(j)], a.seat);
       break;
     case ActionType::kReturn:
@@ -130,7 +131,8 @@ void undo_entry(const Position& pos, std::size_t i, int seats, Undo* u) {
       if ((j = pair_of(pos, a.seat, false)) < 0)
         fail(entry_text(i, a) + ": seat " + std::to_string(a.seat) +
              " is not a receiver of this round");
-      if (a.type == ActionType::kReturn) u->move(a.play.cards, a.seat, pos.tributers[std::size_t(j)]);
+      if (a.type == ActionType::kReturn)
+        u->move(a.play.cards, a.seat, pos.tributers[std::size_t(j)]);
       break;
     case ActionType::kPass:
       break;
@@ -190,8 +192,8 @@ void check_tribute_caps(const Position& pos, const std::array<Cards, kSeats>& de
     const Cards& d = dealt[std::size_t(a.seat)];
     if (count_above(d, above) == 0) continue;
     const Cards over{d.lo & above.lo, d.hi & above.hi};
-    fail(entry_text(i, a) + ": seat " + std::to_string(a.seat) + " was dealt " +
-         cards_text(over) + ", above its tribute (R11: a card of the highest power" +
+    fail(entry_text(i, a) + ": seat " + std::to_string(a.seat) + " was dealt " + cards_text(over) +
+         ", above its tribute (R11: a card of the highest power" +
          (tb.joker_tribute ? "" : " among the natural cards, R18") + ")");
   }
 }
