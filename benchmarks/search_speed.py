@@ -1,4 +1,4 @@
-"""Speed figures of issue 9 (docs/search.md): sampling one world, heuristic rollouts from
+"""Speed figures of the search (docs/search.md): sampling one world, heuristic rollouts from
 mid-round positions, and a pimc decision at the default budget; one thread.
 
     python benchmarks/search_speed.py [--positions 20]

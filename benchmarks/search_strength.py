@@ -1,4 +1,4 @@
-r"""Strength of the search policy (issue 17 item 4; docs/search.md "Strength").
+r"""Strength of the search policy (docs/search.md "Strength").
 
 A table: the search policy against several opponents, each by duplicate evaluation (every
 deal twice, teams swapped; wins - losses of the search team per round, 95% interval over the

@@ -1,5 +1,5 @@
-"""A user's script written from the README and docs/: tests/test_dev_types.py runs it and
-checks it with `mypy --strict` (issue 19)."""
+"""A user's script written from the README and docs/: tests/dev/test_dev_types.py runs it and
+checks it with `mypy --strict`."""
 
 from __future__ import annotations
 

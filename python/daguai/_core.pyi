@@ -438,7 +438,7 @@ class BatchEnv:
 
 def _batch_env_from_state(*state: Any) -> BatchEnv: ...
 
-# ---- information states and worlds (issue 9) -------------------------------------------
+# ---- information states and worlds -------------------------------------------
 class InfoState:
     @property
     def seat(self) -> int: ...

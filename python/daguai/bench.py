@@ -197,7 +197,7 @@ def measure_learning(steps: int = 200) -> list[Row]:
         spent += time.perf_counter() - t
     rows: list[Row] = [("BatchEnv.step per game-step, n = 256, incl. observations",
                         spent / (steps * 256) * 1e6, "µs", 2.0)]
-    if "learned" in _core.policy_names():  # the shipped model, native inference (issue 18)
+    if "learned" in _core.policy_names():  # the shipped model, native inference
         ns = _core._time_decisions(Rules()._core, "learned", "heuristic", 2026, max(4, steps // 10))
         rows.append(("learned policy, CPU per decision, median (1 thread)", float(np.median(ns)) / 1e3,
                      "µs", 1000.0))

@@ -1,5 +1,6 @@
-"""``daguai.env`` is ``daguai.learn.pettingzoo_env`` (moved in the package layout of issue 16;
-this path keeps working: it is the same module object, so its names and attributes are one)."""
+"""``daguai.env`` is ``daguai.learn.pettingzoo_env`` under the name PettingZoo's convention
+expects (``from daguai import env``): the same module object, so its names and attributes
+are one."""
 
 import importlib
 import sys

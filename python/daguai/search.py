@@ -1,4 +1,4 @@
-"""Hidden information (issue 9): views, determinized worlds.
+"""Hidden information: views, determinized worlds.
 
 A *view* (``Game.view(seat)``, C++ ``InfoState``) is what one seat may know (R16). The
 sampler deals the cards the seat has not seen so that every world is consistent with
@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import _core, codec
+from . import _core, documents
 from .bots import is_model_path
 from .checks import check_int, check_seed
 from .errors import safe_json_loads
@@ -136,8 +136,8 @@ class Group:
         return _wilson(self.wins, self.worlds)
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON form (:func:`daguai.codec.group_to_json`)."""
-        return codec.group_to_json(self)
+        """The JSON form (:func:`daguai.documents.group_to_json`)."""
+        return documents.group_to_json(self)
 
 
 @dataclass(frozen=True)
@@ -168,8 +168,8 @@ class Analysis:
         return self.groups[0]
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON form (:func:`daguai.codec.analysis_to_json`; ``daguai analyze --json``)."""
-        return codec.analysis_to_json(self)
+        """The JSON form (:func:`daguai.documents.analysis_to_json`; ``daguai analyze --json``)."""
+        return documents.analysis_to_json(self)
 
     def lines(self, width: int = 80, top: int | None = 15) -> list[str]:
         """The analysis as plain text lines of at most ``width`` (>= 80) columns; ``top``
@@ -221,7 +221,7 @@ def _game_of(source: Any, upto: int | None) -> Game:
             raise ValueError(f"a record needs the line to analyze after: upto=N (--line N), "
                              f"N in 1..{lines}")
         source = safe_json_loads(text, lambda m: PositionError(f"inconsistent position: {m}"),
-                                 "the position")  # deep nesting too (issue 16 item 6)
+                                 "the position")  # deep nesting too
     if isinstance(source, Mapping):
         doc = dict(source)
         if isinstance(doc.get("hands"), list) and None in doc["hands"]:

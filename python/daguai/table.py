@@ -12,7 +12,7 @@ from typing import Any
 
 from . import _core
 
-__all__ = ["table_info", "seats_of"]
+__all__ = ["table_info", "seats_of", "TABLES", "MAX_SEATS"]
 
 
 @cache
@@ -30,3 +30,10 @@ def table_info(name: str = "6p3d") -> dict[str, Any]:
 def seats_of(rules: Any = None) -> int:
     """How many seats the table of ``rules`` (a ``Rules``, or None for the default) has."""
     return int(_info(getattr(rules, "table", "6p3d") if rules is not None else "6p3d")["seats"])
+
+
+#: The tables' names, from the engine's variant table (the choices of ``Rules.table``).
+TABLES: tuple[str, ...] = next(tuple(v["choices"]) for v in _core.RULE_VARIANTS if v["name"] == "table")
+#: The most seats any table has: the bound of a seat number read before its table is known
+#: (an event's seat or audience in the codec).
+MAX_SEATS: int = max(int(_info(name)["seats"]) for name in TABLES)

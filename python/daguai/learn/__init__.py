@@ -3,7 +3,8 @@ training, the ``.dgn`` weights file, and native inference in the engine.
 
 Using a model needs only numpy: ``daguai.simulate("learned", "heuristic")`` plays the shipped
 model, ``"path/to/model.dgn"`` any other. Training needs PyTorch (the ``train`` extra):
-:func:`train`, :class:`TrainConfig`, :func:`export` and :class:`QNet` import it on first use.
+:func:`train`, :func:`export` and :class:`QNet` import it on first use (:class:`TrainConfig`,
+the settings, needs no PyTorch).
 """
 
 from __future__ import annotations
@@ -18,8 +19,9 @@ from ..game import Game
 from .dgn import dgn_bytes, parse_dgn, read_dgn, write_dgn
 
 if TYPE_CHECKING:
+    from .config import TrainConfig
     from .model import QNet
-    from .trainer import TrainConfig, TrainSummary, export, train
+    from .trainer import TrainSummary, export, train
 
 __all__ = [
     "ACTION_FEATURES",
@@ -54,7 +56,7 @@ def learn_features(game: Game | _core.GameState) -> tuple[np.ndarray, list[Actio
     return state, list(actions), feats, int(heuristic)
 
 
-_TORCH = {"QNet": "model", "TrainConfig": "trainer", "TrainSummary": "trainer", "train": "trainer",
+_TORCH = {"QNet": "model", "TrainConfig": "config", "TrainSummary": "trainer", "train": "trainer",
           "export": "trainer"}
 
 

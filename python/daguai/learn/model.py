@@ -2,7 +2,7 @@
 
 ``QNet(widths)`` is an MLP over ``[state features, action features]`` with ReLU hidden
 layers and a linear output, ``Q(s, a)``: the same function the engine evaluates natively
-(``cpp/engine/players/learned.cpp``, tested equal to 1e-5 in tests/test_learn_model.py). Only this
+(``cpp/engine/players/learned.cpp``, tested equal to 1e-5 in tests/learn/test_learn_model.py). Only this
 module and :mod:`daguai.learn.trainer` import torch (the ``train`` extra).
 """
 
@@ -17,12 +17,11 @@ import torch
 from torch import nn
 
 from .. import _core
+from .config import DEFAULT_WIDTHS, check_widths
 from .dgn import Layers, dgn_bytes, parse_dgn, write_dgn
 
 __all__ = ["QNet", "DEFAULT_WIDTHS"]
 
-#: Hidden widths of the shipped model (docs/learning.md "Network").
-DEFAULT_WIDTHS = (256, 128)
 
 
 class QNet(nn.Module):
@@ -30,9 +29,7 @@ class QNet(nn.Module):
 
     def __init__(self, widths: Sequence[int] = DEFAULT_WIDTHS) -> None:
         super().__init__()
-        widths = tuple(int(w) for w in widths)
-        if not 1 <= len(widths) <= 8 or any(not 1 <= w <= 4096 for w in widths):
-            raise _core.ModelError(f"widths must be 1..8 layers of 1..4096 units, got {widths}")
+        widths = check_widths(widths)
         self.widths = widths
         prev = int(_core.STATE_FEATURES) + int(_core.ACTION_FEATURES)
         layers: list[nn.Module] = []

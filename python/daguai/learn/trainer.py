@@ -10,7 +10,7 @@ tasks; those tasks were issued with the weights after step ``k - 2`` (one step s
 actors and learner work at the same time), and every task's frames depend only on the task
 (:mod:`daguai.learn.actors`). With the same seed and configuration a resumed run trains on
 exactly the frames of an uninterrupted one, and on one machine with the same thread count its
-weights are the same (tests/test_learn_trainer.py checks both); across machines PyTorch's
+weights are the same (tests/learn/test_learn_trainer.py checks both); across machines PyTorch's
 float kernels may differ in the last bits.
 
 Phases: for the first ``warm_frames`` frames (the warm start) every seat plays the heuristic,
@@ -25,16 +25,16 @@ import json
 import shlex
 import sys
 import time
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import torch
 
-from ..rules import Rules
 from .actors import LocalActors, RayActors, Task
-from .model import DEFAULT_WIDTHS, QNet
+from .config import TrainConfig
+from .model import QNet
 
 __all__ = ["TrainConfig", "TrainSummary", "train", "export"]
 
@@ -46,52 +46,8 @@ def splitmix64(x: int) -> int:
     z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
     return z ^ (z >> 31)
 
+
 _CHECKPOINT = "checkpoint.pt"
-_MAX_ACTORS = 256
-
-
-@dataclass(frozen=True)
-class TrainConfig:
-    """Settings of a training run (docs/learning.md "Training"; ``daguai train --help``)."""
-
-    seed: int = 0
-    actors: int = 1
-    games_per_task: int = 32
-    epsilon: float = 0.02  # the main line plays a random candidate (state diversity)
-    branch: float = 1.0  # the share of recorded decisions that are branched (pairs)
-    margin: float = 0.05  # the policy's switching rule (learned.hpp learned_pick)
-    pair_weight: float = 1.0  # weight of the pair-difference loss
-    lr: float = 3e-4
-    batch: int = 1024
-    widths: tuple[int, ...] = DEFAULT_WIDTHS
-    warm_frames: int = 2_000_000  # frames of the warm start (0: none)
-    self_play: float = 0.5  # after the warm start: share of self-play tasks (else vs heuristic)
-    reward: str = "wl"  # "wl": +1 win / 0 draw / -1 loss (R13 winner); "score": score change / 3
-    eval_every: int = 100  # steps between evaluations against heuristic (0: never)
-    eval_deals: int = 300
-    eval_seed: int = 1_000_003
-    threads: int = 1  # the learner's torch threads
-    rules: Rules = field(default_factory=Rules)
-
-    def check(self) -> TrainConfig:
-        ints = {"seed": (0, 2**64 - 1), "actors": (1, _MAX_ACTORS), "games_per_task": (1, 1 << 16),
-                "batch": (1, 1 << 20), "warm_frames": (0, 2**62), "eval_every": (0, 1 << 30),
-                "eval_deals": (1, 1 << 20), "eval_seed": (0, 2**64 - 1), "threads": (1, 256)}
-        for name, (lo, hi) in ints.items():
-            v = getattr(self, name)
-            if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
-                raise ValueError(f"{name} must be an integer in [{lo}, {hi}], got {v!r}")
-        for name, lo, hi in (("epsilon", 0.0, 1.0), ("self_play", 0.0, 1.0), ("lr", 1e-8, 1.0),
-                             ("branch", 0.0, 1.0), ("margin", 0.0, 10.0), ("pair_weight", 0.0, 100.0)):
-            v = getattr(self, name)
-            if isinstance(v, bool) or not isinstance(v, (int, float)) or not lo <= v <= hi:
-                raise ValueError(f"{name} must be a number in [{lo}, {hi}], got {v!r}")
-        if self.reward not in ("wl", "score"):
-            raise ValueError(f"reward must be 'wl' or 'score', got {self.reward!r}")
-        if not isinstance(self.rules, Rules):
-            raise ValueError(f"rules must be a daguai.Rules, got {type(self.rules).__name__}")
-        QNet(self.widths)  # checks the widths
-        return replace(self, widths=tuple(int(w) for w in self.widths))
 
 
 @dataclass
@@ -214,6 +170,99 @@ class _Display:
             self.live.stop()
 
 
+@dataclass
+class _RunState:
+    """What a checkpoint holds of a run besides its configuration: the network, the
+    optimiser, the counters, the weights its pending tasks were issued with, the evaluations
+    and every call's command."""
+
+    net: QNet
+    opt: torch.optim.Optimizer
+    step: int = 0
+    frames: int = 0
+    rounds: int = 0
+    wall: float = 0.0  # of the earlier calls
+    prev: bytes = b""  # the weights step ``step``'s tasks were issued with
+    frames_issue: tuple[int, int] = (0, 0)  # frames when steps step and step + 1 were issued
+    evals: list[dict[str, Any]] = field(default_factory=list)
+    commands: list[dict[str, Any]] = field(default_factory=list)
+
+    def save(self, path: Path, cfg: TrainConfig, wall_now: float) -> None:
+        _save(path, {"net": self.net.state_dict(), "opt": self.opt.state_dict(), "step": self.step,
+                     "frames": self.frames, "rounds": self.rounds, "prev_weights": self.prev,
+                     "frames_issue": self.frames_issue, "wall": wall_now, "evals": self.evals,
+                     "commands": self.commands, "config": cfg, "torch_rng": torch.get_rng_state()})
+
+
+def _open(out: Path, config: TrainConfig | None, resume: bool) -> tuple[TrainConfig, dict[str, Any] | None]:
+    """The run's checked configuration and its checkpoint (None for a new run, whose logs of
+    an earlier run in ``out`` are removed)."""
+    ckpt_path = out / _CHECKPOINT
+    if not (resume and ckpt_path.exists()):
+        import shutil
+
+        shutil.rmtree(out / "tb", ignore_errors=True)
+        (out / "evals.jsonl").unlink(missing_ok=True)
+        return (config or TrainConfig()).check(), None
+    ckpt = torch.load(ckpt_path, weights_only=False)
+    saved = ckpt["config"]
+    if config is not None and config != saved:
+        raise ValueError(f"{ckpt_path} was made with another configuration; resume with the "
+                         "same settings or train into a new directory")
+    return saved.check(), ckpt
+
+
+def _state(cfg: TrainConfig, ckpt: dict[str, Any] | None) -> _RunState:
+    """A new run's network (seeded from the run's seed) or the checkpoint's, with its torch
+    random state, so a resumed run goes on exactly as an uninterrupted one."""
+    if ckpt is None:
+        torch.manual_seed(int(splitmix64(cfg.seed) >> 1))
+        net = QNet(cfg.widths)
+        opt = torch.optim.Adam(net.parameters(), lr=cfg.lr)
+        return _RunState(net, opt, prev=net.to_dgn(margin=cfg.margin))
+    net = QNet(cfg.widths)
+    net.load_state_dict(ckpt["net"])
+    opt = torch.optim.Adam(net.parameters(), lr=cfg.lr)
+    opt.load_state_dict(ckpt["opt"])
+    torch.set_rng_state(ckpt["torch_rng"])
+    return _RunState(net, opt, ckpt["step"], ckpt["frames"], ckpt["rounds"], ckpt["wall"],
+                     ckpt["prev_weights"], ckpt["frames_issue"], ckpt["evals"],
+                     ckpt.get("commands", []))
+
+
+class _Issuer:
+    """Issues a step's tasks to the actors; whether a step is in the warm start is decided by
+    the frames seen when its tasks were issued (so it is deterministic)."""
+
+    def __init__(self, cfg: TrainConfig, backend: Any) -> None:
+        self.cfg, self.backend = cfg, backend
+
+    def __call__(self, k: int, weights: bytes, frames_then: int) -> None:
+        warm = frames_then < self.cfg.warm_frames
+        for j in range(self.cfg.actors):
+            self.backend.submit(_task(self.cfg, k, j, warm), None if warm else weights)
+
+
+def _evaluate_now(s: _RunState, cfg: TrainConfig, out: Path, writer: Any, wall: float) -> dict[str, Any]:
+    """Evaluate the network against the heuristic; log it to TensorBoard and evals.jsonl."""
+    path = s.net.save_dgn(out / "eval.dgn", {"step": s.step, "frames": s.frames}, cfg.margin)
+    ev = _evaluate(path, cfg)
+    ev.update(step=s.step, frames=s.frames, wall=wall)
+    s.evals.append(ev)
+    for key in ("mean", "lo", "hi"):
+        writer.add_scalar(f"eval/heuristic_{key}", ev[key], s.step)
+    with open(out / "evals.jsonl", "a") as fh:
+        fh.write(json.dumps(ev) + "\n")
+    return ev
+
+
+def _log_step(writer: Any, s: _RunState, loss: float, fps: float) -> None:
+    writer.add_scalar("train/loss", loss, s.step)
+    writer.add_scalar("train/frames", s.frames, s.step)
+    writer.add_scalar("train/frames_per_second", fps, s.step)
+    writer.add_scalar("train/rounds", s.rounds, s.step)
+
+
 def train(out: str | Path, config: TrainConfig | None = None, *, minutes: float = 10.0,
           max_frames: int | None = None, resume: bool = True, ray: str | None = None,
           progress: bool = False, checkpoint_minutes: float = 5.0,
@@ -230,129 +279,62 @@ def train(out: str | Path, config: TrainConfig | None = None, *, minutes: float 
     """
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    ckpt_path = out / _CHECKPOINT
-    ckpt: dict[str, Any] | None = None
-    if not (resume and ckpt_path.exists()):  # a new run: no logs of an earlier one
-        import shutil
-
-        shutil.rmtree(out / "tb", ignore_errors=True)
-        (out / "evals.jsonl").unlink(missing_ok=True)
-    if resume and ckpt_path.exists():
-        ckpt = torch.load(ckpt_path, weights_only=False)
-        saved = ckpt["config"]
-        if config is not None and config != saved:
-            raise ValueError(f"{ckpt_path} was made with another configuration; resume with the "
-                             "same settings or train into a new directory")
-        config = saved
-    cfg = (config or TrainConfig()).check()
+    cfg, ckpt = _open(out, config, resume)
     if not (isinstance(minutes, (int, float)) and 0 < minutes <= 1e6):
         raise ValueError(f"minutes must be a positive number, got {minutes!r}")
     torch.set_num_threads(cfg.threads)
-    if ckpt is None:
-        torch.manual_seed(int(splitmix64(cfg.seed) >> 1))
-        net = QNet(cfg.widths)
-        opt = torch.optim.Adam(net.parameters(), lr=cfg.lr)
-        step = frames = rounds = 0
-        total_wall = 0.0
-        prev = net.to_dgn(margin=cfg.margin)
-        evals: list[dict[str, Any]] = []
-        commands: list[dict[str, Any]] = []
-    else:
-        net = QNet(cfg.widths)
-        net.load_state_dict(ckpt["net"])
-        opt = torch.optim.Adam(net.parameters(), lr=cfg.lr)
-        opt.load_state_dict(ckpt["opt"])
-        step, frames, rounds = ckpt["step"], ckpt["frames"], ckpt["rounds"]
-        total_wall, prev, evals = ckpt["wall"], ckpt["prev_weights"], ckpt["evals"]
-        commands = ckpt.get("commands", [])
-        torch.set_rng_state(ckpt["torch_rng"])
-
+    s = _state(cfg, ckpt)
     # every call of the run, with the frames it started from (the history in exported models)
-    commands.append({"command": command or "daguai.learn.train", "from_frames": frames,
-                     "from_step": step, "minutes": minutes,
-                     "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())})
+    s.commands.append({"command": command or "daguai.learn.train", "from_frames": s.frames,
+                       "from_step": s.step, "minutes": minutes,
+                       "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())})
     from torch.utils.tensorboard import SummaryWriter
 
     writer = SummaryWriter(str(out / "tb"))
     backend: Any = RayActors(ray) if ray else LocalActors(cfg.actors)
     display = _Display(progress, out)
-    # frames seen when a step's tasks were issued decide the warm start (deterministic)
-    warm_at: dict[int, bool] = {}
-
-    def issue(k: int, weights: bytes, frames_then: int) -> None:
-        warm_at[k] = frames_then < cfg.warm_frames
-        for j in range(cfg.actors):
-            t = _task(cfg, k, j, warm_at[k])
-            backend.submit(t, None if warm_at[k] else weights)
-
-    cur = net.to_dgn(margin=cfg.margin)
-    frames_issue = ckpt["frames_issue"] if ckpt else (0, 0)
-    issue(step, prev, frames_issue[0])
-    issue(step + 1, cur, frames_issue[1])
+    issue = _Issuer(cfg, backend)
+    cur = s.net.to_dgn(margin=cfg.margin)
+    issue(s.step, s.prev, s.frames_issue[0])
+    issue(s.step + 1, cur, s.frames_issue[1])
     start = last_ckpt = time.monotonic()
     call_frames = 0
-    loss = float("nan")
-
-    def checkpoint() -> None:
-        nonlocal last_ckpt
-        _save(ckpt_path, {"net": net.state_dict(), "opt": opt.state_dict(), "step": step,
-                          "frames": frames, "rounds": rounds, "prev_weights": prev,
-                          "frames_issue": frames_issue,
-                          "wall": total_wall + time.monotonic() - start, "evals": evals,
-                          "commands": commands,
-                          "config": cfg, "torch_rng": torch.get_rng_state()})
-        last_ckpt = time.monotonic()
-
     try:
-        while True:
-            if time.monotonic() - start >= minutes * 60:
-                break
-            if max_frames is not None and frames >= max_frames:
-                break
-            data = backend.collect(step, cfg.actors)
-            loss, n = _learn(net, opt, data, cfg, step)
-            frames += n
+        while time.monotonic() - start < minutes * 60 and (max_frames is None or s.frames < max_frames):
+            data = backend.collect(s.step, cfg.actors)
+            loss, n = _learn(s.net, s.opt, data, cfg, s.step)
+            s.frames += n
             call_frames += n
-            rounds += sum(int(f["rounds"]) for f in data)
-            step += 1
-            prev, cur = cur, net.to_dgn(margin=cfg.margin)
+            s.rounds += sum(int(f["rounds"]) for f in data)
+            s.step += 1
+            s.prev, cur = cur, s.net.to_dgn(margin=cfg.margin)
             # pending: step (issued with prev's predecessor); issue step + 1 with the new weights
-            frames_issue = (frames_issue[1], frames)
-            issue(step + 1, cur, frames)
-            wall = total_wall + time.monotonic() - start
+            s.frames_issue = (s.frames_issue[1], s.frames)
+            issue(s.step + 1, cur, s.frames)
+            wall = s.wall + time.monotonic() - start
             fps = call_frames / max(1e-9, time.monotonic() - start)
-            writer.add_scalar("train/loss", loss, step)
-            writer.add_scalar("train/frames", frames, step)
-            writer.add_scalar("train/frames_per_second", fps, step)
-            writer.add_scalar("train/rounds", rounds, step)
-            row: dict[str, Any] = {"step": step, "frames": frames, "fps": fps, "rounds": rounds,
-                                   "loss": loss, "wall": wall, "eval": evals[-1] if evals else None}
-            if cfg.eval_every and step % cfg.eval_every == 0:
-                path = net.save_dgn(out / "eval.dgn", {"step": step, "frames": frames}, cfg.margin)
-                ev = _evaluate(path, cfg)
-                ev.update(step=step, frames=frames, wall=wall)
-                evals.append(ev)
-                for key in ("mean", "lo", "hi"):
-                    writer.add_scalar(f"eval/heuristic_{key}", ev[key], step)
-                with open(out / "evals.jsonl", "a") as fh:
-                    fh.write(json.dumps(ev) + "\n")
-                row["eval"] = ev
+            _log_step(writer, s, loss, fps)
+            row: dict[str, Any] = {"step": s.step, "frames": s.frames, "fps": fps, "rounds": s.rounds,
+                                   "loss": loss, "wall": wall, "eval": s.evals[-1] if s.evals else None}
+            if cfg.eval_every and s.step % cfg.eval_every == 0:
+                row["eval"] = _evaluate_now(s, cfg, out, writer, wall)
             writer.flush()
             display.update(row)
             if time.monotonic() - last_ckpt >= checkpoint_minutes * 60:
-                checkpoint()
+                s.save(out / _CHECKPOINT, cfg, s.wall + time.monotonic() - start)
+                last_ckpt = time.monotonic()
     finally:
         display.close()
         backend.close()
         writer.close()
-    checkpoint()
     wall_call = time.monotonic() - start
-    meta = {"commands": commands, "seed": cfg.seed, "step": step,
-            "frames": frames, "rounds": rounds, "wall_seconds": round(total_wall + wall_call, 1),
+    s.save(out / _CHECKPOINT, cfg, s.wall + wall_call)
+    meta = {"commands": s.commands, "seed": cfg.seed, "step": s.step,
+            "frames": s.frames, "rounds": s.rounds, "wall_seconds": round(s.wall + wall_call, 1),
             "widths": list(cfg.widths), "config": _config_json(cfg)}
-    net.save_dgn(out / "latest.dgn", meta, cfg.margin)
-    return TrainSummary(out, step, frames, rounds, wall_call, total_wall + wall_call,
-                        call_frames / max(1e-9, wall_call), list(evals))
+    s.net.save_dgn(out / "latest.dgn", meta, cfg.margin)
+    return TrainSummary(out, s.step, s.frames, s.rounds, wall_call, s.wall + wall_call,
+                        call_frames / max(1e-9, wall_call), list(s.evals))
 
 
 def _config_json(cfg: TrainConfig) -> dict[str, Any]:
