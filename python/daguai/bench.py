@@ -150,7 +150,7 @@ def measure_game(decisions: int = 100_000) -> list[Row]:
     from .game import Game
     rng = random.Random(1)
     # World creation from the view of the seat to act, at 20 points of random play (median)
-    worlds, views = [], []
+    worlds, views, hands = [], [], []
     for seed in range(20):
         g = Game(seed=seed)
         for _ in range(rng.randrange(5, 80)):
@@ -162,6 +162,10 @@ def measure_game(decisions: int = 100_000) -> list[Row]:
             w = _core._time_worlds(g, 2_000, seed)
             worlds.append(w["world_ns"])
             views.append(w["view_ns"])
+            hands.append(_core._time_sampling(g, 2_000, seed))
+    # the beliefs target (docs/search.md "Sampling worlds"): the hands of one world, no inference
+    rows.append(("beliefs: the hands of a world at mid-round (constraint model + deal)",
+                 statistics.median(hands) / 1000, "µs", 2.0))
     rows.append(("Game: a world from a view in C++ (sample hands + build the state)",
                  statistics.median(worlds) / 1000, "µs", NAN))
     rows.append(("Game: a view (information_state) in C++", statistics.median(views) / 1000, "µs", NAN))

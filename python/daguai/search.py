@@ -2,7 +2,8 @@
 
 A *view* (``Game.view(seat)``, C++ ``InfoState``) is what one seat may know (R16). The
 sampler deals the cards the seat has not seen so that every world is consistent with
-the view: known cards in place, refusals and forced passes honoured exactly (rejection).
+the view: known cards in place, tribute facts, refusals and forced passes honoured exactly
+(rejection, then a swap chain).
 See docs/search.md.
 """
 
@@ -37,15 +38,15 @@ def sample_worlds(view: _core.InfoState, n: int, seed: int = 0) -> list[Game]:
     """``n`` complete games consistent with what ``view``'s seat knows.
 
     The hidden cards are dealt uniformly over their physical assignments (as a random deal
-    would, given the view), and assignments that contradict the view (a refusal's jokers,
-    a forced pass that could have been a play) are rejected, so the worlds follow the
-    exact conditional distribution. World ``k`` depends only on ``(view, seed, k)``
+    would, given the view), restricted to the worlds the view's constraint model allows
+    (tribute cards and caps, refusals, forced passes; docs/search.md): by rejection, and
+    where rejection is too slow by a swap chain whose stationary distribution is that
+    one, so sampling never fails. World ``k`` depends only on ``(view, seed, k)``
     (R17: ``Rng.stream(seed, 0, kSample, k)``). Worlds keep no log (``record=False``); their
     later rounds are dealt from ``(seed, game=k)``.
 
     Raises ``ValueError`` for ``n`` outside 1 .. ``MAX_WORLDS`` (65,536), a seed outside
-    0 .. 2**64 - 1, a view that is not an ``InfoState``, a finished
-    match, or constraints too tight to sample by rejection.
+    0 .. 2**64 - 1, a view that is not an ``InfoState`` or a finished match.
     """
     if not isinstance(view, _core.InfoState):
         raise ValueError(f"sample_worlds needs a view (Game.view(seat)), got {type(view).__name__}")

@@ -1,14 +1,22 @@
-// Determinization (issue 9): complete worlds consistent with what one seat knows.
+// Determinization: complete worlds consistent with what one seat knows (docs/search.md
+// "Sampling worlds", with the argument of why it is exact).
 //
-// The hidden cards (InfoState::unseen) are dealt as physical cards: a Fisher-Yates shuffle
-// of the unseen copies, hidden_count(s) to each other seat s in seat order, on top of
-// known[s]. So every assignment of the hidden physical cards is equally likely, and a
-// multiset assignment has the probability of the deals that produce it - the posterior of
-// a random deal given the view, ignoring what the other players' choices might reveal.
-// Constraints are then honoured exactly by rejection: a seat that showed its jokers in a
-// refusal gets no hidden joker; each automatic pass must have been forced (no play of the
-// seat's hand then beat the top). After kMaxAttempts rejections sampling fails with a
-// GameError naming the view (constraints too tight to sample by rejection).
+// The target: the hidden cards (InfoState::unseen) dealt as physical cards, hidden_count(s)
+// to each other seat s on top of known[s], every assignment of the physical cards equally
+// likely, restricted to the worlds that satisfy the view's constraint model
+// (constraints.hpp). A multiset assignment then has the probability of the deals producing
+// it, prod c_f! / prod n_{s,f}!, renormalised over the consistent ones.
+//
+// Two stages, both aimed at that target, neither able to fail:
+//   1. rejection: a Fisher-Yates deal of the unseen cards, kept if consistent (exactly the
+//      target), up to kRejectAttempts deals;
+//   2. a swap chain (only when every deal was rejected): from a consistent start (a local
+//      search over card swaps, then, if that stalls, an exhaustive search, which finds one
+//      because the true hands are one), kChainSweeps * (hidden cards) Metropolis steps:
+//      swap two hidden physical cards of different seats, chosen uniformly among such
+//      pairs of positions, and keep the swap if the world stays consistent. The proposal is
+//      symmetric, so the uniform distribution over consistent physical assignments (the
+//      target) is stationary.
 //
 // World k of sample_worlds(v, n, seed) uses Rng::stream(seed, 0, kSample, k) only, so
 // results depend on (view, seed, k) and never on n's split or the number of threads.
@@ -18,30 +26,45 @@
 #include <cstdint>
 #include <vector>
 
+#include <daguai/beliefs/constraints.hpp>
 #include <daguai/core/rng.hpp>
 #include <daguai/game/infostate.hpp>
 #include <daguai/game/state.hpp>
 
 namespace daguai {
 
-constexpr int kMaxAttempts = 100000;
+constexpr int kRejectAttempts = 500;
+constexpr int kChainSweeps = 20;
 
-// Whether full hands agree with every constraint of the view (known cards, counts, the
-// viewer's own hand, refusals, forced passes).
-bool consistent(const InfoState& v, const std::array<Cards, kSeats>& hands);
+// How a world is drawn: kAuto as above; kReject / kChain force one stage (tests measure
+// each against exhaustive enumeration; kReject may then fail with GameError).
+enum class SampleMethod : std::uint8_t { kAuto = 0, kReject = 1, kChain = 2 };
 
-// One consistent assignment of the hidden cards into `hands`; returns the attempts used.
-int sample_hands(const InfoState& v, Rng& rng, std::array<Cards, kSeats>* hands);
+// What drawing one world took.
+struct SampleStats {
+  int attempts = 0;      // rejection deals
+  bool chain = false;    // the swap chain made the world
+  long start_steps = 0;  // chain: swaps of the start search (exhaustive nodes added)
+};
+
+// Whether full hands agree with every constraint of the view (constraints.hpp).
+bool consistent(const InfoState& v, const Hands& hands);
+
+// One consistent assignment of the hidden cards into `hands`.
+SampleStats sample_hands(const Constraints& c, Rng& rng, Hands* hands,
+                         SampleMethod method = SampleMethod::kAuto);
 
 // The world of the view with these hands: GameState's world constructor on the view's public
 // state, the hands and the viewer's own exchange (no log; later deals from (seed, game)).
-GameState make_world(const InfoState& v, const std::array<Cards, kSeats>& hands, std::uint64_t seed,
+GameState make_world(const InfoState& v, const Hands& hands, std::uint64_t seed,
                      std::uint64_t game);
 
 // n worlds (n >= 1, GameError otherwise), world k from stream (seed, 0, kSample, k).
 std::vector<GameState> sample_worlds(const InfoState& v, int n, std::uint64_t seed);
 // The hands of world k alone (what sample_worlds' world k holds).
-std::array<Cards, kSeats> sample_world_hands(const InfoState& v, std::uint64_t seed,
-                                             std::uint64_t k);
+Hands sample_world_hands(const InfoState& v, std::uint64_t seed, std::uint64_t k,
+                         SampleMethod method = SampleMethod::kAuto, SampleStats* stats = nullptr);
+Hands sample_world_hands(const Constraints& c, std::uint64_t seed, std::uint64_t k,
+                         SampleMethod method = SampleMethod::kAuto, SampleStats* stats = nullptr);
 
 }  // namespace daguai

@@ -3,10 +3,13 @@
 #include <string>
 
 #include <daguai/game/position.hpp>
+#include <daguai/game/tribute_facts.hpp>
 
 namespace daguai {
 
 namespace {
+
+[[noreturn]] void fail(const std::string& m) { throw PositionError("inconsistent position: " + m); }
 
 std::string entry_text(std::size_t i, const Action& a) {
   std::string s = "history entry " + std::to_string(i) + " (seat " + std::to_string(a.seat) + " " +
@@ -16,39 +19,24 @@ std::string entry_text(std::size_t i, const Action& a) {
   return s + ")";
 }
 
-}  // namespace
+std::string seat_range(int seats) { return "0.." + std::to_string(seats - 1); }
+bool seat_ok(int s, int seats) { return s >= 0 && s < seats; }
 
-// Validation order (the first failure is reported): the match fields, the tribute pairs,
-// the seats of the history, the card totals (R2), each hand against its plays and
-// exchanges, then the history itself applied decision by decision, the seat to act and
-// the finishing order.
-GameState::GameState(const Rules& rules, const Position& pos, bool record)
-    : table_(&table_of(rules.table)),
-      seed_(pos.seed),
-      game_(pos.game),
-      initial_auto_pass_(pos.auto_pass),
-      record_(record),
-      start_(pos.start) {
-  pub_.rules = rules;
-  pub_.auto_pass = false;  // the history holds its forced passes; set after the replay
-  if (pub_.rules.final_level > 12) throw GameError("final_level out of range");
-  auto fail = [](const std::string& m) { throw PositionError("inconsistent position: " + m); };
-  const Table& tb = *table_;
-  const int seats = tb.seats;
-  auto seat_range = [seats]() { return "0.." + std::to_string(seats - 1); };
-  auto seat_ok = [seats](int s) { return s >= 0 && s < seats; };
+// The round counter and the final-level failures are incremented after a round: int32.
+constexpr int kMaxCount = std::numeric_limits<std::int32_t>::max() - 1;
+
+// The match around the round: round, dealer, levels (R3), final-level failures (R12), scores.
+void check_match(const Rules& rules, const Position& pos, int seats) {
   if (pos.round < 0) fail("round " + std::to_string(pos.round) + " is negative");
-  // The round counter and the final-level failures are incremented after a round: int32.
-  constexpr int kMaxCount = std::numeric_limits<std::int32_t>::max() - 1;
   if (pos.round > kMaxCount)
     fail("round " + std::to_string(pos.round) + " is past " + std::to_string(kMaxCount));
-  if (pub_.rules.max_rounds > 0 && pos.round >= pub_.rules.max_rounds)
+  if (rules.max_rounds > 0 && pos.round >= rules.max_rounds)
     fail("round " + std::to_string(pos.round) +
-         " is past max_rounds = " + std::to_string(pub_.rules.max_rounds));
-  if (!seat_ok(pos.dealer))
-    fail("dealer " + std::to_string(pos.dealer) + " is not a seat (" + seat_range() + ")");
+         " is past max_rounds = " + std::to_string(rules.max_rounds));
+  if (!seat_ok(pos.dealer, seats))
+    fail("dealer " + std::to_string(pos.dealer) + " is not a seat (" + seat_range(seats) + ")");
   for (int t = 0; t < 2; ++t) {
-    if (pos.levels[std::size_t(t)] < 0 || pos.levels[std::size_t(t)] > pub_.rules.final_level)
+    if (pos.levels[std::size_t(t)] < 0 || pos.levels[std::size_t(t)] > rules.final_level)
       fail(std::string("the level of team ") + "AB"[t] + " is not a level up to the final level");
     const int ff = pos.final_failures[std::size_t(t)];
     if (ff < 0) fail("final_failures must be >= 0");
@@ -56,9 +44,9 @@ GameState::GameState(const Rules& rules, const Position& pos, bool record)
       fail("final_failures " + std::to_string(ff) + " is past " + std::to_string(kMaxCount));
     // R12: the failure that reaches max_final_failures sends the team back to level 2 and
     // resets its count, so a count is always below it.
-    if (pub_.rules.max_final_failures > 0 && ff >= pub_.rules.max_final_failures)
+    if (rules.max_final_failures > 0 && ff >= rules.max_final_failures)
       fail(std::string("final_failures of team ") + "AB"[t] + " is " + std::to_string(ff) +
-           ", but max_final_failures = " + std::to_string(pub_.rules.max_final_failures) +
+           ", but max_final_failures = " + std::to_string(rules.max_final_failures) +
            " resets the count when it is reached (R12)");
   }
   // Scores: a round changes a score by less than 2**31 and rounds are fewer than 2**31, so
@@ -67,7 +55,10 @@ GameState::GameState(const Rules& rules, const Position& pos, bool record)
   for (int s = 0; s < seats; ++s)
     if (pos.scores[std::size_t(s)] < -kScoreBound || pos.scores[std::size_t(s)] > kScoreBound)
       fail("the score of seat " + std::to_string(s) + " is outside +-2**62");
-  // R11 tribute pairs.
+}
+
+// R11 tribute pairs: opponents, tributers of one team, no seat twice.
+void check_pairs(const Position& pos, const Table& tb) {
   if (pos.n_pairs < 0 || pos.n_pairs > tb.max_tributers)
     fail("there are 0 to " + std::to_string(tb.max_tributers) + " tribute pairs, not " +
          std::to_string(pos.n_pairs));
@@ -78,8 +69,8 @@ GameState::GameState(const Rules& rules, const Position& pos, bool record)
   unsigned used = 0;
   for (int i = 0; i < pos.n_pairs; ++i) {
     const int t = pos.tributers[std::size_t(i)], r = pos.receivers[std::size_t(i)];
-    if (!seat_ok(t) || !seat_ok(r))
-      fail("tribute pair " + std::to_string(i) + " names a seat outside " + seat_range());
+    if (!seat_ok(t, tb.seats) || !seat_ok(r, tb.seats))
+      fail("tribute pair " + std::to_string(i) + " names a seat outside " + seat_range(tb.seats));
     if (team_of(t) == team_of(r))
       fail("tribute pair " + std::to_string(i) + ": seats " + std::to_string(t) + " and " +
            std::to_string(r) + " are partners (R11 pairs opponents)");
@@ -89,22 +80,22 @@ GameState::GameState(const Rules& rules, const Position& pos, bool record)
       fail("tribute pair " + std::to_string(i) + " repeats a seat");
     used |= (1u << t) | (1u << r);
   }
-  auto pair_of = [&](int seat, bool as_tributer) {
-    for (int i = 0; i < pos.n_pairs; ++i)
-      if ((as_tributer ? pos.tributers : pos.receivers)[std::size_t(i)] == seat) return i;
-    return -1;
-  };
-  // The cards each seat held at the deal: its hand now, plus what it played and gave
-  // away, minus what it received in the tribute exchange.
+}
+
+int pair_of(const Position& pos, int seat, bool as_tributer) {
+  for (int i = 0; i < pos.n_pairs; ++i)
+    if ((as_tributer ? pos.tributers : pos.receivers)[std::size_t(i)] == seat) return i;
+  return -1;
+}
+
+// The cards each seat held at the deal: its hand now, plus what it played and gave away,
+// minus what it received in the tribute exchange; checked against the card totals (R2) and
+// the hand size.
+struct Undo {
   std::array<std::array<int, kNumFaces>, kSeats> held{};
   std::array<int, kNumFaces> total{};
-  for (int s = 0; s < seats; ++s)
-    for (int f = 0; f < kNumFaces; ++f) {
-      held[std::size_t(s)][std::size_t(f)] = pos.hands[std::size_t(s)].count(f);
-      total[std::size_t(f)] += pos.hands[std::size_t(s)].count(f);
-    }
-  auto undo = [&](const Cards& c, int from,
-                  int to) {  // undo a move of c from `from` to `to` (-1: played)
+  // undo a move of c from `from` to `to` (-1: played)
+  void move(const Cards& c, int from, int to) {
     for (int f = 0; f < kNumFaces; ++f) {
       held[std::size_t(from)][std::size_t(f)] += c.count(f);
       if (to >= 0)
@@ -112,57 +103,71 @@ GameState::GameState(const Rules& rules, const Position& pos, bool record)
       else
         total[std::size_t(f)] += c.count(f);
     }
-  };
-  for (std::size_t i = 0; i < pos.history.size(); ++i) {
-    const Action& a = pos.history[i].action;
-    if (!seat_ok(a.seat))
-      fail("history entry " + std::to_string(i) + ": seat " + std::to_string(a.seat) +
-           " is not a seat (" + seat_range() + ")");
-    int j = -1;
-    switch (a.type) {
-      case ActionType::kPlay:
-        undo(a.play.cards, a.seat, -1);
-        break;
-      case ActionType::kTribute:
-      case ActionType::kTake:
-      case ActionType::kAntiTribute:
-        if ((j = pair_of(a.seat, true)) < 0)
-          fail(entry_text(i, a) + ": seat " + std::to_string(a.seat) +
-               " is not a tributer of this round");
-        if (a.type == ActionType::kTribute)
-          undo(a.play.cards, a.seat, pos.receivers[std::size_t(j)]);
-        if (a.type == ActionType::kTake) undo(a.play.cards, pos.receivers[std::size_t(j)], a.seat);
-        break;
-      case ActionType::kReturn:
-      case ActionType::kOffer:
-        if ((j = pair_of(a.seat, false)) < 0)
-          fail(entry_text(i, a) + ": seat " + std::to_string(a.seat) +
-               " is not a receiver of this round");
-        if (a.type == ActionType::kReturn)
-          undo(a.play.cards, a.seat, pos.tributers[std::size_t(j)]);
-        break;
-      case ActionType::kPass:
-        break;
-    }
   }
+};
+
+void undo_entry(const Position& pos, std::size_t i, int seats, Undo* u) {
+  const Action& a = pos.history[i].action;
+  if (!seat_ok(a.seat, seats))
+    fail("history entry " + std::to_string(i) + ": seat " + std::to_string(a.seat) +
+         " is not a seat (" + seat_range(seats) + ")");
+  int j = -1;
+  switch (a.type) {
+    case ActionType::kPlay:
+      u->move(a.play.cards, a.seat, -1);
+      break;
+    case ActionType::kTribute:
+    case ActionType::kTake:
+    case ActionType::kAntiTribute:
+      if ((j = pair_of(pos, a.seat, true)) < 0)
+        fail(entry_text(i, a) + ": seat " + std::to_string(a.seat) +
+             " is not a tributer of this round");
+      if (a.type == ActionType::kTribute)
+        u->move(a.play.cards, a.seat, pos.receivers[std::size_t(j)]);
+      if (a.type == ActionType::kTake) u->move(a.play.cards, pos.receivers[std::size_t(j)], a.seat);
+      break;
+    case ActionType::kReturn:
+    case ActionType::kOffer:
+      if ((j = pair_of(pos, a.seat, false)) < 0)
+        fail(entry_text(i, a) + ": seat " + std::to_string(a.seat) +
+             " is not a receiver of this round");
+      if (a.type == ActionType::kReturn)
+        u->move(a.play.cards, a.seat, pos.tributers[std::size_t(j)]);
+      break;
+    case ActionType::kPass:
+      break;
+  }
+}
+
+std::array<Cards, kSeats> dealt_hands(const Position& pos, const Table& tb) {
+  const int seats = tb.seats;
+  Undo u;
+  for (int s = 0; s < seats; ++s)
+    for (int f = 0; f < kNumFaces; ++f) {
+      u.held[std::size_t(s)][std::size_t(f)] = pos.hands[std::size_t(s)].count(f);
+      u.total[std::size_t(f)] += pos.hands[std::size_t(s)].count(f);
+    }
+  for (std::size_t i = 0; i < pos.history.size(); ++i) undo_entry(pos, i, seats, &u);
   for (int f = 0; f < kNumFaces; ++f)
-    if (total[std::size_t(f)] != tb.decks)
+    if (u.total[std::size_t(f)] != tb.decks)
       fail("card totals (R2): " + face_text(f) + " appears " +
-           std::to_string(total[std::size_t(f)]) +
+           std::to_string(u.total[std::size_t(f)]) +
            " times in the hands and this round's plays; every face exists " +
            std::to_string(tb.decks) + " times");
   for (int s = seats; s < kSeats; ++s)
     if (!pos.hands[std::size_t(s)].empty())
       fail("seat " + std::to_string(s) + " holds cards but the table has " + std::to_string(seats) +
            " seats (R18)");
+  std::array<Cards, kSeats> dealt{};
   for (int s = 0; s < seats; ++s) {
     int n = 0;
     for (int f = 0; f < kNumFaces; ++f) {
-      const int c = held[std::size_t(s)][std::size_t(f)];
+      const int c = u.held[std::size_t(s)][std::size_t(f)];
       if (c < 0)
         fail("seat " + std::to_string(s) + " gives away " + face_text(f) +
              " in the history more often than it holds or received it");
       n += c;
+      if (c) dealt[std::size_t(s)].add(f, c);
     }
     if (n != tb.hand_size)
       fail("hand size: seat " + std::to_string(s) + " holds " +
@@ -170,11 +175,50 @@ GameState::GameState(const Rules& rules, const Position& pos, bool record)
            " cards, which with this round's plays and exchanges makes " + std::to_string(n) +
            " dealt, not " + std::to_string(tb.hand_size));
   }
-  std::array<Cards, kSeats> dealt{};
-  for (int s = 0; s < seats; ++s)
-    for (int f = 0; f < kNumFaces; ++f)
-      if (held[std::size_t(s)][std::size_t(f)])
-        dealt[std::size_t(s)].add(f, held[std::size_t(s)][std::size_t(f)]);
+  return dealt;
+}
+
+// R11 (tribute_facts.hpp, the atom the belief constraints use too): a tributer's dealt hand
+// held no card above its tribute. The replay would refuse the tribute as well; this names
+// the dealt card.
+void check_tribute_caps(const Position& pos, const std::array<Cards, kSeats>& dealt,
+                        const Table& tb) {
+  const int level = pos.levels[std::size_t(team_of(pos.dealer))];
+  for (std::size_t i = 0; i < pos.history.size(); ++i) {
+    const Action& a = pos.history[i].action;
+    if (a.type != ActionType::kTribute || a.play.cards.size() != 1) continue;
+    const int x = cards_faces(a.play.cards)[0];
+    const Cards above = cards_above_tribute(x, level, tb);
+    const Cards& d = dealt[std::size_t(a.seat)];
+    if (count_above(d, above) == 0) continue;
+    const Cards over{d.lo & above.lo, d.hi & above.hi};
+    fail(entry_text(i, a) + ": seat " + std::to_string(a.seat) + " was dealt " + cards_text(over) +
+         ", above its tribute (R11: a card of the highest power" +
+         (tb.joker_tribute ? "" : " among the natural cards, R18") + ")");
+  }
+}
+
+}  // namespace
+
+// Validation order (the first failure is reported): the match fields, the tribute pairs,
+// the seats of the history, the card totals (R2), each hand against its plays and
+// exchanges, the tributers' dealt hands (R11), then the history itself applied decision by
+// decision, the seat to act and the finishing order.
+GameState::GameState(const Rules& rules, const Position& pos, bool record)
+    : table_(&table_of(rules.table)),
+      seed_(pos.seed),
+      game_(pos.game),
+      initial_auto_pass_(pos.auto_pass),
+      record_(record),
+      start_(pos.start) {
+  pub_.rules = rules;
+  pub_.auto_pass = false;  // the history holds its forced passes; set after the replay
+  if (pub_.rules.final_level > 12) throw GameError("final_level out of range");
+  const Table& tb = *table_;
+  check_match(pub_.rules, pos, tb.seats);
+  check_pairs(pos, tb);
+  const std::array<Cards, kSeats> dealt = dealt_hands(pos, tb);
+  check_tribute_caps(pos, dealt, tb);
 
   pub_.round = pos.round;
   pub_.dealer = pos.dealer;

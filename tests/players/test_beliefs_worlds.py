@@ -1,0 +1,84 @@
+"""Every sampled world is a position the engine accepts, and its seat's view is unchanged
+(R16, R11, R8, R18): decision points of every phase (tribute, return, offer, take, play),
+both tables, the tribute variants and auto_pass. A world is loaded through the position
+validator (GameState(rules, position): the replay of this round's history with the world's
+hands); a return or offer the seat did not see is the constraint model's witness, so the world
+is judged against what the seat knows, not against the true return."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from daguai import Game, Hand, Rules, _core
+
+FIELDS = ["hand", "phase", "current_player", "round", "dealer", "level", "levels", "played",
+          "cards_left", "finish_order", "top", "top_seat", "passed", "scores", "tributes", "known",
+          "jokers_known", "unseen", "hidden_counts"]
+
+CONFIGS = [
+    (Rules(), True),
+    (Rules(), False),
+    (Rules(table="4p2d"), True),
+    (Rules(table="4p2d"), False),
+    (Rules(anti_tribute=True), True),
+    (Rules(joker_tribute_choice=True), True),
+    (Rules(joker_tribute_choice=True, anti_tribute=True, table="4p2d"), True),
+]
+
+
+def decision_points(rules, auto_pass, games, every, seed0=0):
+    """Views of every seat at every `every`-th decision of random-start rounds (tribute)."""
+    for k in range(games):
+        g = Game(seed0 + k, rules, auto_pass=auto_pass, start="random")
+        rng = random.Random(k)
+        i = 0
+        while not g.match_over and g.round == 0:
+            if i % every == 0:
+                for seat in range(g.seats):
+                    yield g, seat
+            acts = g.legal_actions()
+            g.step(acts[rng.randrange(len(acts))])
+            i += 1
+
+
+def check_worlds(g, seat, n, seed):
+    v = g.view(seat)
+    arr = _core._sample_hands_array(v, n, seed)
+    for k in range(n):
+        hands = [_core_hand(arr[k, s]) for s in range(g.seats)]
+        assert _core._world_violation(v, hands) == ""
+        w = _core._world_game(v, hands)  # raises PositionError if the validator refuses it
+        u = _core.information_state(w, seat, True)
+        for f in FIELDS:
+            assert getattr(u, f) == getattr(v, f), f
+        assert [(s, str(t), str(c)) for s, t, c in u.forced] == \
+               [(s, str(t), str(c)) for s, t, c in v.forced]
+    return n
+
+
+def _core_hand(counts):
+    return Hand.from_counts([int(c) for c in counts])
+
+
+@pytest.mark.parametrize("rules, auto_pass", CONFIGS, ids=[f"{r.table}-{a}-{i}" for i, (r, a) in
+                                                            enumerate(CONFIGS)])
+def test_every_world_loads_as_a_position_with_the_same_view(rules, auto_pass):
+    worlds = points = 0
+    for g, seat in decision_points(rules, auto_pass, games=2, every=23):
+        worlds += check_worlds(g, seat, 2, seed=points)
+        points += 1
+    assert points >= 20 and worlds >= 2 * points
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("rules, auto_pass", CONFIGS, ids=[f"{r.table}-{a}-{i}" for i, (r, a) in
+                                                            enumerate(CONFIGS)])
+def test_thousands_of_decision_points(rules, auto_pass):
+    """The target: >= 10,000 worlds over the configurations (7 x >= 1,500 here)."""
+    worlds = points = 0
+    for g, seat in decision_points(rules, auto_pass, games=12, every=7, seed0=100):
+        worlds += check_worlds(g, seat, 3, seed=points)
+        points += 1
+    assert points >= 300 and worlds >= 3 * points
+
