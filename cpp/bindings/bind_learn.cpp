@@ -91,7 +91,7 @@ void bind_learn(py::module_& m) {
         const PolicyView view(g);
         PolicyScratch scratch;
         Rng unused(0);
-        const Action h = decide(PolicyKind::kHeuristic, view, unused, scratch);
+        const Action h = decide(PolicyId::kHeuristic, view, unused, scratch);
         std::vector<float> state(kStateFeatures);
         encode_state_features(view.info(), state.data());
         Candidates c;

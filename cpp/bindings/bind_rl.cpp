@@ -412,7 +412,7 @@ arrays are reused by the next call: copy what you keep.)doc")
           if (k < 0)
             names.append(py::none());
           else
-            names.append(py::str(policy_name(PolicyKind(k))));
+            names.append(py::str(policy_name(PolicyId(k))));
         }
         py::list decisions;
         for (const auto& d : s.decisions) decisions.append(py::cast(d));

@@ -31,9 +31,9 @@ void bind_search(py::module_& m) {
         for (const PolicyEntry& e : policy_registry()) {
           py::dict d;
           d["name"] = e.name;
-          d["kind"] = policy_class_name(e.kind);
+          d["kind"] = policy_kind_name(e.kind);
           d["rollouts"] =
-              e.kind == PolicyClass::kSearch ? py::object(py::int_(e.budget.rollouts)) : py::none();
+              e.kind == PolicyKind::kSearch ? py::object(py::int_(e.budget.rollouts)) : py::none();
           l.append(d);
         }
         if (has_builtin_model()) {
@@ -122,7 +122,7 @@ void bind_search(py::module_& m) {
          std::uint64_t seed, int rounds) {
         if (rounds < 1 || rounds > 100000)
           throw GameError("_time_decisions: rounds in [1, 100000]");
-        const PolicyKind k = parse_policy(policy), o = parse_policy(opponent);
+        const PolicyId k = parse_policy(policy), o = parse_policy(opponent);
         std::vector<double> ns;
         {
           py::gil_scoped_release nogil;  // C++ values only
@@ -139,7 +139,7 @@ void bind_search(py::module_& m) {
       "_time_rollouts",
       [](const GameState& g, int n, const std::string& policy) {
         if (n < 1) throw GameError("_time_rollouts: n must be >= 1");
-        const PolicyKind k = parse_policy(policy);
+        const PolicyId k = parse_policy(policy);
         const Guard guard(&g);
         py::gil_scoped_release nogil;  // g is locked; the rollouts run on copies of it
         return time_rollouts(g, n, k);

@@ -16,7 +16,7 @@ namespace {
 // A built-in policy for one seat of one game, with its own stream (Python slow path). A
 // decision from a view runs on world `game` of `seed` (seat_driver.hpp choose_action).
 struct PolicyRunner {
-  PolicyKind kind;
+  PolicyId kind;
   Rng rng;
   PolicyScratch scratch;
   std::uint64_t seed = 0, game = 0;

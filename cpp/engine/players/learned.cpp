@@ -208,7 +208,7 @@ void action_features(const Action& a, const Cards& hand, int level, const Rules&
 
 Action heuristic_choice(const PolicyView& view, PolicyScratch& scratch) {
   Rng unused(0);  // the heuristic draws nothing (policy.cpp); it takes a stream by signature
-  return decide(PolicyKind::kHeuristic, view, unused, scratch);
+  return decide(PolicyId::kHeuristic, view, unused, scratch);
 }
 
 // One play decision of a seat as the network sees it: the heuristic's choice, the candidates
@@ -364,14 +364,14 @@ int find_model_policy(const std::string& name) {
   return kFirstModel + n;
 }
 
-std::shared_ptr<const Network> model_of(PolicyKind k) {
+std::shared_ptr<const Network> model_of(PolicyId k) {
   const int i = int(k) - kFirstModel;
   ModelTable& t = models();
   if (i < 0 || i >= t.count.load(std::memory_order_acquire)) return nullptr;
   return std::atomic_load(&t.slots[std::size_t(i)].net);
 }
 
-const char* model_name(PolicyKind k) {
+const char* model_name(PolicyId k) {
   const int i = int(k) - kFirstModel;
   ModelTable& t = models();
   if (i < 0 || i >= t.count.load(std::memory_order_acquire)) return "?";
@@ -395,7 +395,7 @@ std::pair<float, float> branch_value(const GameState& g, const Action& a, int se
   Rng unused(0);  // the heuristic draws nothing
   while (!c.match_over() && c.results().size() == rounds) {
     const int s = c.current_player();
-    c.apply(choose_action(PolicyKind::kHeuristic, c, unused, scratch[std::size_t(s)]));
+    c.apply(choose_action(PolicyId::kHeuristic, c, unused, scratch[std::size_t(s)]));
   }
   const RoundResult& r = c.results().back();
   const float wl = r.winner < 0 ? 0.0f : (r.winner == team_of(seat) ? 1.0f : -1.0f);
@@ -432,13 +432,13 @@ void self_play(const SelfPlayConfig& cfg, Frames* out, std::int64_t* rounds) {
     while (!g.match_over() && g.results().empty()) {
       const int seat = g.current_player();
       const std::size_t s = std::size_t(seat);
-      const PolicyKind k = cfg.policies[s];
+      const PolicyId k = cfg.policies[s];
       const std::shared_ptr<const Network> net = model_of(k);
       if (!cfg.record[s] || g.phase() != Phase::kPlay) {
         g.apply(choose_action(k, g, rngs[s], scratch[s]));
         continue;
       }
-      if (!net && k != PolicyKind::kHeuristic)
+      if (!net && k != PolicyId::kHeuristic)
         throw ModelError("self_play: a recorded seat plays a model or the heuristic");
       prepare(PolicyView(g), net.get(), scratch[s], &d);
       const Candidates& cands = d.cands;

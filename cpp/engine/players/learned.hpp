@@ -137,8 +137,8 @@ bool has_builtin_model();
 // or -1 if `name` names no model.
 int find_model_policy(const std::string& name);
 // The network behind a policy id, or nullptr for a hand-written policy.
-std::shared_ptr<const Network> model_of(PolicyKind k);
-const char* model_name(PolicyKind k);
+std::shared_ptr<const Network> model_of(PolicyId k);
+const char* model_name(PolicyId k);
 
 // ---- the actors' generator -------------------------------------------------------------------
 // Plays rounds games first_game .. first_game + n - 1 (random start states, as
@@ -167,7 +167,7 @@ struct SelfPlayConfig {
   Rules rules;
   std::uint64_t seed = 0, first_game = 0;
   std::int64_t n = 0;
-  std::array<PolicyKind, 6> policies{};
+  std::array<PolicyId, 6> policies{};
   std::array<bool, 6> record{};
   double epsilon = 0;
   double branch = 1;

@@ -20,7 +20,7 @@ int play_out(GameState& g, Seats& seats, std::size_t round_limit, DecisionCounts
       caller = seat;
       break;
     }
-    const Action a = choose_action(PolicyKind(k), g, seats.rng[std::size_t(seat)],
+    const Action a = choose_action(PolicyId(k), g, seats.rng[std::size_t(seat)],
                                    seats.scratch[std::size_t(seat)]);
     plays += a.type == ActionType::kPlay;
     passes += a.type == ActionType::kPass;

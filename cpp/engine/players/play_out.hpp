@@ -2,7 +2,7 @@
 // (rollout.cpp), the search's rollouts (search.cpp rollout_round) and the seat driver of the
 // Python slow path (seat_driver.cpp).
 //
-// A seat is a built-in policy (a PolicyKind) or the caller's (kCallerSeat: play_out stops
+// A seat is a built-in policy (a PolicyId) or the caller's (kCallerSeat: play_out stops
 // when it is to act). Each built-in seat draws from its own stream Rng::stream(seed, game,
 // kPolicy, seat) (R17), so a game is the same whichever loop plays it and whichever mix of
 // seats the caller drives.
@@ -23,12 +23,12 @@ constexpr int kCallerSeat = -1;
 // The seats of one game: each seat's policy, random stream and scratch (reused from game to
 // game: start() resets what a game must not inherit).
 struct Seats {
-  std::array<int, kSeats> kind{};  // a PolicyKind, or kCallerSeat
+  std::array<int, kSeats> kind{};  // a PolicyId, or kCallerSeat
   std::array<Rng, kSeats> rng;
   std::array<PolicyScratch, kSeats> scratch;
 
   // Every seat plays `kind`.
-  void assign(PolicyKind k) { kind.fill(int(k)); }
+  void assign(PolicyId k) { kind.fill(int(k)); }
   // The streams of game (seed, game) (R17) and no plan left from another game.
   void start(std::uint64_t seed, std::uint64_t game);
 };

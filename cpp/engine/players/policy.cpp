@@ -8,21 +8,21 @@
 
 namespace daguai {
 
-PolicyKind parse_policy(const std::string& name) {
+PolicyId parse_policy(const std::string& name) {
   const auto& reg = policy_registry();
   std::string names;
   for (std::size_t i = 0; i < reg.size(); ++i) {
-    if (name == reg[i].name) return PolicyKind(i);
+    if (name == reg[i].name) return PolicyId(i);
     names += (i ? ", " : "") + std::string(reg[i].name);
   }
   // models (learned.hpp): "learned" (the shipped model) or the path of a .dgn file
-  if (const int id = find_model_policy(name); id >= 0) return PolicyKind(id);
+  if (const int id = find_model_policy(name); id >= 0) return PolicyId(id);
   if (has_builtin_model()) names += std::string(", ") + kBuiltinModel;
   throw GameError("unknown policy '" + name + "': expected one of " + names +
                   " or the path of a .dgn model file");
 }
 
-const char* policy_name(PolicyKind k) {
+const char* policy_name(PolicyId k) {
   const auto& reg = policy_registry();
   if (model_of(k)) return model_name(k);
   return std::size_t(k) < reg.size() ? reg[std::size_t(k)].name : "?";
@@ -641,7 +641,7 @@ namespace {
 PolicyEntry rule_entry(const char* name, PolicyFn fn) {
   PolicyEntry e;
   e.name = name;
-  e.kind = PolicyClass::kRule;
+  e.kind = PolicyKind::kRule;
   e.fn = fn;
   return e;
 }
@@ -649,7 +649,7 @@ PolicyEntry rule_entry(const char* name, PolicyFn fn) {
 PolicyEntry search_entry(const char* name, const SearchConfig& budget) {
   PolicyEntry e;
   e.name = name;
-  e.kind = PolicyClass::kSearch;
+  e.kind = PolicyKind::kSearch;
   e.search = &pimc_action;
   e.budget = budget;
   return e;
@@ -663,29 +663,29 @@ SearchConfig with_rollouts(int rollouts) {
 
 }  // namespace
 
-const char* policy_class_name(PolicyClass c) {
+const char* policy_kind_name(PolicyKind c) {
   switch (c) {
-    case PolicyClass::kRule:
+    case PolicyKind::kRule:
       return "rule";
-    case PolicyClass::kSearch:
+    case PolicyKind::kSearch:
       return "search";
   }
   return "?";
 }
 
-const PolicyEntry* policy_entry(PolicyKind k) {
+const PolicyEntry* policy_entry(PolicyId k) {
   const auto& reg = policy_registry();
   if (model_of(k) || std::size_t(k) >= reg.size()) return nullptr;
   return &reg[std::size_t(k)];
 }
 
-bool is_search_policy(PolicyKind k) {
+bool is_search_policy(PolicyId k) {
   const PolicyEntry* e = policy_entry(k);
-  return e && e->kind == PolicyClass::kSearch;
+  return e && e->kind == PolicyKind::kSearch;
 }
 
 const std::vector<PolicyEntry>& policy_registry() {
-  // Adding a policy: one entry here (its id is its index; PolicyKind names the first ones).
+  // Adding a policy: one entry here (its id is its index; PolicyId names the first ones).
   static const std::vector<PolicyEntry> kPolicies = {
       rule_entry("random", [](const PolicyView& v, Rng& r,
                               PolicyScratch& s) { return random_action(v, r, s); }),
@@ -708,17 +708,17 @@ const std::vector<PolicyEntry>& policy_registry() {
   return kPolicies;
 }
 
-Action choose_action(PolicyKind kind, const GameState& g, Rng& rng, PolicyScratch& scratch) {
+Action choose_action(PolicyId kind, const GameState& g, Rng& rng, PolicyScratch& scratch) {
   if (g.match_over()) throw GameError("the match is over: no decision to choose");
   return decide(kind, PolicyView(g), rng, scratch);
 }
 
-Action decide(PolicyKind kind, const PolicyView& view, Rng& rng, PolicyScratch& scratch) {
+Action decide(PolicyId kind, const PolicyView& view, Rng& rng, PolicyScratch& scratch) {
   const auto& reg = policy_registry();
   if (const auto net = model_of(kind)) return learned_action(view, net.get(), scratch);
   if (std::size_t(kind) >= reg.size()) throw GameError("unknown policy");
   const PolicyEntry& e = reg[std::size_t(kind)];
-  return e.kind == PolicyClass::kSearch ? e.search(view, rng, scratch, e.budget)
+  return e.kind == PolicyKind::kSearch ? e.search(view, rng, scratch, e.budget)
                                         : e.fn(view, rng, scratch);
 }
 

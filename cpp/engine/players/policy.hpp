@@ -32,9 +32,9 @@
 namespace daguai {
 
 // A policy id: the index of its registry entry (the first three are named for convenience).
-enum class PolicyKind : std::uint8_t { kRandom = 0, kGreedy = 1, kHeuristic = 2, kPimc = 3 };
-PolicyKind parse_policy(const std::string& name);  // throws GameError on an unknown name
-const char* policy_name(PolicyKind k);
+enum class PolicyId : std::uint8_t { kRandom = 0, kGreedy = 1, kHeuristic = 2, kPimc = 3 };
+PolicyId parse_policy(const std::string& name);  // throws GameError on an unknown name
+const char* policy_name(PolicyId k);
 
 // Search settings of a search policy (search.hpp): a registry entry of kind kSearch carries
 // its own (policy.cpp kPolicies: "pimc24" is the search with a budget of 24 rollouts).
@@ -43,7 +43,7 @@ struct SearchConfig {
   double ms = 0;            // > 0: doubled budgets until this many milliseconds are spent
   int threads = 1;          // 1 .. kMaxThreads (workers.hpp); results do not depend on it
   int max_candidates = 16;  // pimc: race at most this many groups of plays (0 = all)
-  PolicyKind rollout = PolicyKind::kHeuristic;  // the policy every seat plays in rollouts
+  PolicyId rollout = PolicyId::kHeuristic;  // the policy every seat plays in rollouts
 };
 
 // Scratch space reused across decisions (no allocation after warm-up).
@@ -94,21 +94,21 @@ using SearchFn = Action (*)(const PolicyView& view, Rng& rng, PolicyScratch& scr
                             const SearchConfig& cfg);
 // What a registered policy is: a decision rule, or a search over sampled worlds (never a
 // rollout policy: a search's rollouts must not search).
-enum class PolicyClass : std::uint8_t { kRule = 0, kSearch = 1 };
-const char* policy_class_name(PolicyClass c);  // "rule", "search"
+enum class PolicyKind : std::uint8_t { kRule = 0, kSearch = 1 };
+const char* policy_kind_name(PolicyKind c);  // "rule", "search"
 struct PolicyEntry {
   const char* name;
-  PolicyClass kind = PolicyClass::kRule;
+  PolicyKind kind = PolicyKind::kRule;
   PolicyFn fn = nullptr;      // kRule
   SearchFn search = nullptr;  // kSearch
   SearchConfig budget{};      // kSearch: its settings (rollouts per decision, ...)
 };
-// Every policy, id = index (PolicyKind). The one place to add a policy: policy.cpp.
+// Every policy, id = index (PolicyId). The one place to add a policy: policy.cpp.
 const std::vector<PolicyEntry>& policy_registry();
 // The registry entry of a registered policy (nullptr for a model, learned.hpp, or a bad id).
-const PolicyEntry* policy_entry(PolicyKind k);
+const PolicyEntry* policy_entry(PolicyId k);
 // True for a registered policy of kind kSearch.
-bool is_search_policy(PolicyKind k);
+bool is_search_policy(PolicyId k);
 
 // The heuristic's plan (配牌) for a hand: its split into plays, classified at `level`, as the
 // heuristic makes it before a decision (policy.cpp "Planner"; tests/test_analysis_planner.py).
@@ -126,8 +126,8 @@ std::vector<Play> reference_heuristic_plan(const Cards& hand, int level, const R
 }  // namespace detail
 
 // The decision of the player to act (g.current_player()). `rng` is that seat's stream.
-Action choose_action(PolicyKind kind, const GameState& g, Rng& rng, PolicyScratch& scratch);
+Action choose_action(PolicyId kind, const GameState& g, Rng& rng, PolicyScratch& scratch);
 // The same from a view: a registered policy or a loaded model (learned.hpp).
-Action decide(PolicyKind kind, const PolicyView& view, Rng& rng, PolicyScratch& scratch);
+Action decide(PolicyId kind, const PolicyView& view, Rng& rng, PolicyScratch& scratch);
 
 }  // namespace daguai

@@ -11,7 +11,7 @@
 
 namespace daguai {
 
-int rollout_round(GameState& g, PolicyKind policy, std::uint64_t seed, std::uint64_t game,
+int rollout_round(GameState& g, PolicyId policy, std::uint64_t seed, std::uint64_t game,
                   Seats& seats) {
   if (is_search_policy(policy)) throw GameError("a rollout policy cannot be a search policy");
   seats.assign(policy);
@@ -21,7 +21,7 @@ int rollout_round(GameState& g, PolicyKind policy, std::uint64_t seed, std::uint
   return r.forfeit_seat >= 0 ? -1 : r.winner;
 }
 
-int rollout_round(GameState& g, PolicyKind policy, std::uint64_t seed, std::uint64_t game) {
+int rollout_round(GameState& g, PolicyId policy, std::uint64_t seed, std::uint64_t game) {
   thread_local Seats seats;  // reused: no allocation per rollout
   return rollout_round(g, policy, seed, game, seats);
 }

@@ -81,9 +81,9 @@ SearchResult search(const InfoState& v, const std::vector<Action>& actions, cons
 // with the streams of (seed, game) (play_out.hpp; `seats` is the caller's scratch, reused);
 // returns the round's winner (team) or -1 for a draw (the round's result is then
 // g.results().back()). GameError for a search policy (policy.hpp is_search_policy).
-int rollout_round(GameState& g, PolicyKind policy, std::uint64_t seed, std::uint64_t game,
+int rollout_round(GameState& g, PolicyId policy, std::uint64_t seed, std::uint64_t game,
                   Seats& seats);
-int rollout_round(GameState& g, PolicyKind policy, std::uint64_t seed, std::uint64_t game);
+int rollout_round(GameState& g, PolicyId policy, std::uint64_t seed, std::uint64_t game);
 
 // The search policies (registered in policy.cpp as entries of kind kSearch, each with its
 // SearchConfig): the groups of equivalent plays (candidates.hpp), at most cfg.max_candidates

@@ -132,7 +132,7 @@ WorldTiming time_worlds(const GameState& g, int n, std::uint64_t seed) {
   return t;
 }
 
-std::vector<double> time_decisions(const Rules& rules, PolicyKind policy, PolicyKind opponent,
+std::vector<double> time_decisions(const Rules& rules, PolicyId policy, PolicyId opponent,
                                    std::uint64_t seed, int rounds) {
   std::vector<double> ns;
   std::array<PolicyScratch, 6> scratch;
@@ -149,7 +149,7 @@ std::vector<double> time_decisions(const Rules& rules, PolicyKind policy, Policy
       rngs[std::size_t(s)] = Rng::stream(seed, std::uint64_t(i), Stream::kPolicy, std::uint64_t(s));
     while (!g.match_over() && g.results().empty()) {
       const int s = g.current_player();
-      const PolicyKind k = s % 2 == 0 ? policy : opponent;
+      const PolicyId k = s % 2 == 0 ? policy : opponent;
       legal.clear();
       g.legal_actions(&legal);
       const double t0 = cpu_ns();
@@ -162,7 +162,7 @@ std::vector<double> time_decisions(const Rules& rules, PolicyKind policy, Policy
   return ns;
 }
 
-double time_rollouts(const GameState& g, int n, PolicyKind policy) {
+double time_rollouts(const GameState& g, int n, PolicyId policy) {
   const auto t0 = std::chrono::steady_clock::now();
   for (int i = 0; i < n; ++i) {
     GameState w = g;

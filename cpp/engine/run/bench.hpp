@@ -47,12 +47,12 @@ struct WorldTiming {
 };
 WorldTiming time_worlds(const GameState& g, int n, std::uint64_t seed);
 // Mean ns per rollout (search.hpp rollout_round) to the end of the round from a copy of g.
-double time_rollouts(const GameState& g, int n, PolicyKind policy);
+double time_rollouts(const GameState& g, int n, PolicyId policy);
 
 // CPU time of every decision of `policy` (seats 0, 2, 4; `opponent` on 1, 3, 5) over `rounds`
 // rounds from random start states of (seed, game 0..rounds-1), in ns, decisions with a
 // single legal action excluded (they cost no policy work). Timed with the thread's CPU clock.
-std::vector<double> time_decisions(const Rules& rules, PolicyKind policy, PolicyKind opponent,
+std::vector<double> time_decisions(const Rules& rules, PolicyId policy, PolicyId opponent,
                                    std::uint64_t seed, int rounds);
 
 }  // namespace daguai

@@ -3,7 +3,7 @@
 
 namespace daguai {
 
-Action choose_action(PolicyKind kind, const InfoState& v, Rng& rng, PolicyScratch& scratch,
+Action choose_action(PolicyId kind, const InfoState& v, Rng& rng, PolicyScratch& scratch,
                      std::uint64_t seed, std::uint64_t game) {
   if (v.pub.current != v.seat) throw GameError("act(view): the view's seat is not to act");
   const GameState w = make_world(v, sample_world_hands(v, seed, game), seed, game);

@@ -25,12 +25,12 @@ namespace daguai {
 // sample_world_hands: the caller's seed and game, e.g. those of its PolicyRunner); built-in
 // policies read only the view (PolicyView), so any world gives the same decision.
 // GameError when the view's seat is not to act.
-Action choose_action(PolicyKind kind, const InfoState& v, Rng& rng, PolicyScratch& scratch,
+Action choose_action(PolicyId kind, const InfoState& v, Rng& rng, PolicyScratch& scratch,
                      std::uint64_t seed, std::uint64_t game);
 
 class SeatDriver {
  public:
-  // kinds[seat]: a PolicyKind, or kCallerSeat (-1) for a seat the caller decides.
+  // kinds[seat]: a PolicyId, or kCallerSeat (-1) for a seat the caller decides.
   SeatDriver(const std::array<int, kSeats>& kinds, std::uint64_t seed, std::uint64_t game);
   // names[seat]: a policy name (parse_policy), or nullopt for a caller's seat; one per seat of
   // either table (R18: 6, or 4 at 4p2d), GameError otherwise.
