@@ -1,4 +1,4 @@
-// Determinization (issue 9): complete worlds consistent with what one seat knows.
+// Determinization: complete worlds consistent with what one seat knows.
 //
 // The hidden cards (InfoState::unseen) are dealt as physical cards: a Fisher-Yates shuffle
 // of the unseen copies, hidden_count(s) to each other seat s in seat order, on top of

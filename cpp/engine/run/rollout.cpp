@@ -1,6 +1,7 @@
 #include <algorithm>
 
 #include <daguai/beliefs/sampler.hpp>
+#include <daguai/catalog/catalog.hpp>
 #include <daguai/core/workers.hpp>
 #include <daguai/players/play_out.hpp>
 #include <daguai/run/rollout.hpp>
@@ -64,9 +65,10 @@ void simulate(const SimConfig& cfg, const SimOutput& out) {
   constexpr std::int64_t kChunk = 16;
   parallel_for<Seats>(cfg.n, std::min(cfg.threads, kMaxThreads), kChunk,
                       [&](Seats& seats, std::int64_t i) {
-                        seats.kind = {};
+                        seats.policy = {};
+                        seats.decide = &decide;
                         for (int s = 0; s < kSeats; ++s)
-                          seats.kind[std::size_t(s)] = int(cfg.policies[std::size_t(s)]);
+                          seats.policy[std::size_t(s)] = int(cfg.policies[std::size_t(s)]);
                         run_one(cfg, view, i, out, seats);
                         return true;
                       });

@@ -1,4 +1,4 @@
-// Monte Carlo rollouts (issue "Monte Carlo"): many rounds or matches in C++, a built-in
+// Monte Carlo rollouts: many rounds or matches in C++, a built-in
 // policy per seat, results written into caller-owned arrays (numpy from the bindings).
 //
 // Game i uses only the streams of (seed, first_game + i): its deals, first dealer and the
@@ -28,7 +28,7 @@ struct SimConfig {
   std::array<PolicyId, 6> policies{};
   int threads = 1;
   std::int64_t max_rounds_per_match = 10000;  // safety net for matches
-  // Rollouts from a position (issue 9): every game starts from `start` (a copy), or, with
+  // Rollouts from a position: every game starts from `start` (a copy), or, with
   // view_seat >= 0, from world `game` of that seat's view (sampler.hpp:
   // sample_world_hands(view, seed, game)); the policies' streams are those of (seed, game).
   const GameState* start = nullptr;
