@@ -1,11 +1,11 @@
+#include "bench.hpp"
+
 #include <time.h>
 
 #include <algorithm>
 #include <array>
 #include <chrono>
 #include <cstdlib>
-
-#include "bench.hpp"
 
 #include <daguai/beliefs/sampler.hpp>
 #include <daguai/catalog/catalog.hpp>

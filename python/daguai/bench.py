@@ -30,9 +30,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from . import _core
-
-from ._core import _testing
-from ._core import Hand
+from ._core import Hand, _testing
 from .plays import beats_many, classify_many, legal_plays, legal_plays_array, play_counts, plays_from_array
 from .rules import Rules
 

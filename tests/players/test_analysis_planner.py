@@ -1,4 +1,4 @@
-"""The heuristic policy's planner (配牌, cpp/engine/players/policy.cpp ``Planner``), through the
+"""The heuristic policy's planner (配牌, cpp/engine/players/planner.cpp ``Planner``), through the
 ``_core.heuristic_plan`` hook: on seeded random hands at every level, under wild auto / high /
 declare and wrap_straights on / off,
 

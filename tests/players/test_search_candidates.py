@@ -1,4 +1,4 @@
-"""Candidates that are real alternatives (issue 17 item 2; cpp/engine/players/candidates.hpp).
+"""Candidates that are real alternatives (issue 17 item 2; cpp/engine/search/candidates.hpp).
 
 Groups of equivalent plays are proved on small hands by exhaustive comparison: two plays
 of one group must leave hands whose whole trees of leads are the same (every lead, by kind,

@@ -1,4 +1,4 @@
-"""The race (issue 17 item 1; cpp/engine/players/search.hpp): sequential halving over the groups of
+"""The race (issue 17 item 1; cpp/engine/search/search.hpp): sequential halving over the groups of
 plays, checked against a slow, obvious Python reference of the documented schedule, and
 independent of thread count and deterministic per seed (R17)."""
 

@@ -12,8 +12,8 @@
 
 #include <daguai/io/actions.hpp>
 #include <daguai/io/describe.hpp>
-#include <daguai/search/candidates.hpp>
 #include <daguai/plays/moves.hpp>
+#include <daguai/search/candidates.hpp>
 
 namespace daguai::bind {
 
@@ -277,7 +277,6 @@ the jokers stand for (R6), ``interpreted`` the play as natural cards.)doc")
       py::arg("hand"), py::arg("level"), py::arg("top"), py::arg("rules"),
       "Every distinct legal play (as Play objects).");
 
-
   m.def(
       "legal_plays_array",
       [](py::handle hand, py::handle level, py::handle top, const Rules& rules) {
@@ -382,8 +381,6 @@ the jokers stand for (R6), ``interpreted`` the play as natural cards.)doc")
       },
       py::arg("hand"), py::arg("level"), py::arg("top"), py::arg("rules"), py::arg("rng"),
       "A uniformly drawn legal play (one draw from rng), or None if there is none.");
-
-
 
   m.def(
       "check_play",

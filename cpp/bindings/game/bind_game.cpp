@@ -161,7 +161,6 @@ void bind_game(py::module_& m) {
         return "<ActionList of " + std::to_string(l.actions.size()) + " actions>";
       });
 
-
   m.def(
       "parse_action",
       [](const GameState& g, py::handle text) {

@@ -237,9 +237,6 @@ void bind_infostate(py::module_& m) {
       },
       py::arg("view"), py::arg("n"), py::arg("seed"),
       "n complete states consistent with the view.");
-
-
-
 }
 
 }  // namespace daguai::bind

@@ -104,9 +104,6 @@ void bind_search(py::module_& m) {
       "Race the groups of equivalent actions of the seat to act (search.hpp): ([(members, n, "
       "wins, draws, losses, score, round, values)], best, worlds, rounds, rollouts, budget, "
       "groups).");
-
-
-
 }
 
 }  // namespace daguai::bind

@@ -186,7 +186,8 @@ void bind_sim(py::module_& m) {
         std::uint64_t s[6] = {0, 0, 0, 0, 0, 0};  // stream state, then seed and game
         std::string name;
         try {
-          if (a.size() != 5 && a.size() != 7) throw py::cast_error();  // 5: pickles without seed and game
+          if (a.size() != 5 && a.size() != 7)
+            throw py::cast_error();  // 5: pickles without seed and game
           name = a[0].cast<std::string>();
           for (std::size_t i = 1; i < a.size(); ++i) s[i - 1] = a[i].cast<std::uint64_t>();
         } catch (const py::cast_error&) {
@@ -202,9 +203,9 @@ void bind_sim(py::module_& m) {
       [runner_from_state](const PolicyRunner& r) {
         const Guard guard(&r);
         const std::uint64_t* s = r.rng.state();
-        return py::make_tuple(runner_from_state,
-                              py::make_tuple(std::string(policy_name(r.id)), s[0], s[1], s[2],
-                                             s[3], r.seed, r.game));
+        return py::make_tuple(
+            runner_from_state,
+            py::make_tuple(std::string(policy_name(r.id)), s[0], s[1], s[2], s[3], r.seed, r.game));
       },
       py::name("__reduce__"), py::is_method(m.attr("PolicyRunner")));
   harden<PolicyRunner>(m, "PolicyRunner");

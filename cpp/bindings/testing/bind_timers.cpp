@@ -1,9 +1,9 @@
 // _core._testing, the timers of benchmarks/ and `daguai bench` (cpp/testing/bench.hpp):
 // timed in C++, so no Python overhead is counted.
-#include <algorithm>
-
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
+
+#include <algorithm>
 
 #include "convert.hpp"
 #include "guard.hpp"
@@ -111,8 +111,7 @@ void bind_testing_timers(py::module_& t) {
       "time_decisions",
       [](const Rules& rules, const std::string& policy, const std::string& opponent,
          std::uint64_t seed, int rounds) {
-        if (rounds < 1 || rounds > 100000)
-          throw GameError("time_decisions: rounds in [1, 100000]");
+        if (rounds < 1 || rounds > 100000) throw GameError("time_decisions: rounds in [1, 100000]");
         const PolicyId k = parse_policy(policy), o = parse_policy(opponent);
         std::vector<double> ns;
         {

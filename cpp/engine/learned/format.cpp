@@ -1,11 +1,11 @@
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstring>
-
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <daguai/learned/format.hpp>
 
@@ -38,7 +38,8 @@ void DgnReader::floats(std::size_t n, std::vector<float>* out, const char* what)
     const std::uint32_t v = std::uint32_t(read_le(b_.data() + pos_ + 4 * i, 4));
     float f;
     std::memcpy(&f, &v, 4);
-    if (!std::isfinite(f)) throw ModelError(std::string("model file: non-finite weight in ") + what);
+    if (!std::isfinite(f))
+      throw ModelError(std::string("model file: non-finite weight in ") + what);
     (*out)[i] = f;
   }
   pos_ += 4 * n;
@@ -72,7 +73,7 @@ std::string read_model_file(const std::string& path) {
   // the path) judges what is really read, a symlink's target included.
   Fd f{::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC)};
   if (f.fd < 0) throw ModelError(io_problem("open", path));
-  struct stat st {};
+  struct stat st{};
   if (::fstat(f.fd, &st) != 0) throw ModelError(io_problem("stat", path));
   if (!S_ISREG(st.st_mode))
     throw ModelError("model file: '" + path + "' is not a regular file (" +
@@ -89,7 +90,8 @@ std::string read_model_file(const std::string& path) {
   std::size_t got = 0;
   while (got < bytes.size()) {
     // the magic first: a large file that is not a model is refused after 4 bytes
-    const std::size_t want = got < 4 ? std::min<std::size_t>(4, bytes.size()) - got : bytes.size() - got;
+    const std::size_t want =
+        got < 4 ? std::min<std::size_t>(4, bytes.size()) - got : bytes.size() - got;
     const ssize_t n = ::read(f.fd, bytes.data() + got, want);
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) throw ModelError(io_problem("read", path));

@@ -27,7 +27,6 @@ void prepare_decision(const PolicyView& view, const Network* net, PolicyScratch&
   net->evaluate(d->state.data(), d->cands.features.data(), n, d->q.data());
 }
 
-
 int learned_pick(const float* q, int n, int heuristic, float margin) {
   const int best = int(std::max_element(q, q + n) - q);  // the first of equal maxima
   if (heuristic < 0 || q[best] - q[heuristic] > margin) return best;

@@ -14,8 +14,8 @@ namespace daguai {
 // model (its path set by Python at import: set_builtin_model), or the path of a .dgn file.
 // Each name has its own id (policy names are reported as given), and files with the same
 // bytes share one network in memory, so a process that loads one model from many paths
-// (copies in temporary folders, one per test or per actor) holds it once. A path's file is read again
-// at every lookup and, if it changed, its new network replaces the old one (in-flight
+// (copies in temporary folders, one per test or per actor) holds it once. A path's file is read
+// again at every lookup and, if it changed, its new network replaces the old one (in-flight
 // decisions keep theirs: shared ownership). At most kMaxModels names per process (ModelError
 // after): ids are never reused, since a runner may hold one for as long as it lives.
 constexpr int kFirstModel = 64;

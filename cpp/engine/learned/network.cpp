@@ -14,7 +14,8 @@ constexpr std::uint32_t kFormat = 1;
 constexpr std::size_t kMaxFloats =
     std::size_t(kMaxModelWidth) * (kStateFeatures + kActionFeatures + 1) +
     std::size_t(kMaxModelLayers - 1) * kMaxModelWidth * (kMaxModelWidth + 1) + kMaxModelWidth + 1;
-static_assert(4 + 4 * (6 + kMaxModelLayers) + 4 + kMaxModelMeta + 4 * kMaxFloats + 8 <= kMaxModelFile);
+static_assert(4 + 4 * (6 + kMaxModelLayers) + 4 + kMaxModelMeta + 4 * kMaxFloats + 8 <=
+              kMaxModelFile);
 
 // [out][in] row-major -> [in][out] (input-major: the weights from one input are contiguous).
 std::vector<float> transposed(const std::vector<float>& w, int out, int in, int col0, int cols) {

@@ -4,9 +4,9 @@
 //
 // A seat is a built-in policy (a PolicyId) or the caller's (kCallerSeat: play_out stops
 // when it is to act). The ids are played through Seats::decide, the catalog's decide
-// (catalog/catalog.hpp) or a narrower one: this layer cannot name the policies above it. Each built-in seat draws from its own stream Rng::stream(seed, game,
-// kPolicy, seat) (R17), so a game is the same whichever loop plays it and whichever mix of
-// seats the caller drives.
+// (catalog/catalog.hpp) or a narrower one: this layer cannot name the policies above it. Each
+// built-in seat draws from its own stream Rng::stream(seed, game, kPolicy, seat) (R17), so a game
+// is the same whichever loop plays it and whichever mix of seats the caller drives.
 #pragma once
 
 #include <array>
@@ -25,7 +25,7 @@ constexpr int kCallerSeat = -1;
 // game: start() resets what a game must not inherit).
 struct Seats {
   std::array<int, kSeats> policy{};  // a PolicyId, or kCallerSeat
-  DecideFn decide = nullptr;          // plays a PolicyId; play_out requires it
+  DecideFn decide = nullptr;         // plays a PolicyId; play_out requires it
   std::array<Rng, kSeats> rng;
   std::array<PolicyScratch, kSeats> scratch;
 

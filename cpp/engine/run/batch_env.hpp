@@ -65,10 +65,10 @@ class BatchEnv {
   void set_opponents(const std::array<int, kSeats>& kinds);
   const std::array<int, kSeats>& opponents() const { return opponents_; }
 
-  // Pickling (subprocess vector environments): what a BatchEnv is beyond its constructor's arguments. Every game
-  // and every opponent's stream follows from (seed, game index) and the decisions made in it
-  // (R17), so an environment is saved as its episode number and the learner's decisions in
-  // that episode (indices into legal(i), in order); restore() replays them with the
+  // Pickling (subprocess vector environments): what a BatchEnv is beyond its constructor's
+  // arguments. Every game and every opponent's stream follows from (seed, game index) and the
+  // decisions made in it (R17), so an environment is saved as its episode number and the learner's
+  // decisions in that episode (indices into legal(i), in order); restore() replays them with the
   // opponents, the same code as step(), and the copy then steps exactly as the original.
   struct Saved {
     std::array<int, kSeats> opponents{};

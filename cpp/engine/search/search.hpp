@@ -99,9 +99,9 @@ int rollout_round(GameState& g, PolicyId policy, DecideFn decide, std::uint64_t 
 int rollout_round(GameState& g, PolicyId policy, DecideFn decide, std::uint64_t seed,
                   std::uint64_t game);
 
-// The search policies (catalog entries of kind search, each with its SearchConfig): the groups of equivalent plays (candidates.hpp), at most cfg.max_candidates
-// of them chosen by select_candidates with the rollout policy's own choice as incumbent,
-// raced with the budget of cfg.
+// The search policies (catalog entries of kind search, each with its SearchConfig): the groups of
+// equivalent plays (candidates.hpp), at most cfg.max_candidates of them chosen by select_candidates
+// with the rollout policy's own choice as incumbent, raced with the budget of cfg.
 Action pimc_action(const PolicyView& view, Rng& rng, PolicyScratch& scratch,
                    const SearchConfig& cfg);
 

@@ -8,10 +8,10 @@ from typing import Any, Protocol, SupportsIndex, TypedDict, Union, overload
 
 import numpy as np
 import numpy.typing as npt
+from daguai._core import _testing as _testing  # the test and benchmark hooks
 
 __version__: str
 
-from daguai._core import _testing as _testing  # the test and benchmark hooks
 NUM_FACES: int
 SJ: int
 BJ: int

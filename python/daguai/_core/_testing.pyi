@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import numpy as np
 import numpy.typing as npt
-
 from daguai._core import CoreRules, Hand, InfoState, Play, _CardsLike, _GameLike, _PlayLike
 
 def play_groups(hand: _CardsLike, level: str, top: _PlayLike | None,

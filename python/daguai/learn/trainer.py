@@ -59,7 +59,7 @@ class TrainConfig:
     games_per_task: int = 32
     epsilon: float = 0.02  # the main line plays a random candidate (state diversity)
     branch: float = 1.0  # the share of recorded decisions that are branched (pairs)
-    margin: float = 0.05  # the policy's switching rule (learned.hpp learned_pick)
+    margin: float = 0.05  # the policy's switching rule (learned/learned.hpp learned_pick)
     pair_weight: float = 1.0  # weight of the pair-difference loss
     lr: float = 3e-4
     batch: int = 1024

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 CPP = ROOT / "cpp"
 MAX_LINES = 120
 # Reasoned exceptions only: (file relative to cpp/, function name) -> why.
