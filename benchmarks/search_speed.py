@@ -12,6 +12,7 @@ import statistics
 import time
 
 from daguai import Game, _core
+from daguai._core import _testing
 
 
 def mid_round_positions(n: int, seed: int = 1) -> list[Game]:
@@ -35,8 +36,8 @@ def main() -> None:
     ap.add_argument("--positions", type=int, default=20)
     args = ap.parse_args()
     games = mid_round_positions(args.positions)
-    sample_ns = statistics.median(_core._time_sampling(g, 20000, 1) for g in games)
-    rollout_ns = statistics.median(_core._time_rollouts(g, 200, "heuristic") for g in games)
+    sample_ns = statistics.median(_testing.time_sampling(g, 20000, 1) for g in games)
+    rollout_ns = statistics.median(_testing.time_rollouts(g, 200, "heuristic") for g in games)
     times = []
     for k, g in enumerate(games):
         runner = _core.PolicyRunner("pimc", 7, k, g.current_player)

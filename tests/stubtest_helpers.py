@@ -13,7 +13,7 @@ import subprocess
 import sys
 import tempfile
 
-MODULES = ("daguai._core", "daguai.rules")
+MODULES = ("daguai._core", "daguai.rules")  # _core includes its _testing submodule
 
 
 @functools.cache

@@ -52,6 +52,8 @@ std::uint64_t state_word(py::handle v, const char* what);
 int to_level(py::handle obj);
 // A Play, or card text / Hand classified at (level, rules); raises if not a play.
 Play to_play(py::handle obj, int level, const Rules& rules, const char* what = "play");
+// None -> nullptr, else the play `top` classified at (level, rules), kept in *storage.
+const Play* optional_top(py::handle top, int level, const Rules& rules, Play* storage);
 // A round's result as the dict of GameState.result / InfoState.last_result (docs/game.md).
 py::dict result_dict(const RoundResult& r, int seats);
 // Plays as a numpy array of PLAY_DTYPE rows (a copy).

@@ -19,7 +19,7 @@ except ImportError as exc:  # pragma: no cover - only without a built extension
 
 from pathlib import Path as _Path
 
-# the shipped model behind the policy name "learned" (engine/learned.hpp; read on first use)
+# the shipped model behind the policy name "learned" (engine/learned/models.hpp; read on first use)
 if (_Path(__file__).parent / "models" / "learned.dgn").is_file():
     _core._set_builtin_model(str(_Path(__file__).parent / "models" / "learned.dgn"))
 

@@ -30,7 +30,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from . import _core
-from ._core import Hand
+from ._core import Hand, _testing
 from .plays import beats_many, classify_many, legal_plays, legal_plays_array, play_counts, plays_from_array
 from .rules import Rules
 
@@ -98,28 +98,28 @@ def measure(n_hands: int = 400, batch_pairs: int = 1_000_000) -> list[Row]:
     rows.append(("classify both + compare, per pair (batch)", t / len(faces) * 1e9, "ns", 5.0 * 2))
 
     # all legal leads of a random 27-card hand, timed in C++
-    ns, counts = _core._time_play_op(0, hands, None, "2", rules._core, 20)
+    ns, counts = _testing.time_play_op(0, hands, None, "2", rules._core, 20)
     rows.append((f"all legal leads, 27-card hand (median {int(np.median(counts))} plays, "
                  f"{counts.min()}-{counts.max()})", float(np.median(ns)) / 1000, "µs", 5.0))
     lead_ns_per_play = float(np.median(ns / counts))
 
     for size, target in ((1, 0.2), (2, 0.2), (3, 0.2), (5, 2.0)):
         tops = random_tops(hands, size, seed=size)
-        ns_f, counts_f = _core._time_play_op(0, hands, tops, "2", rules._core, 20)
+        ns_f, counts_f = _testing.time_play_op(0, hands, tops, "2", rules._core, 20)
         name = {1: "single", 2: "pair", 3: "triple", 5: "5-card"}[size]
         rows.append((f"follow set for a random {name} top (median {int(np.median(counts_f))} plays)",
                      float(np.median(ns_f)) / 1000, "µs", target))
 
     # count_plays / sample_play (count, one draw, generate only the drawn play), C++ timed
-    ns_c, _ = _core._time_play_op(1, hands, None, "2", rules._core, 20)
+    ns_c, _ = _testing.time_play_op(1, hands, None, "2", rules._core, 20)
     rows.append(("count_plays, 27-card lead (no play written)", float(np.median(ns_c)) / 1000, "µs", NAN))
-    ns_s, _ = _core._time_play_op(2, hands, None, "2", rules._core, 20)
+    ns_s, _ = _testing.time_play_op(2, hands, None, "2", rules._core, 20)
     rows.append(("sample_play, 27-card lead (count + the drawn play)", float(np.median(ns_s)) / 1000, "µs",
                  NAN))
     tops5 = random_tops(hands, 5, seed=5)
-    ns_s5, _ = _core._time_play_op(2, hands, tops5, "2", rules._core, 20)
+    ns_s5, _ = _testing.time_play_op(2, hands, tops5, "2", rules._core, 20)
     rows.append(("sample_play, random 5-card top", float(np.median(ns_s5)) / 1000, "µs", NAN))
-    ns_h5, _ = _core._time_play_op(3, hands, tops5, "2", rules._core, 20)
+    ns_h5, _ = _testing.time_play_op(3, hands, tops5, "2", rules._core, 20)
     rows.append(("has_legal_follow, random 5-card top (stops at the first)", float(np.median(ns_h5)) / 1000,
                  "µs", NAN))
 
@@ -142,7 +142,7 @@ def measure(n_hands: int = 400, batch_pairs: int = 1_000_000) -> list[Row]:
 
 def measure_game(decisions: int = 100_000) -> list[Row]:
     """Game rows: C++ apply / clone during random play, and the Python random-play loop."""
-    t = _core._time_game(Rules()._core, 2026, decisions, True)
+    t = _testing.time_game(Rules()._core, 2026, decisions, True)
     rows: list[Row] = [
         ("Game: apply an action in C++ (recording on), excl. generation", t["apply_ns"] / 1000, "µs", 0.1),
         ("Game: clone() in C++ (recording on)", t["clone_ns"] / 1000, "µs", 1.0),
@@ -159,7 +159,7 @@ def measure_game(decisions: int = 100_000) -> list[Row]:
             acts = g.legal_actions()
             g.step(acts[rng.randrange(len(acts))])
         if not g.match_over:
-            w = _core._time_worlds(g, 2_000, seed)
+            w = _testing.time_worlds(g, 2_000, seed)
             worlds.append(w["world_ns"])
             views.append(w["view_ns"])
             hands.append(_core._time_sampling(g, 2_000, seed))
@@ -198,7 +198,7 @@ def measure_learning(steps: int = 200) -> list[Row]:
     rows: list[Row] = [("BatchEnv.step per game-step, n = 256, incl. observations",
                         spent / (steps * 256) * 1e6, "µs", 2.0)]
     if "learned" in _core.policy_names():  # the shipped model, native inference
-        ns = _core._time_decisions(Rules()._core, "learned", "heuristic", 2026, max(4, steps // 10))
+        ns = _testing.time_decisions(Rules()._core, "learned", "heuristic", 2026, max(4, steps // 10))
         rows.append(("learned policy, CPU per decision, median (1 thread)", float(np.median(ns)) / 1e3,
                      "µs", 1000.0))
         rows.append(("learned policy, CPU per decision, p90 (1 thread)",

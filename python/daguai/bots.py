@@ -26,7 +26,7 @@ from . import _core
 
 __all__ = ["BOTS", "Bot", "get", "greedy", "heuristic", "load", "random"]
 
-#: The names of the built-in policies (the C++ registry, cpp/engine/players/policy.cpp).
+#: The names of the built-in policies (the C++ catalog, cpp/engine/catalog/policies.def).
 BOTS = tuple(_core.policy_names())
 
 

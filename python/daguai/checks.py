@@ -72,7 +72,7 @@ def check_rules(rules: Any, *, mappings: bool = True) -> Rules:
 
 
 def policy_names() -> tuple[str, ...]:
-    """The built-in policies (the C++ registry, cpp/engine/players/policy.cpp)."""
+    """The built-in policies (the C++ catalog, cpp/engine/catalog/policies.def)."""
     return tuple(_core.policy_names())
 
 

@@ -1,6 +1,6 @@
 """The ``.dgn`` weights file of the learned player, read and written with numpy alone.
 
-Layout (every number little-endian; the engine's reader is ``cpp/engine/players/learned.cpp``)::
+Layout (every number little-endian; the engine's reader is ``cpp/engine/learned/network.cpp``)::
 
     char[4]  "DGNN"
     u32      format (1)

@@ -1,7 +1,7 @@
 """The engine's fast paths against their slow references.
 
 - Five-card classification by table (cpp/engine/five_table.*) against the branchy
-  classifier it replaced (``_core._classify_reference``, detail::classify_five), R5-R7:
+  classifier it replaced (``_testing.classify_reference``, detail::classify_five), R5-R7:
   exhaustively over every multiset of five symbols (13 ranks + joker), mixed suits and one
   suit, for several (level, wild, wrap) settings; and on random five-card sets at every level.
 - ``count_plays`` == ``len(legal_plays)`` and ``play_at(k)`` == ``legal_plays[k]`` (R8) on the
@@ -23,6 +23,7 @@ import daguai
 import numpy as np
 import pytest
 from daguai import LegalPlays, Rng, Rules, _core
+from daguai._core import _testing
 from scipy.stats import chisquare
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -64,7 +65,7 @@ def test_r5_r6_five_table_equals_reference_exhaustive(level, rd):
     kinds, keys = daguai.classify_many(faces, level, rules)  # batch path: tables
     mismatches = []
     for i, text in enumerate(texts):
-        want = _key(_core._classify_reference(text, level, rules._core))
+        want = _key(_testing.classify_reference(text, level, rules._core))
         got = _key(daguai.classify(text, level, rules))
         batch = None if kinds[i] == 255 else (int(kinds[i]), int(keys[i]))
         if not (got == want == batch):
@@ -80,7 +81,7 @@ def test_r5_r6_five_table_equals_reference_random():
         level = rng.choice(RANKS)
         rules = Rules(wild=rng.choice(["auto", "high", "declare"]), wrap_straights=rng.random() < 0.5)
         text = " ".join(rng.sample(deck, 5))
-        want = _core._classify_reference(text, level, rules._core)
+        want = _testing.classify_reference(text, level, rules._core)
         got = daguai.classify(text, level, rules)
         assert _key(got) == _key(want), (text, level, rules)
         checked += want is not None
@@ -152,7 +153,7 @@ def test_r8_has_legal_follow_equals_count():
         tops.append(top5)
         want.append(int(daguai.count_plays(hand, "5", top5) > 0))
     # the benchmark hook's op 3 runs has_legal_follow once per hand and reports 1/0
-    _, got = _core._time_play_op(3, hands, tops, "5", Rules()._core, 1)
+    _, got = _testing.time_play_op(3, hands, tops, "5", Rules()._core, 1)
     assert list(got) == want
     assert 0 < sum(want) < len(want)
 

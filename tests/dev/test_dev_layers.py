@@ -119,6 +119,26 @@ def test_every_engine_folder_is_a_layer_of_at_most_14_sources():
         assert n <= MAX_SOURCES_PER_FOLDER, f"cpp/engine/{rel} holds {n} sources"
 
 
+def test_no_folder_of_cpp_holds_more_than_14_sources():
+    """The bindings, the tools and the testing target too: a folder that grows past 14 files
+    is split by area, as cpp/bindings/ is."""
+    cpp = ROOT / "cpp"
+    folders = sorted({p.parent for p in cpp.rglob("*") if p.suffix in SOURCE_SUFFIXES})
+    assert len(folders) > len(declared_layers(cmake_text())), folders
+    for folder in folders:
+        n = sum(1 for p in folder.iterdir() if p.suffix in SOURCE_SUFFIXES)
+        assert n <= MAX_SOURCES_PER_FOLDER, f"{folder.relative_to(ROOT)} holds {n} sources"
+
+
+def test_the_engine_does_not_include_the_bindings_or_the_testing_target():
+    """cpp/engine is below everything else in cpp/: no include circle between the folders."""
+    for rel, _layer, target, _quote in include_edges(ENGINE):
+        assert not target.startswith(("daguai/testing/", "daguai/bindings/")), (rel, target)
+    for f in sorted((ROOT / "cpp" / "testing").glob("*.[ch]pp")):
+        for _quote, target in INCLUDE.findall(f.read_text(encoding="utf-8")):
+            assert "bindings" not in target, (f.name, target)
+
+
 def test_the_checker_finds_an_upward_include_and_a_circle(tmp_path):
     # the checker itself, on a synthetic engine: one upward include, one quoted include
     (tmp_path / "low").mkdir()

@@ -13,6 +13,7 @@ import random
 
 import pytest
 from daguai import Game, Rules, _core, sample_worlds
+from daguai._core import _testing
 
 RULES = [
     Rules(),
@@ -144,8 +145,8 @@ def test_clone_and_world_timing_hooks_run():
     g = Game(seed=2)
     for _ in range(20):
         g.step(g.legal_actions()[0])
-    t = _core._time_worlds(g, 50, 1)
+    t = _testing.time_worlds(g, 50, 1)
     assert t["world_ns"] > 0 and t["view_ns"] > 0
     with pytest.raises(ValueError):
-        _core._time_worlds(g, 0, 1)
-    assert _core._time_game(Rules()._core, 1, 200, True)["clone_ns"] > 0
+        _testing.time_worlds(g, 0, 1)
+    assert _testing.time_game(Rules()._core, 1, 200, True)["clone_ns"] > 0

@@ -1,4 +1,4 @@
-"""The heuristic policy's planner (配牌, cpp/engine/players/policy.cpp ``Planner``), through the
+"""The heuristic policy's planner (配牌, cpp/engine/players/planner.cpp ``Planner``), through the
 ``_core.heuristic_plan`` hook: on seeded random hands at every level, under wild auto / high /
 declare and wrap_straights on / off,
 
@@ -18,6 +18,7 @@ from collections import Counter
 import daguai
 import pytest
 from daguai import LEVELS, Hand, Rules, _core, bots, min_plays
+from daguai._core import _testing
 
 DECK = [f for f in range(54) for _ in range(3)]
 RULES = [Rules(wild=w, wrap_straights=wrap) for w in ("auto", "high", "declare") for wrap in (False, True)]
@@ -118,7 +119,7 @@ def test_planner_makes_the_reference_s_plans(rules):
     for i, hand in enumerate(_hands(seed=100 + RULES.index(rules), n=1500)):
         level = LEVELS[i % 13]
         fast, _ = _core.heuristic_plan(hand, level, rules._core)
-        assert fast == _core._heuristic_plan_reference(hand, level, rules._core), (str(hand), level)
+        assert fast == _testing.heuristic_plan_reference(hand, level, rules._core), (str(hand), level)
 
 
 def test_planner_makes_the_reference_s_plans_in_played_rounds():
@@ -132,7 +133,7 @@ def test_planner_makes_the_reference_s_plans_in_played_rounds():
             seat = g.current_player
             hand = g.hand(seat)
             assert _core.heuristic_plan(hand, g.level, rules._core)[0] == \
-                _core._heuristic_plan_reference(hand, g.level, rules._core)
+                _testing.heuristic_plan_reference(hand, g.level, rules._core)
             checked += 1
             g.step(bots.heuristic(g, seat))
     assert checked > 500

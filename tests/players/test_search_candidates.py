@@ -1,4 +1,4 @@
-"""Candidates that are real alternatives (cpp/engine/players/candidates.hpp).
+"""Candidates that are real alternatives (cpp/engine/search/candidates.hpp).
 
 Groups of equivalent plays are proved on small hands by exhaustive comparison: two plays
 of one group must leave hands whose whole trees of leads are the same (every lead, by kind,
@@ -11,6 +11,7 @@ import random
 
 import pytest
 from daguai import Game, Hand, Rules, _core
+from daguai._core import _testing
 from game_helpers import random_steps
 
 SUITS = "shdc"
@@ -61,7 +62,7 @@ def test_groups_are_equivalent_by_exhaustive_comparison(wild):
         hand = small_hand(rng)
         level = rng.choice(RANKS)
         trees = Trees(level, rules)
-        groups = _core._play_groups(hand, level, None, rules._core)
+        groups = _testing.play_groups(hand, level, None, rules._core)
         plays = [p for g in groups for p in g]
         assert len(plays) == len(_core.legal_plays(hand, level, None, rules._core))
         for g in groups:
@@ -91,7 +92,7 @@ def test_follow_groups_are_equivalent():
         leads = _core.legal_plays(hand, level, None, rules._core)
         top = rng.choice(leads)
         trees = Trees(level, rules)
-        for g in _core._play_groups(hand, level, top, rules._core):
+        for g in _testing.play_groups(hand, level, top, rules._core):
             for p in g:
                 assert p.size == top.size and p.key > top.key
                 assert trees(hand - p.cards) == trees(hand - g[0].cards)
@@ -104,11 +105,11 @@ def test_suits_relabelled_and_dead_suits():
     joker), so both 3s and 3h leave equivalent hands. With five hearts, 3h can end in a flush
     of hearts and 3s cannot: not grouped. Relabelled suits: 7s 7h 8s 8h (two twin suits)."""
     rules = Rules()._core
-    names = [[str(p) for p in g] for g in _core._play_groups("3s 3h 4d 4c 5s", "A", None, rules)]
+    names = [[str(p) for p in g] for g in _testing.play_groups("3s 3h 4d 4c 5s", "A", None, rules)]
     assert ["3s", "3h"] in names and ["4d", "4c"] in names
-    names = [[str(p) for p in g] for g in _core._play_groups("3s 3h 5h 7h 9h Jh", "A", None, rules)]
+    names = [[str(p) for p in g] for g in _testing.play_groups("3s 3h 5h 7h 9h Jh", "A", None, rules)]
     assert ["3s"] in names and ["3h"] in names
-    names = [[str(p) for p in g] for g in _core._play_groups("7s 7h 8s 8h", "A", None, rules)]
+    names = [[str(p) for p in g] for g in _testing.play_groups("7s 7h 8s 8h", "A", None, rules)]
     assert ["7s", "7h"] in names and ["8s", "8h"] in names
 
 
@@ -143,7 +144,7 @@ def test_reserved_slots():
         top_key = max(a.play.key for a in plays)
         assert any(a.play is not None and str(a) != "pass" and a.play.key == top_key for a in chosen)
         # fewer groups than slots: every group is searched
-        assert len(search_rows(g, keep=10**6)) == len(_core._play_groups(
+        assert len(search_rows(g, keep=10**6)) == len(_testing.play_groups(
             g.hand(g.current_player), g.level, g.top, g.rules._core)) + 1
     assert found >= 3
 

@@ -11,6 +11,7 @@ from collections import Counter
 import numpy as np
 import pytest
 from daguai import Game, Hand, Rules, _core, encode_observation, sample_worlds
+from daguai._core import _testing
 from game_helpers import random_steps
 from scipy.stats import chisquare
 
@@ -52,7 +53,7 @@ def test_r16_view_accounts_for_every_card():
             assert sum(total.values()) == 162 and all(n == 3 for n in total.values())
             assert sum(v.hidden_counts) == len(v.unseen)
             # the true hands are one of the worlds the view allows
-            assert _core._consistent(v, [g.hand(s) for s in range(6)])
+            assert _testing.consistent(v, [g.hand(s) for s in range(6)])
 
 
 def test_played_cards_in_the_state_match_the_log():
@@ -144,7 +145,7 @@ def test_sampler_deterministic_and_consistent():
         c = sample_worlds(v, 2, seed=3)
         assert [[w.hand(s) for s in range(6)] for w in c] == [[w.hand(s) for s in range(6)] for w in a[:2]]
         for w in a:
-            assert _core._consistent(v, [w.hand(s) for s in range(6)])
+            assert _testing.consistent(v, [w.hand(s) for s in range(6)])
             assert w.phase == g.phase and w.current_player == g.current_player
             random_steps(w, random.Random(0), 30)  # a world plays on legally
 
@@ -200,7 +201,7 @@ def exact_distribution(v):
             elif s in seats:
                 h += parts[seats.index(s)]
             hands.append(Hand(" ".join(sorted(h.elements()))))
-        if _core._consistent(v, hands):
+        if _testing.consistent(v, hands):
             out[tuple(tuple(sorted(p.items())) for p in parts)] = weight
     total = sum(out.values())
     return seats, {k: w / total for k, w in out.items()}
@@ -221,12 +222,12 @@ def small_view(seed, rules, auto_pass, max_hidden):
 
 def exact_unconstrained(v):
     """The number of assignments before the constraints (the sampler must reject some)."""
-    original = _core._consistent
+    original = _testing.consistent
     try:
-        _core._consistent = lambda view, hands: True
+        _testing.consistent = lambda view, hands: True
         return len(exact_distribution(v)[1])
     finally:
-        _core._consistent = original
+        _testing.consistent = original
 
 
 @pytest.mark.parametrize("seed, auto_pass, max_hidden", [(6, True, 8), (7, False, 7)])
@@ -239,7 +240,7 @@ def test_sampler_is_uniform_chi_square(seed, auto_pass, max_hidden):
     if auto_pass:
         assert v.forced and len(exact) < exact_unconstrained(v)
     n = 20000
-    arr = _core._sample_hands_array(v, n, 12345)
+    arr = _testing.sample_hands_array(v, n, 12345)
     observed = Counter()
     for k in range(n):
         key = []

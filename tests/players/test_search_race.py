@@ -1,4 +1,4 @@
-"""The race (cpp/engine/players/search.hpp): sequential halving over the groups of
+"""The race (cpp/engine/search/search.hpp): sequential halving over the groups of
 plays, checked against a slow, obvious Python reference of the documented schedule, and
 independent of thread count and deterministic per seed (R17)."""
 

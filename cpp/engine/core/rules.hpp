@@ -100,7 +100,7 @@ int choice_index(const RuleVariant& v, std::string_view choice);
 void set_rule(Rules* r, const RuleVariant& v, std::int64_t value);
 
 // The validation of a value given from outside (bindings, files), in one place: the bindings
-// only translate a Python value into text or an integer and call these (issue 16 item 7).
+// only translate a Python value into text or an integer and call these.
 // CardError "Rules.<name> must be in [lo, hi], got <got>": a value beyond any integer the
 // caller can hold (`got` as the caller shows it).
 [[noreturn]] void throw_rule_range(const RuleVariant& v, std::string_view got);

@@ -1,7 +1,7 @@
 // The table a match is played at, as data (RULES.md R1, R2, R8, R9, R11, R13, R14, R18):
 // seats, decks, hand size, teams, tribute limits, stakes and forfeit figures. Rules.table
-// (a TableKind) names one; table_of() returns its descriptor. Everything that used to be the
-// literal 6 / 3 / 27 / 0x2A / 0x15 reads it.
+// (a TableKind) names one; table_of() returns its descriptor. Seat counts, deck counts, hand
+// sizes and team masks are read from it, never written as literals.
 //
 // R1   6p3d: seats 0..5, team A = 0 2 4, team B = 1 3 5.
 // R18  4p2d: seats 0..3, team A = 0 2,   team B = 1 3.

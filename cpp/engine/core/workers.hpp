@@ -1,5 +1,5 @@
-// Worker threads for search and simulation (issue 17 item 6): a documented cap and no abort;
-// one parallel_for for the rollouts (rollout.cpp) and the search (search.cpp) (issue 16 item 4).
+// Worker threads for search and simulation: a documented cap and no abort;
+// one parallel_for for the rollouts (run/rollout.cpp) and the search (search/search.cpp).
 //
 // run_workers(threads, work, stop) runs `work` on `threads` threads, the calling thread
 // being one of them, and joins every thread it started. A thread that cannot be started

@@ -1,5 +1,5 @@
 // What one seat may know (R16), computed once from the state: the single information layer
-// that observations, the observation tensor, policies and the sampler read (issue 9).
+// that observations, the observation tensor, policies and the sampler read.
 //
 // R16 public: every play and pass (with what jokers stood for), who is out and in what
 // order, card counts, levels, dealer, scores, tribute cards and refusals (with the jokers

@@ -1,4 +1,4 @@
-// Positions (issue 9, docs/records.md "Positions"): a match as it stands inside a round, and
+// Positions (docs/records.md "Positions"): a match as it stands inside a round, and
 // their validation. GameState(rules, position) (position.cpp) checks a position and builds
 // the match from it; the state machine itself is state.cpp.
 #pragma once

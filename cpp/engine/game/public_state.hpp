@@ -1,6 +1,6 @@
 // The public part of a match state (R16): what every seat, and a spectator, knows now.
 //
-// A match state is split in two (issue 16):
+// A match state is split in two:
 //   PublicState  everything R16 makes public: the rules, levels, dealer, scores, the phase and
 //                the seat to act, card counts, the cards each seat played this round, the
 //                trick (top play, passes), who is out and in what order, the tribute pairs

@@ -1,4 +1,4 @@
-// Learning interfaces (issue "Learning"): fixed-shape observation tensors, per-candidate
+// Learning interfaces: fixed-shape observation tensors, per-candidate
 // features, and a fixed-size abstract action space. Layouts are versioned (kObsVersion) and
 // documented slice by slice in docs/learning.md; encode.cpp is the single source of truth.
 //

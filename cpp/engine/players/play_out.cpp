@@ -11,17 +11,18 @@ void Seats::start(std::uint64_t seed, std::uint64_t game) {
 }
 
 int play_out(GameState& g, Seats& seats, std::size_t round_limit, DecisionCounts* counts) {
+  if (!seats.decide) throw GameError("play_out: the seats have no policy dispatcher");
   std::int64_t plays = 0, passes = 0;
   int caller = -1;
   while (!g.match_over() && g.results().size() < round_limit) {
     const int seat = g.current_player();
-    const int k = seats.kind[std::size_t(seat)];
+    const int k = seats.policy[std::size_t(seat)];
     if (k == kCallerSeat) {
       caller = seat;
       break;
     }
-    const Action a = choose_action(PolicyKind(k), g, seats.rng[std::size_t(seat)],
-                                   seats.scratch[std::size_t(seat)]);
+    const Action a = seats.decide(PolicyId(k), PolicyView(g), seats.rng[std::size_t(seat)],
+                                  seats.scratch[std::size_t(seat)]);
     plays += a.type == ActionType::kPlay;
     passes += a.type == ActionType::kPass;
     g.apply(a);

@@ -1,11 +1,12 @@
-// One loop that plays a game with policies (issue 16 item 4), shared by the rollouts
-// (rollout.cpp), the search's rollouts (search.cpp rollout_round) and the seat driver of the
-// Python slow path (seat_driver.cpp).
+// One loop that plays a game with policies, shared by the rollouts (run/rollout.cpp), the
+// search's rollouts (search/search.cpp rollout_round) and the seat driver of the Python slow
+// path (run/seat_driver.cpp), so that every runner plays a game the same way.
 //
-// A seat is a built-in policy (a PolicyKind) or the caller's (kCallerSeat: play_out stops
-// when it is to act). Each built-in seat draws from its own stream Rng::stream(seed, game,
-// kPolicy, seat) (R17), so a game is the same whichever loop plays it and whichever mix of
-// seats the caller drives.
+// A seat is a built-in policy (a PolicyId) or the caller's (kCallerSeat: play_out stops
+// when it is to act). The ids are played through Seats::decide, the catalog's decide
+// (catalog/catalog.hpp) or a narrower one: this layer cannot name the policies above it. Each
+// built-in seat draws from its own stream Rng::stream(seed, game, kPolicy, seat) (R17), so a game
+// is the same whichever loop plays it and whichever mix of seats the caller drives.
 #pragma once
 
 #include <array>
@@ -23,12 +24,13 @@ constexpr int kCallerSeat = -1;
 // The seats of one game: each seat's policy, random stream and scratch (reused from game to
 // game: start() resets what a game must not inherit).
 struct Seats {
-  std::array<int, kSeats> kind{};  // a PolicyKind, or kCallerSeat
+  std::array<int, kSeats> policy{};  // a PolicyId, or kCallerSeat
+  DecideFn decide = nullptr;         // plays a PolicyId; play_out requires it
   std::array<Rng, kSeats> rng;
   std::array<PolicyScratch, kSeats> scratch;
 
-  // Every seat plays `kind`.
-  void assign(PolicyKind k) { kind.fill(int(k)); }
+  // Every seat plays `id`.
+  void assign(PolicyId id) { policy.fill(int(id)); }
   // The streams of game (seed, game) (R17) and no plan left from another game.
   void start(std::uint64_t seed, std::uint64_t game);
 };

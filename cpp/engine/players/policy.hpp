@@ -1,23 +1,13 @@
-// Built-in policies (issue "Monte Carlo"): choose a decision for the player to act.
+// The policy interface: what a policy sees (PolicyView), what it may reuse (PolicyScratch),
+// and the names of what a policy is - its id (an index of the catalog, catalog/catalog.hpp,
+// or a loaded model's id, learned/models.hpp) and its kind (rule, search or model).
 //
-//   random     uniform over the legal actions (plays and pass; tribute, return, ... alike)
-//   greedy     the cheapest play that beats the top (lowest key, then fewest jokers, then
-//              fewest level cards); passes only when nothing beats; leads its weakest
-//              combination (the lowest-key play of the largest size, jokers and level
-//              cards kept when possible)
-//   heuristic  plays from a decomposition of the hand into few plays (配牌 / 手数, wildcards
-//              included), keeps control cards (jokers, level cards) to regain the lead,
-//              does not beat its partner unless that wins the race out, and feeds a partner
-//              who is close to going out (seeds 000 / 001 strategy sections); see policy.cpp
-//
-//   pimc       Monte Carlo over sampled worlds (search.hpp, docs/search.md)
-//   heuristic_exact  heuristic with a fewest-plays plan (min_plays, analysis.hpp) in place of
-//              its planner: a second opponent for the search (docs/search.md, issue 17)
-//
-// Policies see views, not states (issue 9): a policy is a PolicyFn receiving a PolicyView
-// of the seat to act - its own hand and public facts (R16), with GameState's query names -
-// and its own random stream (Rng::stream(seed, game, kPolicy, seat)). Adding a policy is
-// one entry in the registry kPolicies (policy.cpp); names and ids come from it.
+// Policies see views, not states: a policy receives a PolicyView of the seat to act - its own
+// hand and public facts (R16), with GameState's query names - and its own random stream
+// (Rng::stream(seed, game, kPolicy, seat)). The rule policies live beside this file (one file
+// each: random.cpp, greedy.cpp, heuristic.cpp), the search in search/, the learned player in
+// learned/; the catalog above them all lists them (catalog/policies.def) and turns ids into
+// decisions. Adding a policy is one file plus one line of that list.
 #pragma once
 
 #include <cstdint>
@@ -31,20 +21,15 @@
 
 namespace daguai {
 
-// A policy id: the index of its registry entry (the first three are named for convenience).
-enum class PolicyKind : std::uint8_t { kRandom = 0, kGreedy = 1, kHeuristic = 2, kPimc = 3 };
-PolicyKind parse_policy(const std::string& name);  // throws GameError on an unknown name
-const char* policy_name(PolicyKind k);
+// A policy id: the index of its catalog entry (catalog/policies.def; the first ones are
+// named here because the layers below the catalog use them), or kFirstModel + i for the
+// i-th loaded model (learned/models.hpp).
+enum class PolicyId : std::uint16_t { kRandom = 0, kGreedy = 1, kHeuristic = 2, kPimc = 3 };
 
-// Search settings of a search policy (search.hpp): a registry entry of kind kSearch carries
-// its own (policy.cpp kPolicies: "pimc24" is the search with a budget of 24 rollouts).
-struct SearchConfig {
-  int rollouts = 256;       // budget in rollouts per decision (1 .. kMaxRollouts, search.hpp)
-  double ms = 0;            // > 0: doubled budgets until this many milliseconds are spent
-  int threads = 1;          // 1 .. kMaxThreads (workers.hpp); results do not depend on it
-  int max_candidates = 16;  // pimc: race at most this many groups of plays (0 = all)
-  PolicyKind rollout = PolicyKind::kHeuristic;  // the policy every seat plays in rollouts
-};
+// What a policy is: a decision rule, a search over sampled worlds (never a rollout policy:
+// a search's rollouts must not search), or a loaded network (learned/).
+enum class PolicyKind : std::uint8_t { kRule = 0, kSearch = 1, kModel = 2 };
+const char* policy_kind_name(PolicyKind k);  // "rule", "search", "model"
 
 // Scratch space reused across decisions (no allocation after warm-up).
 struct PolicyScratch {
@@ -87,47 +72,11 @@ class PolicyView {
   int seat_;
 };
 
-// The policy interface.
+// A rule policy's decision for the seat to act.
 using PolicyFn = Action (*)(const PolicyView& view, Rng& rng, PolicyScratch& scratch);
-// A search policy (search.hpp pimc_action) with its settings.
-using SearchFn = Action (*)(const PolicyView& view, Rng& rng, PolicyScratch& scratch,
-                            const SearchConfig& cfg);
-// What a registered policy is: a decision rule, or a search over sampled worlds (never a
-// rollout policy: a search's rollouts must not search).
-enum class PolicyClass : std::uint8_t { kRule = 0, kSearch = 1 };
-const char* policy_class_name(PolicyClass c);  // "rule", "search"
-struct PolicyEntry {
-  const char* name;
-  PolicyClass kind = PolicyClass::kRule;
-  PolicyFn fn = nullptr;      // kRule
-  SearchFn search = nullptr;  // kSearch
-  SearchConfig budget{};      // kSearch: its settings (rollouts per decision, ...)
-};
-// Every policy, id = index (PolicyKind). The one place to add a policy: policy.cpp.
-const std::vector<PolicyEntry>& policy_registry();
-// The registry entry of a registered policy (nullptr for a model, learned.hpp, or a bad id).
-const PolicyEntry* policy_entry(PolicyKind k);
-// True for a registered policy of kind kSearch.
-bool is_search_policy(PolicyKind k);
-
-// The heuristic's plan (配牌) for a hand: its split into plays, classified at `level`, as the
-// heuristic makes it before a decision (policy.cpp "Planner"; tests/test_analysis_planner.py).
-// `minimal` claims the plan has the fewest plays possible; it is set when the number of plays
-// meets plays_lower_bound (analysis.hpp), so min_plays must agree.
-struct HeuristicPlan {
-  std::vector<Play> plays;
-  bool minimal = false;
-};
-HeuristicPlan heuristic_plan(const Cards& hand, int level, const Rules& rules);
-namespace detail {
-// The plan as the first planner made it (policy.cpp ReferencePlanner): heuristic_plan must
-// return the same plays (tests/test_analysis_planner.py).
-std::vector<Play> reference_heuristic_plan(const Cards& hand, int level, const Rules& rules);
-}  // namespace detail
-
-// The decision of the player to act (g.current_player()). `rng` is that seat's stream.
-Action choose_action(PolicyKind kind, const GameState& g, Rng& rng, PolicyScratch& scratch);
-// The same from a view: a registered policy or a loaded model (learned.hpp).
-Action decide(PolicyKind kind, const PolicyView& view, Rng& rng, PolicyScratch& scratch);
+// Any policy's decision by id: the catalog's decide (catalog/catalog.hpp). A layer below the
+// catalog that plays a policy by id (play_out, the search's rollouts) is handed this by its
+// caller, since it cannot name the policies above it.
+using DecideFn = Action (*)(PolicyId id, const PolicyView& view, Rng& rng, PolicyScratch& scratch);
 
 }  // namespace daguai

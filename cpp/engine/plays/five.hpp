@@ -1,6 +1,6 @@
 // Five-card families and straight windows (R5, R6): the one vocabulary of five-card plays.
 // Classification (pattern.cpp and the tables of five_table.*), generation (moves.cpp), the
-// min_plays search (analysis.cpp) and the heuristic's planner (policy.cpp) all use it.
+// min_plays search (analysis.cpp) and the heuristic's planner (players/planner.cpp) all use it.
 //
 // R5: a straight is five consecutive natural ranks (the level rank at its natural place),
 //     named by its key t = its top rank index: t = 3 is A2345, t = 12 TJQKA. With the variant

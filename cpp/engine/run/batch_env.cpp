@@ -1,7 +1,7 @@
 #include <cstring>
 #include <string>
 
-#include <daguai/players/learned.hpp>
+#include <daguai/catalog/catalog.hpp>
 #include <daguai/run/batch_env.hpp>
 
 namespace daguai {
@@ -116,7 +116,7 @@ bool BatchEnv::advance(Env& e, float* r) {
     if (k < 0) return false;
     const std::size_t rounds_before = e.g.results().size();
     e.g.apply(
-        choose_action(PolicyKind(k), e.g, e.rngs[std::size_t(seat)], scratch_[std::size_t(seat)]));
+        choose_action(PolicyId(k), e.g, e.rngs[std::size_t(seat)], scratch_[std::size_t(seat)]));
     if (e.g.results().size() > rounds_before) {
       const RoundResult& res = e.g.results().back();
       if (r)
@@ -131,7 +131,7 @@ void BatchEnv::check_opponents(const std::array<int, kSeats>& kinds) const {
   int learners = 0;
   for (int s = 0; s < seats(); ++s) {
     const int k = kinds[std::size_t(s)];
-    if (k < -1 || (k >= int(policy_registry().size()) && !model_of(PolicyKind(k))))
+    if (k < -1 || (k >= 0 && !is_policy_id(k)))
       throw GameError("BatchEnv: seat " + std::to_string(s) + " has no policy " +
                       std::to_string(k));
     learners += k < 0;

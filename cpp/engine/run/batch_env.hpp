@@ -1,4 +1,4 @@
-// A batch of N environments stepped together (issue "Learning"): actions in, observations,
+// A batch of N environments stepped together: actions in, observations,
 // masks, rewards and done flags out, in caller-owned buffers. One environment = one seat-
 // agnostic game: the observation is that of the player to act.
 //
@@ -57,7 +57,7 @@ class BatchEnv {
   void observe(float* obs, std::int8_t* mask, std::int32_t* to_act);
   // Candidate features of every legal action: offsets (n + 1) into rows of kCandFeatures.
   void candidates(std::vector<float>* features, std::int64_t* offsets) const;
-  // Built-in opponents (issue 9): kinds[s] = a policy id on the seats the learner does not
+  // Built-in opponents: kinds[s] = a policy id on the seats the learner does not
   // control, -1 on the learner's seats (at least one). Opponent seats are played in C++
   // inside reset/step with the streams (seed, game, kPolicy, seat): observations are only
   // ever of learner seats; rewards of rounds the opponents end are reported on that step.
@@ -65,10 +65,10 @@ class BatchEnv {
   void set_opponents(const std::array<int, kSeats>& kinds);
   const std::array<int, kSeats>& opponents() const { return opponents_; }
 
-  // Pickling (issue 19): what a BatchEnv is beyond its constructor's arguments. Every game
-  // and every opponent's stream follows from (seed, game index) and the decisions made in it
-  // (R17), so an environment is saved as its episode number and the learner's decisions in
-  // that episode (indices into legal(i), in order); restore() replays them with the
+  // Pickling (subprocess vector environments): what a BatchEnv is beyond its constructor's
+  // arguments. Every game and every opponent's stream follows from (seed, game index) and the
+  // decisions made in it (R17), so an environment is saved as its episode number and the learner's
+  // decisions in that episode (indices into legal(i), in order); restore() replays them with the
   // opponents, the same code as step(), and the copy then steps exactly as the original.
   struct Saved {
     std::array<int, kSeats> opponents{};

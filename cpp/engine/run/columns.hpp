@@ -1,4 +1,4 @@
-// The result columns of a simulation (issue 16 item 3), declared once: name, dtype, width
+// The result columns of a simulation, declared once: name, dtype, width
 // (scalar, per seat, per tributer, per team: R18 widths follow the table), match-only flag,
 // one line of doc and the function that fills a game's row. The rollouts (rollout.cpp) and
 // the Python slow path (bind_sim.cpp `_ResultRows.fill`) fill rows through fill_row; the

@@ -1,6 +1,7 @@
 #include <algorithm>
 
 #include <daguai/beliefs/sampler.hpp>
+#include <daguai/catalog/catalog.hpp>
 #include <daguai/core/workers.hpp>
 #include <daguai/players/play_out.hpp>
 #include <daguai/run/rollout.hpp>
@@ -31,12 +32,12 @@ void run_one(const SimConfig& cfg, const InfoState* view, std::int64_t i, const 
 
 }  // namespace
 
-std::array<PolicyKind, 6> seat_policies(const std::vector<std::string>& names, const Rules& rules) {
+std::array<PolicyId, 6> seat_policies(const std::vector<std::string>& names, const Rules& rules) {
   const Table& tb = table_of(rules);
   if (names.size() != std::size_t(tb.seats))
     throw GameError("simulate needs " + std::to_string(tb.seats) +
                     " policies (one per seat), got " + std::to_string(names.size()));
-  std::array<PolicyKind, 6> out{};
+  std::array<PolicyId, 6> out{};
   for (std::size_t s = 0; s < names.size(); ++s) out[s] = parse_policy(names[s]);
   return out;
 }
@@ -64,9 +65,10 @@ void simulate(const SimConfig& cfg, const SimOutput& out) {
   constexpr std::int64_t kChunk = 16;
   parallel_for<Seats>(cfg.n, std::min(cfg.threads, kMaxThreads), kChunk,
                       [&](Seats& seats, std::int64_t i) {
-                        seats.kind = {};
+                        seats.policy = {};
+                        seats.decide = &decide;
                         for (int s = 0; s < kSeats; ++s)
-                          seats.kind[std::size_t(s)] = int(cfg.policies[std::size_t(s)]);
+                          seats.policy[std::size_t(s)] = int(cfg.policies[std::size_t(s)]);
                         run_one(cfg, view, i, out, seats);
                         return true;
                       });

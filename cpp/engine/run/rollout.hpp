@@ -1,4 +1,4 @@
-// Monte Carlo rollouts (issue "Monte Carlo"): many rounds or matches in C++, a built-in
+// Monte Carlo rollouts: many rounds or matches in C++, a built-in
 // policy per seat, results written into caller-owned arrays (numpy from the bindings).
 //
 // Game i uses only the streams of (seed, first_game + i): its deals, first dealer and the
@@ -25,10 +25,10 @@ struct SimConfig {
   std::int64_t n = 0;
   bool matches = false;  // false: one round per game (the match's first round)
   bool auto_pass = false;
-  std::array<PolicyKind, 6> policies{};
+  std::array<PolicyId, 6> policies{};
   int threads = 1;
   std::int64_t max_rounds_per_match = 10000;  // safety net for matches
-  // Rollouts from a position (issue 9): every game starts from `start` (a copy), or, with
+  // Rollouts from a position: every game starts from `start` (a copy), or, with
   // view_seat >= 0, from world `game` of that seat's view (sampler.hpp:
   // sample_world_hands(view, seed, game)); the policies' streams are those of (seed, game).
   const GameState* start = nullptr;
@@ -37,7 +37,7 @@ struct SimConfig {
 
 // One policy per seat of the rules' table (R18), by name; GameError "simulate needs 6
 // policies (one per seat), got 5" or an unknown name's (parse_policy).
-std::array<PolicyKind, 6> seat_policies(const std::vector<std::string>& names, const Rules& rules);
+std::array<PolicyId, 6> seat_policies(const std::vector<std::string>& names, const Rules& rules);
 
 // Output columns (row i = game first_game + i), one pointer per column of result_columns()
 // (columns.hpp: names, dtypes, widths); a null pointer skips a column.

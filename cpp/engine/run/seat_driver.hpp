@@ -1,5 +1,5 @@
 // Built-in policies on some seats of one game, the caller's decisions on the others
-// (issue 9: a Python policy on some seats leaves the other seats in C++; sim.py's slow path).
+// (a Python policy on some seats leaves the other seats in C++: the runner's slow path).
 // The built-in seats are played by play_out (play_out.hpp): each draws from its own stream
 // (R17: Stream::kPolicy, index = seat), so the game is the same whichever mix of seats the
 // caller drives.
@@ -25,13 +25,13 @@ namespace daguai {
 // sample_world_hands: the caller's seed and game, e.g. those of its PolicyRunner); built-in
 // policies read only the view (PolicyView), so any world gives the same decision.
 // GameError when the view's seat is not to act.
-Action choose_action(PolicyKind kind, const InfoState& v, Rng& rng, PolicyScratch& scratch,
+Action choose_action(PolicyId id, const InfoState& v, Rng& rng, PolicyScratch& scratch,
                      std::uint64_t seed, std::uint64_t game);
 
 class SeatDriver {
  public:
-  // kinds[seat]: a PolicyKind, or kCallerSeat (-1) for a seat the caller decides.
-  SeatDriver(const std::array<int, kSeats>& kinds, std::uint64_t seed, std::uint64_t game);
+  // policies[seat]: a PolicyId, or kCallerSeat (-1) for a seat the caller decides.
+  SeatDriver(const std::array<int, kSeats>& policies, std::uint64_t seed, std::uint64_t game);
   // names[seat]: a policy name (parse_policy), or nullopt for a caller's seat; one per seat of
   // either table (R18: 6, or 4 at 4p2d), GameError otherwise.
   SeatDriver(const std::vector<std::optional<std::string>>& names, std::uint64_t seed,

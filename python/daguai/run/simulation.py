@@ -38,7 +38,7 @@ from .results import SimResult
 __all__ = ["simulate", "play_game", "SimResult", "POLICIES", "MAX_ROUNDS_PER_MATCH", "CHUNK_SECONDS",
            "RAY_TIMEOUT", "RayConnectionError", "ProgressBar"]
 
-#: The built-in policies (the C++ registry, cpp/engine/players/policy.cpp).
+#: The built-in policies (the C++ catalog, cpp/engine/catalog/policies.def).
 POLICIES = tuple(_core.policy_names())
 
 #: Safety net of the match mode: a match stops after this many rounds (read from C++).

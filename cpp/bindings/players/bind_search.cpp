@@ -1,0 +1,109 @@
+// Search (engine/search/search.hpp): evaluate every legal action of the seat to act over sampled
+// worlds; used by daguai.analyze and the search policies' tests.
+#include <pybind11/stl.h>
+
+#include "convert.hpp"
+#include "guard.hpp"
+
+#include <daguai/beliefs/sampler.hpp>
+#include <daguai/catalog/catalog.hpp>
+#include <daguai/learned/models.hpp>
+#include <daguai/search/candidates.hpp>
+#include <daguai/search/search.hpp>
+
+namespace daguai::bind {
+
+void bind_search(py::module_& m) {
+  m.def(
+      "policy_names",
+      []() {
+        py::list l;
+        for (const PolicyEntry& e : policy_catalog()) l.append(e.name);
+        if (has_builtin_model()) l.append(kBuiltinModel);
+        return l;
+      },
+      "The C++ policies, by id (cpp/engine/catalog/policies.def), then 'learned' when the "
+      "shipped model is present (engine/learned/models.hpp).");
+  m.def(
+      "policy_entries",
+      []() {
+        py::list l;
+        for (const PolicyEntry& e : policy_catalog()) {
+          py::dict d;
+          d["name"] = e.name;
+          d["kind"] = policy_kind_name(e.kind);
+          d["rollouts"] =
+              e.kind == PolicyKind::kSearch ? py::object(py::int_(e.budget.rollouts)) : py::none();
+          l.append(d);
+        }
+        if (has_builtin_model()) {
+          py::dict d;
+          d["name"] = kBuiltinModel;
+          d["kind"] = policy_kind_name(PolicyKind::kModel);
+          d["rollouts"] = py::none();
+          l.append(d);
+        }
+        return l;
+      },
+      "policy_names() with what each is (cpp/engine/catalog/catalog.hpp PolicyEntry): kind 'rule', "
+      "'search' (with its budget in rollouts per decision) or 'model'.");
+
+  m.def(
+      "_search",
+      [](const GameState& g, int rollouts, double ms, int threads, const std::string& rollout,
+         std::uint64_t seed, int max_candidates, int incumbent, const py::object& progress) {
+        if (g.match_over()) throw GameError("the match is over: nothing to analyze");
+        SearchConfig cfg = search_config();
+        cfg.rollouts = rollouts;
+        cfg.ms = ms;
+        cfg.threads = threads;
+        cfg.rollout = parse_policy(rollout);
+        cfg.max_candidates = max_candidates;
+        check_search_config(cfg);
+        const InfoState v = information_state(g, g.current_player());
+        std::vector<Action> acts;
+        g.legal_actions(&acts);
+        if (incumbent < -1 || incumbent >= int(acts.size()))
+          throw GameError("search: incumbent must be -1 or a legal action index");
+        // groups of equivalent actions (candidates.hpp), the chosen ones raced
+        const std::vector<ActionGroup> groups = group_actions(g.hand(g.current_player()), acts);
+        const std::vector<int> chosen =
+            select_candidates(PolicyView(g), acts, groups, incumbent, max_candidates);
+        std::vector<Action> arms;
+        for (int k : chosen) arms.push_back(acts[std::size_t(groups[std::size_t(k)].members[0])]);
+        if (incumbent >= 0) arms[0] = acts[std::size_t(incumbent)];
+        SearchProgress report;
+        if (!progress.is_none())
+          report = [&progress](double done, double total) {
+            py::gil_scoped_acquire gil;
+            if (PyErr_CheckSignals() != 0) throw py::error_already_set();
+            const py::object r = progress(done, total);
+            return r.is_none() || r.cast<bool>();
+          };
+        SearchResult r;
+        {
+          py::gil_scoped_release nogil;  // v, arms, cfg are C++ values owned by this call;
+          r = search(v, arms, cfg, seed, incumbent >= 0 ? 0 : -1, report);  // report takes it
+        }
+        py::list out;
+        for (std::size_t a = 0; a < chosen.size(); ++a) {
+          const CandidateStats& c = r.candidates[a];
+          py::list members;
+          if (incumbent >= 0 && a == 0) members.append(acts[std::size_t(incumbent)]);
+          for (int i : groups[std::size_t(chosen[a])].members)
+            if (!(incumbent >= 0 && a == 0 && i == incumbent)) members.append(acts[std::size_t(i)]);
+          out.append(py::make_tuple(members, c.n, c.wins, c.draws, c.losses, c.score, c.round,
+                                    py::cast(c.values)));
+        }
+        return py::make_tuple(out, r.best, r.worlds, r.rounds, r.rollouts, r.budget,
+                              int(groups.size()));
+      },
+      py::arg("game"), py::arg("rollouts"), py::arg("ms"), py::arg("threads"), py::arg("rollout"),
+      py::arg("seed"), py::arg("max_candidates") = 0, py::arg("incumbent") = -1,
+      py::arg("progress") = py::none(),
+      "Race the groups of equivalent actions of the seat to act (search.hpp): ([(members, n, "
+      "wins, draws, losses, score, round, values)], best, worlds, rounds, rollouts, budget, "
+      "groups).");
+}
+
+}  // namespace daguai::bind

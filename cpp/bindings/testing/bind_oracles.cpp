@@ -1,0 +1,93 @@
+// _core._testing, the oracles: slow references the fast engine is tested against, and views
+// into the engine's internals that only tests read.
+#include <pybind11/numpy.h>
+#include <pybind11/stl.h>
+
+#include "convert.hpp"
+#include "guard.hpp"
+
+#include <daguai/beliefs/sampler.hpp>
+#include <daguai/game/infostate.hpp>
+#include <daguai/plays/moves.hpp>
+#include <daguai/search/candidates.hpp>
+#include <daguai/testing/reference_planner.hpp>
+
+namespace daguai::bind {
+
+void bind_testing_oracles(py::module_& t) {
+  t.def(
+      "classify_reference",
+      [](py::handle cards, py::handle level, const Rules& rules) -> py::object {
+        Play p;
+        if (!classify_reference(to_cards(cards), to_level(level), rules, &p)) return py::none();
+        return py::cast(p);
+      },
+      py::arg("cards"), py::arg("level"), py::arg("rules"),
+      "Test hook: classify through the branchy reference classifier (not the five-card tables).");
+  t.def(
+      "heuristic_plan_reference",
+      [](py::handle hand, py::handle level, const Rules& rules) {
+        return py::cast(
+            testing::reference_heuristic_plan(to_cards(hand, "hand"), to_level(level), rules));
+      },
+      py::arg("hand"), py::arg("level"), py::arg("rules"),
+      "Test hook: the plan of the reference planner (heuristic_plan must equal it).");
+  t.def(
+      "play_groups",
+      [](py::handle hand, py::handle level, py::handle top, const Rules& rules) {
+        const int lv = to_level(level);
+        const Cards h = to_cards(hand, "hand");
+        Play tp;
+        const Play* t = optional_top(top, lv, rules, &tp);
+        PlayList buf;
+        legal_plays(h, lv, rules, t, &buf);
+        std::vector<Action> acts;
+        for (const Play& p : buf) {
+          Action a;
+          a.type = ActionType::kPlay;
+          a.play = p;
+          acts.push_back(a);
+        }
+        py::list out;
+        for (const ActionGroup& g : group_actions(h, acts)) {
+          py::list members;
+          for (int i : g.members) members.append(acts[std::size_t(i)].play);
+          out.append(members);
+        }
+        return out;
+      },
+      py::arg("hand"), py::arg("level"), py::arg("top"), py::arg("rules"),
+      "The legal plays of a hand in groups of equivalent plays (engine/candidates.hpp).");
+  t.def(
+      "consistent",
+      [](const InfoState& v, std::vector<Cards> hands) {
+        if (hands.size() != std::size_t(v.table().seats))
+          throw GameError("one hand per seat (" + std::to_string(v.table().seats) + ")");
+        std::array<Cards, kSeats> h{};
+        for (int s = 0; s < v.table().seats; ++s) h[std::size_t(s)] = hands[std::size_t(s)];
+        return consistent(v, h);
+      },
+      py::arg("view"), py::arg("hands"), "Whether six hands agree with everything the view knows.");
+  t.def(
+      "sample_hands_array",
+      [](const InfoState& v, std::int64_t n, std::uint64_t seed) {
+        if (n <= 0) throw GameError("sample_worlds: n must be >= 1, got " + std::to_string(n));
+        const int seats = v.table().seats;  // R18: n x seats x 54
+        py::array_t<std::uint8_t> out({py::ssize_t(n), py::ssize_t(seats), py::ssize_t(kNumFaces)});
+        std::uint8_t* o = out.mutable_data();
+        {
+          py::gil_scoped_release nogil;  // writes only `out`, owned here
+          for (std::int64_t k = 0; k < n; ++k) {
+            const auto h = sample_world_hands(v, seed, std::uint64_t(k));
+            for (int s = 0; s < seats; ++s)
+              for (int f = 0; f < kNumFaces; ++f)
+                o[(k * seats + s) * kNumFaces + f] = std::uint8_t(h[std::size_t(s)].count(f));
+          }
+        }
+        return out;
+      },
+      py::arg("view"), py::arg("n"), py::arg("seed"),
+      "Face counts (n x 6 x 54) of the hands of worlds 0..n-1.");
+}
+
+}  // namespace daguai::bind

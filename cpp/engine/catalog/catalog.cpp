@@ -1,0 +1,134 @@
+#include <cstring>
+
+#include <daguai/catalog/catalog.hpp>
+#include <daguai/learned/learned.hpp>
+#include <daguai/learned/models.hpp>
+
+namespace daguai {
+
+// The rule policies' functions, declared from the list (each is defined in its own file).
+#define DAGUAI_RULE_POLICY(name, function) \
+  Action function(const PolicyView& view, Rng& rng, PolicyScratch& scratch);
+#define DAGUAI_SEARCH_POLICY(name, rollouts)
+#include <daguai/catalog/policies.def>
+#undef DAGUAI_RULE_POLICY
+#undef DAGUAI_SEARCH_POLICY
+
+namespace {
+
+PolicyEntry rule_entry(const char* name, PolicyFn fn) {
+  PolicyEntry e;
+  e.name = name;
+  e.kind = PolicyKind::kRule;
+  e.fn = fn;
+  return e;
+}
+
+PolicyEntry search_entry(const char* name, int rollouts) {
+  PolicyEntry e;
+  e.name = name;
+  e.kind = PolicyKind::kSearch;
+  e.budget = search_config();
+  e.budget.rollouts = rollouts;
+  return e;
+}
+
+std::vector<PolicyEntry> make_catalog() {
+  std::vector<PolicyEntry> c = {
+#define DAGUAI_RULE_POLICY(name, function) rule_entry(#name, &function),
+#define DAGUAI_SEARCH_POLICY(name, rollouts) search_entry(#name, rollouts),
+#include <daguai/catalog/policies.def>
+#undef DAGUAI_RULE_POLICY
+#undef DAGUAI_SEARCH_POLICY
+  };
+  // the ids the layers below name (players/policy.hpp) are these lines of the list
+  const std::pair<PolicyId, const char*> named[] = {{PolicyId::kRandom, "random"},
+                                                    {PolicyId::kGreedy, "greedy"},
+                                                    {PolicyId::kHeuristic, "heuristic"},
+                                                    {PolicyId::kPimc, "pimc"}};
+  for (const auto& [id, name] : named)
+    if (std::size_t(id) >= c.size() || std::strcmp(c[std::size_t(id)].name, name) != 0)
+      throw std::logic_error(std::string("policies.def: ") + name + " is not at its PolicyId");
+  if (c.size() > std::size_t(kFirstModel))
+    throw std::logic_error("policies.def: more policies than ids below the models");
+  return c;
+}
+
+}  // namespace
+
+const std::vector<PolicyEntry>& policy_catalog() {
+  static const std::vector<PolicyEntry> catalog = make_catalog();
+  return catalog;
+}
+
+const PolicyEntry* policy_entry(PolicyId id) {
+  const auto& c = policy_catalog();
+  return std::size_t(id) < c.size() ? &c[std::size_t(id)] : nullptr;
+}
+
+bool is_policy_id(int id) {
+  if (id >= 0 && std::size_t(id) < policy_catalog().size()) return true;
+  return id >= kFirstModel && id < kFirstModel + kMaxModels && model_of(PolicyId(id)) != nullptr;
+}
+
+PolicyKind policy_kind(PolicyId id) {
+  if (const PolicyEntry* e = policy_entry(id)) return e->kind;
+  if (model_of(id)) return PolicyKind::kModel;
+  throw GameError("unknown policy");
+}
+
+bool is_search_policy(PolicyId id) {
+  const PolicyEntry* e = policy_entry(id);
+  return e && e->kind == PolicyKind::kSearch;
+}
+
+PolicyId parse_policy(const std::string& name) {
+  const auto& c = policy_catalog();
+  std::string names;
+  for (std::size_t i = 0; i < c.size(); ++i) {
+    if (name == c[i].name) return PolicyId(i);
+    names += (i ? ", " : "") + std::string(c[i].name);
+  }
+  // models (learned/models.hpp): "learned" (the shipped model) or the path of a .dgn file
+  if (const int id = find_model_policy(name); id >= 0) return PolicyId(id);
+  if (has_builtin_model()) names += std::string(", ") + kBuiltinModel;
+  throw GameError("unknown policy '" + name + "': expected one of " + names +
+                  " or the path of a .dgn model file");
+}
+
+const char* policy_name(PolicyId id) {
+  if (const PolicyEntry* e = policy_entry(id)) return e->name;
+  return model_name(id);
+}
+
+Action decide(PolicyId id, const PolicyView& view, Rng& rng, PolicyScratch& scratch) {
+  if (const PolicyEntry* e = policy_entry(id))
+    return e->kind == PolicyKind::kSearch ? pimc_action(view, rng, scratch, e->budget)
+                                          : e->fn(view, rng, scratch);
+  if (const auto net = model_of(id)) return learned_action(view, net.get(), scratch);
+  throw GameError("unknown policy");
+}
+
+Action rollout_decide(PolicyId id, const PolicyView& view, Rng& rng, PolicyScratch& scratch) {
+  if (is_search_policy(id)) throw GameError("a rollout policy cannot be a search policy");
+  return decide(id, view, rng, scratch);
+}
+
+Action choose_action(PolicyId id, const GameState& g, Rng& rng, PolicyScratch& scratch) {
+  if (g.match_over()) throw GameError("the match is over: no decision to choose");
+  return decide(id, PolicyView(g), rng, scratch);
+}
+
+SearchConfig search_config() {
+  SearchConfig cfg;
+  cfg.decide = &rollout_decide;
+  return cfg;
+}
+
+void check_search_config(const SearchConfig& cfg) {
+  check_search_limits(cfg);
+  if (is_search_policy(cfg.rollout))
+    throw GameError("search: the rollout policy cannot be a search policy");
+}
+
+}  // namespace daguai

@@ -1,0 +1,52 @@
+// The catalog of policies: every built-in policy by id (policies.def, the one list), the
+// loaded models after them (learned/models.hpp), and the one place where a policy id becomes
+// a decision (decide). It sits above the layers that define policies (players/, search/,
+// learned/), so each of them stays unaware of the others.
+//
+// Adding a policy: a file defining its function (a rule policy in players/, for instance)
+// and one line in policies.def.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <daguai/players/policy.hpp>
+#include <daguai/search/search.hpp>
+
+namespace daguai {
+
+struct PolicyEntry {
+  const char* name;
+  PolicyKind kind = PolicyKind::kRule;  // kRule or kSearch (models are not entries)
+  PolicyFn fn = nullptr;                // kRule: the decision
+  SearchConfig budget{};                // kSearch: its settings, with the rollout dispatcher
+};
+// Every built-in policy, id = index (policies.def).
+const std::vector<PolicyEntry>& policy_catalog();
+// The entry of a built-in policy (nullptr for a model or an unknown id).
+const PolicyEntry* policy_entry(PolicyId id);
+// Whether `id` names a built-in policy or a loaded model.
+bool is_policy_id(int id);
+// The kind of a known id (GameError "unknown policy" otherwise).
+PolicyKind policy_kind(PolicyId id);
+bool is_search_policy(PolicyId id);
+
+// The id of a policy name: a catalog name, "learned" (the shipped model) or the path of a
+// .dgn file (GameError naming the choices for an unknown name; ModelError for a bad file).
+PolicyId parse_policy(const std::string& name);
+const char* policy_name(PolicyId id);
+
+// The decision of policy `id` for the seat to act of `view` (a DecideFn).
+Action decide(PolicyId id, const PolicyView& view, Rng& rng, PolicyScratch& scratch);
+// The same for a search's rollouts: GameError for a search policy (a search's rollouts must
+// not search). The dispatcher of every SearchConfig the catalog makes.
+Action rollout_decide(PolicyId id, const PolicyView& view, Rng& rng, PolicyScratch& scratch);
+// The decision of the player to act (g.current_player()). `rng` is that seat's stream.
+Action choose_action(PolicyId id, const GameState& g, Rng& rng, PolicyScratch& scratch);
+
+// A search's default settings with the catalog's rollout dispatcher.
+SearchConfig search_config();
+// check_search_limits (search.hpp), and GameError for a search as the rollout policy.
+void check_search_config(const SearchConfig& cfg);
+
+}  // namespace daguai

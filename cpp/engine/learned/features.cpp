@@ -1,0 +1,55 @@
+#include <daguai/learned/features.hpp>
+#include <daguai/players/planner.hpp>
+
+namespace daguai {
+
+namespace {
+
+// The action features of `a` for a seat holding `hand` (learned.hpp layout).
+void action_features(const Action& a, const Cards& hand, int level, const Rules& rules,
+                     bool heuristic, float* out) {
+  encode_candidate(a, level, out);
+  const Cards after = a.type == ActionType::kPlay ? hand - a.play.cards : hand;
+  put_counts(after, out + kActionHandAfter);
+  out[kActionHeuristic] = heuristic ? 1.0f : 0.0f;
+  out[kActionLeft] = float(after.size()) / float(kHandSize);
+  out[kActionPlan] =
+      after.empty() ? 0.0f : float(heuristic_plan(after, level, rules).plays.size()) / 10.0f;
+  out[kActionOut] = after.empty() ? 1.0f : 0.0f;
+}
+
+}  // namespace
+
+void encode_state_features(const InfoState& v, float* out) {
+  encode_observation(v, out);
+  put_counts(v.unseen, out + kObsSize);
+}
+
+void learned_candidates(const PolicyView& view, const Action& heuristic, PolicyScratch& scratch,
+                        Candidates* out) {
+  const int level = view.level_rank(), seat = view.current_player();
+  scratch.actions.clear();
+  view.legal_actions(&scratch.actions);
+  std::uint8_t mask[kNumAbstract];
+  std::int32_t index[kNumAbstract];
+  abstract_mask(scratch.actions, level, mask, index);
+  const int hid = abstract_id(heuristic, level);
+  out->actions.clear();
+  out->heuristic = -1;
+  for (int id = 0; id < kNumAbstract; ++id) {
+    if (!mask[id]) continue;
+    if (id == hid) {  // the heuristic's own action stands for its id (its suits, its kickers)
+      out->heuristic = int(out->actions.size());
+      out->actions.push_back(heuristic);
+    } else {
+      out->actions.push_back(scratch.actions[std::size_t(index[id])]);
+    }
+  }
+  out->features.resize(out->actions.size() * std::size_t(kActionFeatures));
+  const Cards& hand = view.hand(seat);
+  for (std::size_t c = 0; c < out->actions.size(); ++c)
+    action_features(out->actions[c], hand, level, view.rules(), int(c) == out->heuristic,
+                    &out->features[c * std::size_t(kActionFeatures)]);
+}
+
+}  // namespace daguai

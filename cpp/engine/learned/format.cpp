@@ -1,0 +1,107 @@
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+
+#include <daguai/learned/format.hpp>
+
+namespace daguai {
+
+std::uint64_t dgn_hash(const char* p, std::size_t n) {
+  std::uint64_t h = 0xcbf29ce484222325ULL;
+  for (std::size_t i = 0; i < n; ++i) {
+    h ^= std::uint8_t(p[i]);
+    h *= 0x100000001b3ULL;
+  }
+  return h;
+}
+
+void DgnReader::need(std::size_t n, const char* what) const {
+  if (n > end_ - pos_) throw ModelError(std::string("model file: truncated in ") + what);
+}
+
+std::uint32_t DgnReader::u32(const char* what) {
+  need(4, what);
+  const std::uint32_t v = std::uint32_t(read_le(b_.data() + pos_, 4));
+  pos_ += 4;
+  return v;
+}
+
+void DgnReader::floats(std::size_t n, std::vector<float>* out, const char* what) {
+  if (n > (end_ - pos_) / 4) throw ModelError(std::string("model file: truncated in ") + what);
+  out->resize(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::uint32_t v = std::uint32_t(read_le(b_.data() + pos_ + 4 * i, 4));
+    float f;
+    std::memcpy(&f, &v, 4);
+    if (!std::isfinite(f))
+      throw ModelError(std::string("model file: non-finite weight in ") + what);
+    (*out)[i] = f;
+  }
+  pos_ += 4 * n;
+}
+
+std::string DgnReader::bytes(std::size_t n, const char* what) {
+  need(n, what);
+  std::string s = b_.substr(pos_, n);
+  pos_ += n;
+  return s;
+}
+
+namespace {
+
+// Closes a file descriptor on every way out.
+struct Fd {
+  int fd;
+  ~Fd() {
+    if (fd >= 0) ::close(fd);
+  }
+};
+
+std::string io_problem(const std::string& what, const std::string& path) {
+  return "model file: cannot " + what + " '" + path + "' (" + std::strerror(errno) + ")";
+}
+
+}  // namespace
+
+std::string read_model_file(const std::string& path) {
+  // O_NONBLOCK: opening a FIFO must not wait for a writer; fstat of the open file (not of
+  // the path) judges what is really read, a symlink's target included.
+  Fd f{::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC)};
+  if (f.fd < 0) throw ModelError(io_problem("open", path));
+  struct stat st{};
+  if (::fstat(f.fd, &st) != 0) throw ModelError(io_problem("stat", path));
+  if (!S_ISREG(st.st_mode))
+    throw ModelError("model file: '" + path + "' is not a regular file (" +
+                     (S_ISDIR(st.st_mode)    ? "a folder"
+                      : S_ISFIFO(st.st_mode) ? "a FIFO"
+                      : S_ISCHR(st.st_mode)  ? "a device"
+                                             : "not a file") +
+                     ")");
+  if (std::uint64_t(st.st_size) > kMaxModelFile)
+    throw ModelError("model file: '" + path + "' is " + std::to_string(st.st_size) +
+                     " bytes, more than the " + std::to_string(kMaxModelFile >> 20) +
+                     " MiB a .dgn file can be");
+  std::string bytes(std::size_t(st.st_size), '\0');
+  std::size_t got = 0;
+  while (got < bytes.size()) {
+    // the magic first: a large file that is not a model is refused after 4 bytes
+    const std::size_t want =
+        got < 4 ? std::min<std::size_t>(4, bytes.size()) - got : bytes.size() - got;
+    const ssize_t n = ::read(f.fd, bytes.data() + got, want);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) throw ModelError(io_problem("read", path));
+    if (n == 0) break;  // the file shrank while read: the parser reports the truncation
+    got += std::size_t(n);
+    if (got == 4 && std::memcmp(bytes.data(), "DGNN", 4) != 0)
+      throw ModelError("model file: '" + path + "' is not a .dgn file (bad magic)");
+  }
+  bytes.resize(got);
+  return bytes;
+}
+
+}  // namespace daguai

@@ -1,0 +1,43 @@
+// What the rule policies (random.cpp, greedy.cpp, heuristic.cpp) share: building an action,
+// the "cheapness" order of plays, and the decisions outside the play phase (R11).
+#pragma once
+
+#include <daguai/players/policy.hpp>
+
+namespace daguai {
+
+inline Action play_action(int seat, const Play& p) {
+  Action a;
+  a.type = ActionType::kPlay;
+  a.seat = std::int8_t(seat);
+  a.play = p;
+  return a;
+}
+inline Action pass_action(int seat) {
+  Action a;
+  a.type = ActionType::kPass;
+  a.seat = std::int8_t(seat);
+  return a;
+}
+
+// Level cards and jokers among the cards of a play.
+inline int control_cards(const Play& p, int level) {
+  return p.cards.jokers() + p.cards.rank_count(level);
+}
+// A play made only of level cards and jokers (a "control" unit: kept to regain the lead).
+inline bool is_control(const Play& p, int level) { return control_cards(p, level) == p.size(); }
+
+// "Cheapness" order for a follow / a lead of one size: lower key first, then fewer control
+// cards, then fewer jokers.
+inline bool cheaper(const Play& a, const Play& b, int level) {
+  if (a.key != b.key) return a.key < b.key;
+  const int ca = control_cards(a, level), cb = control_cards(b, level);
+  if (ca != cb) return ca < cb;
+  return a.jokers() < b.jokers();
+}
+
+// Non-play phases shared by greedy and heuristic (R11): pay the first highest card, return
+// the lowest-power card, offer the lowest cards, take the highest offered card.
+Action simple_exchange(const PolicyView& g, PolicyScratch& s);
+
+}  // namespace daguai

@@ -1,0 +1,102 @@
+#include <daguai/catalog/catalog.hpp>
+#include <daguai/learned/learned.hpp>
+#include <daguai/learned/models.hpp>
+#include <daguai/run/self_play.hpp>
+
+namespace daguai {
+
+namespace {
+
+double uniform01(Rng& r) { return double(r.next() >> 11) * 0x1.0p-53; }
+
+// The round's outcome for `seat` after `a` is applied to a copy of `g`, every seat then
+// playing the heuristic: (+1 / 0 / -1 for its team, its score change).
+std::pair<float, float> branch_value(const GameState& g, const Action& a, int seat,
+                                     std::array<PolicyScratch, 6>& scratch) {
+  GameState c = g;
+  const std::size_t rounds = c.results().size();
+  c.apply(a);
+  Rng unused(0);  // the heuristic draws nothing
+  while (!c.match_over() && c.results().size() == rounds) {
+    const int s = c.current_player();
+    c.apply(choose_action(PolicyId::kHeuristic, c, unused, scratch[std::size_t(s)]));
+  }
+  const RoundResult& r = c.results().back();
+  const float wl = r.winner < 0 ? 0.0f : (r.winner == team_of(seat) ? 1.0f : -1.0f);
+  return {wl, float(r.scores[std::size_t(seat)])};
+}
+
+void push_frame(Frames* out, const std::vector<float>& state, const float* action,
+                std::pair<float, float> value, std::uint64_t game, int seat) {
+  out->state.insert(out->state.end(), state.begin(), state.end());
+  out->action.insert(out->action.end(), action, action + kActionFeatures);
+  out->target.push_back(value.first);
+  out->score.push_back(value.second);
+  out->game.push_back(game);
+  out->seat.push_back(std::int8_t(seat));
+}
+
+}  // namespace
+
+void self_play(const SelfPlayConfig& cfg, Frames* out, std::int64_t* rounds) {
+  std::array<PolicyScratch, 6> scratch, branch_scratch;
+  Decision d;
+  for (std::int64_t i = 0; i < cfg.n; ++i) {
+    const std::uint64_t game = cfg.first_game + std::uint64_t(i);
+    GameState g(cfg.rules, cfg.seed, game, /*auto_pass=*/false, /*record=*/false,
+                cfg.random_start ? Start::kRandom : Start::kFresh);
+    const int seats = g.table().seats;
+    std::array<Rng, 6> rngs, explore;
+    for (int s = 0; s < seats; ++s) {
+      rngs[std::size_t(s)] = Rng::stream(cfg.seed, game, Stream::kPolicy, std::uint64_t(s));
+      explore[std::size_t(s)] = Rng::stream(cfg.seed, game, Stream::kExplore, std::uint64_t(s));
+      scratch[std::size_t(s)].plan.clear();
+      scratch[std::size_t(s)].plan_hand = Cards{};
+    }
+    while (!g.match_over() && g.results().empty()) {
+      const int seat = g.current_player();
+      const std::size_t s = std::size_t(seat);
+      const PolicyId k = cfg.policies[s];
+      const std::shared_ptr<const Network> net = model_of(k);
+      if (!cfg.record[s] || g.phase() != Phase::kPlay) {
+        g.apply(choose_action(k, g, rngs[s], scratch[s]));
+        continue;
+      }
+      if (!net && k != PolicyId::kHeuristic)
+        throw ModelError("self_play: a recorded seat plays a model or the heuristic");
+      prepare_decision(PolicyView(g), net.get(), scratch[s], &d);
+      const Candidates& cands = d.cands;
+      const std::vector<float>& q = d.q;
+      const int n = d.size();
+      if (n <= 1) {
+        g.apply(n == 1 ? cands.actions[0] : d.heuristic);
+        continue;
+      }
+      int main = net ? learned_pick(q.data(), n, cands.heuristic, net->margin())
+                     : std::max(cands.heuristic, 0);
+      Rng& ex = explore[s];
+      if (cfg.epsilon > 0 && uniform01(ex) < cfg.epsilon) main = int(ex.bounded(std::uint64_t(n)));
+      if (cfg.branch > 0 && uniform01(ex) < cfg.branch) {
+        int alt;
+        if (net && uniform01(ex) < 0.5) {
+          alt = -1;
+          for (int c = 0; c < n; ++c)
+            if (c != main && (alt < 0 || q[std::size_t(c)] > q[std::size_t(alt)])) alt = c;
+        } else {
+          alt = int(ex.bounded(std::uint64_t(n - 1)));
+          if (alt >= main) ++alt;
+        }
+        const auto vm = branch_value(g, cands.actions[std::size_t(main)], seat, branch_scratch);
+        const auto va = branch_value(g, cands.actions[std::size_t(alt)], seat, branch_scratch);
+        push_frame(out, d.state, &cands.features[std::size_t(main) * kActionFeatures], vm, game,
+                   seat);
+        push_frame(out, d.state, &cands.features[std::size_t(alt) * kActionFeatures], va, game,
+                   seat);
+      }
+      g.apply(cands.actions[std::size_t(main)]);
+    }
+    if (rounds) ++*rounds;
+  }
+}
+
+}  // namespace daguai

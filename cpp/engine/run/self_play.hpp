@@ -1,0 +1,51 @@
+// The learned player's self-play generator, which the trainer's actors call
+// (python/daguai/learn/, docs/learning.md): a runner above the catalog, since a seat may play
+// any policy.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include <daguai/core/rules.hpp>
+#include <daguai/learned/features.hpp>
+#include <daguai/players/policy.hpp>
+
+namespace daguai {
+
+// Plays rounds games first_game .. first_game + n - 1 (random start states, as
+// Game(start="random"), or fresh ones). Seat s plays policies[s] (a model id or a hand-written
+// policy). At a play decision of a seat with record[s] that has two or more candidates:
+//   - with probability epsilon the seat plays a uniformly random candidate (state diversity);
+//   - with probability `branch` the decision is also *branched*: from a copy of the state the
+//     seat's own choice `main` and one alternative `alt` are each applied and the round is
+//     played out by every seat with the heuristic (common random numbers: the same streams
+//     in both branches), and both are recorded: frame 2i is (state, main, its outcome), frame
+//     2i+1 is (state, alt, its outcome). `alt` is, with probability 1/2 when the seat plays a
+//     network, the network's best other candidate, else a uniformly random other candidate.
+// The pair's outcome difference estimates Q_h(s, alt) - Q_h(s, main), the heuristic
+// continuation's advantage, with far less variance than two separate rounds (the deal, the
+// hands and later choices are shared). All draws come from Rng::stream(seed, game, kExplore,
+// seat). Deterministic in its arguments (R17).
+struct Frames {
+  std::vector<float> state, action;  // frames x kStateFeatures, frames x kActionFeatures
+  std::vector<float> target;         // the branch's round outcome for the seat's team (R13)
+  std::vector<float> score;          // the seat's round score change in that branch (R13)
+  std::vector<std::uint64_t> game;
+  std::vector<std::int8_t> seat;
+  std::size_t size() const { return target.size(); }
+};
+struct SelfPlayConfig {
+  Rules rules;
+  std::uint64_t seed = 0, first_game = 0;
+  std::int64_t n = 0;
+  std::array<PolicyId, 6> policies{};
+  std::array<bool, 6> record{};
+  double epsilon = 0;
+  double branch = 1;
+  bool random_start = true;
+};
+// The rounds played (main lines) are counted in *rounds.
+void self_play(const SelfPlayConfig& cfg, Frames* out, std::int64_t* rounds = nullptr);
+
+}  // namespace daguai

@@ -1,0 +1,322 @@
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+
+#include <daguai/beliefs/sampler.hpp>
+#include <daguai/core/workers.hpp>
+#include <daguai/search/candidates.hpp>
+#include <daguai/search/search.hpp>
+
+namespace daguai {
+
+int rollout_round(GameState& g, PolicyId policy, DecideFn decide, std::uint64_t seed,
+                  std::uint64_t game, Seats& seats) {
+  seats.assign(policy);
+  seats.decide = decide;
+  seats.start(seed, game);
+  play_out(g, seats, g.results().size() + 1);  // to the end of this round
+  const RoundResult& r = g.results().back();
+  return r.forfeit_seat >= 0 ? -1 : r.winner;
+}
+
+int rollout_round(GameState& g, PolicyId policy, DecideFn decide, std::uint64_t seed,
+                  std::uint64_t game) {
+  thread_local Seats seats;  // reused: no allocation per rollout
+  return rollout_round(g, policy, decide, seed, game, seats);
+}
+
+void check_search_limits(const SearchConfig& cfg) {
+  if (cfg.rollouts < 1 || cfg.rollouts > kMaxRollouts)
+    throw GameError("search: the budget (rollouts) must be in [1, " + std::to_string(kMaxRollouts) +
+                    "], got " + std::to_string(cfg.rollouts));
+  if (!(cfg.ms >= 0 && cfg.ms <= kMaxSearchMs))
+    throw GameError("search: the budget (ms) must be in [0, " + std::to_string(long(kMaxSearchMs)) +
+                    "]");
+  check_threads(cfg.threads, "search");
+  if (cfg.max_candidates < 0) throw GameError("search: max_candidates must be >= 0");
+  if (!cfg.decide) throw GameError("search: the config has no rollout dispatcher");
+}
+
+namespace {
+
+int ceil_log2(int n) {
+  int r = 0;
+  while ((1 << r) < n) ++r;
+  return r;
+}
+
+using Clock = std::chrono::steady_clock;
+
+// The values of every (candidate, world) played so far; a candidate's worlds are 0 .. done-1.
+class Race {
+ public:
+  Race(const InfoState& v, const std::vector<Action>& actions, const SearchConfig& cfg,
+       std::uint64_t seed, int incumbent)
+      : v_(v),
+        actions_(actions),
+        cfg_(cfg),
+        seed_(seed),
+        incumbent_(incumbent),
+        team_(team_of(v.seat)),
+        value_(actions.size()),
+        outcome_(actions.size()),
+        done_(actions.size(), 0) {}
+
+  // The race with budget B; false when the deadline (if any) passed before it finished.
+  bool run(long budget, const Clock::time_point* deadline, const SearchProgress& progress,
+           SearchResult* res) {
+    const int n = int(actions_.size());
+    std::vector<int> challengers;
+    for (int i = 0; i < n; ++i)
+      if (i != incumbent_) challengers.push_back(i);
+    const bool has_inc = incumbent_ >= 0;
+    const int rounds = has_inc ? ceil_log2(std::max(1, int(challengers.size()))) + 1 : ceil_log2(n);
+    std::vector<int> worlds_of(std::size_t(n), 0), round_of(std::size_t(n), 0);
+    long used = 0;
+    int worlds = 0;
+    for (int r = 0; r < rounds; ++r) {
+      std::vector<int> alive = challengers;
+      if (has_inc) alive.insert(alive.begin(), incumbent_);
+      const long size = long(alive.size());
+      const bool last = r == rounds - 1;
+      const long t = last ? std::max(1L, (budget - used) / size)
+                          : std::max(1L, budget / (size * long(rounds)));
+      const int before = worlds;
+      worlds = int(std::min<long>(long(worlds) + t, kMaxRollouts));
+      used += long(worlds - before) * size;
+      if (!extend(alive, worlds, deadline)) return false;
+      for (int i : alive) {
+        worlds_of[std::size_t(i)] = worlds;
+        round_of[std::size_t(i)] = r;
+      }
+      if (progress && !progress(deadline ? -1.0 : double(used), double(budget)))
+        throw GameError("search: interrupted");
+      if (!has_inc || !last) {  // halve the challengers: the better mean first, ties in order
+        std::vector<double> mean(std::size_t(n), 0.0);
+        for (int i : challengers) mean[std::size_t(i)] = prefix_mean(i, worlds);
+        std::stable_sort(challengers.begin(), challengers.end(),
+                         [&](int a, int b) { return mean[std::size_t(a)] > mean[std::size_t(b)]; });
+        challengers.resize((challengers.size() + 1) / 2);
+        std::sort(challengers.begin(), challengers.end());
+      }
+    }
+    res->candidates.assign(std::size_t(n), CandidateStats{});
+    res->worlds = 0;
+    for (int i = 0; i < n; ++i) {
+      CandidateStats& c = res->candidates[std::size_t(i)];
+      c.action = actions_[std::size_t(i)];
+      c.n = worlds_of[std::size_t(i)];
+      c.round = round_of[std::size_t(i)];
+      tally(i, &c);
+      res->worlds = std::max(res->worlds, c.n);
+    }
+    res->rounds = rounds;
+    res->rollouts = used;
+    res->budget = budget;
+    res->best =
+        has_inc ? switch_rule(challengers.empty() ? -1 : challengers[0], worlds) : challengers[0];
+    return true;
+  }
+
+  // Candidate i's statistics over its first c->n worlds: values, score and outcomes.
+  void tally(int i, CandidateStats* c) const {
+    const auto& value = value_[std::size_t(i)];
+    const auto& outcome = outcome_[std::size_t(i)];
+    c->values.assign(value.begin(), value.begin() + c->n);
+    for (int k = 0; k < c->n; ++k) {
+      const int o = outcome[std::size_t(k)];
+      c->score += value[std::size_t(k)];
+      c->wins += o > 0;
+      c->draws += o == 0;
+      c->losses += o < 0;
+    }
+  }
+
+  // What a race stopped by the deadline in its first round leaves: every candidate with the
+  // worlds it finished, the best mean among those with the most worlds (the incumbent when
+  // it has them), rounds = 0.
+  void partial(long budget, SearchResult* res) const {
+    const int n = int(actions_.size());
+    res->candidates.assign(std::size_t(n), CandidateStats{});
+    res->worlds = 0;
+    res->rollouts = 0;
+    for (int i = 0; i < n; ++i) {
+      CandidateStats& c = res->candidates[std::size_t(i)];
+      c.action = actions_[std::size_t(i)];
+      c.n = done_[std::size_t(i)];
+      tally(i, &c);
+      res->worlds = std::max(res->worlds, c.n);
+      res->rollouts += c.n;
+    }
+    int best = incumbent_ >= 0 && done_[std::size_t(incumbent_)] == res->worlds ? incumbent_ : -1;
+    for (int i = 0; i < n && best < 0; ++i)
+      if (done_[std::size_t(i)] == res->worlds) best = i;
+    if (incumbent_ < 0)
+      for (int i = 0; i < n; ++i)
+        if (done_[std::size_t(i)] == res->worlds &&
+            res->candidates[std::size_t(i)].score > res->candidates[std::size_t(best)].score)
+          best = i;
+    res->best = best;
+    res->rounds = 0;
+    res->budget = budget;
+  }
+
+ private:
+  double prefix_mean(int i, int worlds) const {
+    double s = 0;
+    for (int k = 0; k < worlds; ++k) s += value_[std::size_t(i)][std::size_t(k)];
+    return worlds ? s / worlds : 0.0;
+  }
+
+  // The incumbent unless the challenger is clearly better over the shared worlds.
+  int switch_rule(int challenger, int worlds) const {
+    constexpr int kMinWorldsToSwitch = 4;
+    constexpr double kZ = 2.0;  // measured: one standard error switched on noise (docs)
+    if (challenger < 0 || worlds < kMinWorldsToSwitch) return incumbent_;
+    double sum = 0, sq = 0;
+    for (int k = 0; k < worlds; ++k) {
+      const double d = double(value_[std::size_t(challenger)][std::size_t(k)]) -
+                       double(value_[std::size_t(incumbent_)][std::size_t(k)]);
+      sum += d;
+      sq += d * d;
+    }
+    const double mean = sum / worlds;
+    const double var = std::max(0.0, (sq - worlds * mean * mean) / (worlds - 1));
+    return mean > 0 && mean > kZ * std::sqrt(var / worlds) ? challenger : incumbent_;
+  }
+
+  // Plays every candidate of `alive` in its worlds done .. worlds-1 (in parallel).
+  bool extend(const std::vector<int>& alive, int worlds, const Clock::time_point* deadline) {
+    std::vector<std::pair<int, int>> tasks;  // (world, candidate): world-major
+    for (int i : alive) {
+      value_[std::size_t(i)].resize(std::size_t(std::max(worlds, done_[std::size_t(i)])));
+      outcome_[std::size_t(i)].resize(value_[std::size_t(i)].size());
+    }
+    int from = worlds;
+    for (int i : alive) from = std::min(from, done_[std::size_t(i)]);
+    for (int k = from; k < worlds; ++k)
+      for (int i : alive)
+        if (k >= done_[std::size_t(i)]) tasks.emplace_back(k, i);
+    if (tasks.empty()) return true;
+    std::vector<char> finished(tasks.size(), 0);  // each written by one worker
+    std::atomic<bool> late{false};
+    parallel_for<Seats>(std::int64_t(tasks.size()), cfg_.threads, 1,
+                        [&](Seats& seats, std::int64_t t) {
+                          if (deadline && Clock::now() > *deadline) {
+                            late.store(true);
+                            return false;
+                          }
+                          play(tasks[std::size_t(t)].second, tasks[std::size_t(t)].first, seats);
+                          finished[std::size_t(t)] = 1;
+                          return true;
+                        });
+    if (late.load()) {  // keep what finished: each candidate's worlds finished in order
+      std::vector<char> open(actions_.size(), 0);
+      for (std::size_t t = 0; t < tasks.size(); ++t) {
+        const auto [k, i] = tasks[t];
+        if (!finished[t]) open[std::size_t(i)] = 1;
+        if (!open[std::size_t(i)] && k == done_[std::size_t(i)]) done_[std::size_t(i)] = k + 1;
+      }
+      return false;
+    }
+    for (int i : alive) done_[std::size_t(i)] = std::max(done_[std::size_t(i)], worlds);
+    return true;
+  }
+
+  void play(int i, int k, Seats& seats) {
+    const GameState world =
+        make_world(v_, sample_world_hands(v_, seed_, std::uint64_t(k)), seed_, std::uint64_t(k));
+    GameState g = world;
+    g.apply(actions_[std::size_t(i)]);
+    int winner;
+    if (g.results().size() > world.results().size() || g.match_over()) {
+      const RoundResult& r = g.results().back();
+      winner = r.forfeit_seat >= 0 ? -1 : r.winner;
+    } else {
+      winner = rollout_round(g, cfg_.rollout, cfg_.decide, seed_, std::uint64_t(k), seats);
+    }
+    outcome_[std::size_t(i)][std::size_t(k)] =
+        std::int8_t(winner < 0 ? 0 : (winner == team_ ? 1 : -1));
+    value_[std::size_t(i)][std::size_t(k)] = g.results().back().scores[std::size_t(v_.seat)];
+  }
+
+  const InfoState& v_;
+  const std::vector<Action>& actions_;
+  const SearchConfig& cfg_;
+  std::uint64_t seed_;
+  int incumbent_, team_;
+  std::vector<std::vector<std::int32_t>> value_;
+  std::vector<std::vector<std::int8_t>> outcome_;
+  std::vector<int> done_;
+};
+
+}  // namespace
+
+SearchResult search(const InfoState& v, const std::vector<Action>& actions, const SearchConfig& cfg,
+                    std::uint64_t seed, int incumbent, const SearchProgress& progress) {
+  if (v.pub.current != v.seat)
+    throw GameError("search: seat " + std::to_string(v.seat) + " is not to act");
+  if (actions.empty()) throw GameError("search: no candidate actions");
+  check_search_limits(cfg);
+  if (incumbent >= int(actions.size())) incumbent = -1;
+  SearchResult res;
+  res.candidates.resize(actions.size());
+  for (std::size_t i = 0; i < actions.size(); ++i) res.candidates[i].action = actions[i];
+  res.best = std::max(0, incumbent);
+  if (actions.size() == 1) return res;
+  Race race(v, actions, cfg, seed, incumbent);
+  long budget = cfg.rollouts;
+  if (cfg.ms <= 0) {
+    race.run(budget, nullptr, progress, &res);
+    return res;
+  }
+  const auto start = Clock::now();
+  const auto deadline = start + std::chrono::microseconds(long(cfg.ms * 1000.0));
+  // Races with doubled budgets while time is left; the last one that finished is the result.
+  // A first race that does not finish in time leaves a partial result (Race::partial).
+  const SearchProgress timed = [&](double, double) {
+    const double ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+    return !progress || progress(ms, cfg.ms);
+  };
+  if (!race.run(budget, &deadline, timed, &res)) {
+    race.partial(budget, &res);
+    return res;
+  }
+  SearchResult next;
+  while (budget * 2 <= kMaxRollouts && Clock::now() < deadline) {
+    budget *= 2;
+    if (!race.run(budget, &deadline, timed, &next)) break;
+    res = std::move(next);
+  }
+  return res;
+}
+
+Action pimc_action(const PolicyView& view, Rng& rng, PolicyScratch& s, const SearchConfig& cfg) {
+  s.actions.clear();
+  view.legal_actions(&s.actions);
+  if (s.actions.size() == 1) return s.actions[0];  // no search for a forced decision
+  const std::uint64_t seed = rng.next();
+  // The rollout policy's own choice is the incumbent: kept when no candidate is clearly better.
+  Rng prior_rng = Rng::stream(seed, 0, Stream::kPolicy, 99);
+  if (!cfg.decide) throw GameError("search: the config has no rollout dispatcher");
+  const Action prior = cfg.decide(cfg.rollout, view, prior_rng, s);
+  s.actions.clear();
+  view.legal_actions(&s.actions);
+  int prior_index = 0;
+  for (std::size_t i = 0; i < s.actions.size(); ++i)
+    if (s.actions[i] == prior) prior_index = int(i);
+  const std::vector<ActionGroup> groups =
+      group_actions(view.hand(view.current_player()), s.actions);
+  const std::vector<int> chosen =
+      select_candidates(view, s.actions, groups, prior_index, cfg.max_candidates);
+  if (chosen.size() == 1) return prior;
+  std::vector<Action> arms;
+  arms.reserve(chosen.size());
+  for (int g : chosen) arms.push_back(s.actions[std::size_t(groups[std::size_t(g)].members[0])]);
+  arms[0] = prior;  // select_candidates puts the incumbent's group first
+  const SearchResult r = search(view.info(), arms, cfg, seed, 0);
+  return arms[std::size_t(r.best)];
+}
+
+}  // namespace daguai

@@ -1,0 +1,113 @@
+// Search over hidden information: perfect-information Monte Carlo (PIMC)
+// with a race between the candidates.
+//
+// For a decision of seat s with view v: sample worlds (sampler.hpp); a rollout of candidate
+// i in world k plays i, then every seat follows the rollout policy (default heuristic) to the
+// end of the round. Its value is the round's score change of seat s (R13: it grows with the
+// size of the win); its outcome (win / draw / loss of s's team) is kept for analyze.
+// Common random numbers: world k's hands come from Rng::stream(seed, 0, kSample, k) and its
+// rollouts from Rng::stream(seed, k, kPolicy, seat) for every candidate, so candidates are
+// compared on the same deals and the same rollout choices; every candidate sees worlds
+// 0, 1, 2, ... in order, so any two are compared on the worlds they share.
+//
+// The race (sequential halving; docs/search.md "The race"): the budget of B rollouts is
+// split evenly over R rounds. In round r every candidate still running is played in the
+// same new worlds until each has seen N_r worlds; then the lower half of the challengers (by
+// mean value over those N_r worlds, ties to the earlier candidate) stops. Without an
+// incumbent R = ceil(log2 n) and the last one running is best. With an incumbent (the
+// rollout policy's own choice, pimc) the incumbent never stops; the challengers are halved
+// to one in ceil(log2(n - 1)) rounds, and a final round plays the incumbent and that
+// challenger with what is left of the budget: the challenger replaces the incumbent only if,
+// over at least 4 worlds, its paired mean advantage is positive and above two standard
+// errors (few worlds are noisy: do not switch on noise). A round gives each candidate at
+// least one new world, so a budget below the number of candidates is exceeded.
+// Every (candidate, world) value depends only on (view, seed, candidate, world): results are
+// the same for any number of threads (the rollouts of a round run in parallel).
+//
+// With cfg.ms > 0 the race is run with budgets B, 2B, 4B, ... (reusing every rollout already
+// played) until the time is spent, and the last race that finished is the result (then it
+// depends on the machine's speed). If even the first race does not finish in time, the result
+// is partial: rounds = 0, each candidate with the worlds it finished, the best mean among those
+// with the most worlds. A decision with a single legal action costs no search.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <daguai/game/infostate.hpp>
+#include <daguai/players/play_out.hpp>
+#include <daguai/players/policy.hpp>
+
+namespace daguai {
+
+// Settings of a search: a catalog entry of kind search carries its own
+// (catalog/policies.def: "pimc24" is the search with a budget of 24 rollouts).
+struct SearchConfig {
+  int rollouts = 256;       // budget in rollouts per decision (1 .. kMaxRollouts)
+  double ms = 0;            // > 0: doubled budgets until this many milliseconds are spent
+  int threads = 1;          // 1 .. kMaxThreads (workers.hpp); results do not depend on it
+  int max_candidates = 16;  // pimc: race at most this many groups of plays (0 = all)
+  PolicyId rollout = PolicyId::kHeuristic;  // the policy every seat plays in rollouts
+  // How `rollout` is played: the catalog's rollout_decide (catalog/catalog.hpp), which
+  // refuses a search policy; the catalog and the bindings set it.
+  DecideFn decide = nullptr;
+};
+
+// Limits of one search (docs/errors.md): budgets in rollouts, and the worlds of one candidate.
+constexpr long kMaxRollouts = 1L << 24;
+constexpr double kMaxSearchMs = 3600.0 * 1000.0;
+
+struct CandidateStats {
+  Action action;
+  int n = 0;  // worlds (rollouts) of this candidate in the race
+  int wins = 0, draws = 0, losses = 0;
+  double score = 0;                  // sum of the seat's round score changes
+  int round = 0;                     // the last round of the race it ran in (0-based)
+  std::vector<std::int32_t> values;  // value in worlds 0 .. n-1 (the score change)
+  double mean() const { return n ? double(wins - losses) / n : 0.0; }
+  double mean_score() const { return n ? score / n : 0.0; }
+};
+
+struct SearchResult {
+  std::vector<CandidateStats> candidates;  // in the order given
+  int best = 0;                            // index into candidates
+  int worlds = 0;                          // the most worlds any candidate saw
+  int rounds = 0;                          // rounds of the race
+  long rollouts = 0;                       // rollouts of the race (the result's budget used)
+  long budget = 0;                         // its budget (cfg.rollouts, or more with cfg.ms)
+};
+
+// Progress of a search: called on the calling thread between rounds with the rollouts
+// played so far and the total planned (time mode: elapsed and allowed milliseconds).
+// Returning false stops the search (GameError "search: interrupted").
+using SearchProgress = std::function<bool(double done, double total)>;
+
+// Race `actions` (legal for the view's seat, who must be to act) over sampled worlds.
+// `incumbent` (an index, or -1) is the rollout policy's choice (see above).
+SearchResult search(const InfoState& v, const std::vector<Action>& actions, const SearchConfig& cfg,
+                    std::uint64_t seed, int incumbent = -1,
+                    const SearchProgress& progress = SearchProgress());
+
+// One rollout from `g` to the end of its round (or the match): every seat plays `policy`
+// through `decide` with the streams of (seed, game) (play_out.hpp; `seats` is the caller's
+// scratch, reused); returns the round's winner (team) or -1 for a draw (the round's result
+// is then g.results().back()).
+int rollout_round(GameState& g, PolicyId policy, DecideFn decide, std::uint64_t seed,
+                  std::uint64_t game, Seats& seats);
+int rollout_round(GameState& g, PolicyId policy, DecideFn decide, std::uint64_t seed,
+                  std::uint64_t game);
+
+// The search policies (catalog entries of kind search, each with its SearchConfig): the groups of
+// equivalent plays (candidates.hpp), at most cfg.max_candidates of them chosen by select_candidates
+// with the rollout policy's own choice as incumbent, raced with the budget of cfg.
+Action pimc_action(const PolicyView& view, Rng& rng, PolicyScratch& scratch,
+                   const SearchConfig& cfg);
+
+// GameError unless the budget is within the limits above (threads: workers.hpp) and the
+// config has its rollout dispatcher (the catalog's check_search_config also refuses a search
+// as the rollout policy).
+void check_search_limits(const SearchConfig& cfg);
+
+}  // namespace daguai

@@ -1,0 +1,177 @@
+#include "bench.hpp"
+
+#include <time.h>
+
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <cstdlib>
+
+#include <daguai/beliefs/sampler.hpp>
+#include <daguai/catalog/catalog.hpp>
+#include <daguai/search/search.hpp>
+
+namespace daguai::testing {
+
+void time_legal_plays(const Cards* hands, const Play* tops, const std::uint8_t* tops_set,
+                      std::size_t n, int level, const Rules& rules, int reps, double* ns_per_call,
+                      std::int64_t* counts) {
+  PlayList buf;
+  buf.reserve(1 << 14);
+  for (std::size_t i = 0; i < n; ++i) {
+    const Play* top = (tops && tops_set[i]) ? &tops[i] : nullptr;
+    double best = 1e300;
+    for (int r = 0; r < reps; ++r) {
+      buf.clear();
+      const auto t0 = std::chrono::steady_clock::now();
+      legal_plays(hands[i], level, rules, top, &buf);
+      const auto t1 = std::chrono::steady_clock::now();
+      best = std::min(best, std::chrono::duration<double, std::nano>(t1 - t0).count());
+    }
+    ns_per_call[i] = best;
+    counts[i] = std::int64_t(buf.size());
+  }
+}
+
+void time_play_op(int op, const Cards* hands, const Play* tops, const std::uint8_t* tops_set,
+                  std::size_t n, int level, const Rules& rules, int reps, double* ns_per_call,
+                  std::int64_t* counts) {
+  if (op == 0)
+    return time_legal_plays(hands, tops, tops_set, n, level, rules, reps, ns_per_call, counts);
+  for (std::size_t i = 0; i < n; ++i) {
+    const Play* top = (tops && tops_set[i]) ? &tops[i] : nullptr;
+    double best = 1e300;
+    std::int64_t result = 0;
+    for (int r = 0; r < reps; ++r) {
+      Rng rng(i);
+      Play pick;
+      const auto t0 = std::chrono::steady_clock::now();
+      if (op == 1)
+        result = std::int64_t(count_plays(hands[i], level, rules, top).total);
+      else if (op == 2)
+        result = sample_play(hands[i], level, rules, top, rng, &pick) ? 1 : 0;
+      else
+        result = top && has_legal_follow(hands[i], level, rules, *top) ? 1 : 0;
+      const auto t1 = std::chrono::steady_clock::now();
+      best = std::min(best, std::chrono::duration<double, std::nano>(t1 - t0).count());
+      if (op == 2 && result && pick.size() == 0) std::abort();  // keep the pick alive
+    }
+    ns_per_call[i] = best;
+    counts[i] = result;
+  }
+}
+
+GameTiming time_game(const Rules& rules, std::uint64_t seed, std::int64_t max_decisions,
+                     bool record) {
+  using clock = std::chrono::steady_clock;
+  GameTiming t;
+  std::vector<Action> actions;
+  Rng rng(seed ^ 0x5EED);
+  double apply = 0, gen = 0, clone = 0;
+  std::int64_t clones = 0;
+  for (std::uint64_t game = 0; t.decisions < max_decisions; ++game) {
+    GameState g(rules, seed, game, false, record);
+    while (!g.match_over() && t.decisions < max_decisions) {
+      actions.clear();
+      const auto t0 = clock::now();
+      g.legal_actions(&actions);
+      const auto t1 = clock::now();
+      const Action a = actions[rng.bounded(actions.size())];
+      const std::size_t rounds_before = g.results().size();
+      const auto t2 = clock::now();
+      g.apply(a);
+      const auto t3 = clock::now();
+      // a decision that ends a round also deals the next one: not counted as "apply"
+      if (g.results().size() == rounds_before)
+        apply += std::chrono::duration<double, std::nano>(t3 - t2).count();
+      else
+        ++t.rounds;
+      gen += std::chrono::duration<double, std::nano>(t1 - t0).count();
+      if ((t.decisions & 15) == 0) {
+        const auto c0 = clock::now();
+        GameState copy(g);
+        const auto c1 = clock::now();
+        clone += std::chrono::duration<double, std::nano>(c1 - c0).count();
+        ++clones;
+        if (copy.round() < 0) std::abort();  // keep the copy alive
+      }
+      ++t.decisions;
+    }
+  }
+  t.apply_ns = apply / double(std::max<std::int64_t>(1, t.decisions - t.rounds));
+  t.generate_ns = gen / double(std::max<std::int64_t>(1, t.decisions));
+  t.clone_ns = clone / double(std::max<std::int64_t>(1, clones));
+  return t;
+}
+
+double time_sampling(const GameState& g, int n, std::uint64_t seed) {
+  const InfoState v = information_state(g, g.current_player());
+  const auto t0 = std::chrono::steady_clock::now();
+  std::uint64_t sink = 0;
+  for (int k = 0; k < n; ++k) sink += sample_world_hands(v, seed, std::uint64_t(k))[0].lo;
+  const double ns =
+      std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - t0).count() / n;
+  return sink == 42 ? ns + 0 : ns;  // keep the loop
+}
+
+WorldTiming time_worlds(const GameState& g, int n, std::uint64_t seed) {
+  using clock = std::chrono::steady_clock;
+  WorldTiming t;
+  std::uint64_t sink = 0;
+  auto t0 = clock::now();
+  for (int k = 0; k < n; ++k)
+    sink += std::uint64_t(information_state(g, g.current_player()).pub.round);
+  t.view_ns = std::chrono::duration<double, std::nano>(clock::now() - t0).count() / n;
+  const InfoState v = information_state(g, g.current_player());
+  t0 = clock::now();
+  for (int k = 0; k < n; ++k) {
+    const GameState w =
+        make_world(v, sample_world_hands(v, seed, std::uint64_t(k)), seed, std::uint64_t(k));
+    sink += std::uint64_t(w.cards_left(0));
+  }
+  t.world_ns = std::chrono::duration<double, std::nano>(clock::now() - t0).count() / n;
+  if (sink == 42) t.world_ns += 0;  // keep the loops
+  return t;
+}
+
+std::vector<double> time_decisions(const Rules& rules, PolicyId policy, PolicyId opponent,
+                                   std::uint64_t seed, int rounds) {
+  std::vector<double> ns;
+  std::array<PolicyScratch, 6> scratch;
+  std::vector<Action> legal;
+  const auto cpu_ns = [] {
+    timespec t;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return double(t.tv_sec) * 1e9 + double(t.tv_nsec);
+  };
+  for (int i = 0; i < rounds; ++i) {
+    GameState g(rules, seed, std::uint64_t(i), false, false, Start::kRandom);
+    std::array<Rng, 6> rngs;
+    for (int s = 0; s < 6; ++s)
+      rngs[std::size_t(s)] = Rng::stream(seed, std::uint64_t(i), Stream::kPolicy, std::uint64_t(s));
+    while (!g.match_over() && g.results().empty()) {
+      const int s = g.current_player();
+      const PolicyId k = s % 2 == 0 ? policy : opponent;
+      legal.clear();
+      g.legal_actions(&legal);
+      const double t0 = cpu_ns();
+      const Action a = choose_action(k, g, rngs[std::size_t(s)], scratch[std::size_t(s)]);
+      const double t1 = cpu_ns();
+      if (s % 2 == 0 && legal.size() > 1) ns.push_back(t1 - t0);
+      g.apply(a);
+    }
+  }
+  return ns;
+}
+
+double time_rollouts(const GameState& g, int n, PolicyId policy) {
+  const auto t0 = std::chrono::steady_clock::now();
+  for (int i = 0; i < n; ++i) {
+    GameState w = g;
+    rollout_round(w, policy, &rollout_decide, 99, std::uint64_t(i));
+  }
+  return std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - t0).count() /
+         n;
+}
+
+}  // namespace daguai::testing

@@ -1,0 +1,59 @@
+// Timing helpers for benchmarks/ and `daguai bench` (timed inside C++, so no Python overhead
+// is counted), bound as daguai._core._testing.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include <daguai/game/state.hpp>
+#include <daguai/players/policy.hpp>
+#include <daguai/plays/moves.hpp>
+
+namespace daguai::testing {
+
+// For each hand i: generate its legal plays (leading, or following tops[i] when tops is
+// non-null and tops_set[i]) `reps` times; ns_per_call[i] = the fastest repetition in
+// nanoseconds, counts[i] = number of plays.
+void time_legal_plays(const Cards* hands, const Play* tops, const std::uint8_t* tops_set,
+                      std::size_t n, int level, const Rules& rules, int reps, double* ns_per_call,
+                      std::int64_t* counts);
+
+// The same for one of: op 0 legal_plays, 1 count_plays, 2 sample_play (count + one play,
+// one Rng per call from seed i), 3 has_legal_follow (tops required). counts[i] = the number
+// of plays (op 0-2) or 1/0 (op 3).
+void time_play_op(int op, const Cards* hands, const Play* tops, const std::uint8_t* tops_set,
+                  std::size_t n, int level, const Rules& rules, int reps, double* ns_per_call,
+                  std::int64_t* counts);
+
+struct GameTiming {
+  std::int64_t decisions = 0, rounds = 0;
+  double apply_ns = 0;     // mean time of GameState::apply (validation included), per decision
+  double generate_ns = 0;  // mean time of legal_actions, per decision
+  double clone_ns = 0;     // mean time of a GameState copy (taken at every 16th decision)
+};
+
+// Random play (uniform over legal actions, project RNG) of whole matches from `seed`,
+// timing apply, legal-action generation and copies separately.
+GameTiming time_game(const Rules& rules, std::uint64_t seed, std::int64_t max_decisions,
+                     bool record);
+
+// Mean ns per sampled world (the hands of worlds 0..n-1 of the view of the seat to act).
+double time_sampling(const GameState& g, int n, std::uint64_t seed);
+// World creation from a view, the search's unit of work: mean ns per world k of the view of the
+// seat to act (sample_world_hands then make_world, worlds 0..n-1), and the mean ns of
+// building that view (information_state) over `n` repetitions.
+struct WorldTiming {
+  double world_ns = 0;
+  double view_ns = 0;
+};
+WorldTiming time_worlds(const GameState& g, int n, std::uint64_t seed);
+// Mean ns per rollout (search/search.hpp rollout_round) to the end of the round from a copy of g.
+double time_rollouts(const GameState& g, int n, PolicyId policy);
+
+// CPU time of every decision of `policy` (seats 0, 2, 4; `opponent` on 1, 3, 5) over `rounds`
+// rounds from random start states of (seed, game 0..rounds-1), in ns, decisions with a
+// single legal action excluded (they cost no policy work). Timed with the thread's CPU clock.
+std::vector<double> time_decisions(const Rules& rules, PolicyId policy, PolicyId opponent,
+                                   std::uint64_t seed, int rounds);
+
+}  // namespace daguai::testing
