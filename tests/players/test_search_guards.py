@@ -67,8 +67,8 @@ def test_budgets_are_bounded():
     for bad in (0, -1.0, float("nan"), float("inf"), 3601, True, "5"):
         with pytest.raises(ValueError, match="time must be a number of seconds"):
             analyze(g, time=bad)
-    with pytest.raises(TypeError):
-        analyze(g, worlds=10**9)  # the old name of the budget is gone, not ignored
+    with pytest.warns(DeprecationWarning), pytest.raises(ValueError, match="rollouts must be an integer"):
+        analyze(g, worlds=10**9)  # the old name of the budget: an alias, bounded the same
     with pytest.raises(ValueError, match="budget"):
         _core._search(g, 0, 0.0, 1, "heuristic", 1)
     with pytest.raises(ValueError, match="budget"):
