@@ -39,7 +39,7 @@ import websockets
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 from daguai import Game, Rules  # noqa: E402
-from daguai.server.tables import policy_action  # noqa: E402
+from daguai.server.standins import policy_action  # noqa: E402
 from server_helpers import ServerProcess, remote_bot  # noqa: E402
 
 

@@ -15,3 +15,8 @@ def random_steps(g: Game, rng: random.Random, n: int) -> Game:
         acts = g.legal_actions()
         g.step(acts[rng.randrange(len(acts))])
     return g
+
+
+def mid_game(seed: int = 5, steps: int = 60) -> Game:
+    """A game ``steps`` random decisions into seed ``seed``'s match (the search tests' position)."""
+    return random_steps(Game(seed), random.Random(seed), steps)

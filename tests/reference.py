@@ -301,7 +301,7 @@ def _group_interpretations(naturals, j, level, copies):
 #     the suits are no longer all equal.  If j == 0 the set is N itself and the flag is whatever N has.
 #     R18: "3" in (b) and (c) is `copies` throughout (3, or 2 at the 4p2d table).
 #     The code asserts validity of every assignment it builds, so (b)/(c) are checked
-#     at run time, and tests/test_rules_reference_selfcheck.py compares the whole reduction
+#     at run time, and tests/core/test_rules_reference_selfcheck.py compares the whole reduction
 #     with the 52**j brute force (interpretations_bruteforce) for j <= 2 (and some j=3).
 # Every valid assignment has some R and some flag value, so every interpretation is
 # found, and every (kind, key) returned comes from an actual valid assignment.

@@ -1,6 +1,6 @@
 """One run of mypy's stubtest over both hand-written stubs of the package (``daguai._core``
-and ``daguai.rules``), shared by the tests of each (tests/test_dev_stubs.py,
-tests/test_rules_variants.py): stubtest analyses numpy and the package once per run, which
+and ``daguai.rules``), shared by the tests of each (tests/dev/test_dev_stubs.py,
+tests/core/test_rules_variants.py): stubtest analyses numpy and the package once per run, which
 took about 27 s of CPU each time, so one run for both modules halves the cost and checks
 the same things. Each test reads the lines of its own module (and every line that names
 neither, such as a build error)."""

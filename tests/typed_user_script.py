@@ -1,4 +1,4 @@
-"""A user's script written from the README and docs/: tests/test_dev_types.py runs it and
+"""A user's script written from the README and docs/: tests/dev/test_dev_types.py runs it and
 checks it with `mypy --strict` (issue 19)."""
 
 from __future__ import annotations

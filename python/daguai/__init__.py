@@ -38,12 +38,12 @@ from ._core import (
 from .analysis import min_plays
 from .errors import CodecError
 from .game import RECORD_FORMAT, Game, ReplayError, read_record, replay
+from .learn.batch_env import BatchEnv
 from .learn.tensors import (
     CAND_FEATURES,
     NUM_ABSTRACT,
     OBS_SIZE,
     OBS_VERSION,
-    BatchEnv,
     abstract_id,
     abstract_mask,
     action_from_abstract,
@@ -155,9 +155,6 @@ __all__ = [
     "Rng",
 ]
 
-# the import paths from before the package's folders (docs/development.md "The Python package"):
-# daguai.sim, .evaluation, .results and .learning stay attributes of the package
-from . import evaluation, learning, results, sim  # noqa: E402,F401
 from .learn import _gym_ids  # noqa: E402
 
-_gym_ids.install()  # Gymnasium ids on `import daguai` (issue 19), without importing Gymnasium
+_gym_ids.install()  # Gymnasium ids on `import daguai`, without importing Gymnasium

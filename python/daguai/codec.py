@@ -10,7 +10,7 @@ Audiences (R16)
 An audience is a seat (``0 .. seats - 1``), :data:`SPECTATOR` (``None``: the public facts
 only) or :data:`REFEREE` (the record writer: everything). What an audience may see of an
 event is decided by the engine's one audience rule (``audience_sees`` in
-``cpp/engine/audience.hpp``, which the information state uses too): this module never
+``cpp/engine/game/audience.hpp``, which the information state uses too): this module never
 decides secrecy itself, it only leaves out what that rule hides.
 
 The table
@@ -19,6 +19,9 @@ The table
 view's history, the fields its private part fills (and who sees them comes from the
 engine's table, ``_core.EVENT_KINDS``), and its decision form. Adding an event kind is one
 row here beside its row in ``kEventKinds`` (docs/development.md "Where to add what").
+
+The documents built on these forms (positions, evaluation results, analyses, the server's
+summaries) and their schema are :mod:`daguai.documents`.
 
 Errors: every malformed input raises :class:`daguai.errors.CodecError` (a ``ValueError``),
 a record or game document :class:`daguai.errors.ReplayError` (docs/errors.md).
@@ -37,9 +40,7 @@ from .errors import CodecError, ReplayError
 __all__ = [
     "SPECTATOR", "REFEREE", "EventKind", "EVENTS", "encode", "restrict", "decision",
     "decisions", "entry_decision", "position_entry", "read_decision", "restrict_view",
-    "play_to_json", "result_to_json", "dumps", "short_repr", "nan_to_none", "position_to_json",
-    "evaluation_to_json", "group_to_json", "analysis_to_json", "table_summary", "match_summary",
-    "documents_schema", "Decision", "POSITION_FORMAT",
+    "play_to_json", "result_to_json", "dumps", "short_repr", "Decision",
 ]
 
 #: The audience of a spectator: public facts only (R16).
@@ -115,7 +116,7 @@ class EventKind(NamedTuple):
     #: ``"?key"`` is appended only when present.
     decision: tuple[str, ...] | None
     #: Its decision written from the event directly, None for a forced pass (the fast path
-    #: of ``Game.to_json``; ``tests/test_codec.py`` checks it equals the decision of its
+    #: of ``Game.to_json``; ``tests/game/test_codec.py`` checks it equals the decision of its
     #: record entry).
     decide: _Decide | None = None
     #: Whether its decision is part of a round's history in a position (docs/records.md).
@@ -209,7 +210,7 @@ def _audience_code(audience: Any) -> int:
 
 
 def _sees(kind: EventKind, seat: Any, other: Any, code: int) -> bool:
-    """R16 through the engine's one rule (``cpp/engine/audience.hpp``)."""
+    """R16 through the engine's one rule (``cpp/engine/game/audience.hpp``)."""
     if kind.secret == "none" or code == _core.REFEREE:
         return True
     for name, v in (("seat", seat), ("to", other)):
@@ -424,100 +425,3 @@ def read_decision(a: Any, where: str, *, position: bool = False,
     if declared is not None and not isinstance(declared, str):
         raise error(f"{where}: 'as' must be card text, got {short_repr(declared)}")
     return Decision(seat, kind, a[2], declared)
-
-
-# ---- documents: positions, evaluation results, analyses, server summaries ----------------
-#: Version of the documents' JSON Schema (``daguai/schemas/documents-v1.schema.json``).
-DOCUMENTS_VERSION = 1
-DOCUMENTS_SCHEMA = f"documents-v{DOCUMENTS_VERSION}.schema.json"
-#: Version of the position JSON form (docs/records.md "Positions").
-POSITION_FORMAT = 1
-
-
-def nan_to_none(x: Any) -> Any:
-    """``x`` with every float NaN (in dicts and lists) replaced by ``None``: JSON has no NaN."""
-    if isinstance(x, float) and x != x:
-        return None
-    if isinstance(x, dict):
-        return {k: nan_to_none(v) for k, v in x.items()}
-    if isinstance(x, list):
-        return [nan_to_none(v) for v in x]
-    return x
-
-
-def position_to_json(game: Any, *, at_deal: bool = False) -> dict[str, Any]:
-    """The position of ``game`` (a Game) now, or at this round's deal (docs/records.md
-    "Positions"; ``$defs/position`` of :func:`documents_schema`). Its history entries are
-    :func:`position_entry`'s; the referee's audience (every hand)."""
-    if game.match_over:
-        raise ValueError("the match is over: it has no position")
-    if not game.recording:
-        raise ValueError("a position needs a game created with record=True (the round's history "
-                         "comes from the log)")
-    events = game.state.events(game.state.round_events_start)
-    deal = events[0][4]
-    return {
-        "format": "daguai-position", "version": POSITION_FORMAT,
-        "rules": game.rules.to_dict(), "seed": game.seed, "game": game.game_index,
-        "auto_pass": game.auto_pass, **({"start": game.start} if game.start != "fresh" else {}),
-        "round": game.round, "dealer": game.dealer,
-        "levels": list(deal["levels"]), "scores": list(game.scores),
-        "final_failures": list(game.final_failures),
-        "tribute": [[t["from"], t["to"]] for t in game.tribute_state],
-        "hands": ([str(h) for h in deal["hands"]] if at_deal
-                  else [str(game.hand(s)) for s in range(game.seats)]),
-        "history": [] if at_deal else [h for h in map(position_entry, events) if h is not None],
-        "finish_order": [] if at_deal else list(game.finish_order),
-        "to_act": None if at_deal else game.current_player,
-    }
-
-
-def evaluation_to_json(figures: Mapping[str, Any]) -> str:
-    """An evaluation's figures (``EvalResult.figures()``) as JSON text, NaN (a single deal's
-    interval) as ``null`` (``$defs/evaluation``)."""
-    return json.dumps(nan_to_none(dict(figures)))
-
-
-def group_to_json(g: Any) -> dict[str, Any]:
-    """One group of an analysis (``daguai.search.Group``; ``$defs/group``)."""
-    return {"name": g.name, "plays": list(g.plays), "worlds": g.worlds,
-            "points": g.points, "points_ci": list(g.points_ci) if g.points_ci else None,
-            "win": g.win, "draw": g.draw, "lose": g.lose,
-            "win_ci": list(g.win_ci), "round": g.round,
-            "best": g.best, "tie": g.tie}
-
-
-def analysis_to_json(a: Any) -> dict[str, Any]:
-    """An analysis (``daguai.search.Analysis``, ``daguai analyze --json``; ``$defs/analysis``)."""
-    return {"seat": a.seat, "phase": a.phase, "hand": a.hand,
-            "to_beat": (None if a.to_beat is None
-                        else {"play": a.to_beat, "seat": a.to_beat_seat}),
-            "policy": a.policy, "seed": a.seed, "forced": a.forced, "legal": a.legal,
-            "n_groups": a.n_groups, "rollouts": a.rollouts, "budget": a.budget,
-            "rounds": a.rounds, "measure": a.measure, "best": group_to_json(a.best),
-            "groups": [group_to_json(g) for g in a.groups]}
-
-
-def table_summary(*, table: str, finished: bool, rules: Mapping[str, Any], seats: list[Any],
-                  round: int, levels: Iterable[str], scores: list[int], decisions: int,
-                  match: Any, spectators: int) -> dict[str, Any]:
-    """A server table's summary (``GET /api/tables``; ``$defs/table_summary``)."""
-    return {"table": table, "status": "finished" if finished else "open",
-            "rules": dict(rules), "seats": seats, "round": round,
-            "levels": list(levels), "scores": scores, "decisions": decisions,
-            "match": match, "spectators": spectators}
-
-
-def match_summary(*, levels: Iterable[str], scores: list[int], seats: list[str],
-                  decisions: int) -> dict[str, Any]:
-    """The summary the server stores with a finished match (``$defs/match_summary``)."""
-    return {"levels": list(levels), "scores": scores, "seats": seats, "decisions": decisions}
-
-
-def documents_schema() -> dict[str, Any]:
-    """The JSON Schema (draft 2020-12) of the documents above, shipped as package data; one
-    ``$defs`` entry per document (position, evaluation, analysis, group, table_summary,
-    match_summary). The table protocol's messages have theirs in ``protocol.schema()``."""
-    from importlib import resources
-    text = resources.files(__package__).joinpath("schemas", DOCUMENTS_SCHEMA).read_text(encoding="utf-8")
-    return json.loads(text)

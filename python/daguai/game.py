@@ -11,73 +11,20 @@ from collections.abc import Iterable, Iterator
 from operator import attrgetter
 from typing import Any
 
-from . import _core, codec, protocol
+from . import _core, codec, protocol, records
 from ._core import Action, Hand, Play
 from .checks import check_rules, check_seed
 from .errors import ReplayError, safe_json_loads
+from .observations import observation as _observation
 from .positions import game_from_position, position_of
 from .protocol import RECORD_FORMAT
+from .records import STARTS, read_record
 from .rules import Rules
 
 __all__ = ["Game", "RECORD_FORMAT", "ReplayError", "replay", "read_record"]
 
 ActionLike = Action | Play | str | Hand | Iterable[str]
 
-#: Where a match begins (docs/game.md "Start states"): a fresh match, or a random point of one.
-STARTS = ("fresh", "random")
-
-
-def _json_normal(x: Any) -> Any:
-    """JSON's view of a value (tuples become lists), for exact comparisons."""
-    if isinstance(x, (list, tuple)):
-        return [_json_normal(v) for v in x]
-    if isinstance(x, dict):
-        return {k: _json_normal(v) for k, v in x.items()}
-    return x
-
-
-def _observation(v: _core.InfoState) -> dict[str, Any]:
-    """The observation dict (``Game.observation``) of an information state: one R16 layer for
-    the game, its views and the protocol."""
-    seat = v.seat
-    history = []
-    for event in v.history:  # already filtered for this seat by the information state
-        ev = codec.encode(event, seat, form="view")
-        if ev is not None:
-            history.append(ev)
-    top = v.top
-    return {
-        "seat": seat,
-        "team": seat % 2,
-        "phase": v.phase,
-        "current_player": v.current_player,
-        "round": v.round,
-        "dealer": v.dealer,
-        "level": v.level,
-        "levels": list(v.levels),
-        "hand": v.hand.cards(),
-        "cards_left": v.cards_left,
-        "finish_order": v.finish_order,
-        "top": None if top is None else {"seat": v.top_seat, **protocol.play_to_json(top)},
-        "passed": v.passed,
-        "scores": v.scores,
-        "tributes": v.tributes,
-        "history": history,
-        "last_result": v.last_result,
-        "played": [h.cards() for h in v.played],
-    }
-
-
-def _view_observation(view: _core.InfoState, seat: int | None = None) -> dict[str, Any]:
-    """``view.observation()`` (bound in C++, built here): what ``Game.observation(view.seat)``
-    gives, from the view alone (a Python policy receives a view; this is the dict a learner
-    trained on)."""
-    if seat is not None and seat != view.seat:
-        raise ValueError(f"this view is seat {view.seat}'s; seat {seat!r} is not in it (R16)")
-    return _observation(view)
-
-
-_core._set_observation_encoder(_view_observation)
 
 
 def _state_property(name: str, doc: str) -> Any:
@@ -90,7 +37,7 @@ def _state_property(name: str, doc: str) -> Any:
 class Game:
     """One match (R12) from a seed.
 
-    ``Game`` wraps the C++ match state (``_core.GameState``, ``cpp/engine/state.hpp``) and
+    ``Game`` wraps the C++ match state (``_core.GameState``, ``cpp/engine/game/state.hpp``) and
     exposes only the names listed in docs/game.md "The Game API"; the
     engine-level state (its log, ``apply``, ``check``, ...) is :attr:`state`. Every daguai
     function that takes a game accepts a ``Game`` or a ``GameState``.
@@ -312,7 +259,7 @@ class Game:
 
         Lines are numbered as in the text (header = line 1, blank lines count). Forced passes
         the engine makes under ``auto_pass`` are made at once, with the play before them."""
-        return replay(record, upto=upto)
+        return records.replay(cls, record, upto=upto)
 
     def __copy__(self) -> Game:
         return self.clone()
@@ -344,7 +291,7 @@ class Game:
             raise ReplayError("not a daguai game document (format != 'daguai-game')")
         if doc.get("version") != RECORD_FORMAT:
             raise ReplayError(f"unsupported game format version {codec.short_repr(doc.get('version'))}")
-        g = _new_game(doc)
+        g = records.new_game(cls, doc)
         actions = doc.get("actions")
         if not isinstance(actions, list):
             raise ReplayError("'actions' must be a list")
@@ -412,51 +359,6 @@ class Game:
         return "\n".join(lines)
 
 
-def _new_game(header: dict[str, Any]) -> Game:
-    if header.get("position") is not None:  # a game that began from a position
-        try:
-            return Game.from_position(header["position"])
-        except ValueError as exc:
-            raise ReplayError(f"bad start position: {exc}") from None
-    try:
-        rules = Rules.from_dict(header["rules"])
-        seed, game, auto = header["seed"], header.get("game", 0), header.get("auto_pass", False)
-    except KeyError as exc:
-        raise ReplayError(f"header is missing {exc}") from None
-    except ValueError as exc:
-        raise ReplayError(f"bad rules in header: {exc}") from None
-    if not isinstance(auto, bool):
-        raise ReplayError("auto_pass must be true or false")
-    start = header.get("start", "fresh")
-    if start not in STARTS:
-        raise ReplayError(f"start must be 'fresh' or 'random', got {codec.short_repr(start)}")
-    try:
-        return Game(seed, rules, auto_pass=auto, game=game, start=start)
-    except ValueError as exc:
-        raise ReplayError(f"bad header: {exc}") from None
-
-
-def _read_lines(source: str | Iterable[str]) -> list[tuple[int, Any]]:
-    """(text line number, parsed entry) for every non-blank line."""
-    try:
-        lines = source.splitlines() if isinstance(source, str) else list(source)
-    except TypeError:
-        raise ReplayError(f"a record is text or an iterable of lines, got {type(source).__name__}") from None
-    out = []
-    for i, line in enumerate(lines, 1):
-        if not isinstance(line, str):
-            raise ReplayError(f"line {i}: not text")
-        if not line.strip():
-            continue
-        out.append((i, safe_json_loads(line, ReplayError, f"line {i}")))
-    return out
-
-
-def read_record(source: str | Iterable[str]) -> list[dict[str, Any]]:
-    """Parse a JSON Lines record (text or lines) into entries; raises ReplayError."""
-    return [e for _, e in _read_lines(source)]
-
-
 def replay(record: str | Iterable[str] | list[dict[str, Any]], upto: int | None = None) -> Game:
     """Re-play a record through the engine and return the final game.
 
@@ -469,66 +371,4 @@ def replay(record: str | Iterable[str] | list[dict[str, Any]], upto: int | None 
     With ``upto``, only the lines up to that line number are replayed: the game as it
     stood after that line (a game in progress, which may stop anywhere).
     """
-    if isinstance(record, list) and all(isinstance(x, dict) for x in record):
-        numbered = list(enumerate(record, 1))
-    else:
-        numbered = _read_lines(record)  # type: ignore[arg-type]
-    if not numbered:
-        raise ReplayError("empty record")
-    if upto is not None:
-        if isinstance(upto, bool) or not isinstance(upto, int) or upto < 1:
-            raise ReplayError(f"upto must be a line number >= 1, got {codec.short_repr(upto)}")
-        first_line = numbered[0][0]
-        if upto > numbered[-1][0]:
-            raise ReplayError(f"upto={upto} is past the record's last line ({numbered[-1][0]})")
-        numbered = [(n, e) for n, e in numbered if n <= upto]
-        if not numbered:
-            raise ReplayError(f"upto={upto} is before the record's header (line {first_line})")
-    first, head = numbered[0]
-    if not isinstance(head, dict) or head.get("record") != "daguai":
-        raise ReplayError(f"line {first}: not a daguai record header")
-    if head.get("format") != RECORD_FORMAT:
-        raise ReplayError(f"line {first}: unsupported record format {codec.short_repr(head.get('format'))}")
-    g = _new_game(head)
-    i = 0  # index into the engine's log
-    last = first
-    for lineno, e in numbered[1:]:
-        where = f"line {lineno}"
-        last = lineno
-        if not isinstance(e, dict) or not isinstance(e.get("event"), str):
-            raise ReplayError(f"{where}: not an event")
-        kind = e["event"]
-        if kind == "play" and "as" in e:  # a 4p2d reading of an older engine (R18)
-            upgraded = protocol.old_reading(e.get("cards"), e["as"], g.level, g.rules)
-            if upgraded is not None:
-                e = {**e, "as": upgraded}
-        try:
-            decision = codec.entry_decision(e)
-            if decision is not None:
-                protocol.apply_decision(g, decision, where)
-        except ReplayError as exc:
-            raise ReplayError(exc.args[0] if str(exc).startswith(where) else f"{where}: {exc}") from None
-        except (ValueError, TypeError) as exc:
-            raise ReplayError(f"{where}: {exc}") from None
-        logged = g.state.events(i)
-        if not logged:
-            raise ReplayError(f"{where}: a {kind} event the engine did not produce")
-        mine = _json_normal(codec.encode(logged[0]))
-        try:
-            differs = _json_normal(e) != mine
-        except RecursionError:
-            raise ReplayError(f"{where}: nested too deeply") from None
-        if differs:
-            if mine.get("event") != kind:
-                raise ReplayError(f"{where}: the record has a {kind} event where the engine has a "
-                                  f"{mine.get('event')}")
-            diff = sorted(k for k in set(mine) | set(e) if _json_normal(e.get(k)) != mine.get(k))
-            what = ("the deal differs from the one the seed gives (a tampered record, or another "
-                    "engine)") if kind == "deal" else "differs from the engine's"
-            raise ReplayError(f"{where}: {kind} {what}: field(s) {', '.join(diff)} "
-                              f"(engine: {', '.join(f'{k}={codec.short_repr(mine.get(k))}' for k in diff)})")
-        i += 1
-    if upto is None and i != g.state.n_events:
-        raise ReplayError(f"line {last}: the record ends early ({i} events; the engine logged "
-                          f"{g.state.n_events} by then)")
-    return g
+    return records.replay(Game, record, upto)

@@ -13,8 +13,8 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from . import _core, codec
-from .codec import POSITION_FORMAT
+from . import _core, codec, documents
+from .documents import POSITION_FORMAT
 from .errors import safe_json_loads
 from .rules import LEVELS, Rules
 from .table import seats_of, table_info
@@ -31,7 +31,7 @@ def _fail(msg: str) -> PositionError:
 def position_of(game: Any, *, at_deal: bool = False) -> dict[str, Any]:
     """The JSON-ready position of ``game`` (a Game) now (or, ``at_deal``, at this round's
     deal); its history entries are the codec's (:func:`daguai.codec.position_entry`)."""
-    return codec.position_to_json(game, at_deal=at_deal)
+    return documents.position_to_json(game, at_deal=at_deal)
 
 
 def _int(doc: Mapping[str, Any], key: str, default: Any = None) -> int:

@@ -25,7 +25,8 @@ __all__ = ["Rules", "LEVELS", "VARIANTS"]
 VARIANTS: Mapping[str, Mapping[str, Any]] = MappingProxyType(
     {row["name"]: MappingProxyType(dict(row)) for row in _core.RULE_VARIANTS})
 
-# The choices of each choice variant, derived from the table (tests/test_cli_first_hour.py reads it).
+# The choices of each choice variant, derived from the table
+# (tests/cli/test_cli_outputs_policies_and_ray.py reads it).
 _CHOICES = {name: row["choices"] for name, row in VARIANTS.items() if row["kind"] == "choice"}
 
 #: Level texts in rank order (R3).

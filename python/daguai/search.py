@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import _core, codec
+from . import _core, documents
 from .bots import is_model_path
 from .checks import check_int, check_seed
 from .errors import safe_json_loads
@@ -135,8 +135,8 @@ class Group:
         return _wilson(self.wins, self.worlds)
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON form (:func:`daguai.codec.group_to_json`)."""
-        return codec.group_to_json(self)
+        """The JSON form (:func:`daguai.documents.group_to_json`)."""
+        return documents.group_to_json(self)
 
 
 @dataclass(frozen=True)
@@ -167,8 +167,8 @@ class Analysis:
         return self.groups[0]
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON form (:func:`daguai.codec.analysis_to_json`; ``daguai analyze --json``)."""
-        return codec.analysis_to_json(self)
+        """The JSON form (:func:`daguai.documents.analysis_to_json`; ``daguai analyze --json``)."""
+        return documents.analysis_to_json(self)
 
     def lines(self, width: int = 80, top: int | None = 15) -> list[str]:
         """The analysis as plain text lines of at most ``width`` (>= 80) columns; ``top``

@@ -28,7 +28,7 @@ def register(gymnasium: ModuleType) -> None:
     if ENV_ID not in registry:
         gymnasium.register(id=ENV_ID, entry_point="daguai.learn.gym_env:DaGuaiEnv")
     if SELF_PLAY_ID not in registry:
-        gymnasium.register(id=SELF_PLAY_ID, vector_entry_point="daguai.learn.gym_env:DaGuaiVectorEnv")
+        gymnasium.register(id=SELF_PLAY_ID, vector_entry_point="daguai.learn.gym_vector:DaGuaiVectorEnv")
 
 
 class _Loader(importlib.abc.Loader):

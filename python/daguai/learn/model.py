@@ -2,7 +2,7 @@
 
 ``QNet(widths)`` is an MLP over ``[state features, action features]`` with ReLU hidden
 layers and a linear output, ``Q(s, a)``: the same function the engine evaluates natively
-(``cpp/engine/players/learned.cpp``, tested equal to 1e-5 in tests/test_learn_model.py). Only this
+(``cpp/engine/players/learned.cpp``, tested equal to 1e-5 in tests/learn/test_learn_model.py). Only this
 module and :mod:`daguai.learn.trainer` import torch (the ``train`` extra).
 """
 

@@ -4,7 +4,7 @@ Needs the optional package ``open_spiel`` (``pip install 'daguai[openspiel]'``).
 this module registers the Python game ``"python_daguai"`` with :func:`pyspiel.register_game`:
 
 >>> import pyspiel
->>> import daguai.openspiel_game
+>>> import daguai.learn.openspiel_game
 >>> game = pyspiel.load_game("python_daguai")
 >>> state = game.new_initial_state()          # a chance node: the deal
 
@@ -50,7 +50,7 @@ try:
     import pyspiel
 except ImportError as _exc:  # pragma: no cover - depends on the installation
     raise ImportError(
-        "daguai.openspiel_game needs the optional package open_spiel: "
+        "daguai.learn.openspiel_game needs the optional package open_spiel: "
         f"pip install 'daguai[openspiel]' (or: pip install open_spiel). ({_exc})") from _exc
 
 from .. import _core

@@ -58,7 +58,7 @@ Observations
     face counts 0..3, ``cards_left`` 0..28/27 (a receiver holds 28 cards between tribute
     and return), ``scores`` (match scores / 100) within ±18·base per round the episode
     can hold (unbounded float32 range for matches without ``max_rounds``), everything else
-    0..1: :func:`daguai.learning.observation_bounds`, as the Gymnasium environment.
+    0..1: :func:`daguai.learn.tensors.observation_bounds`, as the Gymnasium environment.
 Actions
     ``abstract=True`` (default): ``Discrete(444)`` abstract ids (docs/learning.md), the
     canonical action of the id is played. ``abstract=False``: candidate mode,

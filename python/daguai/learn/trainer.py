@@ -10,7 +10,7 @@ tasks; those tasks were issued with the weights after step ``k - 2`` (one step s
 actors and learner work at the same time), and every task's frames depend only on the task
 (:mod:`daguai.learn.actors`). With the same seed and configuration a resumed run trains on
 exactly the frames of an uninterrupted one, and on one machine with the same thread count its
-weights are the same (tests/test_learn_trainer.py checks both); across machines PyTorch's
+weights are the same (tests/learn/test_learn_trainer.py checks both); across machines PyTorch's
 float kernels may differ in the last bits.
 
 Phases: for the first ``warm_frames`` frames (the warm start) every seat plays the heuristic,

@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from .. import codec
+from .. import documents
 from ..checks import PolicyLike, check_int, check_policy, policy_name
 from ..progress import ProgressLike, progress_callback
 from ..rules import Rules
@@ -154,7 +154,7 @@ class EvalResult:
 
     def to_json(self) -> str:
         """:meth:`figures` as JSON text (NaN, for a single deal's interval, as ``null``)."""
-        return codec.evaluation_to_json(self.figures())
+        return documents.evaluation_to_json(self.figures())
 
     def to_pandas(self) -> Any:
         """One row per deal: ``deal`` (its game index), ``net_win``, ``score_diff``."""

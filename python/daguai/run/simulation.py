@@ -178,7 +178,7 @@ def simulate(n: int = 10_000, policies: Sequence[PolicyLike] = ("heuristic", "ra
         a match from ``seed``/game index), or a whole match with ``matches=True``.
     policies : sequence
         2 policies (team A = seats 0, 2, 4; team B = seats 1, 3, 5) or 6 (one per seat).
-        Each is a built-in name (``daguai.sim.POLICIES``) or a callable
+        Each is a built-in name (``daguai.run.POLICIES``) or a callable
         ``policy(view, seat: int) -> action`` (anything ``Game.step`` accepts; ``view`` is
         ``Game.view(seat)``: that seat's information, with ``legal_actions()``). With
         any callable the run takes the slower Python path (same results for the same

@@ -27,8 +27,10 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from .. import codec, protocol
+from .hub import Hub
+from .messages import MAX_MESSAGE, ProtocolError, schema_error
 from .store import Store
-from .tables import HINT_INTERVAL, MAX_MESSAGE, Conn, Hub, ProtocolError, schema_error
+from .tables import HINT_INTERVAL, Conn
 
 __all__ = ["create_app"]
 

@@ -1,9 +1,10 @@
-"""Tables of the server: one match each, seats played by humans, built-in policies or remote
-bots over WebSockets (docs/protocol.md, docs/server.md).
+"""One table of the server: a match, its seats and connections (docs/protocol.md,
+docs/server.md).
 
 Everything runs on one asyncio loop: a decision is validated, applied to the engine,
 checkpointed in SQLite (committed) and only then pushed to the seats, each event filtered
-for its receiver (R16). Built-in bots act from ``loop.call_later`` callbacks.
+for its receiver (R16). Built-in bots act from ``loop.call_later`` callbacks
+(``standins.py``); the hub routes each client message to a method here (``hub.py``).
 """
 
 from __future__ import annotations
@@ -11,155 +12,40 @@ from __future__ import annotations
 import asyncio
 import collections
 import concurrent.futures
-import hashlib
-import json
 import secrets
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
-import jsonschema
-
-from .. import _core, codec, protocol
-from ..checks import policy_names
+from .. import _core, codec, documents, protocol
 from ..game import Game
 from ..rules import Rules
 from . import advice
+from .messages import ProtocolError
+from .seats import SeatPlan
+from .standins import BotSeats
 from .store import Store
 
-__all__ = ["Hub", "Table", "Conn", "ProtocolError", "policy_action", "read_client_message",
-           "MAX_MESSAGE", "SEAT_KINDS", "CLIENT_TYPES"]
-
-#: Largest client message (bytes of text) the server reads; larger ones get ``too_large``.
-MAX_MESSAGE = 64 * 1024
-SEAT_KINDS = ("human", "bot", "remote")
-#: The client message types; each is the schema's ``client_<type>`` entry.
-CLIENT_TYPES = ("join", "act", "resync", "ping", "check", "hint", "leave")
 #: Seconds between two hints of one seat, and hints computed at once by the whole server.
 HINT_INTERVAL = 3.0
 HINT_CONCURRENCY = 2
 
 
-class ProtocolError(Exception):
-    """A client message the server refuses: ``code`` (docs/protocol.md) and a message."""
+class Host(Protocol):
+    """What a table needs of the hub that holds it (:class:`daguai.server.hub.Hub`): the
+    store, the server-wide hint budget and the figures of ``GET /api/stats``."""
 
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
+    store: Store
+    decisions: int
+    busy: collections.deque
+    busy_cpu: collections.deque
+    hint_interval: float
+    hints_running: int
+    hint_seconds: collections.deque
+    executor: concurrent.futures.ThreadPoolExecutor
+    background: set
 
-
-def _validators() -> dict[str, Any]:
-    """One compiled validator per client message type, from the shipped schema: the server
-    reads exactly what ``client_message`` allows, so the two cannot disagree."""
-    schema = protocol.schema()
-    cls = jsonschema.validators.validator_for(schema)
-    cls.check_schema(schema)
-    names = [f"client_{kind}" for kind in CLIENT_TYPES] + ["create_table", "play_request"]
-    return {name: cls({**schema, "$ref": f"#/$defs/{name}"}) for name in names}
-
-
-_VALIDATORS = _validators()
-
-
-def schema_error(name: str, doc: Any) -> str | None:
-    """Why ``doc`` is not what the schema's ``$defs/name`` allows, or None if it is."""
-    error = jsonschema.exceptions.best_match(_VALIDATORS[name].iter_errors(doc))
-    if error is None:
-        return None
-    where = "/".join(str(p) for p in error.absolute_path)
-    return f"{where + ': ' if where else ''}{error.message[:200]} (schema {name})"
-
-
-def read_client_message(text: str) -> dict[str, Any]:
-    """A client message checked against the shipped JSON Schema (docs/protocol.md), or a
-    ProtocolError: ``bad_json`` (not JSON), ``bad_message`` (not an object with a text
-    ``type``, or not what the schema allows), ``unknown_type``.
-
-    JSON Schema counts ``1.0`` as an integer; such a ``decision`` or ``index`` is read as
-    the integer it equals, so the server and the schema agree on every value."""
-    try:
-        msg = json.loads(text)
-    except RecursionError:
-        raise ProtocolError("bad_json", "not JSON: nested too deeply") from None
-    except ValueError as exc:
-        raise ProtocolError("bad_json", f"not JSON: {exc}") from None
-    if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
-        raise ProtocolError("bad_message", "a message is a JSON object with a text 'type'")
-    kind = msg["type"]
-    if kind not in CLIENT_TYPES:
-        raise ProtocolError("unknown_type", f"unknown message type {kind[:40]!r} "
-                            f"(the types are {', '.join(CLIENT_TYPES)})")
-    error = schema_error(f"client_{kind}", msg)
-    if error is not None:
-        raise ProtocolError("bad_message", f"{kind}: {error}")
-    for key in ("decision", "index"):
-        if isinstance(msg.get(key), float):
-            msg[key] = int(msg[key])
-    return msg
-
-
-def policy_action(policy: str, game: Game, seed: int, decision: int) -> _core.Action:
-    """The built-in ``policy``'s decision for the seat to act: the one place bots are called.
-
-    Its random stream depends on (table seed, decision number, seat) only, so a table
-    restarted from its checkpoint makes the same bot decisions as an uninterrupted one (R17).
-    """
-    seat = game.current_player
-    assert seat is not None
-    return _core.PolicyRunner(policy, seed, decision, seat).act(game)
-
-
-def token_hash(token: str) -> str:
-    return hashlib.sha256(token.encode("utf-8")).hexdigest()
-
-
-@dataclass
-class SeatPlan:
-    kind: str
-    name: str
-    policy: str | None = None
-    time_limit: float | None = None
-    token_hash: str | None = None
-    #: seconds without a connection after which a built-in bot plays the seat (None: never)
-    bot_after: float | None = None
-
-    @staticmethod
-    def read(d: Any, seat: int) -> SeatPlan:
-        """A seat of a create-table request (schema ``seat_plan``); ValueError if bad."""
-        if not isinstance(d, dict) or d.get("kind") not in SEAT_KINDS:
-            raise ValueError(f"seat {seat}: an object with 'kind' in {SEAT_KINDS}, got {d!r}")
-        extra = set(d) - {"kind", "policy", "name", "time_limit", "bot_after"}
-        if extra:
-            raise ValueError(f"seat {seat}: unknown field(s) {sorted(extra)}")
-        kind = d["kind"]
-        policy = d.get("policy")
-        if kind == "bot":
-            policy = policy or "heuristic"
-            if policy not in policy_names():
-                raise ValueError(f"seat {seat}: unknown policy {policy!r} "
-                                 f"(choose {', '.join(policy_names())})")
-        elif policy is not None:
-            raise ValueError(f"seat {seat}: only bots have a policy")
-        name = d.get("name", policy if kind == "bot" else f"{kind} {seat}")
-        if not isinstance(name, str) or len(name) > 40:
-            raise ValueError(f"seat {seat}: name must be text of at most 40 characters")
-        limit = d.get("time_limit")
-        if limit is not None and (isinstance(limit, bool) or not isinstance(limit, (int, float))
-                                  or not 0 < limit <= 86400):
-            raise ValueError(f"seat {seat}: time_limit must be seconds in (0, 86400] or null")
-        if kind == "bot" and limit is not None:
-            raise ValueError(f"seat {seat}: bots have no time limit")
-        after = d.get("bot_after")
-        if kind == "bot" and after is not None:
-            raise ValueError(f"seat {seat}: a bot needs no stand-in (bot_after)")
-        return SeatPlan(kind, name, policy, None if limit is None else float(limit),
-                        bot_after=None if after is None else float(after))
-
-    def to_json(self) -> dict[str, Any]:
-        return {"kind": self.kind, "name": self.name, "policy": self.policy,
-                "time_limit": self.time_limit, "token_hash": self.token_hash,
-                "bot_after": self.bot_after}
+    def tables_done(self, table: Table) -> None: ...
 
 
 class Conn:
@@ -203,10 +89,10 @@ class Conn:
             await self._send(text)
 
 
-class Table:
+class Table(BotSeats):
     """One match at a table (R12): the engine game, the seat plan and who is connected."""
 
-    def __init__(self, hub: Hub, table_id: str, rules: Rules, seed: int, auto_pass: bool,
+    def __init__(self, hub: Host, table_id: str, rules: Rules, seed: int, auto_pass: bool,
                  seats: list[SeatPlan], bot_delay: float) -> None:
         self.hub, self.id, self.rules, self.seed = hub, table_id, rules, seed
         self.auto_pass = auto_pass
@@ -238,14 +124,6 @@ class Table:
                 self.n_decisions += 1
         self.n_saved = len(decisions)
 
-    def standing_in(self, seat: int) -> bool:
-        """Whether a built-in bot plays this person's or remote seat now: it has had no
-        connection for its ``bot_after`` seconds (docs/server.md "Friends at one table")."""
-        p, away = self.seats[seat], self.away_since[seat]
-        return (not self.game.match_over and p.kind != "bot" and p.bot_after is not None
-                and away is not None
-                and time.monotonic() - away >= p.bot_after)
-
     def seat_info(self) -> list[dict[str, Any]]:
         return [{"seat": s, "kind": p.kind, "name": p.name, "connected": self.conns[s] is not None,
                  "bot_playing": self.standing_in(s)}
@@ -253,7 +131,7 @@ class Table:
 
     def summary(self) -> dict[str, Any]:
         g = self.game
-        return codec.table_summary(
+        return documents.table_summary(
             table=self.id, finished=g.match_over, rules=self.rules.to_dict(), seats=self.seat_info(),
             round=g.round, levels=g.levels, scores=g.scores, decisions=self.n_decisions,
             match=self.match_id, spectators=len(self.spectators))
@@ -265,6 +143,9 @@ class Table:
         return self._legal, self._legal_text
 
     # ---- connections ----------------------------------------------------------------
+    def _connected(self, seat: int) -> bool:
+        return self.conns[seat] is not None
+
     def join(self, conn: Conn, seat: int | None) -> None:
         if seat is None:
             self.spectators.add(conn)
@@ -278,7 +159,7 @@ class Table:
             self.away_since[seat] = None  # the owner takes the seat back from a stand-in
             # The one stand-in timer is for the seat to act: cancel it only if that is this
             # seat (a join of another seat used to cancel the acting seat's stand-in, and the
-            # table then waited for nobody: tests/test_server_friends_standin.py).
+            # table then waited for nobody: tests/server/test_server_friends_standin.py).
             if self._standin is not None and self.game.current_player == seat:
                 self._standin.cancel()
                 self._standin = None
@@ -302,27 +183,6 @@ class Table:
             if self.game.current_player == seat and not self.game.match_over:
                 self._schedule_standin(seat)
         conn.table, conn.seat = None, None
-
-    def _schedule_standin(self, seat: int) -> None:
-        plan, away = self.seats[seat], self.away_since[seat]
-        if plan.kind == "bot" or plan.bot_after is None or away is None:
-            return
-        if self._standin is not None:
-            self._standin.cancel()
-        delay = max(self.bot_delay, away + plan.bot_after - time.monotonic())  # bots' pace
-        self._standin = asyncio.get_running_loop().call_later(delay, self._standin_move,
-                                                              self.n_decisions)
-
-    def _standin_move(self, decision: int) -> None:
-        """A seat empty for its ``bot_after`` seconds: the heuristic bot decides for it."""
-        self._standin = None
-        if decision != self.n_decisions or self.game.match_over:
-            return
-        seat = self.game.current_player
-        assert seat is not None
-        if self.conns[seat] is not None:
-            return
-        self.commit(policy_action("heuristic", self.game, self.seed, decision), standin=True)
 
     # ---- decisions ------------------------------------------------------------------
     def _decide_message(self, seat: int) -> dict[str, Any]:
@@ -363,14 +223,6 @@ class Table:
             if h is not None:
                 h.cancel()
         self._timer = self._bot = self._standin = None
-
-    def _bot_move(self, decision: int) -> None:
-        if decision != self.n_decisions or self.game.match_over:
-            return
-        seat = self.game.current_player
-        assert seat is not None  # the match is not over
-        policy = self.seats[seat].policy or "heuristic"
-        self.commit(policy_action(policy, self.game, self.seed, decision))
 
     def _timeout(self, decision: int) -> None:
         """The default action of a seat out of time: pass when passing is legal, otherwise
@@ -521,7 +373,7 @@ class Table:
         if g.match_over:
             self.match_id = self.hub.store.finish(
                 self.id, g.n_results,
-                codec.match_summary(levels=g.levels, scores=g.scores, seats=[p.name for p in self.seats],
+                documents.match_summary(levels=g.levels, scores=g.scores, seats=[p.name for p in self.seats],
                                     decisions=self.n_decisions), g.to_record())
         conn = self.conns[seat]
         if conn is not None and ack is not None:
@@ -549,172 +401,3 @@ class Table:
         self.advance()
         self.hub.busy.append(time.perf_counter() - t0)
         self.hub.busy_cpu.append(time.thread_time() - c0)
-
-
-@dataclass
-class Hub:
-    """Every table of one server process, and its store."""
-
-    store: Store
-    bot_delay: float = 0.0
-    rate: float = 50.0
-    burst: float = 100.0
-    tables: dict[str, Table] = field(default_factory=dict)
-    #: finished tables kept in memory (listed, watchable); older ones are answered from the
-    #: store only (their match record stays there)
-    keep_finished: int = 100
-    finished: collections.deque = field(default_factory=collections.deque)
-    decisions: int = 0
-    #: seconds each recent decision took to apply, store and push (``GET /api/stats``)
-    busy: collections.deque = field(default_factory=lambda: collections.deque(maxlen=200_000))
-    #: the same in CPU time of the server thread (what preemption by other processes adds
-    #: to ``busy`` is left out)
-    busy_cpu: collections.deque = field(default_factory=lambda: collections.deque(maxlen=200_000))
-    #: hints: seconds between two of one seat, how many run now, how long each took
-    hint_interval: float = HINT_INTERVAL
-    hints_running: int = 0
-    hint_seconds: collections.deque = field(default_factory=lambda: collections.deque(maxlen=10_000))
-    executor: concurrent.futures.ThreadPoolExecutor = field(
-        default_factory=lambda: concurrent.futures.ThreadPoolExecutor(HINT_CONCURRENCY, "daguai-hint"))
-    background: set = field(default_factory=set)
-
-    def stats(self) -> dict[str, Any]:
-        """Decisions made and percentiles of the server time per decision (milliseconds)."""
-        def summary(values: Any) -> dict[str, Any]:
-            xs = sorted(values)
-            if not xs:
-                return {"n": 0, "p50": None, "p99": None, "max": None}
-            at = lambda q: round(1000 * xs[min(len(xs) - 1, int(q * len(xs)))], 3)  # noqa: E731
-            return {"n": len(xs), "p50": at(0.5), "p99": at(0.99), "max": at(1.0)}
-
-        return {"decisions": self.decisions, "tables": len(self.tables),
-                "open": sum(not t.game.match_over for t in self.tables.values()),
-                "decision_ms": summary(self.busy), "decision_cpu_ms": summary(self.busy_cpu),
-                "hint_ms": summary(self.hint_seconds)}
-
-    def resume(self) -> int:
-        """Rebuild the unfinished tables from their checkpoints; how many."""
-        for t in self.store.open_tables():
-            seats = [SeatPlan(**s) for s in t["seats"]]
-            table = Table(self, t["id"], Rules.from_dict(t["rules"]), t["seed"], t["auto_pass"],
-                          seats, self.bot_delay)
-            table.restore(t["decisions"])
-            self.tables[table.id] = table
-        return len(self.tables)
-
-    def start(self) -> None:
-        """Resume play at every table (called on the running loop)."""
-        for t in list(self.tables.values()):
-            t.advance()
-
-    def create(self, doc: Any) -> tuple[Table, list[str | None]]:
-        """A new table from a create-table request (schema ``create_table``); its seat tokens
-        (None for bots). ValueError naming the problem if the request is bad."""
-        error = schema_error("create_table", doc)
-        if error is not None:
-            raise ValueError(error)
-        rules = Rules.from_dict(doc.get("rules") or {})
-        if rules.table != "6p3d":  # R18: the web table and its protocol seat six players
-            raise ValueError(f"the table server seats 6 players (table '6p3d'); table "
-                             f"'{rules.table}' is played through the Python API, not served yet")
-        seed = doc.get("seed")
-        if seed is None:
-            seed = secrets.randbelow(2**63)
-        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
-            raise ValueError(f"seed must be an integer in [0, 2**63), got {seed!r}")
-        seats_doc = doc.get("seats")
-        if not isinstance(seats_doc, list) or len(seats_doc) != 6:
-            raise ValueError("seats must be a list of 6 seat plans")
-        seats = [SeatPlan.read(d, s) for s, d in enumerate(seats_doc)]
-        auto = doc.get("auto_pass", True)
-        if not isinstance(auto, bool):
-            raise ValueError("auto_pass must be true or false")
-        delay = doc.get("bot_delay", self.bot_delay)
-        if isinstance(delay, bool) or not isinstance(delay, (int, float)) or not 0 <= delay <= 10:
-            raise ValueError("bot_delay must be seconds in [0, 10]")
-        tokens: list[str | None] = []
-        for p in seats:
-            tok = None if p.kind == "bot" else secrets.token_urlsafe(24)
-            p.token_hash = None if tok is None else token_hash(tok)
-            tokens.append(tok)
-        table_id = secrets.token_hex(6)
-        table = Table(self, table_id, rules, seed, auto, seats, float(delay))
-        self.store.add_table(table_id, rules.to_dict(), seed, auto, [p.to_json() for p in seats])
-        self.tables[table_id] = table
-        table.advance()
-        return table, tokens
-
-    def tables_done(self, table: Table) -> None:
-        """A finished table stays in memory while it is one of the ``keep_finished`` newest
-        finished tables; then only the store has it (``GET /api/tables/{id}`` still answers)."""
-        self.finished.append(table.id)
-        while len(self.finished) > self.keep_finished:
-            self.tables.pop(self.finished.popleft(), None)
-
-    def listing(self) -> list[dict[str, Any]]:
-        """``GET /api/tables``: every table this server's store holds, oldest first; open
-        and recently finished ones from memory, older finished ones from the store (so the
-        list is the same before and after a restart)."""
-        stored = {t["table"]: t for t in self.store.finished_tables()}
-        out = []
-        for tid in self.store.table_order():
-            if tid in self.tables:
-                out.append(self.tables[tid].summary())
-            elif tid in stored:
-                out.append(stored[tid])
-        return out
-
-    def table(self, table_id: Any) -> Table:
-        if not isinstance(table_id, str) or table_id not in self.tables:
-            raise ProtocolError("unknown_table", f"no table {table_id!r}")
-        return self.tables[table_id]
-
-    def handle(self, conn: Conn, text: str) -> None:
-        """One client message (docs/protocol.md); refusals answer an ``error`` and change
-        nothing."""
-        try:
-            if len(text) > MAX_MESSAGE:
-                raise ProtocolError("too_large", f"messages are limited to {MAX_MESSAGE} bytes")
-            if not conn.allow():
-                raise ProtocolError("rate_limited", f"more than {conn.rate:g} messages/s: dropped")
-            msg = read_client_message(text)
-            kind = msg["type"]
-            if kind == "ping":
-                conn.send({"type": "pong"})
-            elif kind == "join":
-                self._join(conn, msg)
-            elif kind == "act":
-                if conn.table is None:
-                    raise ProtocolError("not_joined", "join a table first")
-                conn.table.act(conn, msg)
-            elif kind == "resync":
-                if conn.table is None:
-                    raise ProtocolError("not_joined", "join a table first")
-                conn.table.join(conn, conn.seat)
-            elif kind in ("check", "hint"):
-                if conn.table is None:
-                    raise ProtocolError("not_joined", "join a table first")
-                getattr(conn.table, kind)(conn, msg)
-            elif kind == "leave":
-                if conn.table is None:
-                    raise ProtocolError("not_joined", "join a table first")
-                conn.table.leave(conn)
-        except ProtocolError as exc:
-            conn.send({"type": "error", "code": exc.code, "message": str(exc)})
-
-    def _join(self, conn: Conn, msg: dict[str, Any]) -> None:
-        table = self.table(msg["table"])
-        token = msg.get("token")
-        seat: int | None = None
-        if token is not None:
-            h = token_hash(token)
-            for s, p in enumerate(table.seats):
-                if p.token_hash is not None and secrets.compare_digest(p.token_hash, h):
-                    seat = s
-            if seat is None:
-                raise ProtocolError("bad_token", f"that token opens no seat of table {table.id}")
-        if conn.table is not None:
-            conn.table.disconnect(conn)
-        conn.views = msg.get("views", False)
-        conn.events = msg.get("events", True)
-        table.join(conn, seat)

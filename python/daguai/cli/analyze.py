@@ -1,0 +1,66 @@
+"""``daguai analyze``: the seat's plays raced over sampled worlds (:func:`daguai.search.analyze`)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from .options import Command, policy_arg, positive, seconds, seed_number
+
+
+def _add_analyze(an: argparse.ArgumentParser) -> None:
+    from ..search import ANALYZE_ROLLOUTS, MAX_ROLLOUTS, MAX_SECONDS, MAX_THREADS
+
+    an.add_argument(
+        "source", metavar="FILE", help="a position JSON file, or a record with --line ('-': stdin)"
+    )
+    an.add_argument("--line", type=positive, default=None, metavar="N",
+                    help="the record line to analyze after (required for a record)")
+    an.add_argument("--rollouts", type=positive, default=None, metavar="N",
+                    help=f"budget of the race in rollouts, at most {MAX_ROLLOUTS:,} "
+                         f"(default {ANALYZE_ROLLOUTS:,}; with --time: the first race's, default 1,000)")
+    an.add_argument("--time", type=seconds, default=None, metavar="SECONDS",
+                    help=f"race with doubled budgets until SECONDS (at most {MAX_SECONDS:g}) are spent")
+    an.add_argument("--policy", type=policy_arg, default="heuristic", metavar="NAME",
+                    help="rollout policy of every seat (default heuristic)")
+    an.add_argument("--seed", type=seed_number, default=0, help="seed of the worlds and rollouts (default 0)")
+    an.add_argument("--threads", type=positive, default=1, metavar="N",
+                    help=f"threads, at most {MAX_THREADS} (default 1; results do not depend on it)")
+    an.add_argument("--all", action="store_true", help="show every group (default: the best 15)")
+    an.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    an.add_argument("--quiet", "-q", action="store_true", help="no progress bar (it draws on stderr)")
+
+
+def _cmd_analyze(args: argparse.Namespace) -> int:
+    import json
+
+    from ..search import analyze
+
+    try:
+        text = sys.stdin.read() if args.source == "-" else open(args.source, encoding="utf-8").read()
+        result = analyze(
+            text,
+            upto=args.line,
+            rollouts=args.rollouts,
+            time=args.time,
+            policy=args.policy,
+            seed=args.seed,
+            threads=args.threads,
+            progress=not args.quiet and sys.stderr.isatty(),
+        )
+    except (ValueError, OSError) as exc:  # bad input: one line, status 2
+        print(f"daguai: error: {' '.join(str(exc).split())}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps(result.to_dict(), ensure_ascii=False))
+    else:
+        print("\n".join(result.lines(top=None if args.all else 15)))
+    return 0
+
+
+COMMAND = Command("analyze", "which play wins: the seat's plays raced over sampled worlds",
+        "The groups of equivalent plays of the seat to act, raced over worlds sampled from "
+        "what that seat may know, ranked by the mean change of its score in the round with "
+        "95% intervals, the best marked (docs/search.md). Input: a position JSON file, or a "
+        "record (JSON Lines) with --line N.",
+        _add_analyze, _cmd_analyze)

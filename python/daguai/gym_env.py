@@ -1,7 +1,0 @@
-"""``daguai.gym_env`` is ``daguai.learn.gym_env`` (moved in the package layout of issue 16; this
-path keeps working: it is the same module object, so its names and attributes are one)."""
-
-import importlib
-import sys
-
-sys.modules[__name__] = importlib.import_module("daguai.learn.gym_env")

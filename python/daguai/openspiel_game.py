@@ -1,8 +1,0 @@
-"""``daguai.openspiel_game`` is ``daguai.learn.openspiel_game`` (moved in the package layout of
-issue 16; this path keeps working: it is the same module object, so its names and attributes
-are one)."""
-
-import importlib
-import sys
-
-sys.modules[__name__] = importlib.import_module("daguai.learn.openspiel_game")

@@ -1,0 +1,152 @@
+"""Records (JSON Lines, docs/records.md) read back: the lines parsed, the header's game
+built and every line re-played through the engine and compared with its own log.
+
+The functions take the game class (:class:`daguai.Game`) so that this module needs nothing
+of ``game.py``, which calls them."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any, TypeVar
+
+from . import codec, protocol
+from .errors import ReplayError, safe_json_loads
+from .protocol import RECORD_FORMAT
+from .rules import Rules
+
+#: Where a match begins (docs/game.md "Start states"): a fresh match, or a random point of one.
+STARTS = ("fresh", "random")
+
+G = TypeVar("G")
+
+
+def _json_normal(x: Any) -> Any:
+    """JSON's view of a value (tuples become lists), for exact comparisons."""
+    if isinstance(x, (list, tuple)):
+        return [_json_normal(v) for v in x]
+    if isinstance(x, dict):
+        return {k: _json_normal(v) for k, v in x.items()}
+    return x
+
+
+def new_game(cls: type[G], header: dict[str, Any]) -> G:
+    """The game a record's or game document's header starts (``cls``: :class:`daguai.Game`)."""
+    if header.get("position") is not None:  # a game that began from a position
+        try:
+            return cls.from_position(header["position"])
+        except ValueError as exc:
+            raise ReplayError(f"bad start position: {exc}") from None
+    try:
+        rules = Rules.from_dict(header["rules"])
+        seed, game, auto = header["seed"], header.get("game", 0), header.get("auto_pass", False)
+    except KeyError as exc:
+        raise ReplayError(f"header is missing {exc}") from None
+    except ValueError as exc:
+        raise ReplayError(f"bad rules in header: {exc}") from None
+    if not isinstance(auto, bool):
+        raise ReplayError("auto_pass must be true or false")
+    start = header.get("start", "fresh")
+    if start not in STARTS:
+        raise ReplayError(f"start must be 'fresh' or 'random', got {codec.short_repr(start)}")
+    try:
+        return cls(seed, rules, auto_pass=auto, game=game, start=start)
+    except ValueError as exc:
+        raise ReplayError(f"bad header: {exc}") from None
+
+
+def _read_lines(source: str | Iterable[str]) -> list[tuple[int, Any]]:
+    """(text line number, parsed entry) for every non-blank line."""
+    try:
+        lines = source.splitlines() if isinstance(source, str) else list(source)
+    except TypeError:
+        raise ReplayError(f"a record is text or an iterable of lines, got {type(source).__name__}") from None
+    out = []
+    for i, line in enumerate(lines, 1):
+        if not isinstance(line, str):
+            raise ReplayError(f"line {i}: not text")
+        if not line.strip():
+            continue
+        out.append((i, safe_json_loads(line, ReplayError, f"line {i}")))
+    return out
+
+
+def read_record(source: str | Iterable[str]) -> list[dict[str, Any]]:
+    """Parse a JSON Lines record (text or lines) into entries; raises ReplayError."""
+    return [e for _, e in _read_lines(source)]
+
+
+def replay(cls: type[G], record: str | Iterable[str] | list[dict[str, Any]], upto: int | None = None) -> G:
+    """Re-play a record through the engine and return the final game.
+
+    Walks the record and the engine's own log together: each decision is applied (it must
+    be legal and by the seat to act), then the record's line must equal, field for field,
+    the engine's own entry for that event (deals as the seed gives them, plays with their
+    kind, key and jokers, every result). Raises :class:`ReplayError` (a ValueError) at the
+    first line that does not, naming its line number in the text.
+
+    With ``upto``, only the lines up to that line number are replayed: the game as it
+    stood after that line (a game in progress, which may stop anywhere).
+    """
+    if isinstance(record, list) and all(isinstance(x, dict) for x in record):
+        numbered = list(enumerate(record, 1))
+    else:
+        numbered = _read_lines(record)  # type: ignore[arg-type]
+    if not numbered:
+        raise ReplayError("empty record")
+    if upto is not None:
+        if isinstance(upto, bool) or not isinstance(upto, int) or upto < 1:
+            raise ReplayError(f"upto must be a line number >= 1, got {codec.short_repr(upto)}")
+        first_line = numbered[0][0]
+        if upto > numbered[-1][0]:
+            raise ReplayError(f"upto={upto} is past the record's last line ({numbered[-1][0]})")
+        numbered = [(n, e) for n, e in numbered if n <= upto]
+        if not numbered:
+            raise ReplayError(f"upto={upto} is before the record's header (line {first_line})")
+    first, head = numbered[0]
+    if not isinstance(head, dict) or head.get("record") != "daguai":
+        raise ReplayError(f"line {first}: not a daguai record header")
+    if head.get("format") != RECORD_FORMAT:
+        raise ReplayError(f"line {first}: unsupported record format {codec.short_repr(head.get('format'))}")
+    g = new_game(cls, head)
+    i = 0  # index into the engine's log
+    last = first
+    for lineno, e in numbered[1:]:
+        where = f"line {lineno}"
+        last = lineno
+        if not isinstance(e, dict) or not isinstance(e.get("event"), str):
+            raise ReplayError(f"{where}: not an event")
+        kind = e["event"]
+        if kind == "play" and "as" in e:  # a 4p2d reading of an older engine (R18)
+            upgraded = protocol.old_reading(e.get("cards"), e["as"], g.level, g.rules)
+            if upgraded is not None:
+                e = {**e, "as": upgraded}
+        try:
+            decision = codec.entry_decision(e)
+            if decision is not None:
+                protocol.apply_decision(g, decision, where)
+        except ReplayError as exc:
+            raise ReplayError(exc.args[0] if str(exc).startswith(where) else f"{where}: {exc}") from None
+        except (ValueError, TypeError) as exc:
+            raise ReplayError(f"{where}: {exc}") from None
+        logged = g.state.events(i)
+        if not logged:
+            raise ReplayError(f"{where}: a {kind} event the engine did not produce")
+        mine = _json_normal(codec.encode(logged[0]))
+        try:
+            differs = _json_normal(e) != mine
+        except RecursionError:
+            raise ReplayError(f"{where}: nested too deeply") from None
+        if differs:
+            if mine.get("event") != kind:
+                raise ReplayError(f"{where}: the record has a {kind} event where the engine has a "
+                                  f"{mine.get('event')}")
+            diff = sorted(k for k in set(mine) | set(e) if _json_normal(e.get(k)) != mine.get(k))
+            what = ("the deal differs from the one the seed gives (a tampered record, or another "
+                    "engine)") if kind == "deal" else "differs from the engine's"
+            raise ReplayError(f"{where}: {kind} {what}: field(s) {', '.join(diff)} "
+                              f"(engine: {', '.join(f'{k}={codec.short_repr(mine.get(k))}' for k in diff)})")
+        i += 1
+    if upto is None and i != g.state.n_events:
+        raise ReplayError(f"line {last}: the record ends early ({i} events; the engine logged "
+                          f"{g.state.n_events} by then)")
+    return g

@@ -1,0 +1,166 @@
+"""The C++ engine's layers (cpp/engine/<layer>/): every include points down, and the build
+enforces it.
+
+The layers and what each may see are declared once, in CMakeLists.txt
+(``daguai_layer(NAME SOURCES ... BELOW ...)``); this test reads them from there, builds the
+include graph of cpp/engine from every ``#include`` line, and fails on an include of a layer
+that is not below (or equal to) the including file's own, on a circle between layers, and on an
+engine header included any other way than ``<daguai/LAYER/NAME.hpp>``. A second test configures
+the project with CMake and checks that the include roots it makes really hide the layers above:
+an upward include does not compile.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from cmake_helpers import cmake_exe
+
+ROOT = Path(__file__).resolve().parents[2]
+ENGINE = ROOT / "cpp" / "engine"
+SOURCE_SUFFIXES = {".cpp", ".hpp"}
+MAX_SOURCES_PER_FOLDER = 14
+
+LAYER_CALL = re.compile(r"^daguai_layer\((\w+)(.*?)\)", re.M | re.S)
+INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]', re.M)
+
+
+def declared_layers(cmake_text: str) -> dict[str, set[str]]:
+    """{layer: the layers directly below it}, from the daguai_layer(...) calls."""
+    layers: dict[str, set[str]] = {}
+    for m in LAYER_CALL.finditer(cmake_text):
+        words = m.group(2).split()
+        below = words[words.index("BELOW") + 1 :] if "BELOW" in words else []
+        layers[m.group(1)] = set(below)
+    return layers
+
+
+def below_closure(layers: dict[str, set[str]]) -> dict[str, set[str]]:
+    """{layer: every layer it may include, itself too}; raises on a circle."""
+    done: dict[str, set[str]] = {}
+
+    def visit(name: str, path: tuple[str, ...]) -> set[str]:
+        if name in path:
+            raise AssertionError("circle between layers: " + " -> ".join((*path, name)))
+        if name not in done:
+            seen = {name}
+            for b in layers[name]:
+                assert b in layers, f"layer {name} is declared above {b!r}, which is not a layer"
+                seen |= visit(b, (*path, name))
+            done[name] = seen
+        return done[name]
+
+    for name in layers:
+        visit(name, ())
+    return done
+
+
+def include_edges(engine: Path) -> list[tuple[str, str, str, str]]:
+    """(file relative to engine/, its layer, the included path, the quote) for every include of
+    an engine header."""
+    edges = []
+    for f in sorted(engine.rglob("*")):
+        if f.suffix not in SOURCE_SUFFIXES:
+            continue
+        rel = f.relative_to(engine).as_posix()
+        layer = rel.split("/")[0]
+        for quote, target in INCLUDE.findall(f.read_text(encoding="utf-8")):
+            if quote == '"' or target.startswith("daguai/"):
+                edges.append((rel, layer, target, quote))
+    return edges
+
+
+def upward_includes(engine: Path, layers: dict[str, set[str]]) -> list[str]:
+    """Every include that breaks the layering, as a readable line."""
+    may = below_closure(layers)
+    bad = []
+    for rel, layer, target, quote in include_edges(engine):
+        if layer not in layers:
+            bad.append(f"{rel}: is in {layer!r}, which CMakeLists.txt does not declare as a layer")
+            continue
+        if quote == '"':
+            bad.append(f'{rel}: #include "{target}": engine headers are included as <daguai/LAYER/NAME.hpp>')
+            continue
+        to = target.split("/")[1]
+        if to not in may[layer]:
+            bad.append(f"{rel} ({layer}) includes <{target}> ({to}): not a layer below {layer}")
+    return bad
+
+
+def cmake_text() -> str:
+    return (ROOT / "CMakeLists.txt").read_text(encoding="utf-8")
+
+
+def test_the_declared_layers_form_a_chain_without_circles():
+    layers = declared_layers(cmake_text())
+    assert {"core", "game", "players", "run"} <= set(layers), layers
+    may = below_closure(layers)
+    assert may["core"] == {"core"}, "the core layer sees nothing above it"
+    assert set(layers) <= may["run"], "run is the top: it sees every layer"
+
+
+def test_every_engine_include_points_down():
+    layers = declared_layers(cmake_text())
+    assert include_edges(ENGINE), "no includes found: is cpp/engine where this test looks?"
+    assert upward_includes(ENGINE, layers) == []
+
+
+def test_every_engine_folder_is_a_layer_of_at_most_14_sources():
+    layers = declared_layers(cmake_text())
+    for folder in sorted({p.parent for p in ENGINE.rglob("*") if p.suffix in SOURCE_SUFFIXES}):
+        rel = folder.relative_to(ENGINE).as_posix()
+        assert rel != ".", "no source sits directly in cpp/engine: each belongs to a layer folder"
+        assert rel.split("/")[0] in layers, f"cpp/engine/{rel} is not under a declared layer"
+        n = sum(1 for p in folder.iterdir() if p.suffix in SOURCE_SUFFIXES)
+        assert n <= MAX_SOURCES_PER_FOLDER, f"cpp/engine/{rel} holds {n} sources"
+
+
+def test_the_checker_finds_an_upward_include_and_a_circle(tmp_path):
+    # the checker itself, on a synthetic engine: one upward include, one quoted include
+    (tmp_path / "low").mkdir()
+    (tmp_path / "high").mkdir()
+    (tmp_path / "low" / "a.hpp").write_text("#include <daguai/high/b.hpp>\n#include <vector>\n")
+    (tmp_path / "high" / "b.hpp").write_text('#include <daguai/low/a.hpp>\n#include "c.hpp"\n')
+    layers = {"low": set(), "high": {"low"}}
+    bad = sorted(upward_includes(tmp_path, layers))
+    assert len(bad) == 2, bad
+    assert 'high/b.hpp: #include "c.hpp"' in bad[0]
+    assert "low/a.hpp (low) includes <daguai/high/b.hpp>" in bad[1]
+    with pytest.raises(AssertionError, match="circle between layers"):
+        below_closure({"low": {"high"}, "high": {"low"}})
+    text = "daguai_layer(low SOURCES a.cpp)\ndaguai_layer(high SOURCES b.cpp\n  BELOW low)\n"
+    assert declared_layers(text) == layers
+
+
+def test_the_build_hides_the_layers_above(tmp_path):
+    """Configure the project: each layer's include root holds only that layer, so a file that
+    sees the roots of game and below cannot include a players header."""
+    cmake = cmake_exe("the layer probe")
+    cxx = shutil.which("c++") or shutil.which("g++")
+    if cxx is None:
+        pytest.skip("no C++ compiler")
+    build = tmp_path / "build"
+    p = subprocess.run([cmake, "-S", str(ROOT), "-B", str(build)], capture_output=True, text=True,
+                       timeout=300)
+    assert p.returncode == 0, p.stdout[-2000:] + p.stderr[-2000:]
+    layers = declared_layers(cmake_text())
+    for name in layers:
+        root = build / "layers" / name / "daguai"
+        assert sorted(x.name for x in root.iterdir()) == [name], f"{root} holds only its layer"
+    game_roots = [f"-I{build / 'layers' / n}" for n in sorted(below_closure(layers)["game"])]
+
+    def compiles(code: str) -> subprocess.CompletedProcess[str]:
+        src = tmp_path / "probe.cpp"
+        src.write_text(code)
+        return subprocess.run([cxx, "-std=c++20", "-fsyntax-only", *game_roots, str(src)],
+                              capture_output=True, text=True, timeout=300)
+
+    ok = compiles("#include <daguai/game/state.hpp>\nint main() {}\n")
+    assert ok.returncode == 0, ok.stderr[-2000:]
+    up = compiles("#include <daguai/players/policy.hpp>\nint main() {}\n")
+    assert up.returncode != 0
+    assert "daguai/players/policy.hpp" in up.stderr
