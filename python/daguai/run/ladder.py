@@ -30,7 +30,8 @@ from typing import Any
 
 import numpy as np
 
-from .. import _core, codec
+from .. import _core
+from ..documents import nan_to_none
 from ..checks import check_int, check_policy, check_rules, policy_name
 from ..rules import Rules
 from ..table import seats_of
@@ -134,7 +135,7 @@ class LadderResult:
         }
 
     def to_json(self) -> str:
-        return codec.evaluation_to_json(self.figures())
+        return json.dumps(nan_to_none(self.figures()))
 
     def renderables(self) -> list[Any]:
         """The ladder as ``rich`` renderables (what ``daguai ladder`` prints)."""
@@ -302,7 +303,10 @@ def fit_ratings(players: Sequence[str], pairings: Sequence[Pairing], anchor: str
     seatings of a deal as independent rounds overstates their variance (duplicate play
     cancels much of the deal's luck), so the intervals are conservative.
     """
-    import statsmodels.api as sm
+    try:
+        import statsmodels.api as sm
+    except ImportError:
+        raise ImportError("the ladder's ratings need statsmodels: pip install 'daguai[ladder]'") from None
 
     index = {p: i for i, p in enumerate(players)}
     free = [p for p in players if p != anchor]
