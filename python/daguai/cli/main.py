@@ -22,7 +22,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     parser = Parser(
         prog="daguai",
-        description="大怪路子 (Da Guai Lu Zi) engine: simulate, evaluate, bench, serve, train, analyze, ladder.",
+        description=("大怪路子 (Da Guai Lu Zi) engine: simulate, evaluate, bench, serve, train, analyze, "
+                     "ladder."),
         epilog="See docs/simulation.md. 'daguai COMMAND --help' for each command.")
     parser.add_argument("--version", action="version", version=f"daguai {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", title="commands")

@@ -31,8 +31,8 @@ from typing import Any
 import numpy as np
 
 from .. import _core
-from ..documents import nan_to_none
 from ..checks import check_int, check_policy, check_rules, policy_name
+from ..documents import nan_to_none
 from ..rules import Rules
 from ..table import seats_of
 from .evaluation import _ci, evaluate
