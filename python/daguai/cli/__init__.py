@@ -1,9 +1,9 @@
-"""The ``daguai`` command: ``simulate``, ``evaluate``, ``bench``, ``serve``, ``train`` and
-``analyze`` (docs/simulation.md "Command line"; ``daguai COMMAND --help``).
+"""The ``daguai`` command: ``simulate``, ``evaluate``, ``bench``, ``serve``, ``train``,
+``analyze`` and ``ladder`` (docs/simulation.md "Command line"; ``daguai COMMAND --help``).
 
 Every subcommand is one :class:`Command` (a function adding its arguments and a function
 running it) in a module of this folder: ``simulate.py`` (simulate, evaluate), ``bench.py``,
-``serve.py``, ``train.py``, ``analyze.py``; ``options.py`` holds what they share and
+``serve.py``, ``train.py``, ``analyze.py``, ``ladder.py``; ``options.py`` holds what they share and
 ``main.py`` the table :data:`COMMANDS`, the parser and :func:`main`. To add a subcommand,
 write its module and add its ``Command`` to the table.
 
