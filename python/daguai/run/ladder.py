@@ -335,16 +335,16 @@ def fit_ratings(players: Sequence[str], pairings: Sequence[Pairing], anchor: str
     params = np.asarray(fit.params, dtype=np.float64)
     ci = np.asarray(fit.conf_int(0.05), dtype=np.float64)
     out = [Rating(anchor, 0.0, 0.0, 0.0, games[anchor])]
-    for p, j in col.items():
-        out.append(Rating(p, params[j] * ELO_PER_LOGIT, ci[j, 0] * ELO_PER_LOGIT,
-                          ci[j, 1] * ELO_PER_LOGIT, games[p]))
+    for name, j in col.items():
+        out.append(Rating(name, params[j] * ELO_PER_LOGIT, ci[j, 0] * ELO_PER_LOGIT,
+                          ci[j, 1] * ELO_PER_LOGIT, games[name]))
     return tuple(sorted(out, key=lambda r: -r.elo))
 
 
 # ---- the run --------------------------------------------------------------------------------
 
 def ladder(players: Sequence[str] | None = None, n_deals: int = 200, *, seed: int = 0,
-           rules: Rules | None = None, cache: str | os.PathLike | None | bool = True,
+           rules: Rules | None = None, cache: str | os.PathLike[str] | None | bool = True,
            threads: int | None = None, cross_play: Sequence[str] | None = None,
            partner: str = "heuristic", auto_pass: bool = False,
            progress: Callable[[str], None] | None = None) -> LadderResult:
