@@ -176,7 +176,7 @@ class LadderResult:
         """The ladder as text, ``width`` columns (default: the terminal's, else 80)."""
         return render_text(self.renderables(), width)
 
-    def plot(self, path: str | os.PathLike) -> None:
+    def plot(self, path: str | os.PathLike[str]) -> None:
         """Draw the ratings with their intervals to an image file (matplotlib)."""
         import matplotlib
 
@@ -305,7 +305,7 @@ def fit_ratings(players: Sequence[str], pairings: Sequence[Pairing], anchor: str
     cancels much of the deal's luck), so the intervals are conservative.
     """
     try:
-        import statsmodels.api as sm
+        import statsmodels.api as sm  # type: ignore[import-untyped]
     except ImportError:
         raise ImportError("the ladder's ratings need statsmodels: pip install 'daguai[ladder]'") from None
 
