@@ -19,8 +19,8 @@ import daguai
 import numpy as np
 import pytest
 from daguai import _core
+from daguai.dgn import write_dgn
 from daguai.learn import ModelError, Network
-from daguai.learn.dgn import write_dgn
 
 IN = _core.STATE_FEATURES + _core.ACTION_FEATURES
 
