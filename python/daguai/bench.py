@@ -162,7 +162,7 @@ def measure_game(decisions: int = 100_000) -> list[Row]:
             w = _testing.time_worlds(g, 2_000, seed)
             worlds.append(w["world_ns"])
             views.append(w["view_ns"])
-            hands.append(_core._time_sampling(g, 2_000, seed))
+            hands.append(_testing.time_sampling(g, 2_000, seed))
     # the beliefs target (docs/search.md "Sampling worlds"): the hands of one world, no inference
     rows.append(("beliefs: the hands of a world at mid-round (constraint model + deal)",
                  statistics.median(hands) / 1000, "µs", 2.0))

@@ -70,7 +70,8 @@ ENGINE_LOGIC = {
 RANGE_CHECK = re.compile(r"\b([\w.]+(?:\(\))?)\s*<\s*[-\w]+\s*\|\|\s*\1\s*>=?")
 RANGE_CHECKS_LEFT = {
     "game/bind_game.cpp": 2,       # indices of Python sequences (ActionList, results): IndexError
-    "game/bind_infostate.cpp": 1,  # the seat of Game.view before information_state (helper "state")
+    "game/bind_infostate.cpp": 2,  # the seat of Game.view before information_state (helper "state");
+                                   # the sampler test hooks' method (0 auto, 1 rejection, 2 chain)
     "players/bind_learn.cpp": 1,   # _self_play's n (a private training hook)
     "players/bind_rl.cpp": 6,      # a seat and environment / action indices of BatchEnv's arrays;
                                    # the unpickled n before the engine allocates n environments

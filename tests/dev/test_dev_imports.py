@@ -134,7 +134,8 @@ def cycles(edges: dict[str, set[str]]) -> list[list[str]]:
 def _layer(name: str, files: dict[str, Path]) -> str:
     """The folder a module lives in ("" for the package's own folder)."""
     rel = files[name].relative_to(PACKAGE_DIR)
-    return rel.parts[0] if len(rel.parts) > 1 else ""
+    # _core/ holds the extension's stubs (__init__.pyi, _testing.pyi): the extension is the face's
+    return rel.parts[0] if len(rel.parts) > 1 and rel.parts[0] != "_core" else ""
 
 
 @pytest.fixture(scope="module")
