@@ -8,9 +8,9 @@
 //   daguai_perft hand CARDS LEVEL [options]  legal plays of CARDS at LEVEL (R8: leading, or
 //                                            following --top CARDS), per family
 //   daguai_perft time [HANDS] [LEVEL]        timing of lead generation and batch classify
-// options: --rules KEY=VALUE (wild=auto|high|declare, wrap_straights=0|1,
-//          joker_pair=tie|pure_wins, lead_after_out=next|partner), --start fresh|random,
-//          --game N, --divide, --top CARDS (hand)
+// options: --rules KEY=VALUE (any rule variant, as daguai.Rules takes it: wild=declare,
+//          wrap_straights=1, table=4p2d, ...), --start fresh|random, --game N, --divide,
+//          --top CARDS (hand)
 //
 // A leaf is a position reached by exactly DEPTH actions (plays, passes, tribute decisions;
 // auto_pass off, so a forced pass is an action); a match that ends earlier adds none. Output:
@@ -62,33 +62,29 @@ bool parse_flag(const std::string& key, const std::string& v) {
   throw std::invalid_argument(key + " must be 0/1/true/false, got '" + v + "'");
 }
 
+// --rules KEY=VALUE through the engine's variant table (core/rules.hpp), so every rule
+// variant is known here, read and checked as Python's Rules reads it.
 void parse_rule(const std::string& item, Rules* r) {
   const std::size_t eq = item.find('=');
   if (eq == std::string::npos)
     throw std::invalid_argument("--rules wants KEY=VALUE, got '" + item + "'");
   const std::string key = item.substr(0, eq), v = item.substr(eq + 1);
-  auto bad = [&]() { return std::invalid_argument("bad value '" + v + "' for rule " + key); };
-  if (key == "wild") {
-    if (v == "auto")
-      r->wild = Wild::kAuto;
-    else if (v == "high")
-      r->wild = Wild::kHigh;
-    else if (v == "declare")
-      r->wild = Wild::kDeclare;
-    else
-      throw bad();
-  } else if (key == "wrap_straights") {
-    r->wrap_straights = parse_flag(key, v);
-  } else if (key == "joker_pair") {
-    if (v != "tie" && v != "pure_wins") throw bad();
-    r->joker_pair = v == "tie" ? JokerPair::kTie : JokerPair::kPureWins;
-  } else if (key == "lead_after_out") {
-    if (v != "next" && v != "partner") throw bad();
-    r->lead_after_out = v == "next" ? LeadAfterOut::kNext : LeadAfterOut::kPartner;
-  } else {
-    throw std::invalid_argument("unknown rule '" + key + "' (perft knows wild, wrap_straights, " +
-                                "joker_pair, lead_after_out)");
+  const RuleVariant* rv = find_rule_variant(key);
+  if (rv == nullptr) check_rule_names({key});  // throws, naming the known rules
+  std::int64_t value = 0;
+  switch (rv->kind) {
+    case VariantKind::kChoice:
+    case VariantKind::kLevel:
+      value = parse_rule_text(*rv, v, v);
+      break;
+    case VariantKind::kBool:
+      value = parse_flag(key, v);
+      break;
+    case VariantKind::kInt:
+      value = std::int64_t(parse_u64(v, key.c_str()));
+      break;
   }
+  set_rule(r, *rv, value);
 }
 
 // Reads the options after the positional arguments.

@@ -131,6 +131,25 @@ def test_game_perft_equals_the_python_walk(perft_exe, seed, depth, rd, start, le
                 *_rule_args(rd)) == f"leaves: {leaves}\n"
 
 
+# Rules the tool reads through the engine's variant table (every variant, not a list of its
+# own): the count must be the Python walk's under the same rules (R18's table among them).
+ENGINE_RULES = [
+    {"table": "4p2d"},
+    {"table": "4p2d", "wild": "declare"},
+    {"tribute_pairing": "finish_order", "anti_tribute": True},
+    {"dealer": "stay", "final_level": "5", "base": 3},
+]
+
+
+@pytest.mark.parametrize("rd", ENGINE_RULES,
+                         ids=["+".join(f"{k}={v}" for k, v in r.items()) for r in ENGINE_RULES])
+def test_game_perft_reads_every_rule_variant(perft_exe, rd):
+    for start in ("fresh", "random"):
+        out = _run(perft_exe, "game", "3", "2", "--start", start, *_rule_args(rd))
+        root = Game(seed=3, rules=Rules(**rd), record=False, start=start)
+        assert out == f"leaves: {python_perft(root, 2)}\n", (rd, start)
+
+
 @pytest.mark.parametrize("hand, level, rd, top_text, top_kind, count", test_rules_perft.PERFT,
                          ids=[test_rules_perft._row_id(r) for r in test_rules_perft.PERFT])
 def test_hand_perft_equals_the_pinned_counts(perft_exe, hand, level, rd, top_text, top_kind, count):
@@ -152,6 +171,8 @@ def test_hand_perft_equals_the_pinned_counts(perft_exe, hand, level, rd, top_tex
     (["game", "1", "99"], "DEPTH"),
     (["game", "1", "1", "--rules", "wild=odd"], "wild"),
     (["game", "1", "1", "--rules", "nonsense=1"], "unknown rule"),
+    (["game", "1", "1", "--rules", "final_level=Z"], "not a level"),
+    (["game", "1", "1", "--rules", "base=0"], "base must be in"),
     (["game", "1", "1", "--bogus"], "unknown option"),
     (["game", "1", "1", "--start"], "needs a value"),
     (["hand", "3s 4s 1x", "2"], "1x"),

@@ -1,5 +1,6 @@
 #include <algorithm>
 
+#include <daguai/game/audience.hpp>
 #include <daguai/game/position.hpp>
 #include <daguai/game/state.hpp>
 
@@ -21,32 +22,10 @@ const char* phase_name(Phase p) {
   return "?";
 }
 
+// The names are kEventKinds' (audience.hpp), the one table of event kinds.
 const char* event_name(EventType t) {
-  switch (t) {
-    case EventType::kDeal:
-      return "deal";
-    case EventType::kTribute:
-      return "tribute";
-    case EventType::kAntiTribute:
-      return "anti_tribute";
-    case EventType::kReturn:
-      return "return";
-    case EventType::kOffer:
-      return "offer";
-    case EventType::kTake:
-      return "take";
-    case EventType::kPlay:
-      return "play";
-    case EventType::kPass:
-      return "pass";
-    case EventType::kRoundEnd:
-      return "round_end";
-    case EventType::kForfeit:
-      return "forfeit";
-    case EventType::kAutoPass:
-      return "auto_pass";
-  }
-  return "?";
+  const auto i = std::size_t(t);
+  return i < kEventKinds.size() ? kEventKinds[i].name : "?";
 }
 
 const char* action_name(ActionType t) {
@@ -633,6 +612,36 @@ void pair_tributes(TributePairing how, int seats, int n, const std::int8_t* trib
   }
 }
 
+// R11: who pays and who receives after a round the `winner` team won. `order` is the
+// finishing order (seats, first out first); `still_in(i)` whether the seat at position i
+// still holds cards. Receivers are the winners in finishing order (at most the table's
+// tributer limit), tributers the losers still holding cards; they are then paired by
+// `how`. Returns the number of pairs.
+template <class StillIn>
+int pair_round_tributes(const Table& tb, TributePairing how, const std::int8_t* order, int winner,
+                        StillIn still_in, std::array<std::int8_t, 3>* out_t,
+                        std::array<std::int8_t, 3>* out_r) {
+  std::int8_t trib[3], recv[3];
+  int nt = 0, nr = 0;
+  for (int i = 0; i < tb.seats; ++i) {
+    const int s = order[i];
+    if (Table::team_of(s) == winner) {
+      if (nr < tb.max_tributers) recv[nr++] = std::int8_t(s);
+    } else if (still_in(i)) {
+      trib[nt++] = std::int8_t(s);  // still holding cards: pays tribute
+    }
+  }
+  if (nt > 0) pair_tributes(how, tb.seats, nt, trib, recv, out_t, out_r);
+  return nt;
+}
+
+// R9, R10: who deals the next round: under dealer = stay the dealer again if its team won,
+// else the seat after it; otherwise the first player out.
+int next_dealer(DealerRule rule, int dealer, bool dealer_won, int first_out, int seats) {
+  if (rule == DealerRule::kStay) return dealer_won ? dealer : (dealer + 1) % seats;
+  return first_out;
+}
+
 }  // namespace
 
 void GameState::finish_round() {
@@ -662,18 +671,11 @@ void GameState::finish_round() {
   const int done_team = team_of(last);
   r.winner = std::int8_t(done_team == f_team ? f_team : -1);
   if (r.winner >= 0) {
-    std::int8_t trib[3], recv[3];
-    int nt = 0, nr = 0;
-    for (int i = 0; i < tb.seats; ++i) {
-      const int s = pub_.finish_order[std::size_t(i)];
-      if (team_of(s) == r.winner) {
-        if (nr < tb.max_tributers) recv[nr++] = std::int8_t(s);
-      } else if (!((pub_.out_mask >> s) & 1)) {
-        trib[nt++] = std::int8_t(s);  // still holding cards: pays tribute
-      }
-    }
-    r.n_tributers = std::int8_t(nt);
-    pair_tributes(pub_.rules.tribute_pairing, tb.seats, nt, trib, recv, &r.tributers, &r.receivers);
+    const auto& order = pub_.finish_order;
+    const unsigned out = pub_.out_mask;
+    r.n_tributers = std::int8_t(pair_round_tributes(
+        tb, pub_.rules.tribute_pairing, order.data(), r.winner,
+        [&](int i) { return !((out >> order[std::size_t(i)]) & 1); }, &r.tributers, &r.receivers));
   }
 
   // Levels (R9, R12).
@@ -700,11 +702,8 @@ void GameState::finish_round() {
   }
   r.levels_after = {std::int8_t(pub_.levels[0]), std::int8_t(pub_.levels[1])};
 
-  // Next dealer (R9, R10).
-  if (pub_.rules.dealer == DealerRule::kStay)
-    r.next_dealer = std::int8_t(dealer_won ? pub_.dealer : (pub_.dealer + 1) % tb.seats);
-  else
-    r.next_dealer = pub_.finish_order[0];
+  r.next_dealer = std::int8_t(
+      next_dealer(pub_.rules.dealer, pub_.dealer, dealer_won, pub_.finish_order[0], tb.seats));
 
   // Scores (R13), base b.
   const std::int32_t b = pub_.rules.base;
@@ -812,26 +811,12 @@ Position GameState::random_position(const Rules& rules, std::uint64_t seed, std:
   // R9: the first player out's team wins if it is the team that went out.
   const int f_team = team_of(order[0]);
   const int winner = team_of(order[n_out - 1]) == f_team ? f_team : -1;
-  std::int8_t trib[3], recv[3];
-  int nt = 0, nr = 0;
-  if (winner >= 0) {
-    for (int i = 0; i < seats; ++i) {
-      const int s = order[i];
-      if (team_of(s) == winner) {
-        if (nr < tb.max_tributers) recv[nr++] = std::int8_t(s);
-      } else if (i >= n_out) {
-        trib[nt++] = std::int8_t(s);  // still holding cards: pays tribute (R11)
-      }
-    }
-  }
-  if (nt > 0)
-    pair_tributes(rules.tribute_pairing, seats, nt, trib, recv, &p.tributers, &p.receivers);
-  p.n_pairs = nt;
-  // R9/R10: the next dealer.
-  if (rules.dealer == DealerRule::kStay)
-    p.dealer = winner == team_of(prev_dealer) ? prev_dealer : (prev_dealer + 1) % seats;
-  else
-    p.dealer = order[0];
+  p.n_pairs = winner < 0 ? 0
+                         : pair_round_tributes(
+                               tb, rules.tribute_pairing, order, winner,
+                               [&](int i) { return i >= n_out; }, &p.tributers, &p.receivers);
+  p.dealer =
+      next_dealer(rules.dealer, prev_dealer, winner == team_of(prev_dealer), order[0], seats);
   return p;
 }
 
