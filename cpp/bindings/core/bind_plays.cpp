@@ -33,19 +33,35 @@ namespace {
 
 thread_local PlayList tl_plays;
 
+// The arguments every generation call takes, converted in one order (level, hand, top) so
+// that a bad one is named the same way by each: the level, the hand and the top to beat
+// (None: leading).
+struct HandQuery {
+  int lv = 0;
+  Cards hand;
+  Play tp;
+  bool has_top = false;
+  const Play* top() const { return has_top ? &tp : nullptr; }
+};
+
+HandQuery read_query(py::handle hand, py::handle level, py::handle top, const Rules& rules) {
+  HandQuery q;
+  q.lv = to_level(level);
+  q.hand = to_cards(hand, "hand");
+  q.has_top = optional_top(top, q.lv, rules, &q.tp) != nullptr;
+  return q;
+}
+
 // The legal plays of (hand, level, top) converted from Python, generated into this thread's
 // buffer with the GIL released (pure C++ on local data); valid until the thread's next call.
 const PlayList& legal_plays_of(py::handle hand, py::handle level, py::handle top,
                                const Rules& rules) {
-  const int lv = to_level(level);
-  const Cards h = to_cards(hand, "hand");
-  Play tp;
-  const Play* t = optional_top(top, lv, rules, &tp);
+  const HandQuery q = read_query(hand, level, top, rules);
   PlayList& buf = tl_plays;
   buf.clear();
   {
     py::gil_scoped_release nogil;
-    legal_plays(h, lv, rules, t, &buf);
+    legal_plays(q.hand, q.lv, rules, q.top(), &buf);
   }
   return buf;
 }
@@ -289,10 +305,10 @@ the jokers stand for (R6), ``interpreted`` the play as natural cards.)doc")
   m.def(
       "count_legal_plays",
       [](py::handle hand, py::handle level, py::handle top, const Rules& rules) {
-        const int lv = to_level(level);
-        const Cards h = to_cards(hand, "hand");
-        Play tp;
-        const Play* t = optional_top(top, lv, rules, &tp);
+        const HandQuery q = read_query(hand, level, top, rules);
+        const int lv = q.lv;
+        const Cards& h = q.hand;
+        const Play* t = q.top();
         py::gil_scoped_release nogil;  // pure C++ on local data
         return count_plays(h, lv, rules, t).total;
       },
@@ -302,10 +318,10 @@ the jokers stand for (R6), ``interpreted`` the play as natural cards.)doc")
   m.def(
       "count_plays",
       [](py::handle hand, py::handle level, py::handle top, const Rules& rules) {
-        const int lv = to_level(level);
-        const Cards h = to_cards(hand, "hand");
-        Play tp;
-        const Play* t = optional_top(top, lv, rules, &tp);
+        const HandQuery q = read_query(hand, level, top, rules);
+        const int lv = q.lv;
+        const Cards& h = q.hand;
+        const Play* t = q.top();
         PlayCounts c;
         {
           py::gil_scoped_release nogil;  // pure C++ on local data
@@ -324,10 +340,10 @@ the jokers stand for (R6), ``interpreted`` the play as natural cards.)doc")
          py::handle index_obj) {
         py::ssize_t index = py::ssize_t(to_int<CardError>(
             index_obj, "play index", -(std::int64_t(1) << 40), std::int64_t(1) << 40));
-        const int lv = to_level(level);
-        const Cards h = to_cards(hand, "hand");
-        Play tp;
-        const Play* t = optional_top(top, lv, rules, &tp);
+        const HandQuery q = read_query(hand, level, top, rules);
+        const int lv = q.lv;
+        const Cards& h = q.hand;
+        const Play* t = q.top();
         const PlayCounts c = count_plays(h, lv, rules, t);
         if (index < 0) index += py::ssize_t(c.total);
         if (index < 0) throw py::index_error("play index out of range");
@@ -369,10 +385,10 @@ the jokers stand for (R6), ``interpreted`` the play as natural cards.)doc")
       "sample_play",
       [](py::handle hand, py::handle level, py::handle top, const Rules& rules,
          Rng& rng) -> py::object {
-        const int lv = to_level(level);
-        const Cards h = to_cards(hand, "hand");
-        Play tp;
-        const Play* t = optional_top(top, lv, rules, &tp);
+        const HandQuery q = read_query(hand, level, top, rules);
+        const int lv = q.lv;
+        const Cards& h = q.hand;
+        const Play* t = q.top();
         Play pick;
         // The GIL stays held; the guard keeps another thread's draws off this rng meanwhile.
         const Guard guard(&rng);
@@ -385,6 +401,7 @@ the jokers stand for (R6), ``interpreted`` the play as natural cards.)doc")
   m.def(
       "check_play",
       [](py::handle hand, py::handle play, py::handle level, py::handle top, const Rules& rules) {
+        // not read_query: the play is read before the top, so a bad play is named first
         const int lv = to_level(level);
         const Cards h = to_cards(hand, "hand");
         const Play p = to_play(play, lv, rules, "play");
