@@ -642,6 +642,26 @@ int next_dealer(DealerRule rule, int dealer, bool dealer_won, int first_out, int
   return first_out;
 }
 
+// R13 (R18's stakes): the score change of `seat` after a round `winner` won (-1: a draw) with
+// `n_tributers` tributers, base b; `dealer_won` / `dteam` for the levels scoring.
+std::int32_t round_score(const Rules& rules, const Table& tb, int seat, int winner, int n_tributers,
+                         bool dealer_won, int dteam) {
+  const std::int32_t b = rules.base;
+  const bool in_winner = Table::team_of(seat) == winner;
+  switch (rules.scoring) {
+    case Scoring::kStake: {
+      if (winner < 0) return 0;
+      const std::int32_t w = tb.stake[std::size_t(n_tributers)] * b;
+      return in_winner ? w : (rules.losers_pay ? -w : 0);
+    }
+    case Scoring::kLevels:
+      return dealer_won ? (Table::team_of(seat) == dteam ? 3 * b : -b) : b;
+    case Scoring::kSimple:
+      return winner < 0 ? b : (in_winner ? 3 * b : -3 * b);
+  }
+  return 0;
+}
+
 }  // namespace
 
 void GameState::finish_round() {
@@ -705,24 +725,9 @@ void GameState::finish_round() {
   r.next_dealer = std::int8_t(
       next_dealer(pub_.rules.dealer, pub_.dealer, dealer_won, pub_.finish_order[0], tb.seats));
 
-  // Scores (R13), base b.
-  const std::int32_t b = pub_.rules.base;
   for (int s = 0; s < tb.seats; ++s) {
-    std::int32_t d = 0;
-    switch (pub_.rules.scoring) {
-      case Scoring::kStake:
-        if (r.winner >= 0) {
-          const std::int32_t w = tb.stake[std::size_t(r.n_tributers)] * b;  // R13, R18
-          d = team_of(s) == r.winner ? w : (pub_.rules.losers_pay ? -w : 0);
-        }
-        break;
-      case Scoring::kLevels:
-        d = dealer_won ? (team_of(s) == dteam ? 3 * b : -b) : b;
-        break;
-      case Scoring::kSimple:
-        d = r.winner < 0 ? b : (team_of(s) == r.winner ? 3 * b : -3 * b);
-        break;
-    }
+    const std::int32_t d =
+        round_score(pub_.rules, tb, s, r.winner, r.n_tributers, dealer_won, dteam);
     r.scores[std::size_t(s)] = d;
     pub_.scores[std::size_t(s)] += d;
   }
