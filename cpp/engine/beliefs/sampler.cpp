@@ -87,7 +87,9 @@ bool exhaustive(const Constraints& c, Slots& d, Hands* h, long* nodes) {
   std::function<bool(std::size_t, Cards, int, int, Cards)> pick;
   // pick: the next `left` cards of seat order[i] from faces >= f of pool
   pick = [&](std::size_t i, Cards pool, int f, int left, Cards got) -> bool {
-    ++*nodes;
+    if (++*nodes > kExhaustiveNodes)
+      throw GameError("sample_worlds: no consistent world found in " +
+                      std::to_string(kExhaustiveNodes) + " steps of the exhaustive search");
     const int s = order[i];
     if (left == 0) {
       (*h)[std::size_t(s)] = v.known[std::size_t(s)] + got;
@@ -161,9 +163,22 @@ SampleStats sample_hands(const Constraints& c, Rng& rng, Hands* hands, SampleMet
     if (!c.holds(*hands)) throw GameError("sample_worlds: no world is consistent with the view");
     return st;
   }
-  if (!c.holds(*hands) && !local_search(c, rng, d, hands, 50L * d.n, &st.start_steps) &&
-      !exhaustive(c, d, hands, &st.start_steps))
-    throw GameError("sample_worlds: no world is consistent with the view");
+  bool found = c.holds(*hands);
+  // Restarts of the local search from fresh deals before the exhaustive search, whose cost
+  // is exponential in the worst case (seen with joker offers under auto_pass).
+  for (int restart = 0; !found && restart < kStartRestarts; ++restart) {
+    if (restart > 0) {
+      rng.shuffle(d.card, d.n);
+      deal_to(v, d, hands);
+    }
+    found = local_search(c, rng, d, hands, 50L * d.n, &st.start_steps);
+  }
+  if (!found) {
+    long nodes = 0;
+    found = exhaustive(c, d, hands, &nodes);
+    st.start_steps += nodes;
+  }
+  if (!found) throw GameError("sample_worlds: no world is consistent with the view");
   run_chain(c, rng, d, hands, long(kChainSweeps) * d.n);
   return st;
 }
