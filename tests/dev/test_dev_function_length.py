@@ -17,17 +17,7 @@ ROOT = Path(__file__).resolve().parents[2]
 CPP = ROOT / "cpp"
 MAX_LINES = 120
 # Reasoned exceptions only: (file relative to cpp/, function name) -> why.
-EXCEPTIONS = {
-    # pybind11 registration lists: one chained .def per bound name, no logic of their own
-    # (tests/test_dev_bindings.py keeps logic out); still to be split by class
-    ("bindings/core/bind_cards.cpp", "bind_cards"): "a registration list",
-    ("bindings/core/bind_plays.cpp", "bind_plays"): "a registration list",
-    ("bindings/game/bind_game.cpp", "bind_game"): "a registration list",
-    ("bindings/game/bind_infostate.cpp", "bind_infostate"): "a registration list",
-    ("bindings/players/bind_learn.cpp", "bind_learn"): "a registration list",
-    ("bindings/players/bind_rl.cpp", "bind_rl"): "a registration list",
-    ("bindings/players/bind_sim.cpp", "bind_sim"): "a registration list",
-}
+EXCEPTIONS: dict[tuple[str, str], str] = {}
 
 _LITERAL = re.compile(r'//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'', re.S)
 _HEADER_END = re.compile(

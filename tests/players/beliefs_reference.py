@@ -100,7 +100,8 @@ def consistent(v, hands: list[Counter], rules) -> bool:
     return True
 
 
-def _submultisets(pool: Counter, k: int, fs: list) -> Iterator[Counter]:
+def submultisets(pool: Counter, k: int, fs: list) -> Iterator[Counter]:
+    """Every sub-multiset of ``pool`` with ``k`` cards drawn from the faces ``fs``."""
     if k == 0:
         yield Counter()
         return
@@ -108,7 +109,7 @@ def _submultisets(pool: Counter, k: int, fs: list) -> Iterator[Counter]:
         return
     f, rest = fs[0], fs[1:]
     for c in range(min(pool[f], k), -1, -1):
-        for sub in _submultisets(pool, k - c, rest):
+        for sub in submultisets(pool, k - c, rest):
             if c:
                 sub = sub + Counter({f: c})
             yield sub
@@ -125,7 +126,7 @@ def assignments(v) -> tuple[list[int], Iterator[tuple[list[Counter], int]]]:
         if i == len(seats) - 1:
             yield acc + [left]
             return
-        for sub in _submultisets(left, v.hidden_counts[seats[i]], sorted(left)):
+        for sub in submultisets(left, v.hidden_counts[seats[i]], sorted(left)):
             yield from rec(i + 1, left - sub, acc + [sub])
 
     def gen():

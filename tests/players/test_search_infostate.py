@@ -10,6 +10,7 @@ from collections import Counter
 
 import numpy as np
 import pytest
+from beliefs_reference import submultisets
 from daguai import Game, Hand, Rules, _core, encode_observation, sample_worlds
 from daguai._core import _testing
 from game_helpers import random_steps
@@ -161,20 +162,6 @@ def test_sampler_bad_input():
         sample_worlds(Game(1), 1, 1)
 
 
-def _submultisets(pool: Counter, k: int, faces: list):
-    if k == 0:
-        yield Counter()
-        return
-    if not faces:
-        return
-    f, rest = faces[0], faces[1:]
-    for c in range(min(pool[f], k), -1, -1):
-        for sub in _submultisets(pool, k - c, rest):
-            if c:
-                sub = sub + Counter({f: c})
-            yield sub
-
-
 def exact_distribution(v):
     """Every assignment of the unseen cards to the other seats, with its probability under
     a uniform deal of the physical cards, conditioned on the view's constraints."""
@@ -186,7 +173,7 @@ def exact_distribution(v):
         if i == len(seats) - 1:
             yield acc + [left]
             return
-        for sub in _submultisets(left, v.hidden_counts[seats[i]], sorted(left)):
+        for sub in submultisets(left, v.hidden_counts[seats[i]], sorted(left)):
             yield from rec(i + 1, left - sub, acc + [sub])
 
     for parts in rec(0, pool, []):

@@ -80,41 +80,11 @@ std::uint64_t state_word(py::handle v, const char* what) {
   return std::uint64_t(x);
 }
 
-void bind_cards(py::module_& m) {
-  py::register_exception<CardError>(m, "CardError", PyExc_ValueError);
+namespace {
 
-  m.attr("NUM_FACES") = kNumFaces;
-  m.attr("SJ") = kSJ;
-  m.attr("BJ") = kBJ;
-
-  m.def(
-      "face_text",
-      [](py::handle f) { return face_text(int(to_int<CardError>(f, "face", 0, kNumFaces - 1))); },
-      py::arg("face"), "Text of a face id (0..53), e.g. 'As', 'SJ'.");
-  m.def(
-      "parse_face", [](py::handle t) { return parse_face(to_text(t, "text")); }, py::arg("text"),
-      "Face id of one card token.");
-  m.def(
-      "parse_level", [](py::handle l) { return to_level(l); }, py::arg("level"),
-      "Rank index 0..12 of a level text.");
-  m.def(
-      "level_text",
-      [](py::handle r) { return level_text(int(to_int<CardError>(r, "rank", 0, kNumRanks - 1))); },
-      py::arg("rank"), "Level text of a rank index 0..12.");
-  m.def(
-      "face_power",
-      [](py::handle face, py::handle level) {
-        const int f = int(to_int<CardError>(face, "face", 0, kNumFaces - 1));
-        return face_power(f, to_level(level));
-      },
-      py::arg("face"), py::arg("level"), "Single power (R4) of a face at a level: 0..14.");
-
-  py::class_<Cards>(m, "Hand",
-                    R"doc(A multiset of cards (R2): 54 faces, 0..3 copies each. Immutable.
-
-Build from card text (``Hand("As Ah SJ 3c")``), a list of card strings, another Hand,
-or ``Hand.from_counts(counts54)``. ``str(h)`` is the canonical text (faces in id order).)doc")
-      .def(py::init<>())
+// Hand's constructors: from text, faces, counts.
+void bind_hand_builders(py::class_<Cards>& hand) {
+  hand.def(py::init<>())
       .def(py::init([](py::handle src) { return to_cards(src, "Hand"); }), py::arg("cards"))
       .def_static(
           "parse", [](py::handle t) { return parse_cards(to_text(t, "text")); }, py::arg("text"),
@@ -155,8 +125,12 @@ or ``Hand.from_counts(counts54)``. ``str(h)`` is the canonical text (faces in id
             }
             return c;
           },
-          py::arg("faces"), "Hand from face ids (0..53).")
-      .def(
+          py::arg("faces"), "Hand from face ids (0..53).");
+}
+
+// Reading a Hand: counts, card texts, face ids, a face's count.
+void bind_hand_reading(py::class_<Cards>& hand) {
+  hand.def(
           "counts",
           [](const Cards& c) {
             py::array_t<std::uint8_t> out(kNumFaces);
@@ -181,8 +155,12 @@ or ``Hand.from_counts(counts54)``. ``str(h)`` is the canonical text (faces in id
             return c.count(parse_face(to_text(face, "face")));
           },
           py::arg("face"), "Copies of one face (text or id).")
-      .def_property_readonly("jokers", &Cards::jokers, "Number of jokers (SJ + BJ).")
-      .def("__len__", &Cards::size)
+      .def_property_readonly("jokers", &Cards::jokers, "Number of jokers (SJ + BJ).");
+}
+
+// Hand as a multiset: length, equality, hashing, membership, +, -, iteration, state words.
+void bind_hand_operators(py::class_<Cards>& hand) {
+  hand.def("__len__", &Cards::size)
       .def("__bool__", [](const Cards& c) { return !c.empty(); })
       .def("__str__", &cards_text)
       .def("__repr__", [](const Cards& c) { return "Hand('" + cards_text(c) + "')"; })
@@ -247,6 +225,47 @@ or ``Hand.from_counts(counts54)``. ``str(h)`` is the canonical text (faces in id
             return from_state(state_word(lo, "Hand"), state_word(hi, "Hand"));
           },
           py::arg("lo"), py::arg("hi"), "Hand from the packed (lo, hi) words.");
+}
+
+}  // namespace
+
+void bind_cards(py::module_& m) {
+  py::register_exception<CardError>(m, "CardError", PyExc_ValueError);
+
+  m.attr("NUM_FACES") = kNumFaces;
+  m.attr("SJ") = kSJ;
+  m.attr("BJ") = kBJ;
+
+  m.def(
+      "face_text",
+      [](py::handle f) { return face_text(int(to_int<CardError>(f, "face", 0, kNumFaces - 1))); },
+      py::arg("face"), "Text of a face id (0..53), e.g. 'As', 'SJ'.");
+  m.def(
+      "parse_face", [](py::handle t) { return parse_face(to_text(t, "text")); }, py::arg("text"),
+      "Face id of one card token.");
+  m.def(
+      "parse_level", [](py::handle l) { return to_level(l); }, py::arg("level"),
+      "Rank index 0..12 of a level text.");
+  m.def(
+      "level_text",
+      [](py::handle r) { return level_text(int(to_int<CardError>(r, "rank", 0, kNumRanks - 1))); },
+      py::arg("rank"), "Level text of a rank index 0..12.");
+  m.def(
+      "face_power",
+      [](py::handle face, py::handle level) {
+        const int f = int(to_int<CardError>(face, "face", 0, kNumFaces - 1));
+        return face_power(f, to_level(level));
+      },
+      py::arg("face"), py::arg("level"), "Single power (R4) of a face at a level: 0..14.");
+
+  py::class_<Cards> hand(m, "Hand",
+                         R"doc(A multiset of cards (R2): 54 faces, 0..3 copies each. Immutable.
+
+Build from card text (``Hand("As Ah SJ 3c")``), a list of card strings, another Hand,
+or ``Hand.from_counts(counts54)``. ``str(h)`` is the canonical text (faces in id order).)doc");
+  bind_hand_builders(hand);
+  bind_hand_reading(hand);
+  bind_hand_operators(hand);
   // Pickling through a module function (works for every protocol, validates the state). The
   // module holds the function; __reduce__ refers to it directly (a borrowed handle).
   m.def(

@@ -124,10 +124,10 @@ Play to_play(py::handle obj, int level, const Rules& rules, const char* what) {
 
 py::array plays_array(const Play* plays, std::size_t n) { return rows_from(plays, n); }
 
-void bind_plays(py::module_& m) {
-  PYBIND11_NUMPY_DTYPE(PlayRow, lo, hi, key, kind, size, jokers, level);
-  py::register_exception<IllegalPlay>(m, "IllegalPlayError", PyExc_ValueError);
+namespace {
 
+// Kind and Play (R5-R7), with Play's validated pickling.
+void bind_play_type(py::module_& m) {
   py::native_enum<Kind>(m, "Kind", "enum.IntEnum",
                         "Combination type (R5), in order of 5-card strength.")
       .value("SINGLE", Kind::kSingle)
@@ -222,7 +222,10 @@ the jokers stand for (R6), ``interpreted`` the play as natural cards.)doc")
       },
       py::name("__reduce__"), py::is_method(m.attr("Play")));
   harden<Play>(m, "Play");
+}
 
+// Reading plays: classify, read_play, interpretations, beats, compare.
+void bind_classification(py::module_& m) {
   m.def(
       "classify",
       [](py::handle cards, py::handle level, const Rules& rules,
@@ -281,7 +284,10 @@ the jokers stand for (R6), ``interpreted`` the play as natural cards.)doc")
       },
       py::arg("a"), py::arg("b"), py::arg("level"), py::arg("rules"),
       "Three-way comparison of plays of equal size: 1, 0 (tie) or -1.");
+}
 
+// Legal plays of a hand (R7, R8): as objects, as numpy rows, counted, or one by index.
+void bind_generation(py::module_& m) {
   m.def(
       "legal_plays",
       [](py::handle hand, py::handle level, py::handle top, const Rules& rules) {
@@ -351,7 +357,10 @@ the jokers stand for (R6), ``interpreted`` the play as natural cards.)doc")
       },
       py::arg("hand"), py::arg("level"), py::arg("top"), py::arg("rules"), py::arg("index"),
       "legal_plays(...)[index], generating only that play.");
+}
 
+// The generator (R17), a uniformly drawn legal play, and checking a play against a hand.
+void bind_draws(py::module_& m) {
   py::class_<Rng>(m, "Rng", "The project's generator (R17): xoshiro256** seeded by SplitMix64.")
       .def(py::init([](py::handle seed) { return Rng(state_word(seed, "seed")); }),
            py::arg("seed") = 0)
@@ -413,7 +422,10 @@ the jokers stand for (R6), ``interpreted`` the play as natural cards.)doc")
       py::arg("hand"), py::arg("play"), py::arg("level"), py::arg("top"), py::arg("rules"),
       "Validate a play from a hand (in hand, allowed interpretation, beats top); returns the "
       "Play.");
+}
 
+// PLAY_DTYPE rows to and from Play objects, and the batch classifiers.
+void bind_play_arrays(py::module_& m) {
   m.attr("PLAY_DTYPE") = py::dtype::of<PlayRow>();
 
   m.def(
@@ -516,6 +528,18 @@ the jokers stand for (R6), ``interpreted`` the play as natural cards.)doc")
       py::arg("a"), py::arg("b"), py::arg("level"), py::arg("rules"),
       "Row-wise R7 comparison of two face-id arrays (classifies both). Raises if a row is not a "
       "play.");
+}
+
+}  // namespace
+
+void bind_plays(py::module_& m) {
+  PYBIND11_NUMPY_DTYPE(PlayRow, lo, hi, key, kind, size, jokers, level);
+  py::register_exception<IllegalPlay>(m, "IllegalPlayError", PyExc_ValueError);
+  bind_play_type(m);
+  bind_classification(m);
+  bind_generation(m);
+  bind_draws(m);
+  bind_play_arrays(m);
 }
 
 }  // namespace daguai::bind

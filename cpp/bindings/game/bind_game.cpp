@@ -76,6 +76,329 @@ py::dict result_dict(const RoundResult& r, int seats) {
   return d;
 }
 
+namespace {
+
+// GameState's constructors: a new match (R17 seeds), a copy, a position.
+void bind_state_construction(py::class_<GameState>& state) {
+  state
+      .def(py::init([](const Rules& rules, std::uint64_t seed, std::uint64_t game, bool auto_pass,
+                       bool record, int start) {
+             if (start != 0 && start != 1)
+               throw GameError("start must be 0 (fresh) or 1 (random), got " +
+                               std::to_string(start));
+             return GameState(rules, seed, game, auto_pass, record, Start(start));
+           }),
+           py::arg("rules"), py::arg("seed"), py::arg("game") = 0, py::arg("auto_pass") = false,
+           py::arg("record") = true, py::arg("start") = 0)
+      .def_property_readonly(
+          "start_kind",
+          [](const GameState& g) {
+            const Guard guard(&g);
+            return int(g.start());
+          },
+          "0: a fresh match (R3, R10); 1: a random start state (docs/game.md)")
+      .def(py::init([](const GameState& other) {
+             const Guard guard(&other);
+             return GameState(other);
+           }),
+           py::arg("other"), "A copy (independent of the original).")
+      .def(py::init<const Rules&, const Position&, bool>(), py::arg("rules"), py::arg("position"),
+           py::arg("record") = true,
+           "A match from a position (validated: PositionError names the first problem).");
+}
+
+// The match's facts: seeds, phase, round, dealer, levels, auto-pass, seats, hands.
+void bind_state_match(py::class_<GameState>& state) {
+  state.def_property_readonly("seed", locked(&GameState::seed))
+      .def_property_readonly("game_index", locked(&GameState::game_index))
+      .def_property_readonly("phase",
+                             [](const GameState& g) {
+                               const Guard guard(&g);
+                               return std::string(phase_name(g.phase()));
+                             })
+      .def_property_readonly("match_over", locked(&GameState::match_over))
+      .def_property_readonly(
+          "current_player",
+          [](const GameState& g) -> py::object {
+            const Guard guard(&g);
+            return g.current_player() >= 0 ? py::object(py::int_(g.current_player())) : py::none();
+          })
+      .def_property_readonly("round", locked(&GameState::round))
+      .def_property_readonly("dealer", locked(&GameState::dealer))
+      .def_property_readonly(
+          "level",
+          [](const GameState& g) {
+            const Guard guard(&g);
+            return level_text(g.level_rank());
+          },
+          "The round's level rank L (the dealer's team's level).")
+      .def_property_readonly(
+          "levels",
+          [](const GameState& g) {
+            const Guard guard(&g);
+            return py::make_tuple(level_text(g.level(0)), level_text(g.level(1)));
+          },
+          "Levels of team A (even seats) and team B (odd seats).")
+      .def_property(
+          "auto_pass", locked(&GameState::auto_pass),
+          [](GameState& g, py::handle on) {
+            if (!PyBool_Check(on.ptr()) &&
+                !py::isinstance(on, py::module_::import("numpy").attr("bool_")))
+              throw GameError("auto_pass must be True or False, got " +
+                              std::string(py::str(py::repr(on))));
+            const Guard guard(&g);
+            g.set_auto_pass(PyObject_IsTrue(on.ptr()) == 1);
+          },
+          "Apply forced passes automatically (changes are logged and replayed).")
+      .def_property_readonly("initial_auto_pass", locked(&GameState::initial_auto_pass))
+      .def_property_readonly("seats",
+                             [](const GameState& g) {
+                               const Guard guard(&g);
+                               return g.table().seats;
+                             })
+      .def(
+          "hand",
+          [](const GameState& g, py::handle seat) {
+            const Guard guard(&g);
+            return g.hand(int(to_int<GameError>(seat, "seat", 0, g.table().seats - 1)));
+          },
+          py::arg("seat"));
+}
+
+// The table's facts: cards left, the top and its seat, scores, plays, tributes (R11).
+void bind_state_table(py::class_<GameState>& state) {
+  state
+      .def_property_readonly("cards_left",
+                             [](const GameState& g) {
+                               const Guard guard(&g);
+                               py::list l;
+                               for (int s = 0; s < g.table().seats; ++s) l.append(g.cards_left(s));
+                               return l;
+                             })
+      .def_property_readonly(
+          "finish_order",
+          [](const GameState& g) {
+            const Guard guard(&g);
+            py::list l;
+            for (int i = 0; i < g.players_out(); ++i)
+              l.append(int(g.finish_order()[std::size_t(i)]));
+            return l;
+          },
+          "Seats out so far this round, in order.")
+      .def_property_readonly("top",
+                             [](const GameState& g) {
+                               const Guard guard(&g);
+                               return play_or_none(g.top(), g.has_top());
+                             })
+      .def_property_readonly("top_seat",
+                             [](const GameState& g) -> py::object {
+                               const Guard guard(&g);
+                               return g.has_top() ? py::object(py::int_(g.top_seat())) : py::none();
+                             })
+      .def_property_readonly(
+          "passed",
+          [](const GameState& g) {
+            const Guard guard(&g);
+            py::list l;
+            for (int s = 0; s < g.table().seats; ++s)
+              if ((g.passed_mask() >> s) & 1) l.append(s);
+            return l;
+          },
+          "Seats that passed since the top play.")
+      .def_property_readonly("scores",
+                             [](const GameState& g) {
+                               const Guard guard(&g);
+                               py::list l;
+                               for (int s = 0; s < g.table().seats; ++s) l.append(g.score(s));
+                               return l;
+                             })
+      .def(
+          "played",
+          [](const GameState& g, py::handle seat_obj) {
+            const Guard guard(&g);
+            const int seat = int(to_int<GameError>(seat_obj, "seat", 0, g.table().seats - 1));
+            return g.played(seat);
+          },
+          py::arg("seat"), "The cards the seat has played this round (R16: public).")
+      .def_property_readonly(
+          "final_failures",
+          [](const GameState& g) {
+            const Guard guard(&g);
+            return py::make_tuple(g.final_failures(0), g.final_failures(1));
+          },
+          "R12: failed rounds of each team at the final level.")
+      .def_property_readonly(
+          "tribute_state",
+          [](const GameState& g) {
+            const Guard guard(&g);
+            py::list l;
+            for (int i = 0; i < g.tribute_pairs(); ++i) {
+              py::dict d;
+              d["from"] = g.tributer(i);
+              d["to"] = g.receiver(i);
+              const int tf = g.tribute_face(i), rf = g.return_face(i);
+              d["card"] = tf >= 0 ? py::object(py::str(face_text(tf))) : py::none();
+              d["refused"] = tf == -2;
+              d["returned"] = rf >= 0 ? py::object(py::str(face_text(rf))) : py::none();
+              d["offer"] = g.offer(i).empty() ? py::object(py::none())
+                                              : py::object(py::str(cards_text(g.offer(i))));
+              l.append(d);
+            }
+            return l;
+          },
+          "This round's tribute pairs (R11) and what has been paid / returned so far.");
+}
+
+// Deciding: legal actions, applying one (R8-R12), forced passes.
+void bind_state_actions(py::class_<GameState>& state) {
+  state
+      .def(
+          "legal_actions",
+          [](const GameState& g) {
+            const Guard guard(&g);
+            ActionList l;
+            g.legal_actions(&l.actions);
+            return l;
+          },
+          "The current player's legal actions (ActionList; empty when the match is over).")
+      .def(
+          "legal_plays_array",
+          [](const GameState& g) {
+            const Guard guard(&g);
+            PlayList buf;
+            g.legal_plays(&buf);
+            return plays_array(buf.data(), buf.size());
+          },
+          "The current player's legal plays as PLAY_DTYPE rows (play phase).")
+      .def(
+          "to_action",
+          [](const GameState& g, py::handle a) {
+            const Guard guard(&g);
+            return to_action(g, a);
+          },
+          py::arg("action"),
+          "Read an action (Action, Play, 'pass', 'anti_tribute' or cards) for the current "
+          "decision.")
+      .def(
+          "apply",
+          [](GameState& g, py::handle action) {
+            const Guard guard(&g);
+            g.apply(to_action(g, action));
+          },
+          py::arg("action"),
+          "Apply a decision of the current player; invalid ones raise and change nothing.")
+      .def(
+          "check",
+          [](const GameState& g, py::handle action) {
+            const Guard guard(&g);
+            g.check(to_action(g, action));
+          },
+          py::arg("action"), "Raise what apply would raise, without applying.")
+      .def(
+          "forfeit",
+          [](GameState& g, py::handle seat) {
+            const Guard guard(&g);
+            g.forfeit(int(to_int<GameError>(seat, "seat", 0, g.table().seats - 1)));
+          },
+          py::arg("seat"), "R14: the seat leaves the match now.")
+      .def("_apply_forced_pass", locked(&GameState::apply_forced_pass),
+           "A forced pass, logged as automatic (replaying records of auto_pass games).");
+}
+
+// What a match has recorded: round results, events, the recording switch.
+void bind_state_records(py::class_<GameState>& state) {
+  state
+      .def_property_readonly(
+          "results",
+          [](const GameState& g) {
+            const Guard guard(&g);
+            py::list l;
+            g.results().for_each_from(
+                0, [&](const RoundResult& r) { l.append(result_dict(r, g.table().seats)); });
+            return l;
+          },
+          "Results of the finished rounds (dicts).")
+      .def_property_readonly("n_results",
+                             [](const GameState& g) {
+                               const Guard guard(&g);
+                               return g.results().size();
+                             })
+      .def(
+          "result",
+          [](const GameState& g, py::handle index) {
+            const Guard guard(&g);
+            py::ssize_t i = py::ssize_t(
+                to_int<GameError>(index, "index", -(std::int64_t(1) << 40), std::int64_t(1) << 40));
+            const py::ssize_t n = py::ssize_t(g.results().size());
+            if (i < 0) i += n;
+            if (i < 0 || i >= n) throw py::index_error("no such round result");
+            return result_dict(g.results()[std::size_t(i)], g.table().seats);
+          },
+          py::arg("index"))
+      .def(
+          "events",
+          [](const GameState& g, py::handle start_obj) {
+            const Guard guard(&g);
+            const py::ssize_t start = py::ssize_t(to_int<GameError>(
+                start_obj, "start", -(std::int64_t(1) << 40), std::int64_t(1) << 40));
+            // (name, seat, other, flags, payload): payload = Play (play), Hand (cards), deal
+            // dict, or result dict.
+            py::list l;
+            g.log().for_each_from(
+                std::size_t(std::max<py::ssize_t>(0, start)), [&](const Event& e) {
+                  py::object payload = py::none();
+                  switch (e.type) {
+                    case EventType::kPlay:
+                      payload = py::cast(e.play);
+                      break;
+                    case EventType::kDeal: {
+                      const Deal& d = g.deals()[std::size_t(e.index)];
+                      py::dict dd;
+                      dd["round"] = d.round;
+                      dd["dealer"] = int(d.dealer);
+                      dd["levels"] = py::list(
+                          py::make_tuple(level_text(d.levels[0]), level_text(d.levels[1])));
+                      py::list hands;
+                      for (int s = 0; s < g.table().seats; ++s)
+                        hands.append(py::cast(d.hands[std::size_t(s)]));
+                      dd["hands"] = hands;
+                      payload = dd;
+                      break;
+                    }
+                    case EventType::kRoundEnd:
+                    case EventType::kForfeit:
+                      payload = result_dict(g.results()[std::size_t(e.index)], g.table().seats);
+                      break;
+                    case EventType::kPass:
+                    case EventType::kAutoPass:
+                      break;
+                    default:
+                      payload = py::cast(e.play.cards);
+                      break;
+                  }
+                  l.append(py::make_tuple(event_name(e.type), int(e.seat), int(e.other),
+                                          int(e.flags), payload));
+                });
+            return l;
+          },
+          py::arg("start") = 0, "The game log from index `start` (empty if recording is off).")
+      .def_property_readonly("n_events",
+                             [](const GameState& g) {
+                               const Guard guard(&g);
+                               return g.log().size();
+                             })
+      .def_property_readonly(
+          "round_events_start",
+          [](const GameState& g) {
+            const Guard guard(&g);
+            return g.round_log_start();
+          },
+          "Index in events() of the current round's deal.")
+      .def_property_readonly("recording", locked(&GameState::recording));
+}
+
+}  // namespace
+
 void bind_game(py::module_& m) {
   py::register_exception<GameError>(m, "IllegalActionError", PyExc_ValueError);
 
@@ -170,302 +493,12 @@ void bind_game(py::module_& m) {
       py::arg("game"), py::arg("text"),
       "The action an action text names for the current decision (engine/actions.hpp).");
 
-  py::class_<GameState>(m, "GameState", "The C++ match state (use daguai.Game).")
-      .def(py::init([](const Rules& rules, std::uint64_t seed, std::uint64_t game, bool auto_pass,
-                       bool record, int start) {
-             if (start != 0 && start != 1)
-               throw GameError("start must be 0 (fresh) or 1 (random), got " +
-                               std::to_string(start));
-             return GameState(rules, seed, game, auto_pass, record, Start(start));
-           }),
-           py::arg("rules"), py::arg("seed"), py::arg("game") = 0, py::arg("auto_pass") = false,
-           py::arg("record") = true, py::arg("start") = 0)
-      .def_property_readonly(
-          "start_kind",
-          [](const GameState& g) {
-            const Guard guard(&g);
-            return int(g.start());
-          },
-          "0: a fresh match (R3, R10); 1: a random start state (docs/game.md)")
-      .def(py::init([](const GameState& other) {
-             const Guard guard(&other);
-             return GameState(other);
-           }),
-           py::arg("other"), "A copy (independent of the original).")
-      .def(py::init<const Rules&, const Position&, bool>(), py::arg("rules"), py::arg("position"),
-           py::arg("record") = true,
-           "A match from a position (validated: PositionError names the first problem).")
-      .def_property_readonly("seed", locked(&GameState::seed))
-      .def_property_readonly("game_index", locked(&GameState::game_index))
-      .def_property_readonly("phase",
-                             [](const GameState& g) {
-                               const Guard guard(&g);
-                               return std::string(phase_name(g.phase()));
-                             })
-      .def_property_readonly("match_over", locked(&GameState::match_over))
-      .def_property_readonly(
-          "current_player",
-          [](const GameState& g) -> py::object {
-            const Guard guard(&g);
-            return g.current_player() >= 0 ? py::object(py::int_(g.current_player())) : py::none();
-          })
-      .def_property_readonly("round", locked(&GameState::round))
-      .def_property_readonly("dealer", locked(&GameState::dealer))
-      .def_property_readonly(
-          "level",
-          [](const GameState& g) {
-            const Guard guard(&g);
-            return level_text(g.level_rank());
-          },
-          "The round's level rank L (the dealer's team's level).")
-      .def_property_readonly(
-          "levels",
-          [](const GameState& g) {
-            const Guard guard(&g);
-            return py::make_tuple(level_text(g.level(0)), level_text(g.level(1)));
-          },
-          "Levels of team A (even seats) and team B (odd seats).")
-      .def_property(
-          "auto_pass", locked(&GameState::auto_pass),
-          [](GameState& g, py::handle on) {
-            if (!PyBool_Check(on.ptr()) &&
-                !py::isinstance(on, py::module_::import("numpy").attr("bool_")))
-              throw GameError("auto_pass must be True or False, got " +
-                              std::string(py::str(py::repr(on))));
-            const Guard guard(&g);
-            g.set_auto_pass(PyObject_IsTrue(on.ptr()) == 1);
-          },
-          "Apply forced passes automatically (changes are logged and replayed).")
-      .def_property_readonly("initial_auto_pass", locked(&GameState::initial_auto_pass))
-      .def_property_readonly("seats",
-                             [](const GameState& g) {
-                               const Guard guard(&g);
-                               return g.table().seats;
-                             })
-      .def(
-          "hand",
-          [](const GameState& g, py::handle seat) {
-            const Guard guard(&g);
-            return g.hand(int(to_int<GameError>(seat, "seat", 0, g.table().seats - 1)));
-          },
-          py::arg("seat"))
-      .def_property_readonly("cards_left",
-                             [](const GameState& g) {
-                               const Guard guard(&g);
-                               py::list l;
-                               for (int s = 0; s < g.table().seats; ++s) l.append(g.cards_left(s));
-                               return l;
-                             })
-      .def_property_readonly(
-          "finish_order",
-          [](const GameState& g) {
-            const Guard guard(&g);
-            py::list l;
-            for (int i = 0; i < g.players_out(); ++i)
-              l.append(int(g.finish_order()[std::size_t(i)]));
-            return l;
-          },
-          "Seats out so far this round, in order.")
-      .def_property_readonly("top",
-                             [](const GameState& g) {
-                               const Guard guard(&g);
-                               return play_or_none(g.top(), g.has_top());
-                             })
-      .def_property_readonly("top_seat",
-                             [](const GameState& g) -> py::object {
-                               const Guard guard(&g);
-                               return g.has_top() ? py::object(py::int_(g.top_seat())) : py::none();
-                             })
-      .def_property_readonly(
-          "passed",
-          [](const GameState& g) {
-            const Guard guard(&g);
-            py::list l;
-            for (int s = 0; s < g.table().seats; ++s)
-              if ((g.passed_mask() >> s) & 1) l.append(s);
-            return l;
-          },
-          "Seats that passed since the top play.")
-      .def_property_readonly("scores",
-                             [](const GameState& g) {
-                               const Guard guard(&g);
-                               py::list l;
-                               for (int s = 0; s < g.table().seats; ++s) l.append(g.score(s));
-                               return l;
-                             })
-      .def(
-          "played",
-          [](const GameState& g, py::handle seat_obj) {
-            const Guard guard(&g);
-            const int seat = int(to_int<GameError>(seat_obj, "seat", 0, g.table().seats - 1));
-            return g.played(seat);
-          },
-          py::arg("seat"), "The cards the seat has played this round (R16: public).")
-      .def_property_readonly(
-          "final_failures",
-          [](const GameState& g) {
-            const Guard guard(&g);
-            return py::make_tuple(g.final_failures(0), g.final_failures(1));
-          },
-          "R12: failed rounds of each team at the final level.")
-      .def_property_readonly(
-          "tribute_state",
-          [](const GameState& g) {
-            const Guard guard(&g);
-            py::list l;
-            for (int i = 0; i < g.tribute_pairs(); ++i) {
-              py::dict d;
-              d["from"] = g.tributer(i);
-              d["to"] = g.receiver(i);
-              const int tf = g.tribute_face(i), rf = g.return_face(i);
-              d["card"] = tf >= 0 ? py::object(py::str(face_text(tf))) : py::none();
-              d["refused"] = tf == -2;
-              d["returned"] = rf >= 0 ? py::object(py::str(face_text(rf))) : py::none();
-              d["offer"] = g.offer(i).empty() ? py::object(py::none())
-                                              : py::object(py::str(cards_text(g.offer(i))));
-              l.append(d);
-            }
-            return l;
-          },
-          "This round's tribute pairs (R11) and what has been paid / returned so far.")
-      .def(
-          "legal_actions",
-          [](const GameState& g) {
-            const Guard guard(&g);
-            ActionList l;
-            g.legal_actions(&l.actions);
-            return l;
-          },
-          "The current player's legal actions (ActionList; empty when the match is over).")
-      .def(
-          "legal_plays_array",
-          [](const GameState& g) {
-            const Guard guard(&g);
-            PlayList buf;
-            g.legal_plays(&buf);
-            return plays_array(buf.data(), buf.size());
-          },
-          "The current player's legal plays as PLAY_DTYPE rows (play phase).")
-      .def(
-          "to_action",
-          [](const GameState& g, py::handle a) {
-            const Guard guard(&g);
-            return to_action(g, a);
-          },
-          py::arg("action"),
-          "Read an action (Action, Play, 'pass', 'anti_tribute' or cards) for the current "
-          "decision.")
-      .def(
-          "apply",
-          [](GameState& g, py::handle action) {
-            const Guard guard(&g);
-            g.apply(to_action(g, action));
-          },
-          py::arg("action"),
-          "Apply a decision of the current player; invalid ones raise and change nothing.")
-      .def(
-          "check",
-          [](const GameState& g, py::handle action) {
-            const Guard guard(&g);
-            g.check(to_action(g, action));
-          },
-          py::arg("action"), "Raise what apply would raise, without applying.")
-      .def(
-          "forfeit",
-          [](GameState& g, py::handle seat) {
-            const Guard guard(&g);
-            g.forfeit(int(to_int<GameError>(seat, "seat", 0, g.table().seats - 1)));
-          },
-          py::arg("seat"), "R14: the seat leaves the match now.")
-      .def("_apply_forced_pass", locked(&GameState::apply_forced_pass),
-           "A forced pass, logged as automatic (replaying records of auto_pass games).")
-      .def_property_readonly(
-          "results",
-          [](const GameState& g) {
-            const Guard guard(&g);
-            py::list l;
-            g.results().for_each_from(
-                0, [&](const RoundResult& r) { l.append(result_dict(r, g.table().seats)); });
-            return l;
-          },
-          "Results of the finished rounds (dicts).")
-      .def_property_readonly("n_results",
-                             [](const GameState& g) {
-                               const Guard guard(&g);
-                               return g.results().size();
-                             })
-      .def(
-          "result",
-          [](const GameState& g, py::handle index) {
-            const Guard guard(&g);
-            py::ssize_t i = py::ssize_t(
-                to_int<GameError>(index, "index", -(std::int64_t(1) << 40), std::int64_t(1) << 40));
-            const py::ssize_t n = py::ssize_t(g.results().size());
-            if (i < 0) i += n;
-            if (i < 0 || i >= n) throw py::index_error("no such round result");
-            return result_dict(g.results()[std::size_t(i)], g.table().seats);
-          },
-          py::arg("index"))
-      .def(
-          "events",
-          [](const GameState& g, py::handle start_obj) {
-            const Guard guard(&g);
-            const py::ssize_t start = py::ssize_t(to_int<GameError>(
-                start_obj, "start", -(std::int64_t(1) << 40), std::int64_t(1) << 40));
-            // (name, seat, other, flags, payload): payload = Play (play), Hand (cards), deal
-            // dict, or result dict.
-            py::list l;
-            g.log().for_each_from(
-                std::size_t(std::max<py::ssize_t>(0, start)), [&](const Event& e) {
-                  py::object payload = py::none();
-                  switch (e.type) {
-                    case EventType::kPlay:
-                      payload = py::cast(e.play);
-                      break;
-                    case EventType::kDeal: {
-                      const Deal& d = g.deals()[std::size_t(e.index)];
-                      py::dict dd;
-                      dd["round"] = d.round;
-                      dd["dealer"] = int(d.dealer);
-                      dd["levels"] = py::list(
-                          py::make_tuple(level_text(d.levels[0]), level_text(d.levels[1])));
-                      py::list hands;
-                      for (int s = 0; s < g.table().seats; ++s)
-                        hands.append(py::cast(d.hands[std::size_t(s)]));
-                      dd["hands"] = hands;
-                      payload = dd;
-                      break;
-                    }
-                    case EventType::kRoundEnd:
-                    case EventType::kForfeit:
-                      payload = result_dict(g.results()[std::size_t(e.index)], g.table().seats);
-                      break;
-                    case EventType::kPass:
-                    case EventType::kAutoPass:
-                      break;
-                    default:
-                      payload = py::cast(e.play.cards);
-                      break;
-                  }
-                  l.append(py::make_tuple(event_name(e.type), int(e.seat), int(e.other),
-                                          int(e.flags), payload));
-                });
-            return l;
-          },
-          py::arg("start") = 0, "The game log from index `start` (empty if recording is off).")
-      .def_property_readonly("n_events",
-                             [](const GameState& g) {
-                               const Guard guard(&g);
-                               return g.log().size();
-                             })
-      .def_property_readonly(
-          "round_events_start",
-          [](const GameState& g) {
-            const Guard guard(&g);
-            return g.round_log_start();
-          },
-          "Index in events() of the current round's deal.")
-      .def_property_readonly("recording", locked(&GameState::recording));
+  py::class_<GameState> state(m, "GameState", "The C++ match state (use daguai.Game).");
+  bind_state_construction(state);
+  bind_state_match(state);
+  bind_state_table(state);
+  bind_state_actions(state);
+  bind_state_records(state);
   harden<Action>(m, "Action");
   harden<ActionList>(m, "ActionList");
   harden<GameState>(m, "GameState");

@@ -47,10 +47,11 @@ py::handle& observation_encoder() {
 
 }  // namespace
 
-void bind_infostate(py::module_& m) {
-  py::class_<InfoState>(
-      m, "InfoState", "What one seat may know (R16): its own hand and public facts; no other hand.")
-      .def_readonly("seat", &InfoState::seat)
+namespace {
+
+// The public facts a view holds (R16): seat, phase, turn, levels, cards left, top, scores.
+void bind_view_public(py::class_<InfoState>& view) {
+  view.def_readonly("seat", &InfoState::seat)
       .def_property_readonly(
           "rules", [](const InfoState& v) { return v.pub.rules; },
           "The rule variants of the match (CoreRules: the fields of daguai.Rules).")
@@ -112,8 +113,13 @@ void bind_infostate(py::module_& m) {
                                return per_seat(v, v.pub.scores,
                                                [](std::int64_t n) { return py::int_(n); });
                              })
-      .def_property_readonly("auto_pass", [](const InfoState& v) { return v.pub.auto_pass; })
-      .def_property_readonly(
+      .def_property_readonly("auto_pass", [](const InfoState& v) { return v.pub.auto_pass; });
+}
+
+// What the viewer knows beyond the public state: tributes, unseen cards, known cards, hidden
+// counts.
+void bind_view_knowledge(py::class_<InfoState>& view) {
+  view.def_property_readonly(
           "tributes",
           [](const InfoState& v) {
             py::list l;
@@ -184,8 +190,12 @@ void bind_infostate(py::module_& m) {
             return l;
           },
           "This round's public events (name, seat, other, flags, payload); others' private cards "
-          "are None.")
-      .def(
+          "are None.");
+}
+
+// The view's methods: its legal decisions, the plays its hand could make, its observation.
+void bind_view_methods(py::class_<InfoState>& view) {
+  view.def(
           "legal_actions", [](const InfoState& v) { return v.legal; },
           "The viewer's legal decisions when it is to act (empty otherwise).")
       .def(
@@ -212,19 +222,14 @@ void bind_infostate(py::module_& m) {
                std::to_string(v.pub.round) + " phase " + phase_name(v.pub.phase) + ", " +
                std::to_string(v.hand.size()) + " cards>";
       });
-  harden<InfoState>(m, "InfoState");
+}
 
-  m.def(
-      "_set_observation_encoder",
-      [](py::function fn) {
-        observation_encoder() = fn.release();  // a previous one (a reloaded module) is kept alive
-      },
-      py::arg("fn"),
-      "Set by daguai.game at import: fn(view, seat) builds InfoState.observation's dict.");
+}  // namespace
 
-  m.def("information_state", &view_of, py::arg("game"), py::arg("seat"), py::arg("history") = true,
-        py::arg("legal") = false, "The information state of `seat` (R16).");
+namespace {
 
+// Worlds consistent with a view (R16): the sampler, as objects or arrays, and its counters.
+void bind_sampling(py::module_& m) {
   m.def(
       "sample_worlds",
       [](const InfoState& v, int n, std::uint64_t seed) {
@@ -287,7 +292,11 @@ void bind_infostate(py::module_& m) {
       },
       py::arg("view"), py::arg("n"), py::arg("seed"),
       "How worlds 0..n-1 were drawn: rejection deals, worlds made by the chain, start swaps.");
+}
 
+// The checks a world is held to: consistency with a view, the first violation, a witness, a game
+// from a world.
+void bind_world_checks(py::module_& m) {
   auto hands_of = [](const InfoState& v, const std::vector<Cards>& hands) {
     if (hands.size() != std::size_t(v.table().seats))
       throw GameError("one hand per seat (" + std::to_string(v.table().seats) + ")");
@@ -328,6 +337,31 @@ void bind_infostate(py::module_& m) {
       },
       py::arg("view"), py::arg("hands"),
       "The world loaded through the position validator (PositionError if it refuses it).");
+}
+
+}  // namespace
+
+void bind_infostate(py::module_& m) {
+  py::class_<InfoState> view(
+      m, "InfoState",
+      "What one seat may know (R16): its own hand and public facts; no other hand.");
+  bind_view_public(view);
+  bind_view_knowledge(view);
+  bind_view_methods(view);
+  harden<InfoState>(m, "InfoState");
+
+  m.def(
+      "_set_observation_encoder",
+      [](py::function fn) {
+        observation_encoder() = fn.release();  // a previous one (a reloaded module) is kept alive
+      },
+      py::arg("fn"),
+      "Set by daguai.game at import: fn(view, seat) builds InfoState.observation's dict.");
+
+  m.def("information_state", &view_of, py::arg("game"), py::arg("seat"), py::arg("history") = true,
+        py::arg("legal") = false, "The information state of `seat` (R16).");
+  bind_sampling(m);
+  bind_world_checks(m);
 }
 
 }  // namespace daguai::bind

@@ -43,14 +43,11 @@ py::array_t<float, py::array::c_style | py::array::forcecast> floats_arg(py::han
 
 }  // namespace
 
-void bind_learn(py::module_& m) {
-  py::register_exception<ModelError>(m, "ModelError", PyExc_ValueError);
-  m.attr("LEARN_VERSION") = kLearnVersion;
-  m.attr("STATE_FEATURES") = kStateFeatures;
-  m.attr("ACTION_FEATURES") = kActionFeatures;
-  m.attr("MAX_MODELS") = kMaxModels;
+namespace {
 
-  // Immutable after construction: no lock needed (guard.hpp), safe from any thread.
+// The Q-network of a .dgn file. Immutable after construction: no lock needed (guard.hpp),
+// safe from any thread.
+void bind_network(py::module_& m) {
   py::class_<Network>(m, "Network", "A Q-network read from a .dgn file (engine/learned.hpp).")
       .def_static(
           "from_bytes",
@@ -85,7 +82,10 @@ void bind_learn(py::module_& m) {
           "Q of each action row: state float32[STATE_FEATURES], actions float32[n, "
           "ACTION_FEATURES].");
   harden<Network>(m, "Network");
+}
 
+// Features, the built-in model, policy ids and self-play for the learned policy.
+void bind_learned_play(py::module_& m) {
   m.def(
       "learn_features",
       [](const GameState& g) {
@@ -170,6 +170,19 @@ void bind_learn(py::module_& m) {
       py::arg("random_start") = true,
       "Self-play rounds for the trainer: the recorded seats' branch pairs (frames 2i, 2i+1: "
       "state, action, target, score, game, seat) as numpy arrays, and the rounds played.");
+}
+
+}  // namespace
+
+void bind_learn(py::module_& m) {
+  py::register_exception<ModelError>(m, "ModelError", PyExc_ValueError);
+  m.attr("LEARN_VERSION") = kLearnVersion;
+  m.attr("STATE_FEATURES") = kStateFeatures;
+  m.attr("ACTION_FEATURES") = kActionFeatures;
+  m.attr("MAX_MODELS") = kMaxModels;
+
+  bind_network(m);
+  bind_learned_play(m);
 }
 
 }  // namespace daguai::bind

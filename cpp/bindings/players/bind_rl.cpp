@@ -57,116 +57,13 @@ struct PyBatchEnv {
 
 }  // namespace
 
-void bind_rl(py::module_& m) {
-  m.attr("OBS_VERSION") = kObsVersion;
-  m.attr("OBS_SIZE") = kObsSize;
-  m.attr("NUM_ABSTRACT") = kNumAbstract;
-  m.attr("CAND_FEATURES") = kCandFeatures;
-  m.def(
-      "obs_slices",
-      []() {
-        py::list l;
-        for (const ObsSlice& s : obs_slices())
-          l.append(py::make_tuple(s.name, s.offset, s.size, s.meaning));
-        return l;
-      },
-      "The observation layout: (name, offset, size, meaning) per slice.");
+namespace {
 
-  m.def(
-      "encode_observation",
-      [](const GameState& g, int seat) {
-        const Guard guard(&g);
-        if (seat < 0 || seat >= g.table().seats)
-          throw GameError("seat must be 0.." + std::to_string(g.table().seats - 1));
-        py::array_t<float> out(kObsSize);
-        encode_observation(information_state(g, seat), out.mutable_data());
-        return out;
-      },
-      py::arg("game"), py::arg("seat"),
-      "The float32 observation tensor of `seat` (what it may know, R16).");
-  m.def(
-      "encode_view",
-      [](const InfoState& v) {
-        py::array_t<float> out(kObsSize);
-        encode_observation(v, out.mutable_data());
-        return out;
-      },
-      py::arg("view"),
-      "The float32 observation tensor of a view (Game.view): the same as encode_observation.");
-
-  m.def(
-      "encode_candidates",
-      [](const GameState& g) {
-        const Guard guard(&g);
-        std::vector<Action> acts;
-        g.legal_actions(&acts);
-        py::array_t<float> out({py::ssize_t(acts.size()), py::ssize_t(kCandFeatures)});
-        for (std::size_t k = 0; k < acts.size(); ++k)
-          encode_candidate(acts[k], g.level_rank(), out.mutable_data() + k * kCandFeatures);
-        return out;
-      },
-      py::arg("game"),
-      "Features (n_actions x CAND_FEATURES) of the legal actions, in legal_actions() order.");
-
-  m.def(
-      "abstract_id",
-      [](const Action& a, py::handle level) { return abstract_id(a, to_level(level)); },
-      py::arg("action"), py::arg("level"), "The abstract action id of an action.");
-
-  m.def(
-      "abstract_mask",
-      [](const GameState& g) {
-        const Guard guard(&g);
-        std::vector<Action> acts;
-        g.legal_actions(&acts);
-        py::array_t<std::int8_t> mask(kNumAbstract);
-        py::array_t<std::int32_t> index(kNumAbstract);
-        // int8 and uint8 share their representation of 0 / 1 (docs/learning.md: int8 masks)
-        abstract_mask(acts, g.level_rank(), reinterpret_cast<std::uint8_t*>(mask.mutable_data()),
-                      index.mutable_data());
-        return py::make_tuple(mask, index);
-      },
-      py::arg("game"), "(mask int8[NUM_ABSTRACT], index into legal_actions() or -1).");
-
-  // The same two from a view (Game.view of the seat to act: its legal decisions are in it).
-  m.def(
-      "abstract_mask",
-      [](const InfoState& v) {
-        const Guard guard(&v);
-        py::array_t<std::int8_t> mask(kNumAbstract);
-        py::array_t<std::int32_t> index(kNumAbstract);
-        abstract_mask(v.legal, v.pub.level_rank(),
-                      reinterpret_cast<std::uint8_t*>(mask.mutable_data()), index.mutable_data());
-        return py::make_tuple(mask, index);
-      },
-      py::arg("view"), "(mask int8[NUM_ABSTRACT], index into the view's legal_actions() or -1).");
-  m.def(
-      "action_from_abstract",
-      [](const InfoState& v, py::handle id_obj) {
-        const Guard guard(&v);
-        const int id = int(to_int<GameError>(id_obj, "abstract action id", 0, kNumAbstract - 1));
-        return action_from_abstract(v.legal, v.pub.level_rank(), id);
-      },
-      py::arg("view"), py::arg("id"), "The canonical legal action of an abstract id, from a view.");
-  m.def(
-      "action_from_abstract",
-      [](const GameState& g, py::handle id_obj) {
-        const Guard guard(&g);
-        const int id = int(to_int<GameError>(id_obj, "abstract action id", 0, kNumAbstract - 1));
-        std::vector<Action> acts;
-        g.legal_actions(&acts);
-        return action_from_abstract(acts, g.level_rank(), id);
-      },
-      py::arg("game"), py::arg("id"), "The canonical legal action of an abstract id.");
-
-  py::class_<PyBatchEnv>(m, "BatchEnv", R"doc(N games stepped per call in C++ (GIL released).
-
-step(actions) takes an int array of N actions (abstract ids, or indices into each game's
-legal actions with abstract=False) and returns (obs, mask, rewards, done, to_act). The
-arrays are reused by the next call: copy what you keep.)doc")
-      .def(py::init<int, const Rules&, std::uint64_t, bool, bool, bool, int>(), py::arg("n"),
-           py::arg("rules"), py::arg("seed") = 0, py::arg("matches") = false,
-           py::arg("auto_pass") = false, py::arg("abstract") = true, py::arg("start") = 0)
+// BatchEnv's set-up: its size, opponents, start seat, truncation, action space.
+void bind_env_setup(py::class_<PyBatchEnv>& env) {
+  env.def(py::init<int, const Rules&, std::uint64_t, bool, bool, bool, int>(), py::arg("n"),
+          py::arg("rules"), py::arg("seed") = 0, py::arg("matches") = false,
+          py::arg("auto_pass") = false, py::arg("abstract") = true, py::arg("start") = 0)
       .def_property_readonly("start",
                              [](const PyBatchEnv& b) {
                                const Guard guard(&b);
@@ -225,25 +122,28 @@ arrays are reused by the next call: copy what you keep.)doc")
           },
           py::arg("names"),
           "Built-in opponents: a policy name per seat, None on the learner's seats; resets.")
-      .def_property_readonly("episodes_done",
-                             [](const PyBatchEnv& b) {
-                               const Guard guard(&b);
-                               return b.env.episodes_done();
-                             })
-      .def(
-          "reset",
-          [](PyBatchEnv& b) {
-            const Guard guard(&b);
-            {
-              py::gil_scoped_release nogil;  // touches only this object's games
-              b.env.reset();
-            }
-            std::fill(b.rewards.mutable_data(), b.rewards.mutable_data() + b.rewards.size(), 0.0f);
-            std::fill(b.done.mutable_data(), b.done.mutable_data() + b.env.size(), 0);
-            b.observe();
-            return b.outputs();
-          },
-          "Restart every game; returns (obs, mask, rewards, done, to_act).")
+      .def_property_readonly("episodes_done", [](const PyBatchEnv& b) {
+        const Guard guard(&b);
+        return b.env.episodes_done();
+      });
+}
+
+// Stepping N games per call (GIL released): reset, observe, step.
+void bind_env_stepping(py::class_<PyBatchEnv>& env) {
+  env.def(
+         "reset",
+         [](PyBatchEnv& b) {
+           const Guard guard(&b);
+           {
+             py::gil_scoped_release nogil;  // touches only this object's games
+             b.env.reset();
+           }
+           std::fill(b.rewards.mutable_data(), b.rewards.mutable_data() + b.rewards.size(), 0.0f);
+           std::fill(b.done.mutable_data(), b.done.mutable_data() + b.env.size(), 0);
+           b.observe();
+           return b.outputs();
+         },
+         "Restart every game; returns (obs, mask, rewards, done, to_act).")
       .def(
           "observe",
           [](PyBatchEnv& b) {
@@ -300,21 +200,25 @@ arrays are reused by the next call: copy what you keep.)doc")
             return b.outputs();
           },
           py::arg("actions"),
-          "Apply one action per game; returns (obs, mask, rewards, done, to_act).")
-      .def(
-          "candidates",
-          [](const PyBatchEnv& b) {
-            const Guard guard(&b);
-            std::vector<float> feats;
-            py::array_t<std::int64_t> offsets(py::ssize_t(b.env.size() + 1));
-            b.env.candidates(&feats, offsets.mutable_data());
-            const py::ssize_t rows = py::ssize_t(feats.size() / kCandFeatures);
-            py::array_t<float> out({rows, py::ssize_t(kCandFeatures)});
-            if (!feats.empty())
-              std::memcpy(out.mutable_data(), feats.data(), feats.size() * sizeof(float));
-            return py::make_tuple(out, offsets);
-          },
-          "Candidate features of every game's legal actions: (features, offsets[n + 1]).")
+          "Apply one action per game; returns (obs, mask, rewards, done, to_act).");
+}
+
+// Looking into one environment: its candidates, legal actions, game.
+void bind_env_inspection(py::class_<PyBatchEnv>& env) {
+  env.def(
+         "candidates",
+         [](const PyBatchEnv& b) {
+           const Guard guard(&b);
+           std::vector<float> feats;
+           py::array_t<std::int64_t> offsets(py::ssize_t(b.env.size() + 1));
+           b.env.candidates(&feats, offsets.mutable_data());
+           const py::ssize_t rows = py::ssize_t(feats.size() / kCandFeatures);
+           py::array_t<float> out({rows, py::ssize_t(kCandFeatures)});
+           if (!feats.empty())
+             std::memcpy(out.mutable_data(), feats.data(), feats.size() * sizeof(float));
+           return py::make_tuple(out, offsets);
+         },
+         "Candidate features of every game's legal actions: (features, offsets[n + 1]).")
       .def(
           "legal_actions",
           [](const PyBatchEnv& b, int i) {
@@ -339,6 +243,125 @@ arrays are reused by the next call: copy what you keep.)doc")
             return GameState(b.env.game(i));
           },
           py::arg("i"), "A copy of environment i's game state.");
+}
+
+}  // namespace
+
+namespace {
+
+// Observations and candidate features, from a game or a view.
+void bind_observations(py::module_& m) {
+  m.def(
+      "obs_slices",
+      []() {
+        py::list l;
+        for (const ObsSlice& s : obs_slices())
+          l.append(py::make_tuple(s.name, s.offset, s.size, s.meaning));
+        return l;
+      },
+      "The observation layout: (name, offset, size, meaning) per slice.");
+
+  m.def(
+      "encode_observation",
+      [](const GameState& g, int seat) {
+        const Guard guard(&g);
+        if (seat < 0 || seat >= g.table().seats)
+          throw GameError("seat must be 0.." + std::to_string(g.table().seats - 1));
+        py::array_t<float> out(kObsSize);
+        encode_observation(information_state(g, seat), out.mutable_data());
+        return out;
+      },
+      py::arg("game"), py::arg("seat"),
+      "The float32 observation tensor of `seat` (what it may know, R16).");
+  m.def(
+      "encode_view",
+      [](const InfoState& v) {
+        py::array_t<float> out(kObsSize);
+        encode_observation(v, out.mutable_data());
+        return out;
+      },
+      py::arg("view"),
+      "The float32 observation tensor of a view (Game.view): the same as encode_observation.");
+
+  m.def(
+      "encode_candidates",
+      [](const GameState& g) {
+        const Guard guard(&g);
+        std::vector<Action> acts;
+        g.legal_actions(&acts);
+        py::array_t<float> out({py::ssize_t(acts.size()), py::ssize_t(kCandFeatures)});
+        for (std::size_t k = 0; k < acts.size(); ++k)
+          encode_candidate(acts[k], g.level_rank(), out.mutable_data() + k * kCandFeatures);
+        return out;
+      },
+      py::arg("game"),
+      "Features (n_actions x CAND_FEATURES) of the legal actions, in legal_actions() order.");
+}
+
+// The abstract action space: ids, masks, and the canonical action of an id.
+void bind_abstract_actions(py::module_& m) {
+  m.def(
+      "abstract_id",
+      [](const Action& a, py::handle level) { return abstract_id(a, to_level(level)); },
+      py::arg("action"), py::arg("level"), "The abstract action id of an action.");
+
+  m.def(
+      "abstract_mask",
+      [](const GameState& g) {
+        const Guard guard(&g);
+        std::vector<Action> acts;
+        g.legal_actions(&acts);
+        py::array_t<std::int8_t> mask(kNumAbstract);
+        py::array_t<std::int32_t> index(kNumAbstract);
+        // int8 and uint8 share their representation of 0 / 1 (docs/learning.md: int8 masks)
+        abstract_mask(acts, g.level_rank(), reinterpret_cast<std::uint8_t*>(mask.mutable_data()),
+                      index.mutable_data());
+        return py::make_tuple(mask, index);
+      },
+      py::arg("game"), "(mask int8[NUM_ABSTRACT], index into legal_actions() or -1).");
+
+  // The same two from a view (Game.view of the seat to act: its legal decisions are in it).
+  m.def(
+      "abstract_mask",
+      [](const InfoState& v) {
+        const Guard guard(&v);
+        py::array_t<std::int8_t> mask(kNumAbstract);
+        py::array_t<std::int32_t> index(kNumAbstract);
+        abstract_mask(v.legal, v.pub.level_rank(),
+                      reinterpret_cast<std::uint8_t*>(mask.mutable_data()), index.mutable_data());
+        return py::make_tuple(mask, index);
+      },
+      py::arg("view"), "(mask int8[NUM_ABSTRACT], index into the view's legal_actions() or -1).");
+  m.def(
+      "action_from_abstract",
+      [](const InfoState& v, py::handle id_obj) {
+        const Guard guard(&v);
+        const int id = int(to_int<GameError>(id_obj, "abstract action id", 0, kNumAbstract - 1));
+        return action_from_abstract(v.legal, v.pub.level_rank(), id);
+      },
+      py::arg("view"), py::arg("id"), "The canonical legal action of an abstract id, from a view.");
+  m.def(
+      "action_from_abstract",
+      [](const GameState& g, py::handle id_obj) {
+        const Guard guard(&g);
+        const int id = int(to_int<GameError>(id_obj, "abstract action id", 0, kNumAbstract - 1));
+        std::vector<Action> acts;
+        g.legal_actions(&acts);
+        return action_from_abstract(acts, g.level_rank(), id);
+      },
+      py::arg("game"), py::arg("id"), "The canonical legal action of an abstract id.");
+}
+
+// BatchEnv, with its validated pickling.
+void bind_batch_env(py::module_& m) {
+  py::class_<PyBatchEnv> env(m, "BatchEnv", R"doc(N games stepped per call in C++ (GIL released).
+
+step(actions) takes an int array of N actions (abstract ids, or indices into each game's
+legal actions with abstract=False) and returns (obs, mask, rewards, done, to_act). The
+arrays are reused by the next call: copy what you keep.)doc");
+  bind_env_setup(env);
+  bind_env_stepping(env);
+  bind_env_inspection(env);
   // Pickled (for subprocess vector environments) as its constructor's arguments, the saved
   // state of BatchEnv::save (opponents by name, each environment's episode and the learner's
   // decisions in it) and the last outputs (rewards, done, final_obs), through a module
@@ -427,6 +450,18 @@ arrays are reused by the next call: copy what you keep.)doc")
       },
       py::name("__reduce__"), py::is_method(m.attr("BatchEnv")));
   harden<PyBatchEnv>(m, "BatchEnv");
+}
+
+}  // namespace
+
+void bind_rl(py::module_& m) {
+  m.attr("OBS_VERSION") = kObsVersion;
+  m.attr("OBS_SIZE") = kObsSize;
+  m.attr("NUM_ABSTRACT") = kNumAbstract;
+  m.attr("CAND_FEATURES") = kCandFeatures;
+  bind_observations(m);
+  bind_abstract_actions(m);
+  bind_batch_env(m);
 }
 
 }  // namespace daguai::bind

@@ -51,8 +51,10 @@ struct ResultRows {
 
 }  // namespace
 
-void bind_sim(py::module_& m) {
-  m.attr("MAX_ROUNDS_PER_MATCH") = SimConfig{}.max_rounds_per_match;  // match-mode safety net
+namespace {
+
+// Whole games at native speed (R17 seeds): simulate and the result columns.
+void bind_simulate(py::module_& m) {
   m.def(
       "simulate",
       [](const Rules& rules, std::uint64_t seed, std::int64_t n,
@@ -102,7 +104,10 @@ void bind_sim(py::module_& m) {
       py::arg("rules") = nullptr,
       "The result columns of a simulation (cpp/engine/columns.cpp), in order: name, dtype, "
       "width (0 = 1-D) at the rules' table, matches_only, doc.");
+}
 
+// The rows a simulation returns, as columns.
+void bind_result_rows(py::module_& m) {
   py::class_<ResultRows>(m, "_ResultRows",
                          "The columns of a run filled game by game (sim.py's slow path).")
       .def(py::init([](const Rules& rules, std::int64_t n, bool matches) {
@@ -141,7 +146,10 @@ void bind_sim(py::module_& m) {
         return r.columns;
       });
   harden<ResultRows>(m, "_ResultRows");
+}
 
+// One policy deciding for one seat, picklable (R17: the same stream decides the same).
+void bind_policy_runner(py::module_& m) {
   py::class_<PolicyRunner>(m, "PolicyRunner",
                            "A built-in policy for one seat of one game (own random stream).")
       .def(py::init([](const std::string& name, std::uint64_t seed, std::uint64_t game, int seat) {
@@ -209,7 +217,10 @@ void bind_sim(py::module_& m) {
       },
       py::name("__reduce__"), py::is_method(m.attr("PolicyRunner")));
   harden<PolicyRunner>(m, "PolicyRunner");
+}
 
+// Driving a seat of a Python game from a native policy.
+void bind_seat_driver(py::module_& m) {
   py::class_<SeatDriver>(m, "_SeatDriver",
                          "Built-in seats in C++, stopping at Python seats (sim.py slow path).")
       .def(py::init(
@@ -241,6 +252,16 @@ void bind_sim(py::module_& m) {
         return d.passes();
       });
   harden<SeatDriver>(m, "_SeatDriver");
+}
+
+}  // namespace
+
+void bind_sim(py::module_& m) {
+  m.attr("MAX_ROUNDS_PER_MATCH") = SimConfig{}.max_rounds_per_match;  // match-mode safety net
+  bind_simulate(m);
+  bind_result_rows(m);
+  bind_policy_runner(m);
+  bind_seat_driver(m);
 }
 
 }  // namespace daguai::bind
