@@ -10,6 +10,7 @@
 #include <daguai/game/infostate.hpp>
 #include <daguai/plays/moves.hpp>
 #include <daguai/search/candidates.hpp>
+#include <daguai/testing/reference_classifier.hpp>
 #include <daguai/testing/reference_planner.hpp>
 
 namespace daguai::bind {
@@ -19,7 +20,8 @@ void bind_testing_oracles(py::module_& t) {
       "classify_reference",
       [](py::handle cards, py::handle level, const Rules& rules) -> py::object {
         Play p;
-        if (!classify_reference(to_cards(cards), to_level(level), rules, &p)) return py::none();
+        if (!testing::classify_reference(to_cards(cards), to_level(level), rules, &p))
+          return py::none();
         return py::cast(p);
       },
       py::arg("cards"), py::arg("level"), py::arg("rules"),

@@ -242,17 +242,6 @@ bool classify(const Cards& c, int level, const Rules& rules, Play* out) {
   return true;
 }
 
-bool classify_reference(const Cards& c, int level, const Rules& rules, Play* out) {
-  if (c.size() != 5 || c.jokers() == 5) return classify(c, level, rules, out);
-  const int j = c.jokers();
-  const detail::FiveInfo x = detail::five_info(c.naturals(), j);
-  std::uint32_t key;
-  Kind kind;
-  if (!detail::classify_five(x, level, rules, rules.wild != Wild::kAuto, &key, &kind)) return false;
-  *out = make_play(c, 5, j, kind, key, level, rules);
-  return true;
-}
-
 std::vector<Play> interpretations(const Cards& c, int level, const Rules& rules) {
   std::vector<Play> out;
   const int size = c.size(), j = c.jokers();

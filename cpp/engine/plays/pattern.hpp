@@ -105,9 +105,6 @@ inline bool beats(const Play& a, const Play& b) { return a.size() == b.size() &&
 // is the one Wild::kHigh would pick (the default declaration).
 // Five-card sets use the tables of five_table.hpp.
 bool classify(const Cards& c, int level, const Rules& rules, Play* out);
-// The same through the branchy reference classifier (detail::classify_five) for five-card
-// sets: what the tables are built from and tested against. Not for hot paths.
-bool classify_reference(const Cards& c, int level, const Rules& rules, Play* out);
 
 // Every interpretation (R6) of the cards, in increasing key order: one entry for sizes
 // 1-3 and joker-free sets, possibly many for 5-card sets with jokers. Empty if no play.
