@@ -27,6 +27,24 @@ void bind_testing_oracles(py::module_& t) {
       py::arg("cards"), py::arg("level"), py::arg("rules"),
       "Test hook: classify through the branchy reference classifier (not the five-card tables).");
   t.def(
+      "exhaustive_world",
+      [](const InfoState& v) -> py::object {
+        Hands h{};
+        long nodes = 0;
+        bool found;
+        {
+          py::gil_scoped_release nogil;  // the view is immutable (guard.hpp)
+          found = exhaustive_hands(Constraints(v), &h, &nodes);
+        }
+        if (!found) return py::make_tuple(py::none(), nodes);
+        py::list hands;
+        for (int s = 0; s < v.table().seats; ++s) hands.append(h[std::size_t(s)]);
+        return py::make_tuple(hands, nodes);
+      },
+      py::arg("view"),
+      "Test hook: (hands, steps) of the sampler's exhaustive search alone, hands None when no "
+      "world is consistent.");
+  t.def(
       "heuristic_plan_reference",
       [](py::handle hand, py::handle level, const Rules& rules) {
         return py::cast(

@@ -188,6 +188,51 @@ int Constraints::broken(const Hands& hands) const {
   return n;
 }
 
+int Constraints::penalty(const Fact& f, const Hands& hands) const {
+  const InfoState& v = *v_;
+  switch (f.kind) {
+    case Kind::kJokers:
+      return hands[std::size_t(f.a)].jokers() - v.known[std::size_t(f.a)].jokers();
+    case Kind::kForced: {  // each distinct play that beats the top is one step away
+      const ForcedPass& fp = forced_[std::size_t(f.index)];
+      const Cards then =
+          hands[std::size_t(f.a)] + (v.pub.played[std::size_t(f.a)] - fp.played_before);
+      return int(count_plays(then, v.pub.level_rank(), v.pub.rules, &fp.top).total);
+    }
+    case Kind::kCap: {
+      Cards dealt = since_exchange(f.a, hands);
+      if (f.face >= 0 && dealt.count(f.face)) dealt.remove(f.face);
+      return count_above(dealt, f.above);
+    }
+    case Kind::kExists: {
+      const int n = count_above(since_exchange(f.a, hands), f.above);
+      return (n >= 2 ? n - 1 : 0) + !ok(f, hands);
+    }
+    case Kind::kFollows:
+    case Kind::kHeld:
+      return !ok(f, hands);
+  }
+  return 0;
+}
+
+int Constraints::penalty(const Hands& hands) const {
+  int n = 0;
+  for (const Fact& f : facts_) n += penalty(f, hands);
+  return n;
+}
+
+bool Constraints::monotone_ok(int s, const Hands& hands) const {
+  for (const Fact& f : facts_) {
+    if (f.a != s || f.b >= 0) continue;
+    if ((f.kind == Kind::kForced || f.kind == Kind::kCap || f.kind == Kind::kJokers) &&
+        !ok(f, hands))
+      return false;
+  }
+  return true;
+}
+
+int Constraints::facts_of(int s) const { return seat_facts_[std::size_t(s)]; }
+
 int Constraints::witness_return(int pair, const Hands& hands) const {
   for (const Fact& f : facts_) {
     if (f.kind != Kind::kExists || f.index != pair) continue;

@@ -56,8 +56,19 @@ class Constraints {
   // The facts that mention seat s and only seats of `assigned` (a bit per seat): what a
   // search that fills the hands seat by seat can check once s is filled.
   bool partial_ok(int s, unsigned assigned, const Hands& hands) const;
-  // How many facts the hands break (the start search's score).
+  // How many facts the hands break.
   int broken(const Hands& hands) const;
+  // How far the hands are from the facts (0 exactly when they hold): a broken forced pass
+  // counts the plays that beat its top, a broken cap the cards above the tribute, a refuser
+  // its extra jokers, any other broken fact 1. The start search's score: one swap can lower
+  // it where the count of broken facts would not move.
+  int penalty(const Hands& hands) const;
+  // The facts of seat s alone that more cards can only break (forced passes, tribute caps,
+  // refusals), on hands[s] as far as it is filled: a search that fills s card by card can
+  // stop at the first card that breaks one.
+  bool monotone_ok(int s, const Hands& hands) const;
+  // How many facts mention seat s.
+  int facts_of(int s) const;
   // True when the view has no fact beyond counts and known cards (every world dealt
   // from the unseen cards is consistent: no check needed).
   bool trivial() const { return facts_.empty(); }
@@ -78,6 +89,7 @@ class Constraints {
     Cards above;                 // tribute facts: cards_above_tribute(x)
   };
   bool ok(const Fact& f, const Hands& hands) const;
+  int penalty(const Fact& f, const Hands& hands) const;
   std::string describe(const Fact& f, const Hands& hands) const;
   Cards since_exchange(int s, const Hands& hands) const {
     return hands[std::size_t(s)] + v_->pub.played[std::size_t(s)];

@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <functional>
 #include <utility>
 
@@ -56,15 +57,15 @@ void swap_cards(Slots& d, int x, int y, Hands* h) {
   std::swap(d.card[x], d.card[y]);
 }
 
-// Greedy swaps that never break more facts (and now and then do), from the last deal.
+// Greedy swaps that never raise the penalty (and now and then do), from the last deal.
 bool local_search(const Constraints& c, Rng& rng, Slots& d, Hands* h, long budget, long* steps) {
-  int score = c.broken(*h);
+  int score = c.penalty(*h);
   for (long it = 0; it < budget && score > 0; ++it, ++*steps) {
     int x, y;
     propose(rng, d, &x, &y);
     if (d.card[x] == d.card[y]) continue;
     swap_cards(d, x, y, h);
-    const int next = c.broken(*h);
+    const int next = c.penalty(*h);
     if (next <= score || rng.bounded(16) == 0)
       score = next;
     else
@@ -73,13 +74,16 @@ bool local_search(const Constraints& c, Rng& rng, Slots& d, Hands* h, long budge
   return score == 0;
 }
 
-// Every assignment of the unseen cards, seat by seat, pruned by the facts whose seats are
-// all assigned: finds a consistent world whenever one exists (the true one does).
+// Every assignment of the unseen cards, seat by seat (the seats with the most facts first),
+// pruned by the facts whose seats are all assigned and, card by card, by the facts that more
+// cards can only break: finds a consistent world whenever one exists (the true one does).
 bool exhaustive(const Constraints& c, Slots& d, Hands* h, long* nodes) {
   const InfoState& v = c.view();
   std::vector<int> order;
   for (int s = 0; s < v.table().seats; ++s)
     if (s != v.seat && v.hidden_count(s) > 0) order.push_back(s);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](int a, int b) { return c.facts_of(a) > c.facts_of(b); });
   unsigned assigned = 1u << v.seat;
   for (int s = 0; s < kSeats; ++s)
     if (v.hidden_count(s) <= 0) assigned |= 1u << s;
@@ -106,6 +110,8 @@ bool exhaustive(const Constraints& c, Slots& d, Hands* h, long* nodes) {
       for (int k = std::min(have, left); k >= 1; --k) {
         Cards more = got;
         more.add(f, k);
+        (*h)[std::size_t(s)] = v.known[std::size_t(s)] + more;
+        if (!c.monotone_ok(s, *h)) continue;  // so is every hand with these cards
         if (pick(i, pool, f + 1, left - k, more)) return true;
       }
     }
@@ -116,8 +122,9 @@ bool exhaustive(const Constraints& c, Slots& d, Hands* h, long* nodes) {
     return pick(i, pool, 0, v.hidden_count(order[i]), Cards{});
   };
   if (!seat_step(0, v.unseen)) return false;
-  int k = 0;  // the slots follow the hands found
-  for (int s : order) {
+  int k = 0;  // the slots follow the hands found, in prepare's seat order
+  for (int s = 0; s < v.table().seats; ++s) {
+    if (s == v.seat || v.hidden_count(s) <= 0) continue;
     const Cards hidden = (*h)[std::size_t(s)] - v.known[std::size_t(s)];
     for (int f = 0; f < kNumFaces; ++f)
       for (int m = hidden.count(f); m > 0; --m) d.card[k++] = std::uint8_t(f);
@@ -137,6 +144,12 @@ void run_chain(const Constraints& c, Rng& rng, Slots& d, Hands* h, long steps) {
 }
 
 }  // namespace
+
+bool exhaustive_hands(const Constraints& c, Hands* hands, long* nodes) {
+  Slots d = prepare(c.view());
+  deal_to(c.view(), d, hands);  // the viewer's and the empty seats' hands
+  return exhaustive(c, d, hands, nodes);
+}
 
 bool consistent(const InfoState& v, const Hands& hands) {
   return Constraints(v).violation(hands).empty();

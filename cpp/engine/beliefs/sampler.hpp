@@ -59,6 +59,11 @@ bool consistent(const InfoState& v, const Hands& hands);
 SampleStats sample_hands(const Constraints& c, Rng& rng, Hands* hands,
                          SampleMethod method = SampleMethod::kAuto);
 
+// The exhaustive search alone (sample_hands' last resort): a consistent assignment of the
+// hidden cards into `hands` (true), or false when none exists; `nodes` counts its steps, and
+// beyond kExhaustiveNodes it raises GameError. Deterministic: no generator.
+bool exhaustive_hands(const Constraints& c, Hands* hands, long* nodes);
+
 // The world of the view with these hands: GameState's world constructor on the view's public
 // state, the hands and the viewer's own exchange (no log; later deals from (seed, game)).
 GameState make_world(const InfoState& v, const Hands& hands, std::uint64_t seed,
