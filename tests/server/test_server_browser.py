@@ -280,6 +280,30 @@ def check_explained(drv: Any, d: dict[str, Any]) -> None:
     click(drv, drv.find_element(By.ID, "clear"))
 
 
+def check_tribute_buttons(drv: Any) -> None:
+    """A tribute with a choice (two cards of the highest power) shows no Pass button (passing
+    is never a tribute's choice, R11) and waits for a click; then the real state again (the
+    server's messages held meanwhile)."""
+    got = drv.execute_script("""
+      window.held = []; window.handler = state.ws.onmessage;
+      state.ws.onmessage = (m) => window.held.push(m);
+      const real = {view: state.view, decide: state.decide}, v = JSON.parse(JSON.stringify(real.view));
+      v.phase = 'tribute'; v.current_player = state.seat;
+      const card = v.hand[0];
+      state.sent = []; const send0 = state.ws.send; state.ws.send = (t) => state.sent.push(t);
+      onMessage({type: 'decide', decision: 10 ** 6, seat: state.seat, phase: 'tribute', time_limit: null,
+                 legal: ['tribute ' + card, 'tribute ' + card], view: v});
+      const pass = document.getElementById('pass');
+      const out = {passShown: pass.offsetParent !== null,
+                   acted: state.sent.filter(t => t.includes('"act"')).length,
+                   prompt: document.getElementById('prompt').innerText};
+      state.ws.send = send0; state.view = real.view; state.decide = real.decide; render();
+      state.ws.onmessage = window.handler;
+      for (const m of window.held.splice(0)) window.handler(m);
+      return out;""")
+    assert not got["passShown"] and got["acted"] == 0 and "tribute" in got["prompt"], got
+
+
 def phone_layout(drv: Any) -> None:
     """390 x 844: every card and button at least 44 px, Play and Pass on screen without
     scrolling, nothing wider than the screen, no card label overflowing its card."""
@@ -303,8 +327,9 @@ def phone_layout(drv: Any) -> None:
 
 def test_a_round_through_the_page(tmp_path, browser):
     """Seed 1 (wild="declare", level 3 short match): the test's player makes a declare
-    choice in round 0, the round ends with a winner, and seat 0 pays tribute in round 1
-    (found by replaying this strategy through the server, tests/server/test_server_browser.py)."""
+    choice in round 0, the round ends with a winner, and seat 0 pays tribute in round 1 with
+    one card of the highest power, which the page pays by itself (found by replaying this
+    strategy through the server, tests/server/test_server_browser.py)."""
     srv = ServerProcess(str(tmp_path / "web.sqlite3"))
     try:
         drv = browser
@@ -351,13 +376,13 @@ def test_a_round_through_the_page(tmp_path, browser):
         save_shot(drv, tmp_path, "web-table-round-end.png")
         click(drv, drv.find_element(By.ID, "roundend-ok"))
         assert not shown(drv, "roundend")
-        # round 1 begins with seat 0's tribute (R11), clicked like any other decision
-        d = wait_for("the tribute decision", lambda: decide(drv), 30)
-        assert d["phase"] == "tribute", d
-        assert "tribute" in drv.find_element(By.ID, "prompt").text
-        play_one(drv, d, moves, log)
-        moves += 1
-        assert log.get("tribute") == 1
+        # round 1 begins with seat 0's tribute (R11): one card of the highest power only, so
+        # the page pays it by itself and says so; the tribute is in the history
+        wait_for("the forced tribute's notice",
+                 lambda: "paid automatically" in drv.find_element(By.ID, "notice").text, 30)
+        assert any(e["event"] == "tribute" and e["seat"] == 0 for e in drv.execute_script(
+            "return state.view.history")), drv.execute_script("return state.view.history")
+        check_tribute_buttons(drv)
         save_shot(drv, tmp_path, "web-table.png")
         # a phone: sizes and reach, then play on at that size
         phone_layout(drv)

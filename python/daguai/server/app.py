@@ -2,7 +2,8 @@
 
 Routes (docs/server.md):
 
-- ``GET /`` the web table, ``GET /replay`` the replay viewer, ``/static/*`` their files;
+- ``GET /`` the web table, ``GET /replay`` the replay viewer, ``/static/*`` their files,
+  ``GET /favicon.ico`` the pages' icon (browsers ask for it unprompted);
 - ``GET /api/tables``, ``POST /api/tables``, ``GET /api/tables/{id}``, ``POST /api/play``
   (a table for one human against five bots);
 - ``GET /api/matches``, ``GET /api/matches/{id}/record`` (JSON Lines);
@@ -133,6 +134,9 @@ def create_app(db: str = ":memory:", *, bot_delay: float = 0.0, rate: float = 50
         name = "replay.html" if request.url.path.startswith("/replay") else "index.html"
         return FileResponse(STATIC / name)
 
+    async def favicon(request: Request) -> Response:
+        return FileResponse(STATIC / "favicon.ico", media_type="image/x-icon")
+
     async def ws_endpoint(ws: WebSocket) -> None:
         await ws.accept()
         conn = Conn(ws.send_text, hub.rate, hub.burst)
@@ -167,7 +171,7 @@ def create_app(db: str = ":memory:", *, bot_delay: float = 0.0, rate: float = 50
         return _error(exc.status_code, "http", str(exc.detail))
 
     routes = [
-        Route("/", page), Route("/replay", page),
+        Route("/", page), Route("/replay", page), Route("/favicon.ico", favicon),
         Route("/api/tables", list_tables, methods=["GET"]),
         Route("/api/tables", create_table, methods=["POST"]),
         Route("/api/tables/{table}", get_table, methods=["GET"]),

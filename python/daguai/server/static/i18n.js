@@ -21,7 +21,7 @@ const TEXT = {
     hint: "Hint", anti: "Refuse tribute (show jokers)",
     your_turn_lead: "Your lead: select any single, pair, triple or five cards.",
     your_turn_follow: "Your turn: beat the {kind} with a higher {kind} of {n} cards, or pass.",
-    your_tribute: "Pay tribute: select a card of the highest power in your hand (R11).",
+    your_tribute: "Pay tribute: select a card of the highest power in your hand.",
     your_return: "Return any one card to the player who paid you.",
     your_offer: "Offer cards for the joker tribute.", your_take: "Take one of the offered cards.",
     waiting: "Waiting for {who}…", match_over: "The match is over.",
@@ -40,19 +40,27 @@ const TEXT = {
     hint_row: "win {win} · draw {draw} · lose {lose}", hint_best: "best", hint_pass: "pass",
     hint_n: "{n} deals", hint_same: "(or {n} equivalent)", hint_untried: "not tried",
     round_won: "Your team wins the round!", round_lost: "Your team loses the round.", round_draw: "The round is a draw.",
-    team_wins: "Team {team} wins the round.", finishing: "Finishing order", scores_title: "Score changes (R13)",
-    levels_title: "Levels", tribute_next: "Next round's tribute (R11)", no_tribute: "No tribute next round.",
+    team_wins: "Team {team} wins the round.", finishing: "Finishing order", scores_title: "Score changes",
+    levels_title: "Levels", tribute_next: "Next round's tribute", no_tribute: "No tribute next round.",
     pays: "{a} pays tribute to {b}", you_pay: "You pay tribute to {b}", pays_you: "{a} pays tribute to you",
     continue: "Continue",
     why_stake: "Stake scoring: each winner +{w}, each loser −{l} ({n} tributer(s)).",
     why_stake_draw: "A draw scores nothing.", why_levels_up: "Levels scoring: the dealer's team went up: its players +3, the others −1 (× base).",
     why_levels: "Levels scoring: no level change, every player +1 (× base).",
     why_simple: "Simple scoring: winners +3, losers −3 (× base).", why_simple_draw: "Simple scoring: a draw gives everyone +1 (× base).",
-    why_forfeit: "{who} left the match (R14): the leaver pays, the opponents score.",
+    why_forfeit: "{who} left the match: the leaver pays, the opponents score.",
     level_up: "The dealer's team won: its level goes up.", level_same: "No level changes.",
     match_won: "Match over: team {team} wins the match.", match_draw: "Match over: a draw.", replay: "Watch the replay",
-    confirm_leave: "Leave this table? You forfeit the match (R14) and it ends for everyone.", yes_leave: "Leave", stay: "Stay",
+    confirm_leave: "Leave this table? You forfeit the match and it ends for everyone.", yes_leave: "Leave", stay: "Stay",
     place: "#{n}", team: "team {t}",
+    history: "Trick history", my_name: "Your name", name_host: "host", name_bot: "bot {n}",
+    name_friend: "friend {n}", name_remote: "remote bot {n}", new_trick_you: "New trick: you lead",
+    to_beat_you: "To beat: your {kind}", waiting_you: "Your move…",
+    hint_legend: "Rows are ranked by the points your team can expect from this round (a win with more tributers scores more), not by the win chance alone: a row can rank above one with a higher win %.",
+    hint_points_note: "ranked here for its expected points",
+    last_trick: "The round's last trick", still_holding: "Still holding cards: {who}",
+    why_draw: "Why a draw: team {f} had the first player out, but all of team {o} went out before team {f} did.",
+    forced_tribute: "Only one card could be paid: your tribute {card} was paid automatically.",
   },
   zh: {
     title: "大怪路子 · daguai", replays: "回放", lang: "English", new: "新牌桌", leave: "离开牌桌",
@@ -71,7 +79,7 @@ const TEXT = {
     anti: "抗贡（亮出大小怪）",
     your_turn_lead: "轮到你出牌：单张、对子、三张或五张。",
     your_turn_follow: "轮到你：用更大的{n}张{kind}压过，或者不要。",
-    your_tribute: "进贡：选一张你手里最大的牌（R11）。", your_return: "还贡：任选一张牌还给进贡的人。",
+    your_tribute: "进贡：选一张你手里最大的牌。", your_return: "还贡：任选一张牌还给进贡的人。",
     your_offer: "给牌：选出要给的牌。", your_take: "拿牌：从给的牌里拿一张。",
     waiting: "等{who}…", match_over: "比赛结束。",
     reason_empty: "还没选牌。", reason_not_in_hand: "这些牌不都在你手里。",
@@ -88,18 +96,25 @@ const TEXT = {
     hint_row: "赢 {win} · 平 {draw} · 输 {lose}", hint_best: "最好", hint_pass: "不要",
     hint_n: "{n}局", hint_same: "（另有{n}种一样的出法）", hint_untried: "没试",
     round_won: "你们队赢了这一局！", round_lost: "你们队输了这一局。", round_draw: "这一局平局。",
-    team_wins: "{team}队赢了这一局。", finishing: "出完顺序", scores_title: "得分（R13）", levels_title: "级数",
-    tribute_next: "下一局进贡（R11）", no_tribute: "下一局不进贡。", pays: "{a}向{b}进贡", you_pay: "你向{b}进贡",
+    team_wins: "{team}队赢了这一局。", finishing: "出完顺序", scores_title: "得分", levels_title: "级数",
+    tribute_next: "下一局进贡", no_tribute: "下一局不进贡。", pays: "{a}向{b}进贡", you_pay: "你向{b}进贡",
     pays_you: "{a}向你进贡", continue: "继续",
     why_stake: "按注计分：赢家每人+{w}，输家每人−{l}（{n}家进贡）。", why_stake_draw: "平局不计分。",
     why_levels_up: "按级计分：庄家队升级，每人+3，其他人−1（×底分）。",
     why_levels: "按级计分：没有升级，每人+1（×底分）。",
     why_simple: "简单计分：赢家+3，输家−3（×底分）。", why_simple_draw: "简单计分：平局每人+1（×底分）。",
-    why_forfeit: "{who}逃跑（R14）：逃跑的人扣分，对手加分。",
+    why_forfeit: "{who}逃跑：逃跑的人扣分，对手加分。",
     level_up: "庄家队赢了：升一级。", level_same: "级数不变。",
     match_won: "比赛结束：{team}队赢了。", match_draw: "比赛结束：平局。", replay: "看回放",
-    confirm_leave: "离开这张牌桌？算你逃跑（R14），比赛对大家都结束。", yes_leave: "离开", stay: "留下",
+    confirm_leave: "离开这张牌桌？算你逃跑，比赛对大家都结束。", yes_leave: "离开", stay: "留下",
     place: "第{n}", team: "{t}队",
+    history: "出牌记录", my_name: "你的名字", name_host: "房主", name_bot: "电脑{n}", name_friend: "朋友{n}",
+    name_remote: "远程电脑{n}", new_trick_you: "新一轮：你出牌", to_beat_you: "要打：你的{kind}", waiting_you: "该你了…",
+    hint_legend: "按这一局你们队预计的得分排序（进贡的人越多，赢得越多），不是只看赢的机会：排在前面的一行，赢的机会可能比后面的低。",
+    hint_points_note: "按预计得分排在这里",
+    last_trick: "这一局的最后一轮", still_holding: "手里还有牌：{who}",
+    why_draw: "为什么平局：{f}队头游，可是{o}队先全部出完了。",
+    forced_tribute: "只有一张牌可以进贡：已自动进贡{card}。",
   },
 };
 // Combination names as players say them (R5); card names (R2, R3).
@@ -113,11 +128,13 @@ const KIND_NAMES = {
 };
 const TEAM_NAMES = { en: ["A", "B"], zh: ["甲", "乙"] };
 let LANG = localStorage.getItem("daguai-lang") || ((navigator.language || "").startsWith("zh") ? "zh" : "en");
-function T(key, vars) {
-  let s = (TEXT[LANG] && TEXT[LANG][key]) || TEXT.en[key] || key;
+// The text of `key` in `lang` (English if that language lacks it).
+function TL(lang, key, vars) {
+  let s = (TEXT[lang] && TEXT[lang][key]) || TEXT.en[key] || key;
   for (const [k, v] of Object.entries(vars || {})) s = s.split("{" + k + "}").join(String(v));
   return s;
 }
+function T(key, vars) { return TL(LANG, key, vars); }
 function kindName(kind) { return (KIND_NAMES[LANG] || KIND_NAMES.en)[kind] || String(kind).replace(/_/g, " "); }
 function teamName(t) { return TEAM_NAMES[LANG][t]; }
 function setLang(lang) {

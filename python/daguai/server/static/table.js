@@ -7,16 +7,24 @@ const $ = (id) => document.getElementById(id);
 const state = {
   ws: null, table: null, token: null, seat: null, seats: [], rules: {}, view: null, decide: null,
   selected: new Set(), check: null, choice: null, hint: null, hintPending: false, matchOver: null,
-  shownRound: -1, onConfirm: null,
+  shownRound: -1, onConfirm: null, showEmpty: false, kinds: {}, log: [], ended: null, notice: "",
 };
-const SCHEME = { stake: { 3: 6, 2: 3, 1: 1 } };  // R13 stake per winner by tributers (6p3d)
 
 function status(text) { $("status").textContent = text; }
 function seatName(s) {
   if (s === null || s === undefined) return "?";
   if (s === state.seat) return T("you");
-  const info = state.seats[s];
-  return info && info.name ? info.name : T("seat", { n: s });
+  return displayName(state.seats[s], s);
+}
+// The names the set-up gives (host, bot n, friend n, remote bot n) are shown in the reader's
+// language, whichever language the host used; a name someone typed is shown as typed.
+const DEFAULT_NAMES = [["human", "name_host"], ["human", "name_friend"], ["bot", "name_bot"], ["remote", "name_remote"]];
+function displayName(info, s) {
+  if (!info || !info.name) return T("seat", { n: s });
+  for (const [kind, key] of DEFAULT_NAMES) {
+    if (info.kind === kind && Object.keys(TEXT).some((lang) => TL(lang, key, { n: s }) === info.name)) return T(key, { n: s });
+  }
+  return info.name;
 }
 function pct(p) { return Math.round(100 * p) + "%"; }
 function interval(ci) { return `[${Math.round(100 * ci[0])}–${Math.round(100 * ci[1])}]`; }
@@ -36,8 +44,11 @@ function showSetup() {
     l.appendChild(name);
     if (s === 0) {
       const me = document.createElement("b");
-      me.textContent = T("me");
-      l.appendChild(me);
+      me.textContent = T("me") + " · " + T("my_name");
+      const input = document.createElement("input");
+      input.id = "myname"; input.maxLength = 40; input.placeholder = T("name_host");
+      input.value = localStorage.getItem("daguai-name") || "";
+      l.append(me, " ", input);
     } else {
       const sel = document.createElement("select");
       sel.id = "plan" + s;
@@ -57,12 +68,15 @@ async function startTable() {
   const rules = { wild: $("wild").value };
   if ($("final").value !== "A") rules.final_level = $("final").value;
   const policy = $("policy").value;
-  const seats = [{ kind: "human", name: LANG === "zh" ? "我" : "me", bot_after: 60 }];
+  // the host's own name is what the friends see at this seat ("You" is only ever the reader)
+  const typed = $("myname").value.trim().slice(0, 40);
+  if (typed) localStorage.setItem("daguai-name", typed); else localStorage.removeItem("daguai-name");
+  const seats = [{ kind: "human", name: typed || T("name_host"), bot_after: 60 }];
   for (let s = 1; s < 6; s++) {
     const choice = $("plan" + s).value;
-    seats.push(choice === "friend" ? { kind: "human", name: (LANG === "zh" ? "朋友" : "friend ") + s, bot_after: 60 }
-      : choice === "remote" ? { kind: "remote", name: (LANG === "zh" ? "远程电脑" : "remote bot ") + s, bot_after: 60 }
-      : { kind: "bot", policy, name: (LANG === "zh" ? "电脑" : "bot ") + s });
+    seats.push(choice === "friend" ? { kind: "human", name: T("name_friend", { n: s }), bot_after: 60 }
+      : choice === "remote" ? { kind: "remote", name: T("name_remote", { n: s }), bot_after: 60 }
+      : { kind: "bot", policy, name: T("name_bot", { n: s }) });
   }
   const req = { rules, seats };
   const query = new URLSearchParams(location.search);
@@ -114,7 +128,7 @@ function showInvites(table, tokens, seats) {
 function connect(table, token) {
   if (state.ws) { const old = state.ws; state.ws = null; old.close(); }
   Object.assign(state, { table, token, decide: null, view: null, check: null, hint: null, hintPending: false,
-                         matchOver: null, selected: new Set() });
+                         matchOver: null, selected: new Set(), kinds: {}, log: [], ended: null, notice: "" });
   state.shownRound = Number(localStorage.getItem("daguai-seen-" + table) || -1);
   const ws = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws");
   state.ws = ws;
@@ -140,19 +154,22 @@ function onMessage(msg) {
       status(state.statusText());
       $("leave").hidden = msg.seat === null;
       break;
-    case "view": state.view = msg.view; maybeRoundEnd(); render(); break;
+    case "view": setView(msg.view); maybeRoundEnd(); render(); break;
     case "decide":
-      state.decide = msg; state.view = msg.view; state.selected.clear(); state.check = null;
-      state.choice = null; state.hint = null; maybeRoundEnd(); render(); sendCheck(); break;
+      state.decide = msg; setView(msg.view); state.selected.clear(); state.check = null;
+      state.choice = null; state.hint = null; state.showEmpty = false; maybeRoundEnd();
+      if (forcedTribute(msg)) break;
+      render(); sendCheck(); break;
     case "ack": if (state.decide && msg.decision === state.decide.decision) { state.decide = null; state.hint = null; } render(); break;
     case "checked":
+      if (msg.cards in state.kinds) for (const r of msg.readings) state.kinds[msg.cards][r.text] = r.kind;
       if (msg.cards === selectionText()) { state.check = msg; state.choice = msg.readings.length ? msg.readings[0].index : null; }
       renderDecision(); break;
     case "hint":
       state.hintPending = false;
-      if (state.decide && msg.decision === state.decide.decision) state.hint = msg;
+      if (state.decide && msg.decision === state.decide.decision) { state.hint = msg; askKinds(msg); }
       renderDecision(); break;
-    case "event": break;  // the views pushed after every decision carry the news
+    case "event": onEvent(msg.event); break;
     case "match_over": state.matchOver = msg; state.decide = null; showRoundEnd(msg.results[msg.results.length - 1], msg); render(); break;
     case "error":
       if (msg.code === "rate_limited" || msg.code === "unavailable") state.hintPending = false;
@@ -161,6 +178,48 @@ function onMessage(msg) {
       renderButtons();
       break;
   }
+}
+
+// ---- the round so far: its events, kept so the round-end screen can show how it ended -----
+// The view pushed after a decision is already the next round's when that decision ended a
+// round (its history is empty then), so the page keeps the round's events itself: the
+// last view's history plus the events pushed after it (events come before their view).
+function nCards(e) { return e.cards ? e.cards.split(" ").length : 0; }
+function setView(v) {
+  state.view = v;
+  state.log = v.history.slice();
+  // each hand's size when the round's play began: what it holds now plus what it played
+  state.startLeft = v.cards_left.map((n, s) => n + v.history.filter((e) => e.event === "play" && e.seat === s)
+    .reduce((k, e) => k + nCards(e), 0));
+}
+function onEvent(e) {
+  if (e.event === "round_end" && state.view) {
+    const t = lastTrick(state.log, state.startLeft || state.view.cards_left);
+    state.ended = { round: e.round, level: state.view.level, trick: t.trick, left: t.left };
+  } else if (e.event === "deal") state.log = [];
+  else state.log.push(e);
+}
+// R8: a trick ends when every other seat still holding cards has passed since its last
+// play; the next play leads a new one. The round's last trick is the one its last play is in.
+function lastTrick(events, startLeft) {
+  const left = startLeft.slice();
+  let trick = [], last = null, passes = 0;
+  for (const e of events) {
+    if (e.event === "play") {
+      if (last !== null && passes >= left.filter((n, s) => n > 0 && s !== last).length) trick = [];
+      trick.push(e); left[e.seat] -= nCards(e); last = e.seat; passes = 0;
+    } else if (e.event === "pass") { trick.push(e); passes++; }
+  }
+  return { trick, left };
+}
+// A tribute with one legal card (R11: the only card of the highest power) is paid at once.
+function forcedTribute(d) {
+  if (d.phase !== "tribute" || d.legal.length !== 1) return false;
+  const card = splitAction(d.legal[0]).cards.join(" ");
+  act(0);
+  state.notice = T("forced_tribute", { card: prettyCards(card) });
+  render();
+  return true;
 }
 
 // ---- the selection ---------------------------------------------------------------------
@@ -181,7 +240,7 @@ function selectCards(cards) {
 function act(index) {
   if (!state.decide) return;
   send({ type: "act", decision: state.decide.decision, index });
-  state.selected.clear(); state.check = null;
+  state.selected.clear(); state.check = null; state.showEmpty = false; state.notice = "";
 }
 
 // ---- drawing ---------------------------------------------------------------------------
@@ -242,9 +301,14 @@ function render() {
   const trick = $("trick");
   trick.innerHTML = "";
   if (v.top) {
-    trick.append(T("to_beat", { who: seatName(v.top.seat), kind: kindName(v.top.kind) }) + " ", cardsRow(v.top.cards, v.level));
+    const kind = kindName(v.top.kind);
+    trick.append((v.top.seat === state.seat ? T("to_beat_you", { kind }) : T("to_beat", { who: seatName(v.top.seat), kind })) + " ",
+                 cardsRow(v.top.cards, v.level));
     if (v.top.as) trick.append(" (", T("jokers_as", { as: "" }), cardsRow(v.top.as, v.level), ")");
-  } else if (v.phase === "play" && v.current_player !== null) trick.textContent = T("new_trick", { who: seatName(v.current_player) });
+  } else if (v.phase === "play" && v.current_player !== null) {
+    trick.textContent = v.current_player === state.seat ? T("new_trick_you") : T("new_trick", { who: seatName(v.current_player) });
+  }
+  $("notice").textContent = state.notice;
   const hist = $("history");
   hist.innerHTML = "";
   for (const e of v.history) hist.appendChild(eventNode(e, v.level));
@@ -258,7 +322,7 @@ function render() {
     if (state.selected.has(i)) el.classList.add("sel");
     el.onclick = () => {
       state.selected.has(i) ? state.selected.delete(i) : state.selected.add(i);
-      state.check = null; state.choice = null; render(); sendCheck();
+      state.check = null; state.choice = null; state.showEmpty = true; render(); sendCheck();
     };
     hb.appendChild(el);
   });
@@ -278,6 +342,8 @@ function promptText(d, v) {
 function renderButtons() {
   const d = state.decide;
   $("pass").disabled = !d || d.legal.indexOf("pass") < 0;
+  const phase = d ? d.phase : state.view && state.view.phase;
+  $("pass").hidden = phase !== "play";  // tribute, return, take: passing is never a choice
   $("hint").disabled = !d || state.hintPending || d.legal.length < 2;  // a forced choice needs no hint
   const c = state.check;
   const ok = d && c && c.decision === d.decision && c.cards === selectionText() && c.readings.some(r => r.index === state.choice);
@@ -291,6 +357,7 @@ function renderDecision() {
   $("submit").textContent = d ? T(d.phase === "play" ? "play" : d.phase) : T("play");
   if (!d) {
     $("prompt").textContent = state.matchOver || (v && v.phase === "match_over") ? T("match_over")
+      : v && v.current_player === state.seat ? T("waiting_you")
       : v && v.current_player !== null ? T("waiting", { who: seatName(v.current_player) }) : "";
   } else {
     $("prompt").textContent = promptText(d, v);
@@ -299,7 +366,8 @@ function renderDecision() {
   }
   const c = state.check;
   if (c && c.cards === selectionText()) {
-    if (c.reason) ex.textContent = reasonText(c.reason);
+    // "nothing selected" only answers the player's own clearing, not a fresh decision
+    if (c.reason && (c.reason.code !== "empty" || state.showEmpty)) ex.textContent = reasonText(c.reason);
     else if (c.readings.length === 1) {
       const r = c.readings[0];
       ex.append(T("reading_one", { kind: kindName(r.kind) }));
@@ -347,6 +415,26 @@ function choiceNode(text, level) {
   return { node: span, cards: a.verb === "pass" || a.verb === "anti_tribute" ? null : a.cards };
 }
 
+// The rows' combinations (R5) as the server names them: a `check` of each row's cards
+// answers its readings with their kinds (the page does not classify cards itself).
+function askKinds(h) {
+  state.kinds = {};
+  for (const g of hintGroups(h).slice(0, HINT_ROWS)) {
+    const a = splitAction(g.first.text);
+    if (a.verb !== "play") continue;
+    const cards = a.cards.join(" ");
+    if (!(cards in state.kinds)) { state.kinds[cards] = {}; send({ type: "check", cards }); }
+  }
+}
+function rowKind(text) {
+  const a = splitAction(text);
+  const known = a.verb === "play" ? state.kinds[a.cards.join(" ")] : null;
+  if (!known) return null;
+  const kinds = Object.values(known);
+  return known[text] || (kinds.length && kinds.every((k) => k === kinds[0]) ? kinds[0] : null);
+}
+const HINT_ROWS = 6;
+
 function renderHint() {
   const box = $("hintbox");
   const h = state.hint;
@@ -356,9 +444,13 @@ function renderHint() {
   box.innerHTML = "";
   const title = document.createElement("div");
   title.textContent = T("hint_title", { seconds: h.seconds });
-  box.appendChild(title);
+  const legend = document.createElement("div");
+  legend.className = "legend";
+  legend.textContent = T("hint_legend");
+  box.append(title, legend);
   const list = document.createElement("ol");
-  hintGroups(h).slice(0, 6).forEach((g) => {
+  const rows = hintGroups(h).slice(0, HINT_ROWS);
+  rows.forEach((g, i) => {
     const c = g.first;
     const li = document.createElement("li");
     li.className = "cand" + (g.best ? " best" : "");
@@ -366,11 +458,18 @@ function renderHint() {
     li.dataset.group = c.group;
     const choice = choiceNode(c.text, state.view.level);
     li.append(choice.node);
+    const kind = rowKind(c.text);
+    if (kind) { const k = document.createElement("span"); k.className = "kind"; k.textContent = kindName(kind); li.append(" ", k); }
     if (g.rows.length > 1) li.append(" ", T("hint_same", { n: g.rows.length - 1 }));
     const est = c.n ? T("hint_row", { win: `${pct(c.win)} ${interval(c.win_ci)}`, draw: `${pct(c.draw)} ${interval(c.draw_ci)}`,
                                      lose: `${pct(c.lose)} ${interval(c.lose_ci)}` }) : T("hint_untried");
     li.append(" " + est + " · " + T("hint_n", { n: c.n }));
     if (g.best) { const b = document.createElement("span"); b.className = "tag"; b.textContent = T("hint_best"); li.append(" ", b); }
+    // the ranking is by expected points: the best row says so when a row below it has the
+    // better win chance (the legend says it for every row)
+    if (g.best && c.n && rows.slice(i + 1).some((o) => o.first.n && o.first.win > c.win)) {
+      const note = document.createElement("span"); note.className = "note"; note.textContent = T("hint_points_note"); li.append(" ", note);
+    }
     li.onclick = () => { if (choice.cards) selectCards(choice.cards); };
     list.appendChild(li);
   });
@@ -385,6 +484,7 @@ function maybeRoundEnd() {
 
 function showRoundEnd(r, over) {
   if (!r) return;
+  state.roundEnd = [r, over];  // redrawn as it is when the language changes
   const mine = state.seat === null ? null : state.seat % 2;
   const title = r.winner === null ? T("round_draw") : mine === null ? T("team_wins", { team: teamName(r.winner) })
     : r.winner === mine ? T("round_won") : T("round_lost");
@@ -397,6 +497,28 @@ function showRoundEnd(r, over) {
   order.id = "re-order";
   for (const s of r.order) { const li = document.createElement("li"); li.textContent = s === null ? "?" : `${seatName(s)} (${teamName(s % 2)})`; order.appendChild(li); }
   body.appendChild(order);
+  if (r.winner === null && (r.forfeit === null || r.forfeit === undefined) && r.order.length && r.order[0] !== null) {
+    const f = r.order[0] % 2;  // R9: the first player's team did not get all its players out first
+    const draw = document.createElement("p");
+    draw.id = "re-draw";
+    draw.textContent = T("why_draw", { f: teamName(f), o: teamName(1 - f) });
+    body.appendChild(draw);
+  }
+  const end = state.ended && state.ended.round === r.round ? state.ended : null;
+  if (end && end.trick.length) {
+    section("last_trick");
+    const trick = document.createElement("ol");
+    trick.id = "re-trick";
+    for (const e of end.trick) trick.appendChild(eventNode(e, end.level));
+    body.appendChild(trick);
+    const holding = end.left.map((n, s) => n > 0 ? `${seatName(s)} (${T("cards_left", { n })})` : null).filter(Boolean);
+    if (holding.length) {
+      const p = document.createElement("p");
+      p.id = "re-holding";
+      p.textContent = T("still_holding", { who: holding.join(", ") });
+      body.appendChild(p);
+    }
+  }
   section("scores_title");
   const why = document.createElement("p");
   why.id = "re-why";
@@ -457,7 +579,7 @@ $("roundend-ok").onclick = () => {
 };
 $("start").onclick = startTable;
 $("invites-close").onclick = () => { $("invites").hidden = true; };
-$("clear").onclick = () => { state.selected.clear(); state.check = null; state.choice = null; render(); sendCheck(); };
+$("clear").onclick = () => { state.selected.clear(); state.check = null; state.choice = null; state.showEmpty = true; render(); sendCheck(); };
 $("pass").onclick = () => { if (state.decide) act(state.decide.legal.indexOf("pass")); };
 $("hint").onclick = () => {
   if (!state.decide || state.hintPending) return;
@@ -471,12 +593,12 @@ $("lang").onclick = () => {
   if (state.statusText && state.ws && state.ws.readyState === 1) status(state.statusText());
   render();
   if (!$("setup").hidden) showSetup();
+  if (!$("roundend").hidden && state.roundEnd) showRoundEnd(...state.roundEnd);
 };
 
 // ---- start: an invite link, a spectator link, the last table, or the set-up ----------------
 setLang(LANG);
 $("lang").textContent = T("lang");
-$("historybox").querySelector("summary").textContent = LANG === "zh" ? "出牌记录" : "Trick history";
 // An invite link (#join=TABLE.TOKEN) or a spectator link (#watch=TABLE), opened in a new tab
 // or pasted into this one; the token is kept (localStorage) and taken out of the address.
 function fromHash() {
