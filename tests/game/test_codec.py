@@ -71,9 +71,10 @@ def _games(rules: Rules, seeds: range, *, rng: random.Random) -> list[Game]:
             if steps == 300 and seed % 5 == 2:
                 g.forfeit(rng.randrange(g.seats))
                 break
-            legal = list(g.legal_actions())
-            anti = [a for a in legal if a.type == "anti_tribute"]  # rare: take it when offered
-            g.step(anti[0] if anti else rng.choice(legal))
+            legal = g.legal_actions()  # lazy: only the drawn action becomes an object
+            anti = ([a for a in legal if a.type == "anti_tribute"]  # rare: take it when offered
+                    if g.phase == "tribute" else [])
+            g.step(anti[0] if anti else legal[rng.randrange(len(legal))])
             steps += 1
         out.append(g)
     return out

@@ -189,6 +189,7 @@ def engine_last_trick(record: str) -> list[list[Any]]:
     raise AssertionError("round 0 did not end in the record")
 
 
+@pytest.mark.slow  # about 40 s: CI runs it (pytest -m "slow or not slow")
 def test_two_friends_see_their_own_names_the_hint_and_the_round_end(tmp_path):
     srv = ServerProcess(str(tmp_path / "friends.sqlite3"))
     host, friend = make_browser(), make_browser()
