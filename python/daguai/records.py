@@ -76,17 +76,8 @@ def read_record(source: str | Iterable[str]) -> list[dict[str, Any]]:
 
 
 def replay(cls: type[G], record: str | Iterable[str] | list[dict[str, Any]], upto: int | None = None) -> G:
-    """Re-play a record through the engine and return the final game.
-
-    Walks the record and the engine's own log together: each decision is applied (it must
-    be legal and by the seat to act), then the record's line must equal, field for field,
-    the engine's own entry for that event (deals as the seed gives them, plays with their
-    kind, key and jokers, every result). Raises :class:`ReplayError` (a ValueError) at the
-    first line that does not, naming its line number in the text.
-
-    With ``upto``, only the lines up to that line number are replayed: the game as it
-    stood after that line (a game in progress, which may stop anywhere).
-    """
+    """:func:`daguai.game.replay` for the Game class ``cls`` (its documentation says what a
+    replay checks, and ``upto``)."""
     if isinstance(record, list) and all(isinstance(x, dict) for x in record):
         numbered = list(enumerate(record, 1))
     else:
