@@ -98,6 +98,40 @@ def test_a_4p2d_table_has_four_seats_and_play_seats_three_bots_R18():
         assert bad.status_code == 400 and "table" in bad.json()["message"]
 
 
+def test_a_4p2d_table_resumes_after_a_restart_and_its_record_replays_R18(tmp_path):
+    db = str(tmp_path / "t.sqlite3")
+    doc = {"rules": {"table": "4p2d", "final_level": "3"}, "seed": 8, "bot_delay": 0,
+           "seats": [{"kind": "remote"}] + [{"kind": "bot", "policy": "random"}] * 3}
+    with TestClient(create_app(db)) as c:
+        body = c.post("/api/tables", json=doc).json()
+        tid, token = body["table"], body["tokens"][0]
+        with c.websocket_connect("/ws") as ws:
+            ws.send_json({"type": "join", "table": tid, "token": token})
+            acted = 0
+            while acted < 6:
+                m = ws.receive_json()
+                if m["type"] == "decide":
+                    ws.send_json({"type": "act", "decision": m["decision"], "index": 0})
+                    acted += 1
+        half = c.app.state.hub.tables[tid].game.to_json()
+    with TestClient(create_app(db)) as c:
+        table = c.app.state.hub.tables[tid]
+        assert table.game.to_json() == half and table.rules.table == "4p2d"
+        assert len(c.get(f"/api/tables/{tid}").json()["seats"]) == 4
+        with c.websocket_connect("/ws") as ws:
+            ws.send_json({"type": "join", "table": tid, "token": token})
+            for _ in range(100_000):
+                m = ws.receive_json()
+                MESSAGE.validate(m)
+                if m["type"] == "decide":
+                    ws.send_json({"type": "act", "decision": m["decision"], "index": 0})
+                elif m["type"] == "match_over":
+                    break
+        record = c.get(m["record"]).text
+    g = daguai.replay(record)
+    assert g.match_over and g.rules.table == "4p2d" and len(g.scores) == 4
+
+
 def test_phase_and_kind_are_the_engines_enums():
     defs: dict[str, Any] = SCHEMA["$defs"]
     phases = [p.lower() for p in _core.Phase.__members__]
