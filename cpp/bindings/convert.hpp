@@ -21,13 +21,17 @@ namespace py = pybind11;
 // Text argument as UTF-8; CardError naming `what` if it is not a str or holds a lone
 // surrogate ("\ud800": not encodable, so pybind11's own cast would raise RuntimeError).
 std::string to_text(py::handle obj, const char* what);
+// repr(obj) for an error message, cut to 80 characters; "<type>" where repr itself fails
+// (a list nested thousands deep: RecursionError; an int of more than 4,300 digits: Python's
+// int-to-text limit), so a message about a bad value never raises another error.
+std::string shown(py::handle obj);
 // Integer argument (int, numpy integer: anything with __index__, not bool) in [lo, hi];
 // otherwise E (a ValueError subclass) naming `what` and the bounds.
 template <class E>
 std::int64_t to_int(py::handle obj, const char* what, std::int64_t lo, std::int64_t hi) {
   const auto fail = [&](const char* why = "") {
     return E(std::string(what) + " must be an integer in [" + std::to_string(lo) + ", " +
-             std::to_string(hi) + "], got " + std::string(py::str(py::repr(obj))) + why);
+             std::to_string(hi) + "], got " + shown(obj) + why);
   };
   if (PyBool_Check(obj.ptr()) || !PyIndex_Check(obj.ptr())) throw fail();
   py::object i = py::reinterpret_steal<py::object>(PyNumber_Index(obj.ptr()));

@@ -53,7 +53,8 @@ def _int_list(doc: Mapping[str, Any], key: str, n: int | None, default: Any = No
 
 
 def _level(v: Any) -> int:
-    text = "T" if v == "10" else v
+    # the type first: `v == "10"` of a numpy array is an array (truth value ambiguous)
+    text = "T" if isinstance(v, str) and v == "10" else v
     if not isinstance(text, str) or text.upper() not in LEVELS:
         raise _fail(f"{codec.short_repr(v)} is not a level ({' '.join(LEVELS)})")
     return LEVELS.index(text.upper())
@@ -96,7 +97,7 @@ def _parse_position(position: str | bytes | Mapping[str, Any]) -> tuple[Rules, A
     seats = seats_of(rules)  # R18: 6, or 4 at 4p2d
     dealer = _int(doc, "dealer")
     if not 0 <= dealer < seats:
-        raise _fail(f"dealer {dealer} is not a seat (0..{seats - 1})")
+        raise _fail(f"dealer {codec.short_repr(dealer)} is not a seat (0..{seats - 1})")
     levels_raw = doc.get("levels", ["2", "2"])
     if not isinstance(levels_raw, list) or len(levels_raw) != 2:
         raise _fail("'levels' must be [team A, team B]")

@@ -21,11 +21,15 @@ G = TypeVar("G")
 
 
 def _json_normal(x: Any) -> Any:
-    """JSON's view of a value (tuples become lists), for exact comparisons."""
+    """JSON's view of a value (tuples become lists), for exact comparisons: ``true`` and
+    ``1.0`` stay apart from ``1`` (Python's ``True == 1.0 == 1`` would let a deal's
+    ``"dealer": true`` pass for seat 1)."""
     if isinstance(x, (list, tuple)):
         return [_json_normal(v) for v in x]
     if isinstance(x, dict):
         return {k: _json_normal(v) for k, v in x.items()}
+    if isinstance(x, (bool, float)):
+        return (type(x).__name__, x)
     return x
 
 
@@ -122,20 +126,21 @@ def replay(cls: type[G], record: str | Iterable[str] | list[dict[str, Any]], upt
         logged = g.state.events(i)
         if not logged:
             raise ReplayError(f"{where}: a {kind} event the engine did not produce")
-        mine = _json_normal(codec.encode(logged[0]))
+        raw = codec.encode(logged[0])
+        mine = _json_normal(raw)
         try:
             differs = _json_normal(e) != mine
         except RecursionError:
             raise ReplayError(f"{where}: nested too deeply") from None
         if differs:
-            if mine.get("event") != kind:
+            if raw.get("event") != kind:
                 raise ReplayError(f"{where}: the record has a {kind} event where the engine has a "
-                                  f"{mine.get('event')}")
+                                  f"{raw.get('event')}")
             diff = sorted(k for k in set(mine) | set(e) if _json_normal(e.get(k)) != mine.get(k))
             what = ("the deal differs from the one the seed gives (a tampered record, or another "
                     "engine)") if kind == "deal" else "differs from the engine's"
             raise ReplayError(f"{where}: {kind} {what}: field(s) {', '.join(diff)} "
-                              f"(engine: {', '.join(f'{k}={codec.short_repr(mine.get(k))}' for k in diff)})")
+                              f"(engine: {', '.join(f'{k}={codec.short_repr(raw.get(k))}' for k in diff)})")
         i += 1
     if upto is None and i != g.state.n_events:
         raise ReplayError(f"line {last}: the record ends early ({i} events; the engine logged "

@@ -45,3 +45,11 @@ def test_simulate_table_cells_do_not_wrap():
     # no continuation line of a row (a wrapped cell starts a line with spaces then a value)
     i = lines.index(rows[1])
     assert not lines[i + 1].strip(), lines[i + 1]
+
+
+@pytest.mark.parametrize("extra", [[], ["--targets"]])
+def test_bench_rows_fit_80_columns(extra):
+    text = _run("bench", "--quick", "--hands", "5", "--no-rollouts", *extra)
+    lines = text.splitlines()
+    assert any("µs" in ln or "ns" in ln for ln in lines), lines
+    assert all(_width(line) <= 80 for line in lines), [ln for ln in lines if _width(ln) > 80]

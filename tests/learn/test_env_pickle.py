@@ -104,7 +104,7 @@ def test_a_corrupt_batch_env_state_is_refused_by_name():
     refused(7, good[7][:5], "6 opponent entries")
     refused(7, ["random"] * 6, "at least one seat must be the learner's")
     refused(8, -1, "negative episodes_done")
-    refused(9, [0], "expected 2 environments")
+    refused(9, [0], "n is 2 but it holds 1 episode numbers and 2 decision lists")
     refused(9, [-3, 0], "environment 0 has episode -3")
     refused(10, [[0], [9999]], "environment 1: decision 0 is not a legal index")
     # index 0 is always legal: replayed long enough it ends the round, which a saved

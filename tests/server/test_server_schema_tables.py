@@ -1,9 +1,8 @@
-"""Every message validates against the shipped schema at both tables: a 6p3d match played
-through the server with one remote seat and bots, every message checked; at 4p2d (R18),
-which the server does not serve yet (it answers 400 naming the table), a whole match's
-views of every seat and its action and event JSON, the forms the server would send (the
-per-seat arrays have 4 entries there, which a six-only schema refused). `phase` and `kind`
-are enums equal to the engine's."""
+"""Every message validates against the shipped schema at both tables: a 6p3d and a 4p2d
+(R18) match played through the server (the real app, one remote seat and bots, to the match
+end), every message checked; at 4p2d also a whole match's views of every seat and its action
+and event JSON straight from the protocol functions (the per-seat arrays have 4 entries
+there, which a six-only schema refused). `phase` and `kind` are enums equal to the engine's."""
 
 from __future__ import annotations
 
@@ -52,8 +51,9 @@ def _play(table: str) -> tuple[int, set[str]]:
     raise AssertionError("no match_over")
 
 
-def test_every_message_of_a_6p3d_match_validates():
-    n, phases = _play("6p3d")
+@pytest.mark.parametrize("table", ["6p3d", "4p2d"])
+def test_every_server_message_of_a_match_validates_at_both_tables_R18(table):
+    n, phases = _play(table)
     assert n > 50 and "play" in phases
 
 
@@ -83,10 +83,53 @@ def test_a_whole_4p2d_match_validates():
         result.validate(json.loads(json.dumps(protocol.result_to_json(g.result(k)))))
 
 
-def test_the_server_refuses_a_4p2d_table_with_a_message():
+def test_a_4p2d_table_has_four_seats_and_play_seats_three_bots_R18():
     with TestClient(create_app(":memory:")) as c:
-        r = c.post("/api/tables", json={"rules": {"table": "4p2d"}, "seats": [{"kind": "bot"}] * 4})
-        assert r.status_code == 400 and "4p2d" in r.json()["message"]
+        six = c.post("/api/tables", json={"rules": {"table": "4p2d"}, "seats": [{"kind": "bot"}] * 6})
+        assert six.status_code == 400 and "4 seat plans" in six.json()["message"]
+        assert "4p2d" in six.json()["message"]
+        r = c.post("/api/play", json={"rules": {"table": "4p2d"}, "bot_delay": 0})
+        assert r.status_code == 201, r.text
+        assert r.json()["tokens"][0] is not None and r.json()["tokens"][1:] == [None] * 3
+        table = c.get(f"/api/tables/{r.json()['table']}").json()
+        assert [s["kind"] for s in table["seats"]] == ["human", "bot", "bot", "bot"]
+        assert len(table["view"]["cards_left"]) == 4
+        bad = c.post("/api/play", json={"rules": {"table": "9p9d"}})
+        assert bad.status_code == 400 and "table" in bad.json()["message"]
+
+
+def test_a_4p2d_table_resumes_after_a_restart_and_its_record_replays_R18(tmp_path):
+    db = str(tmp_path / "t.sqlite3")
+    doc = {"rules": {"table": "4p2d", "final_level": "3"}, "seed": 8, "bot_delay": 0,
+           "seats": [{"kind": "remote"}] + [{"kind": "bot", "policy": "random"}] * 3}
+    with TestClient(create_app(db)) as c:
+        body = c.post("/api/tables", json=doc).json()
+        tid, token = body["table"], body["tokens"][0]
+        with c.websocket_connect("/ws") as ws:
+            ws.send_json({"type": "join", "table": tid, "token": token})
+            acted = 0
+            while acted < 6:
+                m = ws.receive_json()
+                if m["type"] == "decide":
+                    ws.send_json({"type": "act", "decision": m["decision"], "index": 0})
+                    acted += 1
+        half = c.app.state.hub.tables[tid].game.to_json()
+    with TestClient(create_app(db)) as c:
+        table = c.app.state.hub.tables[tid]
+        assert table.game.to_json() == half and table.rules.table == "4p2d"
+        assert len(c.get(f"/api/tables/{tid}").json()["seats"]) == 4
+        with c.websocket_connect("/ws") as ws:
+            ws.send_json({"type": "join", "table": tid, "token": token})
+            for _ in range(100_000):
+                m = ws.receive_json()
+                MESSAGE.validate(m)
+                if m["type"] == "decide":
+                    ws.send_json({"type": "act", "decision": m["decision"], "index": 0})
+                elif m["type"] == "match_over":
+                    break
+        record = c.get(m["record"]).text
+    g = daguai.replay(record)
+    assert g.match_over and g.rules.table == "4p2d" and len(g.scores) == 4
 
 
 def test_phase_and_kind_are_the_engines_enums():

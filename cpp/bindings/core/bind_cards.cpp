@@ -8,6 +8,20 @@
 
 namespace daguai::bind {
 
+std::string shown(py::handle obj) {
+  try {
+    std::string s = py::str(py::repr(obj));
+    if (s.size() > 80) {
+      std::size_t cut = 77;
+      while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;  // UTF-8
+      s = s.substr(0, cut) + "...";
+    }
+    return s;
+  } catch (const py::error_already_set&) {
+    return "<" + std::string(py::str(py::type::of(obj).attr("__name__"))) + ">";
+  }
+}
+
 std::string to_text(py::handle obj, const char* what) {
   if (!py::isinstance<py::str>(obj))
     throw CardError(std::string(what) + " must be text (a str), got " +
@@ -16,8 +30,7 @@ std::string to_text(py::handle obj, const char* what) {
   const char* data = PyUnicode_AsUTF8AndSize(obj.ptr(), &size);
   if (!data) {  // lone surrogates cannot be encoded
     PyErr_Clear();
-    throw CardError(std::string(what) +
-                    " is not valid text: " + std::string(py::str(py::repr(obj))) +
+    throw CardError(std::string(what) + " is not valid text: " + shown(obj) +
                     " holds a lone surrogate (\\ud800-\\udfff)");
   }
   return std::string(data, std::size_t(size));
@@ -36,7 +49,7 @@ Cards to_cards(py::handle obj, const char* what) {
   for (py::handle item : obj) {
     if (!py::isinstance<py::str>(item))
       throw CardError(std::string(what) + ": every card must be a string like 'As', got " +
-                      std::string(py::str(py::repr(item))));
+                      shown(item));
     add_copy(&c, parse_face(to_text(item, what)));  // R2's copy limit: cards.hpp
   }
   return c;
@@ -51,7 +64,7 @@ const Play* optional_top(py::handle top, int level, const Rules& rules, Play* st
 int to_level(py::handle obj) {
   if (py::isinstance<py::str>(obj)) return parse_level(to_text(obj, "level"));
   throw CardError("level must be a string: one of 2 3 4 5 6 7 8 9 T (or 10) J Q K A; got " +
-                  std::string(py::str(py::repr(obj))));
+                  shown(obj));
 }
 
 namespace {
@@ -70,7 +83,7 @@ Cards from_state(std::uint64_t lo, std::uint64_t hi) {
 std::uint64_t state_word(py::handle v, const char* what) {
   if (!py::isinstance<py::int_>(v) || py::isinstance<py::bool_>(v))
     throw CardError(std::string("corrupt ") + what + " state: expected an integer, got " +
-                    std::string(py::str(py::repr(v))));
+                    shown(v));
   const unsigned long long x = PyLong_AsUnsignedLongLong(v.ptr());
   if (x == static_cast<unsigned long long>(-1) && PyErr_Occurred()) {
     PyErr_Clear();

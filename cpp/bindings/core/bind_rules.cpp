@@ -74,27 +74,27 @@ py::object python_value(const RuleVariant& v, std::int32_t x) {
 // False, an integer, a level text. The engine validates (rules.hpp set_rule,
 // parse_rule_text); this only translates the Python value.
 void set_python_rule(Rules* r, const RuleVariant& v, py::handle obj) {
-  const std::string shown = py::str(py::repr(obj));
+  const std::string text = shown(obj);
   if (v.kind == VariantKind::kBool) {
-    if (!PyBool_Check(obj.ptr())) throw_rule_type(v, shown);
+    if (!PyBool_Check(obj.ptr())) throw_rule_type(v, text);
     set_rule(r, v, obj.ptr() == Py_True);
     return;
   }
   if (py::isinstance<py::str>(obj)) {
-    set_rule(r, v, parse_rule_text(v, to_text(obj, v.name), shown));
+    set_rule(r, v, parse_rule_text(v, to_text(obj, v.name), text));
     return;
   }
-  if (PyBool_Check(obj.ptr()) || !PyIndex_Check(obj.ptr())) throw_rule_type(v, shown);
+  if (PyBool_Check(obj.ptr()) || !PyIndex_Check(obj.ptr())) throw_rule_type(v, text);
   const py::object i = py::reinterpret_steal<py::object>(PyNumber_Index(obj.ptr()));
   if (!i) {  // e.g. a numpy array of more than one element
     PyErr_Clear();
-    throw_rule_type(v, shown);
+    throw_rule_type(v, text);
   }
   int overflow = 0;
   const long long x = PyLong_AsLongLongAndOverflow(i.ptr(), &overflow);
   if (overflow || (x == -1 && PyErr_Occurred())) {
     PyErr_Clear();
-    throw_rule_range(v, std::string(py::str(i)));  // beyond 64 bits: beyond every variant
+    throw_rule_range(v, shown(i));  // beyond 64 bits: beyond every variant
   }
   set_rule(r, v, x);
 }

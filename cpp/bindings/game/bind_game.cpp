@@ -144,8 +144,7 @@ void bind_state_match(py::class_<GameState>& state) {
           [](GameState& g, py::handle on) {
             if (!PyBool_Check(on.ptr()) &&
                 !py::isinstance(on, py::module_::import("numpy").attr("bool_")))
-              throw GameError("auto_pass must be True or False, got " +
-                              std::string(py::str(py::repr(on))));
+              throw GameError("auto_pass must be True or False, got " + shown(on));
             const Guard guard(&g);
             g.set_auto_pass(PyObject_IsTrue(on.ptr()) == 1);
           },

@@ -112,7 +112,7 @@ void bind_env_setup(py::class_<PyBatchEnv>& env) {
               kinds[std::size_t(s)] =
                   names[std::size_t(s)].is_none()
                       ? -1
-                      : int(parse_policy(names[std::size_t(s)].cast<std::string>()));
+                      : int(parse_policy(to_text(names[std::size_t(s)], "opponent")));
             {
               py::gil_scoped_release nogil;  // touches only this object's games
               b.env.set_opponents(kinds);
@@ -390,6 +390,12 @@ arrays are reused by the next call: copy what you keep.)doc");
           saved.decisions = a[10].cast<std::vector<std::vector<std::int32_t>>>();
         } catch (const py::cast_error&) {
           throw GameError("corrupt BatchEnv state: a field has the wrong type");
+        } catch (const py::error_already_set& e) {
+          // the rules' own check (a ValueError such as CardError) stands; anything else (rules
+          // that are not a dict: dict(None) is a TypeError) is named here
+          if (e.matches(PyExc_ValueError)) throw;
+          throw GameError("corrupt BatchEnv state: bad rules (" + shown(a[1]) +
+                          "): " + std::string(e.what()).substr(0, 200));
         }
         if (n < 1 || n > (1 << 20)) throw GameError("corrupt BatchEnv state: n out of range");
         const Rules rules = rules_obj.cast<Rules>();
@@ -403,18 +409,32 @@ arrays are reused by the next call: copy what you keep.)doc");
           if (x.is_none()) continue;
           if (!py::isinstance<py::str>(x))
             throw GameError("corrupt BatchEnv state: an opponent is not a policy name");
-          saved.opponents[std::size_t(s)] = int(parse_policy(x.cast<std::string>()));
+          try {  // to_text: a lone surrogate is a CardError, not pybind11's "Unable to cast"
+            saved.opponents[std::size_t(s)] = int(parse_policy(to_text(x, "opponent")));
+          } catch (const std::exception& e) {
+            throw GameError("corrupt BatchEnv state: seat " + std::to_string(s) + "'s opponent " +
+                            shown(x) + " is not a policy name (" + e.what() + ")");
+          }
         }
-        auto b = std::make_unique<PyBatchEnv>(n, rules, seed, matches, auto_pass, abstract, start);
+        // Every size is checked before the n environments are built: a state that claims
+        // n = 2**20 with the lists of 3 is refused at once, not after building a million games.
+        const std::size_t want = std::size_t(n);
+        if (saved.episodes.size() != want || saved.decisions.size() != want)
+          throw GameError("corrupt BatchEnv state: n is " + std::to_string(n) + " but it holds " +
+                          std::to_string(saved.episodes.size()) + " episode numbers and " +
+                          std::to_string(saved.decisions.size()) + " decision lists");
         const auto rewards =
             py::array_t<float, py::array::c_style | py::array::forcecast>::ensure(a[11]);
         const auto done =
             py::array_t<std::uint8_t, py::array::c_style | py::array::forcecast>::ensure(a[12]);
         const auto final_obs =
             py::array_t<float, py::array::c_style | py::array::forcecast>::ensure(a[13]);
-        if (!rewards || !done || !final_obs || rewards.size() != b->rewards.size() ||
-            done.size() != b->done.size() || final_obs.size() != b->final_obs.size())
-          throw GameError("corrupt BatchEnv state: output arrays of the wrong size");
+        if (!rewards || !done || !final_obs ||
+            std::size_t(rewards.size()) != want * std::size_t(seats) ||
+            std::size_t(done.size()) != want || std::size_t(final_obs.size()) != want * kObsSize)
+          throw GameError("corrupt BatchEnv state: output arrays of the wrong size for n = " +
+                          std::to_string(n));
+        auto b = std::make_unique<PyBatchEnv>(n, rules, seed, matches, auto_pass, abstract, start);
         {
           py::gil_scoped_release nogil;  // touches only the new object
           b->env.restore(saved);

@@ -161,8 +161,10 @@ BatchEnv::Saved BatchEnv::save() const {
 void BatchEnv::restore(const Saved& s) {
   const std::string bad = "BatchEnv: corrupt saved state: ";
   if (s.episodes.size() != envs_.size() || s.decisions.size() != envs_.size())
-    throw GameError(bad + "expected " + std::to_string(size()) + " environments, got " +
-                    std::to_string(s.episodes.size()));
+    throw GameError(bad + "expected " + std::to_string(size()) + " episode numbers and " +
+                    std::to_string(size()) + " decision lists (one per environment), got " +
+                    std::to_string(s.episodes.size()) + " and " +
+                    std::to_string(s.decisions.size()));
   if (s.episodes_done < 0) throw GameError(bad + "negative episodes_done");
   for (int p = seats(); p < kSeats; ++p)
     if (s.opponents[std::size_t(p)] != -1)

@@ -9,8 +9,9 @@ from typing import Any
 import numpy as np
 
 from .. import _core
-from .._core import Action, GameState
+from .._core import Action, GameState, IllegalActionError
 from ..checks import check_int, check_rules, check_seed
+from ..codec import short_repr
 from ..game import Game
 from ..records import STARTS
 from ..rules import Rules
@@ -265,6 +266,35 @@ class BatchEnv:
 
         return Game(self._seed, self.episode_rules, auto_pass=self._auto_pass,
                     game=self.game_index(i), start=self._start)
+
+    # ---- pickling ----------------------------------------------------------------------
+    def __setstate__(self, state: Any) -> None:
+        """A pickle holds the engine environment (which replays itself, checked, R17) and the
+        Python fields; each field must be the engine environment's own, or
+        :meth:`episode_game` would build another game than the one played (a ``_seed``
+        changed to 999 while the environment plays seed 3). A mismatch is refused with
+        IllegalActionError naming the field; the object stays uninitialized."""
+        bad = "corrupt BatchEnv state: "
+        keys = ("_rules", "_seed", "_matches", "_auto_pass", "_start", "_env")
+        if not isinstance(state, dict) or set(state) != set(keys):
+            raise IllegalActionError(bad + f"expected the fields {', '.join(keys)}")
+        env = state["_env"]
+        if type(env) is not _core.BatchEnv:
+            raise IllegalActionError(bad + f"_env is a {type(env).__name__}, not an engine BatchEnv")
+        args = env.__reduce__()[1]  # what the engine environment was built with
+        own = {"_seed": int(args[2]), "_matches": bool(args[3]), "_auto_pass": bool(args[4]),
+               "_start": STARTS[int(args[6])]}
+        for key, value in own.items():
+            given = state[key]
+            if type(given) is not type(value) or given != value:
+                raise IllegalActionError(bad + f"{key} is {short_repr(given)}, but the "
+                                         f"environment plays {value!r}")
+        rules = state["_rules"]  # round episodes play them with max_rounds=1 (episode_rules)
+        if not isinstance(rules, Rules) or (
+                rules if own["_matches"] else rules.replace(max_rounds=1)).to_dict() != dict(args[1]):
+            raise IllegalActionError(bad + f"_rules {short_repr(rules)} are not the rules the "
+                                     f"environment plays ({Rules.from_dict(args[1])!r})")
+        self.__dict__.update(state)
 
     def __repr__(self) -> str:
         mode = "abstract" if self.abstract else "candidates"

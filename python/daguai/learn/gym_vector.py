@@ -188,5 +188,26 @@ class DaGuaiVectorEnv(VectorEnv):
             a[i] = int(self._rng.choice(np.flatnonzero(self._mask[i])))
         return a, illegal
 
+    def __setstate__(self, state: Any) -> None:
+        """A pickle's fields must agree with each other: ``num_envs`` is the number of games
+        of the environment inside and of every per-game array (a tampered ``num_envs`` was an
+        IndexError at :meth:`step`). A mismatch is refused with IllegalActionError."""
+        bad = "corrupt DaGuaiVectorEnv state: "
+        if not isinstance(state, dict):
+            raise IllegalActionError(bad + "not a dict of fields")
+        n = state.get("num_envs")
+        if type(n) is not int or n < 1:
+            raise IllegalActionError(bad + f"num_envs must be an integer >= 1, got {type(n).__name__}")
+        env = state.get("_env")
+        if env is not None and (not isinstance(env, BatchEnv) or env.n != n):
+            raise IllegalActionError(bad + f"num_envs is {n} but the environment inside has "
+                                     f"{env.n if isinstance(env, BatchEnv) else 'no'} games")
+        for key, shape in (("_steps", (n,)), ("_to_act", (n,)), ("_mask", (n, NUM_ABSTRACT))):
+            arr = state.get(key)
+            if not isinstance(arr, np.ndarray) or arr.shape != shape:
+                raise IllegalActionError(bad + f"{key} must be an array of shape {shape} "
+                                         f"(num_envs = {n})")
+        self.__dict__.update(state)
+
     def close_extras(self, **kwargs: Any) -> None:
         self._env = None

@@ -5,7 +5,8 @@ Routes (docs/server.md):
 - ``GET /`` the web table, ``GET /replay`` the replay viewer, ``/static/*`` their files,
   ``GET /favicon.ico`` the pages' icon (browsers ask for it unprompted);
 - ``GET /api/tables``, ``POST /api/tables``, ``GET /api/tables/{id}``, ``POST /api/play``
-  (a table for one human against five bots);
+  (a table for one human against bots in
+  every other seat);
 - ``GET /api/matches``, ``GET /api/matches/{id}/record`` (JSON Lines);
 - ``GET /api/schema`` the JSON Schema; ``WS /ws`` the table protocol (docs/protocol.md).
 """
@@ -28,6 +29,8 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from .. import codec, protocol
+from ..rules import Rules
+from ..table import seats_of
 from .hub import Hub
 from .messages import MAX_MESSAGE, ProtocolError, schema_error
 from .store import Store
@@ -97,7 +100,11 @@ def create_app(db: str = ":memory:", *, bot_delay: float = 0.0, rate: float = 50
         if error is not None:
             return _error(400, "bad_request", error)
         bot = {"kind": "bot", "policy": doc.get("policy", "heuristic")}
-        req = {"rules": doc.get("rules") or {}, "seats": [{"kind": "human", "name": "you"}] + [bot] * 5,
+        try:  # the others of the table's seats are bots: 5 at 6p3d, 3 at 4p2d (R18)
+            n = seats_of(Rules.from_dict(doc.get("rules") or {}))
+        except ValueError as exc:
+            return _error(400, "bad_request", str(exc))
+        req = {"rules": doc.get("rules") or {}, "seats": [{"kind": "human", "name": "you"}] + [bot] * (n - 1),
                "bot_delay": doc.get("bot_delay", 0.6)}
         if "seed" in doc:
             req["seed"] = doc["seed"]

@@ -86,10 +86,7 @@ class Hub:
         error = schema_error("create_table", doc)
         if error is not None:
             raise ValueError(error)
-        rules = Rules.from_dict(doc.get("rules") or {})
-        if rules.table != "6p3d":  # R18: the web table and its protocol seat six players
-            raise ValueError(f"the table server seats {seats_of()} players (table '6p3d'); table "
-                             f"'{rules.table}' is played through the Python API, not served yet")
+        rules = Rules.from_dict(doc.get("rules") or {})  # either table: 6p3d or 4p2d (R18)
         seed = doc.get("seed")
         if seed is None:
             seed = secrets.randbelow(2**63)
@@ -98,7 +95,7 @@ class Hub:
         seats_doc = doc.get("seats")
         n = seats_of(rules)
         if not isinstance(seats_doc, list) or len(seats_doc) != n:
-            raise ValueError(f"seats must be a list of {n} seat plans")
+            raise ValueError(f"seats must be a list of {n} seat plans (table '{rules.table}', R18)")
         seats = [SeatPlan.read(d, s) for s, d in enumerate(seats_doc)]
         auto = doc.get("auto_pass", True)
         if not isinstance(auto, bool):

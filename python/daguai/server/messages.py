@@ -39,8 +39,18 @@ _VALIDATORS = _validators()
 
 
 def schema_error(name: str, doc: Any) -> str | None:
-    """Why ``doc`` is not what the schema's ``$defs/name`` allows, or None if it is."""
-    error = jsonschema.exceptions.best_match(_VALIDATORS[name].iter_errors(doc))
+    """Why ``doc`` is not what the schema's ``$defs/name`` allows, or None if it is.
+
+    A value the validator cannot walk is refused with a message too: JSON nested close to
+    Python's recursion limit (json reads it; the validator's recursion is several frames per
+    level: RecursionError) and, given a Python value, an int past the int-to-text limit that
+    the validator's message would print (ValueError)."""
+    try:
+        error = jsonschema.exceptions.best_match(_VALIDATORS[name].iter_errors(doc))
+    except RecursionError:
+        return f"nested too deeply to check (schema {name})"
+    except ValueError:
+        return f"a value the schema cannot check (schema {name})"
     if error is None:
         return None
     where = "/".join(str(p) for p in error.absolute_path)
