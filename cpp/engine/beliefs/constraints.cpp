@@ -221,6 +221,13 @@ int Constraints::penalty(const Hands& hands) const {
   return n;
 }
 
+int Constraints::penalty_of(int s1, int s2, const Hands& hands) const {
+  int n = 0;
+  for (const Fact& f : facts_)
+    if (f.a == s1 || f.a == s2 || (f.b >= 0 && (f.b == s1 || f.b == s2))) n += penalty(f, hands);
+  return n;
+}
+
 bool Constraints::monotone_ok(int s, const Hands& hands) const {
   for (const Fact& f : facts_) {
     if (f.a != s || f.b >= 0) continue;

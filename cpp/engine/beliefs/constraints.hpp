@@ -63,6 +63,9 @@ class Constraints {
   // its extra jokers, any other broken fact 1. The start search's score: one swap can lower
   // it where the count of broken facts would not move.
   int penalty(const Hands& hands) const;
+  // The part of the penalty from the facts that mention seat s1 or s2 (what a swap of cards
+  // between the two can change).
+  int penalty_of(int s1, int s2, const Hands& hands) const;
   // The facts of seat s alone that more cards can only break (forced passes, tribute caps,
   // refusals), on hands[s] as far as it is filled: a search that fills s card by card can
   // stop at the first card that breaks one.

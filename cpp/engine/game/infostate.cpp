@@ -64,8 +64,11 @@ InfoState information_state(const GameState& g, int seat, bool with_history, boo
     v.exchange.return_face[std::size_t(i)] = rf;
     v.exchange.offer[std::size_t(i)] = g.offer(i);
     if (seat == t && tf >= 0) {
-      // r holds the tribute and the offer cards it kept, unless it gave them back to me
-      Cards kept = one(tf) + g.offer(i);
+      // r holds the tribute and the offer cards it kept, unless it gave them back to me. The
+      // offer comes from r's hand after the tribute, so it may hold the tribute card itself:
+      // r holds at least as many copies of a face as either shows, not their sum.
+      Cards kept = g.offer(i);
+      if (!kept.count(tf)) kept.add(tf);
       if (rf >= 0 && kept.count(rf)) kept.remove(rf);
       add_known(v, r, kept);
     }
