@@ -11,13 +11,13 @@ from __future__ import annotations
 import dataclasses
 import inspect
 import operator
-import reprlib
 import textwrap
 from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any
 
 from . import _core
+from .codec import short_repr
 
 __all__ = ["Rules", "LEVELS", "VARIANTS"]
 
@@ -36,19 +36,6 @@ LEVELS: tuple[str, ...] = tuple(_core.level_text(rank) for rank in range(13))
 _TYPES = {"choice": str, "bool": bool, "int": int, "level": str}
 
 
-_SHORT = reprlib.Repr()
-_SHORT.maxlevel, _SHORT.maxstring, _SHORT.maxother = 3, 60, 60
-
-
-def _shown(value: Any) -> str:
-    """A bounded repr for a message: a value nested thousands deep (RecursionError) or an
-    int past Python's int-to-text limit (ValueError) must not raise while it is reported."""
-    try:
-        return _SHORT.repr(value)
-    except (RecursionError, ValueError, TypeError):
-        return f"<{type(value).__name__}>"
-
-
 def _check(name: str, value: Any) -> Any:
     """The value of variant ``name`` as stored (ints as int, levels upper-case), or ValueError."""
     row = VARIANTS[name]
@@ -56,11 +43,11 @@ def _check(name: str, value: Any) -> Any:
     if kind == "choice":
         if not isinstance(value, str) or value not in row["choices"]:
             raise ValueError(
-                f"Rules.{name}={_shown(value)} is not one of {', '.join(map(repr, row['choices']))}")
+                f"Rules.{name}={short_repr(value)} is not one of {', '.join(map(repr, row['choices']))}")
         return value
     if kind == "bool":
         if not isinstance(value, bool):
-            raise ValueError(f"Rules.{name} must be True or False, got {_shown(value)}")
+            raise ValueError(f"Rules.{name} must be True or False, got {short_repr(value)}")
         return value
     if kind == "int":
         lowest, highest = row["lo"], row["hi"]
@@ -70,11 +57,11 @@ def _check(name: str, value: Any) -> Any:
             number = None
         if number is None or not lowest <= number <= highest:
             raise ValueError(f"Rules.{name} must be an integer in [{lowest}, {highest}], "
-                             f"got {_shown(value)}")
+                             f"got {short_repr(value)}")
         return number
     level = "T" if isinstance(value, str) and value == "10" else value
     if not isinstance(level, str) or level.upper() not in row["choices"]:
-        raise ValueError(f"Rules.{name}={_shown(value)} is not a level ({' '.join(row['choices'])})")
+        raise ValueError(f"Rules.{name}={short_repr(value)} is not a level ({' '.join(row['choices'])})")
     return level.upper()
 
 

@@ -72,24 +72,29 @@ Constraints::Constraints(const InfoState& v) : v_(&v) {
   }
 }
 
+Cards Constraints::hand_at_pass(const Fact& f, const Hands& hands) const {
+  const ForcedPass& fp = forced_[std::size_t(f.index)];
+  return hands[std::size_t(f.a)] + (v_->pub.played[std::size_t(f.a)] - fp.played_before);
+}
+
+Cards Constraints::tributer_dealt(const Fact& f, const Hands& hands) const {
+  Cards dealt = since_exchange(f.a, hands);
+  if (f.face >= 0 && dealt.count(f.face)) dealt.remove(f.face);
+  return dealt;
+}
+
 bool Constraints::ok(const Fact& f, const Hands& hands) const {
   const InfoState& v = *v_;
   switch (f.kind) {
     case Kind::kJokers:
       return hands[std::size_t(f.a)].jokers() == v.known[std::size_t(f.a)].jokers();
-    case Kind::kForced: {
-      const ForcedPass& fp = forced_[std::size_t(f.index)];
-      const Cards then =
-          hands[std::size_t(f.a)] + (v.pub.played[std::size_t(f.a)] - fp.played_before);
-      return !has_legal_follow(then, v.pub.level_rank(), v.pub.rules, fp.top);
-    }
+    case Kind::kForced:
+      return !has_legal_follow(hand_at_pass(f, hands), v.pub.level_rank(), v.pub.rules,
+                               forced_[std::size_t(f.index)].top);
     case Kind::kFollows:
       return has_legal_follow(hands[std::size_t(f.a)], v.pub.level_rank(), v.pub.rules, v.pub.top);
-    case Kind::kCap: {
-      Cards dealt = since_exchange(f.a, hands);  // minus the returned card y: t's dealt cards
-      if (f.face >= 0 && dealt.count(f.face)) dealt.remove(f.face);
-      return count_above(dealt, f.above) == 0;
-    }
+    case Kind::kCap:
+      return count_above(tributer_dealt(f, hands), f.above) == 0;
     case Kind::kHeld:
       return since_exchange(f.a, hands).count(f.face) > 0;
     case Kind::kExists: {
@@ -193,17 +198,12 @@ int Constraints::penalty(const Fact& f, const Hands& hands) const {
   switch (f.kind) {
     case Kind::kJokers:
       return hands[std::size_t(f.a)].jokers() - v.known[std::size_t(f.a)].jokers();
-    case Kind::kForced: {  // each distinct play that beats the top is one step away
-      const ForcedPass& fp = forced_[std::size_t(f.index)];
-      const Cards then =
-          hands[std::size_t(f.a)] + (v.pub.played[std::size_t(f.a)] - fp.played_before);
-      return int(count_plays(then, v.pub.level_rank(), v.pub.rules, &fp.top).total);
-    }
-    case Kind::kCap: {
-      Cards dealt = since_exchange(f.a, hands);
-      if (f.face >= 0 && dealt.count(f.face)) dealt.remove(f.face);
-      return count_above(dealt, f.above);
-    }
+    case Kind::kForced:  // each distinct play that beats the top is one step away
+      return int(count_plays(hand_at_pass(f, hands), v.pub.level_rank(), v.pub.rules,
+                             &forced_[std::size_t(f.index)].top)
+                     .total);
+    case Kind::kCap:
+      return count_above(tributer_dealt(f, hands), f.above);
     case Kind::kExists: {
       const int n = count_above(since_exchange(f.a, hands), f.above);
       return (n >= 2 ? n - 1 : 0) + !ok(f, hands);

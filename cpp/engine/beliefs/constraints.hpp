@@ -93,6 +93,11 @@ class Constraints {
   };
   bool ok(const Fact& f, const Hands& hands) const;
   int penalty(const Fact& f, const Hands& hands) const;
+  // kForced: the seat's hand at its pass (its hand now and what it played since).
+  Cards hand_at_pass(const Fact& f, const Hands& hands) const;
+  // kCap: the tributer's dealt cards (its cards since the exchange minus the card y that
+  // came back, when the fact names it).
+  Cards tributer_dealt(const Fact& f, const Hands& hands) const;
   std::string describe(const Fact& f, const Hands& hands) const;
   Cards since_exchange(int s, const Hands& hands) const {
     return hands[std::size_t(s)] + v_->pub.played[std::size_t(s)];
