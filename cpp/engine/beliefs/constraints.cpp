@@ -187,12 +187,6 @@ bool Constraints::partial_ok(int s, unsigned assigned, const Hands& hands) const
   return true;
 }
 
-int Constraints::broken(const Hands& hands) const {
-  int n = 0;
-  for (const Fact& f : facts_) n += !ok(f, hands);
-  return n;
-}
-
 int Constraints::penalty(const Fact& f, const Hands& hands) const {
   const InfoState& v = *v_;
   switch (f.kind) {

@@ -56,8 +56,6 @@ class Constraints {
   // The facts that mention seat s and only seats of `assigned` (a bit per seat): what a
   // search that fills the hands seat by seat can check once s is filled.
   bool partial_ok(int s, unsigned assigned, const Hands& hands) const;
-  // How many facts the hands break.
-  int broken(const Hands& hands) const;
   // How far the hands are from the facts (0 exactly when they hold): a broken forced pass
   // counts the plays that beat its top, a broken cap the cards above the tribute, a refuser
   // its extra jokers, any other broken fact 1. The start search's score: one swap can lower
