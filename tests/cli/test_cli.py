@@ -134,6 +134,7 @@ def test_bench_quick():
         assert piece in p.stdout, piece
 
 
+@pytest.mark.slow  # a whole process, server or match (seconds): CI runs it
 @pytest.mark.filterwarnings("ignore::DeprecationWarning")
 @pytest.mark.ray
 def test_simulate_ray(tmp_path):

@@ -21,6 +21,7 @@ def run(*args: str, cwd=None) -> subprocess.CompletedProcess:
                           text=True, env=env, cwd=cwd, timeout=300, stdin=subprocess.DEVNULL)
 
 
+@pytest.mark.slow  # a whole process, server or match (seconds): CI runs it
 def test_ladder_prints_ratings_pairs_and_cross_play_within_80_columns(tmp_path):
     p = run("random", "greedy", "heuristic", "--deals", "3", "--threads", "1", "--cache",
             str(tmp_path / "c.sqlite"), "--plot", str(tmp_path / "l.png"))

@@ -357,6 +357,7 @@ def test_ray_bad_address_fails_fast():
         simulate(10, backend="ray", ray_address="127.0.0.1:1")
 
 
+@pytest.mark.slow  # a whole process, server or match (seconds): CI runs it
 def test_ray_silent_server_times_out():
     """Something listens but never answers as Ray: the command gives up after --ray-timeout."""
     pytest.importorskip("ray")

@@ -69,6 +69,7 @@ def test_evaluations_are_spaced_for_short_runs():
     assert not any(eval_due(s, 0) for s in range(1, 50))
 
 
+@pytest.mark.slow  # a whole process, server or match (seconds): CI runs it
 def test_progress_lines_without_a_terminal_and_no_actor_file_left(tmp_path):
     pytest.importorskip("torch")
     pytest.importorskip("tensorboard")

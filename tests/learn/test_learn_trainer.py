@@ -81,6 +81,7 @@ def test_smoke_run_learns_resumes_and_exports(tmp_path):
     assert png.stat().st_size > 1000
 
 
+@pytest.mark.slow  # a whole process, server or match (seconds): CI runs it
 def test_the_example_trains_and_evaluates(tmp_path):
     import importlib.util
     from pathlib import Path

@@ -168,6 +168,7 @@ def test_a_crafted_checkpoint_is_refused_not_run(tmp_path, torch):
     assert not marker.exists()
 
 
+@pytest.mark.slow  # a whole process, server or match (seconds): CI runs it
 @pytest.mark.parametrize("content", [b"garbage" * 100, b"", "folder"])
 def test_a_bad_checkpoint_gets_one_line_and_exit_2(tmp_path, content, torch):
     run = tmp_path / "run"

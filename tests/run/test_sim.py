@@ -359,6 +359,7 @@ def test_plot(base, tmp_path):
 # ---- Ray ----------------------------------------------------------------------------------
 
 
+@pytest.mark.slow  # a whole process, server or match (seconds): CI runs it
 @pytest.mark.filterwarnings("ignore::DeprecationWarning")
 @pytest.mark.filterwarnings("ignore::FutureWarning")
 @pytest.mark.ray

@@ -106,6 +106,7 @@ def play_out(ws: Any, pick: Any = lambda legal: 0) -> tuple[int, dict[str, Any],
             raise AssertionError(m)
 
 
+@pytest.mark.slow  # a whole process, server or match (seconds): CI runs it
 def test_a_whole_match_with_one_remote_seat_is_stored_and_replays(client):
     tid, tokens = new_table(client, [{"kind": "remote"}] + BOTS)
     with client.websocket_connect("/ws") as ws:
@@ -301,6 +302,7 @@ def test_humans_have_no_time_limit_by_default(client):
 
 
 # ---- persistence ----------------------------------------------------------------------------------
+@pytest.mark.slow  # a whole process, server or match (seconds): CI runs it
 def test_restart_resumes_unfinished_tables_to_the_same_result(tmp_path):
     """A new server on the same database continues each table from its checkpoint; the
     finished match equals an uninterrupted one with the same seed and decisions."""

@@ -29,6 +29,7 @@ def wait(cond: Any, limit: float = 30.0) -> None:
         time.sleep(0.02)
 
 
+@pytest.mark.slow  # a whole process, server or match (seconds): CI runs it
 def test_an_empty_seat_is_played_by_a_bot_until_its_owner_returns(client):
     seats = [{"kind": "human", "name": "Ann", "bot_after": 0.2},
              {"kind": "human", "name": "Bo", "bot_after": 0.2}] + BOTS[:4]

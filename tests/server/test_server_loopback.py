@@ -85,6 +85,7 @@ def check_secrecy(seat: int, messages: list[dict[str, Any]], entries: list[dict[
     return checked
 
 
+@pytest.mark.slow  # a whole process, server or match (seconds): CI runs it
 def test_six_remote_bots_play_a_whole_match_over_loopback(tmp_path):
     srv = ServerProcess(str(tmp_path / "loop.sqlite3"))
     try:
@@ -131,6 +132,7 @@ def expected_bot_record(seed: int) -> str:
     return g.to_record()
 
 
+@pytest.mark.slow  # a whole process, server or match (seconds): CI runs it
 def test_sigkill_mid_match_then_restart_loses_nothing(tmp_path):
     db = str(tmp_path / "crash.sqlite3")
     srv = ServerProcess(db)
