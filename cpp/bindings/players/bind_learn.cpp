@@ -117,8 +117,15 @@ void bind_learned_play(py::module_& m) {
       },
       py::arg("data"), "The .dgn closing hash (FNV-1a, 64 bits) of the bytes.");
   m.def(
-      "_set_builtin_model", [](py::handle p) { set_builtin_model(to_text(p, "path")); },
-      py::arg("path"), "The file behind the policy name 'learned' (read on first use).");
+      "_set_builtin_model",
+      [](py::handle p, py::handle table) {
+        const std::string name = to_text(table, "table");
+        const Table* t = table_named(name.c_str());
+        if (!t) throw GameError("_set_builtin_model: unknown table '" + name + "'");
+        set_builtin_model(to_text(p, "path"), t->kind);
+      },
+      py::arg("path"), py::arg("table") = "6p3d",
+      "The file behind the policy name 'learned' at a table (R18; read on first use).");
   m.def(
       "policy_id", [](py::handle name) { return int(parse_policy(to_text(name, "policy"))); },
       py::arg("name"),

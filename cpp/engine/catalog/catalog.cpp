@@ -105,7 +105,8 @@ Action decide(PolicyId id, const PolicyView& view, Rng& rng, PolicyScratch& scra
   if (const PolicyEntry* e = policy_entry(id))
     return e->kind == PolicyKind::kSearch ? pimc_action(view, rng, scratch, e->budget)
                                           : e->fn(view, rng, scratch);
-  if (const auto net = model_of(id)) return learned_action(view, net.get(), scratch);
+  if (const auto net = model_of(id, view.rules().table))
+    return learned_action(view, net.get(), scratch);
   throw GameError("unknown policy");
 }
 

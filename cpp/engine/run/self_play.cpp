@@ -57,7 +57,7 @@ void self_play(const SelfPlayConfig& cfg, Frames* out, std::int64_t* rounds) {
       const int seat = g.current_player();
       const std::size_t s = std::size_t(seat);
       const PolicyId k = cfg.policies[s];
-      const std::shared_ptr<const Network> net = model_of(k);
+      const std::shared_ptr<const Network> net = model_of(k, g.rules().table);
       if (!cfg.record[s] || g.phase() != Phase::kPlay) {
         g.apply(choose_action(k, g, rngs[s], scratch[s]));
         continue;

@@ -7,7 +7,7 @@ import argparse
 import sys
 
 from ..learn.config import TrainConfig
-from .options import Command, Fail, int_text, positive, seed_number
+from .options import Command, Fail, int_text, parse_rules, positive, seed_number
 
 
 def _widths(text: str) -> tuple[int, ...]:
@@ -27,6 +27,17 @@ def _fraction(text: str) -> float:
     return v
 
 
+def _init_widths(path: str) -> tuple[int, ...]:
+    """The hidden widths of the --init model (checked by the engine's reader, no PyTorch)."""
+    from ..dgn import parse_dgn, read_model_file
+
+    try:
+        layers, _, _ = parse_dgn(read_model_file(path), meta=False)
+    except (OSError, ValueError) as exc:
+        raise Fail(f"--init {path!r}: {' '.join(str(exc).split())}") from None
+    return tuple(int(w.shape[0]) for w, _ in layers[:-1])
+
+
 def _add_train(p: argparse.ArgumentParser) -> None:
     C = TrainConfig  # every setting's default is the trainer's (the parser needs no torch)
 
@@ -43,6 +54,12 @@ def _add_train(p: argparse.ArgumentParser) -> None:
                    help="start over even if RUN has a checkpoint (default: resume from it)")
     p.add_argument("--actors", type=positive, default=C.actors, metavar="N",
                    help=f"actor processes (default {C.actors})")
+    p.add_argument("--rule", "--rules", dest="rules", action="append", default=[], metavar="KEY=VALUE",
+                   help="train for a table or rule variant, e.g. --rule table=4p2d (repeatable; a "
+                        "new run's setting: a resumed run keeps its checkpoint's rules)")
+    p.add_argument("--init", metavar="MODEL", default=C.init,
+                   help="start a new run from this .dgn model's weights (its widths are the run's), "
+                        "e.g. a model of another table; default: random weights")
     p.add_argument("--ray", metavar="ADDRESS",
                    help="run the actors on Ray at ADDRESS ('local', 'auto', host:port)")
     p.add_argument("--seed", type=seed_number, default=C.seed, help=f"seed of the run (default {C.seed})")
@@ -114,13 +131,17 @@ def _run_train(args: argparse.Namespace) -> int:
     else:
         check_minutes("--minutes", args.minutes)
         check_minutes("--checkpoint-minutes", args.checkpoint_minutes)
+        widths = args.widths
+        if args.init:
+            widths = _init_widths(args.init)
         cfg = TrainConfig(seed=args.seed, actors=args.actors, games_per_task=args.games_per_task,
-                          epsilon=args.epsilon, lr=args.lr, batch=args.batch, widths=args.widths,
+                          epsilon=args.epsilon, lr=args.lr, batch=args.batch, widths=widths,
                           warm_frames=args.warm_frames, self_play=args.self_play, reward=args.reward,
                           branch=args.branch, pair_weight=args.pair_weight,
                           margin=TrainConfig.margin if args.margin is None else args.margin,
                           eval_every=args.eval_every, eval_deals=args.eval_deals,
-                          threads=args.threads).check()
+                          threads=args.threads, rules=parse_rules(args.rules),
+                          init=args.init).check()
         check_run_dir(args.run)
         if args.ray and args.ray != "local":
             from ..run.cluster import _probe

@@ -60,6 +60,9 @@ class TrainConfig:
     eval_seed: int = 1_000_003
     threads: int = 1  # the learner's torch threads
     rules: Rules = field(default_factory=Rules)
+    # a .dgn model whose weights start a new run ("" = random weights); its widths are the
+    # run's. The path is recorded, and the file is read once, when the run starts
+    init: str = ""
 
     def check(self) -> TrainConfig:
         ints = {"seed": (0, 2**64 - 1), "actors": (1, MAX_ACTORS), "games_per_task": (1, 1 << 16),
@@ -76,6 +79,8 @@ class TrainConfig:
                 raise ValueError(f"{name} must be a number in [{lo}, {hi}], got {v!r}")
         if self.reward not in ("wl", "score"):
             raise ValueError(f"reward must be 'wl' or 'score', got {self.reward!r}")
+        if not isinstance(self.init, str) or len(self.init) > 4096 or "\0" in self.init:
+            raise ValueError(f"init must be the path of a .dgn model (or ''), got {self.init!r:.80}")
         if not isinstance(self.rules, Rules):
             raise ValueError(f"rules must be a daguai.Rules, got {type(self.rules).__name__}")
         widths = self.widths

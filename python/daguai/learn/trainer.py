@@ -259,6 +259,11 @@ def _state(cfg: TrainConfig, ckpt: dict[str, Any] | None, path: Path) -> _RunSta
     if ckpt is None:
         torch.manual_seed(int(splitmix64(cfg.seed) >> 1))
         net = QNet(cfg.widths)
+        if cfg.init:  # warm start from a model (another table's, or an earlier generation)
+            net = QNet.from_dgn(cfg.init)
+            if tuple(net.widths) != tuple(cfg.widths):
+                raise ValueError(f"init model {cfg.init!r} has widths {tuple(net.widths)}, the run "
+                                 f"{tuple(cfg.widths)}")
         opt = torch.optim.Adam(net.parameters(), lr=cfg.lr)
         return _RunState(net, opt, prev=net.to_dgn(margin=cfg.margin))
     net = QNet(cfg.widths)
@@ -398,5 +403,5 @@ def export(run: str | Path, path: str | Path, command: str | None = None,
             "export": command or " ".join(shlex.quote(a) for a in sys.argv), "seed": cfg.seed,
             "step": ckpt["step"], "frames": ckpt["frames"], "rounds": ckpt["rounds"],
             "wall_seconds": round(ckpt["wall"], 1), "widths": list(cfg.widths),
-            "config": config_json(cfg), "evals": ckpt["evals"][-3:]}
+            "config": config_json(cfg), "rules": cfg.rules.to_dict(), "evals": ckpt["evals"][-3:]}
     return net.save_dgn(path, meta, cfg.margin if margin is None else margin)

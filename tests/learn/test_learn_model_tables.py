@@ -1,0 +1,95 @@
+"""A model per table (R18): the built-in name ``learned`` plays the shipped model of the game's
+table (``models/learned.dgn`` at 6p3d, ``models/learned_4p2d.dgn`` at 4p2d, the 6p3d one where
+a table has none), and ``daguai train --rule`` / ``--init`` make and record a model for a table.
+
+The built-in models are process-wide, so the checks that set one run in a child process.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import daguai
+import numpy as np
+import pytest
+from daguai import _core
+from daguai.dgn import read_dgn, write_dgn
+
+IN = _core.STATE_FEATURES + _core.ACTION_FEATURES
+SHIPPED = Path(daguai.__file__).parent / "models" / "learned.dgn"
+
+
+def _random_model(path: Path, seed: int) -> Path:
+    rng = np.random.default_rng(seed)
+    layers = [(rng.normal(size=(8, IN)).astype(np.float32), np.zeros(8, np.float32)),
+              (rng.normal(size=(1, 8)).astype(np.float32), np.zeros(1, np.float32))]
+    write_dgn(path, layers, {"note": "a random network"}, margin=0.0)
+    return path
+
+
+def _child(code: str) -> str:
+    p = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True,
+                       timeout=300)
+    assert p.returncode == 0, p.stderr
+    return p.stdout
+
+
+def test_learned_plays_the_model_of_the_games_table_R18(tmp_path):
+    four = _random_model(tmp_path / "four.dgn", 1)
+    out = _child(f"""
+        import daguai
+        from daguai import _core
+        four = {str(four)!r}
+        def rec(policy, table):
+            r = daguai.simulate(6, policies=[policy], seed=11, rules=daguai.Rules(table=table),
+                                threads=1)
+            return r.to_pandas().to_json()
+        at4_shipped = rec("learned", "4p2d")          # no 4p2d model yet: the 6p3d one
+        at6 = rec("learned", "6p3d")
+        _core._set_builtin_model(four, "4p2d")
+        print(at4_shipped == rec({str(SHIPPED)!r}, "4p2d"))
+        print(rec("learned", "4p2d") == rec(four, "4p2d"))   # now the 4p2d model
+        print(rec("learned", "4p2d") != at4_shipped)
+        print(rec("learned", "6p3d") == at6)                  # 6p3d untouched
+    """)
+    assert out.split() == ["True", "True", "True", "True"]
+
+
+def test_a_builtin_model_for_an_unknown_table_is_refused():
+    with pytest.raises(ValueError, match="unknown table '5p2d'"):
+        _core._set_builtin_model(str(SHIPPED), "5p2d")
+
+
+def test_train_records_its_table_and_starts_from_an_init_model_R18(tmp_path):
+    pytest.importorskip("torch")
+    run = tmp_path / "run"
+    init = _random_model(tmp_path / "init.dgn", 2)
+    p = subprocess.run([sys.executable, "-m", "daguai", "train", str(run), "--rule", "table=4p2d",
+                        "--init", str(init), "--warm-frames", "0", "--max-frames", "1",
+                        "--games-per-task", "1", "--eval-every", "0", "--no-progress"],
+                       capture_output=True, text=True, timeout=600)
+    assert p.returncode == 0, p.stderr
+    model = tmp_path / "m.dgn"
+    p = subprocess.run([sys.executable, "-m", "daguai", "train", str(run), "--export", str(model)],
+                       capture_output=True, text=True, timeout=600)
+    assert p.returncode == 0, p.stderr
+    layers, meta, _ = read_dgn(model)
+    assert meta["rules"]["table"] == "4p2d" and meta["config"]["rules"]["table"] == "4p2d"
+    assert meta["config"]["init"] == str(init)
+    assert [w.shape[0] for w, _ in layers[:-1]] == [8]  # the init model's widths are the run's
+    json.dumps(meta)
+
+
+@pytest.mark.parametrize("bad", ["missing.dgn", "folder"])
+def test_a_bad_init_model_gets_one_line_and_exit_2(tmp_path, bad):
+    path = tmp_path / bad
+    if bad == "folder":
+        path.mkdir()
+    p = subprocess.run([sys.executable, "-m", "daguai", "train", str(tmp_path / "run"), "--init",
+                        str(path)], capture_output=True, text=True, timeout=120)
+    assert p.returncode == 2 and p.stderr.count("\n") == 1, p.stderr
+    assert "--init" in p.stderr
