@@ -93,3 +93,30 @@ def test_a_bad_init_model_gets_one_line_and_exit_2(tmp_path, bad):
                         str(path)], capture_output=True, text=True, timeout=120)
     assert p.returncode == 2 and p.stderr.count("\n") == 1, p.stderr
     assert "--init" in p.stderr
+
+
+@pytest.mark.slow  # a whole training process (PyTorch's import, a step, an evaluation)
+def test_sigterm_ends_a_training_call_after_its_step_with_the_checkpoint_written(tmp_path):
+    pytest.importorskip("torch")
+    import signal
+    import time
+
+    run = tmp_path / "run"
+    p = subprocess.Popen([sys.executable, "-m", "daguai", "train", str(run), "--minutes", "30",
+                          "--warm-frames", "0", "--games-per-task", "2", "--eval-every", "1",
+                          "--eval-deals", "2", "--no-progress", "--checkpoint-minutes", "30"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 300
+        while not (run / "evals.jsonl").exists():  # the loop has run a step
+            assert p.poll() is None and time.monotonic() < deadline, p.stderr.read() if p.stderr else ""
+            time.sleep(0.2)
+        p.send_signal(signal.SIGTERM)
+        out, err = p.communicate(timeout=120)
+    finally:
+        p.kill()
+    assert p.returncode == 0, err
+    assert (run / "checkpoint.pt").is_file() and (run / "latest.dgn").is_file()
+    _, meta, _ = read_dgn(run / "latest.dgn")
+    assert meta["commands"][-1]["stopped"].startswith("SIGTERM at ")
+    assert "step" in out

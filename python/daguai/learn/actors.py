@@ -90,6 +90,11 @@ def run_task(task: Task, weights: bytes | None) -> Frames:
 
 
 def _actor_main(tasks: Any, results: Any) -> None:
+    import signal
+
+    # Ctrl-C reaches the whole process group: the learner ends the call after its step and
+    # closes the actors, so an actor must not die first with its task half done
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
         while True:
             item = tasks.get()

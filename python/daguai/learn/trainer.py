@@ -277,6 +277,34 @@ def _state(cfg: TrainConfig, ckpt: dict[str, Any] | None, path: Path) -> _RunSta
                      ckpt.get("commands", []))
 
 
+class _StopRequest:
+    """SIGTERM (and SIGINT) end a training call after its current step, with the checkpoint
+    and ``latest.dgn`` written as at the end of ``minutes``: a run stopped by ``kill`` loses
+    nothing and resumes exactly (the handlers are installed from the main thread only, and the
+    previous ones restored when the call ends)."""
+
+    def __init__(self) -> None:
+        import signal
+        import threading
+
+        self.requested = ""
+        self._old: dict[int, Any] = {}
+        if threading.current_thread() is threading.main_thread():
+            for sig in (signal.SIGTERM, signal.SIGINT):
+                self._old[sig] = signal.signal(sig, self._handle)
+
+    def _handle(self, signum: int, frame: Any) -> None:
+        import signal
+
+        self.requested = signal.Signals(signum).name
+
+    def restore(self) -> None:
+        import signal
+
+        for sig, old in self._old.items():
+            signal.signal(sig, old)
+
+
 class _Issuer:
     """Issues a step's tasks to the actors; whether a step is in the warm start is decided by
     the frames seen when its tasks were issued (so it is deterministic)."""
@@ -346,8 +374,10 @@ def train(out: str | Path, config: TrainConfig | None = None, *, minutes: float 
     start = last_ckpt = time.monotonic()
     call_frames = 0
     loss = float("nan")
+    stop = _StopRequest()
     try:
-        while time.monotonic() - start < minutes * 60 and (max_frames is None or s.frames < max_frames):
+        while (time.monotonic() - start < minutes * 60 and (max_frames is None or s.frames < max_frames)
+               and not stop.requested):
             data = backend.collect(s.step, cfg.actors)
             loss, n = _learn(s.net, s.opt, data, cfg, s.step)
             s.frames += n
@@ -372,9 +402,13 @@ def train(out: str | Path, config: TrainConfig | None = None, *, minutes: float 
                 s.save(out / _CHECKPOINT, cfg, s.wall + time.monotonic() - start)
                 last_ckpt = time.monotonic()
     finally:
+        stop.restore()
         display.close()
         backend.close()
         writer.close()
+    if stop.requested:
+        s.commands[-1]["stopped"] = (f"{stop.requested} at "
+                                     f"{time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime())}, after the step")
     wall_call = time.monotonic() - start
     s.save(out / _CHECKPOINT, cfg, s.wall + wall_call)
     meta = {"commands": s.commands, "seed": cfg.seed, "step": s.step,
