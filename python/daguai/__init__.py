@@ -20,11 +20,12 @@ except ImportError as exc:  # pragma: no cover - only without a built extension
 from pathlib import Path as _Path
 
 # the shipped models behind the policy name "learned", one per table (R18): the name plays the
-# model of the game's table (engine/learned/models.hpp; each read on first use)
-for _table, _file in (("6p3d", "learned.dgn"), ("4p2d", "learned_4p2d.dgn")):
-    if (_Path(__file__).parent / "models" / _file).is_file():
-        _core._set_builtin_model(str(_Path(__file__).parent / "models" / _file), _table)
-del _table, _file
+# model of the game's table (engine/learned/models.hpp; each read on first use). Before the
+# imports below: bots.BOTS and run.POLICIES list the policy names at import
+if (_Path(__file__).parent / "models" / "learned.dgn").is_file():
+    _core._set_builtin_model(str(_Path(__file__).parent / "models" / "learned.dgn"), "6p3d")
+if (_Path(__file__).parent / "models" / "learned_4p2d.dgn").is_file():
+    _core._set_builtin_model(str(_Path(__file__).parent / "models" / "learned_4p2d.dgn"), "4p2d")
 
 from . import bots  # noqa: E402
 from . import learn as learn  # noqa: E402  (daguai.learn: the learned player; torch only on demand)

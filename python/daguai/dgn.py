@@ -210,3 +210,28 @@ def read_dgn(path: str | Path) -> tuple[Layers, dict[str, Any], float]:
     """Layers, metadata and margin of a ``.dgn`` file (ModelError if it is not a valid one;
     the path is checked first, see :func:`read_model_file`)."""
     return parse_dgn(read_model_file(path))
+
+
+def model_rules(path: str | Path) -> dict[str, Any]:
+    """The rules a ``.dgn`` model was trained for, as a :meth:`daguai.Rules.to_dict`: its
+    metadata's ``"rules"`` (written by ``daguai train --export``), else its training
+    configuration's, else the default rules (6p3d): every model made before the rules were
+    recorded came from a trainer whose rules were the defaults. ``ModelError`` if the file is
+    not a valid model or its recorded rules are not valid rules."""
+    from .rules import Rules
+
+    try:
+        _, meta, _ = parse_dgn(read_model_file(path))
+    except _core.ModelError:
+        parse_dgn(read_model_file(path), meta=False)  # the weights are bad: that error
+        meta = {}  # metadata that is not a JSON object records no rules (the engine ignores it)
+    recorded = meta.get("rules")
+    if recorded is None and isinstance(meta.get("config"), dict):
+        recorded = meta["config"].get("rules")
+    if recorded is None:
+        return Rules().to_dict()
+    try:
+        return Rules.from_dict(recorded).to_dict()
+    except (ValueError, TypeError) as exc:
+        raise _core.ModelError(f"model file {str(path)!r}: its recorded rules are not valid rules "
+                               f"({' '.join(str(exc).split())})") from None

@@ -46,7 +46,7 @@ def test_learned_plays_the_model_of_the_games_table_R18(tmp_path):
         four = {str(four)!r}
         def rec(policy, table):
             r = daguai.simulate(6, policies=[policy], seed=11, rules=daguai.Rules(table=table),
-                                threads=1)
+                                threads=1, model_rules="any")
             return r.to_pandas().to_json()
         at4_shipped = rec("learned", "4p2d")          # no 4p2d model yet: the 6p3d one
         at6 = rec("learned", "6p3d")
@@ -120,3 +120,74 @@ def test_sigterm_ends_a_training_call_after_its_step_with_the_checkpoint_written
     _, meta, _ = read_dgn(run / "latest.dgn")
     assert meta["commands"][-1]["stopped"].startswith("SIGTERM at ")
     assert "step" in out
+
+
+# ---- a model file records its rules; playing it under others is refused ---------------------
+
+def _model_for(path: Path, rules: dict | None, seed: int = 3) -> str:
+    rng = np.random.default_rng(seed)
+    layers = [(rng.normal(size=(8, IN)).astype(np.float32), np.zeros(8, np.float32)),
+              (rng.normal(size=(1, 8)).astype(np.float32), np.zeros(1, np.float32))]
+    write_dgn(path, layers, {} if rules is None else {"rules": rules}, margin=0.0)
+    return str(path)
+
+
+FOUR = daguai.Rules(table="4p2d")
+
+
+def test_a_model_without_recorded_rules_is_a_default_rules_model(tmp_path):
+    from daguai.dgn import model_rules
+
+    assert model_rules(_model_for(tmp_path / "old.dgn", None)) == daguai.Rules().to_dict()
+    assert model_rules(_model_for(tmp_path / "four.dgn", FOUR.to_dict()))["table"] == "4p2d"
+    assert model_rules(str(SHIPPED))["table"] == "6p3d"  # its training configuration's rules
+
+
+@pytest.mark.parametrize("call", ["simulate", "evaluate", "batch_env", "ladder"])
+def test_a_model_played_under_other_rules_is_refused_naming_both_R18(tmp_path, call):
+    six = _model_for(tmp_path / "six.dgn", None)
+    runs = {
+        "simulate": lambda **kw: daguai.simulate(2, policies=[six, "heuristic"], rules=FOUR, threads=1, **kw),
+        "evaluate": lambda **kw: daguai.evaluate(six, "heuristic", 2, rules=FOUR, threads=1, **kw),
+        "batch_env": lambda **kw: daguai.BatchEnv(2, rules=FOUR, opponents=[None, six], **kw),
+        "ladder": lambda **kw: __import__("daguai.run.ladder", fromlist=["ladder"]).ladder(
+            [six, "random"], 2, rules=FOUR, cache=False, threads=1, cross_play=(), **kw),
+    }
+    with pytest.raises(_core.ModelError, match=r"trained for Rules\(\) \(the default rules, 6p3d\), "
+                                                r"not for this game's Rules\(table='4p2d'\)"):
+        runs[call]()
+    runs[call](model_rules="any")  # the explicit override plays it
+
+
+def test_a_4p2d_model_is_refused_at_6p3d_and_plays_at_4p2d_R18(tmp_path):
+    four = _model_for(tmp_path / "four.dgn", FOUR.to_dict())
+    with pytest.raises(_core.ModelError, match="trained for Rules\\(table='4p2d'\\)"):
+        daguai.simulate(2, policies=[four, "heuristic"], threads=1)
+    r = daguai.simulate(2, policies=[four, "heuristic"], rules=FOUR, threads=1)
+    assert len(r["winner"]) == 2
+
+
+def test_the_gym_environment_refuses_a_model_of_other_rules(tmp_path):
+    pytest.importorskip("gymnasium")
+    from daguai.learn.gym_env import DaGuaiEnv
+
+    six = _model_for(tmp_path / "six.dgn", None)
+    with pytest.raises(_core.ModelError, match="not for this game's"):
+        DaGuaiEnv(seat=0, opponents=six, rules=FOUR)
+    DaGuaiEnv(seat=0, opponents=six, rules=FOUR, model_rules="any")
+
+
+@pytest.mark.parametrize("bad", ["some", None, 1, True])
+def test_model_rules_takes_same_or_any(bad):
+    with pytest.raises(ValueError, match="model_rules must be 'same' or 'any'"):
+        daguai.simulate(1, model_rules=bad)
+
+
+def test_the_command_line_refuses_in_one_line_and_plays_with_any_model_rules(tmp_path):
+    six = _model_for(tmp_path / "six.dgn", None)
+    base = [sys.executable, "-m", "daguai", "evaluate", six, "heuristic", "--deals", "2",
+            "--threads", "1", "--rule", "table=4p2d", "--quiet"]
+    p = subprocess.run(base, capture_output=True, text=True, timeout=300)
+    assert p.returncode == 2 and p.stderr.count("\n") == 1 and "--any-model-rules" in p.stderr, p.stderr
+    p = subprocess.run(base + ["--any-model-rules"], capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0, p.stderr

@@ -9,6 +9,7 @@ import sys
 from .options import (
     Command,
     Fail,
+    add_model_rules,
     note,
     parse_rules,
     plot_paths,
@@ -34,6 +35,7 @@ def _add(p: argparse.ArgumentParser) -> None:
     p.add_argument("--rule", "--rules", dest="rules", action="append", default=[],
                    metavar="KEY=VALUE", help="a rule variant, e.g. --rule table=4p2d (repeatable)")
     p.add_argument("--auto-pass", action="store_true", help="apply forced passes automatically")
+    add_model_rules(p)
     p.add_argument("--cache", default=None, metavar="FILE",
                    help="SQLite file of played pairs (default $DAGUAI_CACHE/ladder.sqlite or "
                         "~/.cache/daguai/ladder.sqlite); a pair found there is not played again")
@@ -63,7 +65,7 @@ def _run(args: argparse.Namespace) -> int:
 
     result = ladder(players, args.deals, seed=args.seed, rules=rules, cache=cache,
                     threads=args.threads, cross_play=() if args.no_cross_play else None,
-                    auto_pass=args.auto_pass, progress=progress)
+                    auto_pass=args.auto_pass, progress=progress, model_rules=args.model_rules)
     if args.json:
         print_json(result.figures())
     else:

@@ -287,6 +287,12 @@ def note(args: argparse.Namespace, text: str) -> None:
         print(text, file=sys.stderr)
 
 
+def add_model_rules(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--any-model-rules", dest="model_rules", action="store_const", const="any",
+                   default="same", help="play a .dgn model trained for other rules than --rule "
+                                        "(default: refused, naming both)")
+
+
 def add_common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=seed_number, default=0, metavar="S",
                    help="seed of the run: game i depends only on (S, i) (default 0)")
@@ -297,6 +303,7 @@ def add_common(p: argparse.ArgumentParser) -> None:
                         "or comma-separated: --rule wild=high,dealer=stay); every rule below")
     p.add_argument("--auto-pass", action="store_true",
                    help="apply forced passes automatically (not counted as passes)")
+    add_model_rules(p)
     p.add_argument("--ray", nargs="?", const="local", default=None, metavar="ADDRESS",
                    help="run on Ray: a local instance, or the cluster at ADDRESS (HOST:6379)")
     p.add_argument("--ray-timeout", type=seconds, default=30.0, metavar="SECONDS",

@@ -86,7 +86,8 @@ def _run_simulate(args: argparse.Namespace) -> int:
         args, "matches" if matches else "rounds",
         lambda bar: simulate(n, (args.policy_a, args.policy_b), seed=args.seed, rules=rules,
                              matches=matches, threads=args.threads, backend=backend,
-                             ray_address=address, progress=bar, auto_pass=args.auto_pass))
+                             ray_address=address, progress=bar, auto_pass=args.auto_pass,
+                             model_rules=args.model_rules))
     for path in plots:
         result.plot(path)
         note(args, f"wrote {path}")
@@ -119,7 +120,8 @@ def _run_evaluate(args: argparse.Namespace) -> int:
         args, "matches" if args.matches else "rounds",
         lambda bar: evaluate(args.policy_a, args.policy_b, args.deals, seed=args.seed, rules=rules,
                              matches=args.matches, threads=args.threads, backend=backend,
-                             ray_address=address, progress=bar, auto_pass=args.auto_pass),
+                             ray_address=address, progress=bar, auto_pass=args.auto_pass,
+                             model_rules=args.model_rules),
         lambda result: result.figures(per_deal=args.per_deal))
     return 0
 

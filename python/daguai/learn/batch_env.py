@@ -10,7 +10,7 @@ import numpy as np
 
 from .. import _core
 from .._core import Action, GameState, IllegalActionError
-from ..checks import check_int, check_rules, check_seed
+from ..checks import check_int, check_model_rules, check_rules, check_seed
 from ..codec import short_repr
 from ..game import Game
 from ..records import STARTS
@@ -57,6 +57,9 @@ class BatchEnv:
         not control, ``None`` on the learner's seats; or 2 entries (team A, team B). The
         opponents play in C++ inside ``reset``/``step``: ``to_act`` and ``obs`` are then
         always of learner seats, and a round the opponents end is rewarded on that step.
+    model_rules : {"same", "any"}
+        A ``.dgn`` opponent trained for other rules than ``rules`` is refused (``ModelError``
+        naming both) unless ``"any"``.
 
     Notes
     -----
@@ -92,7 +95,7 @@ class BatchEnv:
     def __init__(self, n: int, rules: Rules | None = None, seed: int = 0, matches: bool = False,
                  auto_pass: bool = False, abstract: bool = True,
                  start: str | None = None,
-                 opponents: Sequence[str | None] | None = None) -> None:
+                 opponents: Sequence[str | None] | None = None, model_rules: str = "same") -> None:
         rules = check_rules(rules, mappings=False)
         n = check_int(n, "n")
         if not 1 <= n <= 2**20:
@@ -120,6 +123,7 @@ class BatchEnv:
             if len(seats) != n_seats or not all(p is None or isinstance(p, str) for p in seats):
                 raise ValueError(f"opponents: {n_seats} entries (or 2 per team), each a policy "
                                  "name or None")
+            check_model_rules(seats, rules, model_rules)
             self._env.set_opponents(seats)
 
     # ---- configuration -----------------------------------------------------------------

@@ -50,7 +50,7 @@ except ImportError as _exc:  # pragma: no cover - depends on the installation
 from .. import _core
 from .._core import IllegalActionError
 from ..bots import Bot
-from ..checks import check_policy, check_rules, check_seed
+from ..checks import check_model_rules, check_policy, check_rules, check_seed
 from ..game import Game
 from ..rules import Rules
 from ..table import seats_of
@@ -129,6 +129,8 @@ class DaGuaiEnv(gymnasium.Env):
         (given the seat's view, as in ``simulate``) — a callable
         ``policy(game, seat) -> action`` (anything :meth:`daguai.Game.step` accepts), a
         sequence of 6 (entries of learner seats are ignored) or a ``{seat: policy}`` dict.
+        A ``.dgn`` model trained for other rules than ``rules`` is refused (``ModelError``)
+        unless ``model_rules="any"``.
     rules : Rules, optional
         Rule variants, including the scoring scheme of the rewards (R13).
     matches : bool
@@ -169,7 +171,7 @@ class DaGuaiEnv(gymnasium.Env):
                  rules: Rules | None = None, matches: bool = False,
                  start: str | None = None, auto_pass: bool = False,
                  illegal_action: str = "random", illegal_penalty: float = 0.0,
-                 render_mode: str | None = None) -> None:
+                 render_mode: str | None = None, model_rules: str = "same") -> None:
         super().__init__()
         self.rules = check_rules(rules, mappings=False)
         for name, value in (("matches", matches), ("auto_pass", auto_pass)):
@@ -180,6 +182,8 @@ class DaGuaiEnv(gymnasium.Env):
         self.n_seats = seats_of(self.rules)  # R18: 6, or 4 at 4p2d
         self.seats = self._check_seats(seat, self.n_seats)
         self.policies = self._check_opponents(opponents)
+        # a .dgn opponent trained for other rules: refused unless model_rules="any"
+        check_model_rules(list(self.policies.values()), self.rules, model_rules)
         if illegal_action not in ("random", "raise"):
             raise ValueError(f"illegal_action must be 'random' or 'raise', got {illegal_action!r}")
         self.illegal_action = illegal_action

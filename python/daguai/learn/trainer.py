@@ -320,7 +320,8 @@ class _Issuer:
 
 def _evaluate_now(s: _RunState, cfg: TrainConfig, out: Path, writer: Any, wall: float) -> dict[str, Any]:
     """Evaluate the network against the heuristic; log it to TensorBoard and evals.jsonl."""
-    path = s.net.save_dgn(out / "eval.dgn", {"step": s.step, "frames": s.frames}, cfg.margin)
+    path = s.net.save_dgn(out / "eval.dgn", {"step": s.step, "frames": s.frames,
+                                             "rules": cfg.rules.to_dict()}, cfg.margin)
     ev = _evaluate(path, cfg)
     ev.update(step=s.step, frames=s.frames, wall=wall)
     s.evals.append(ev)
@@ -413,7 +414,7 @@ def train(out: str | Path, config: TrainConfig | None = None, *, minutes: float 
     s.save(out / _CHECKPOINT, cfg, s.wall + wall_call)
     meta = {"commands": s.commands, "seed": cfg.seed, "step": s.step,
             "frames": s.frames, "rounds": s.rounds, "wall_seconds": round(s.wall + wall_call, 1),
-            "widths": list(cfg.widths), "config": config_json(cfg)}
+            "widths": list(cfg.widths), "config": config_json(cfg), "rules": cfg.rules.to_dict()}
     s.net.save_dgn(out / "latest.dgn", meta, cfg.margin)
     return TrainSummary(out, s.step, s.frames, s.rounds, wall_call, s.wall + wall_call,
                         call_frames / max(1e-9, wall_call), list(s.evals))

@@ -166,20 +166,23 @@ class EvalResult:
 def evaluate(policy_a: PolicyLike, policy_b: PolicyLike, n_deals: int = 1000, *, seed: int = 0,
              rules: Rules | None = None, matches: bool = False, threads: int | None = None,
              backend: str = "local", ray_address: str | None = None, progress: ProgressLike = None,
-             auto_pass: bool = False, ray_timeout: float = RAY_TIMEOUT) -> EvalResult:
+             auto_pass: bool = False, ray_timeout: float = RAY_TIMEOUT,
+             model_rules: str = "same") -> EvalResult:
     """Duplicate evaluation of ``policy_a`` against ``policy_b``.
 
     Deal ``i`` (game index ``i`` of ``seed``) is played twice: A on the even seats and B on
     the odd seats, then B on the even seats and A on the odd seats. Deals depend only on
     ``(seed, i)``, so both seatings get the same cards (and the same first dealer), which
-    cancels most of the luck of the deal. See :class:`EvalResult` for the figures.
+    cancels most of the luck of the deal. See :class:`EvalResult` for the figures. A ``.dgn``
+    model trained for other rules than ``rules`` is refused unless ``model_rules="any"``
+    (as in :func:`daguai.simulate`).
     """
     pa, pb = check_policy(policy_a), check_policy(policy_b)
     n_deals = check_int(n_deals, "n_deals", 1, 2**32 - 1)
     report = progress_callback(progress, "matches" if matches else "rounds")
     kw: dict[str, Any] = dict(seed=seed, rules=rules, matches=matches, threads=threads,
                               backend=backend, ray_address=ray_address, auto_pass=auto_pass,
-                              ray_timeout=ray_timeout)
+                              ray_timeout=ray_timeout, model_rules=model_rules)
     start = time.perf_counter()
     first = simulate(n_deals, (pa, pb), progress=None if report is None else
                      (lambda d, t: report(d, 2 * t)), **kw)

@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 
 from .. import _core
-from ..checks import check_int, check_policy, check_rules, policy_name
+from ..checks import check_int, check_model_rules, check_policy, check_rules, policy_name
 from ..documents import nan_to_none
 from ..rules import Rules
 from ..table import seats_of
@@ -282,7 +282,8 @@ def _cross_play(x: str, partner: str, n_deals: int, seed: int, rules: Rules, thr
     second = [partner] * seats
     second[1] = x
     start = time.perf_counter()
-    kw: dict[str, Any] = dict(seed=seed, rules=rules, threads=threads, auto_pass=auto_pass)
+    kw: dict[str, Any] = dict(seed=seed, rules=rules, threads=threads, auto_pass=auto_pass,
+                              model_rules="any")  # the ladder checked its pool's models
     r1 = simulate(n_deals, first, **kw)
     r2 = simulate(n_deals, second, **kw)
     w1, w2 = r1["winner"].astype(np.int64), r2["winner"].astype(np.int64)
@@ -347,7 +348,7 @@ def ladder(players: Sequence[str] | None = None, n_deals: int = 200, *, seed: in
            rules: Rules | None = None, cache: str | os.PathLike[str] | None | bool = True,
            threads: int | None = None, cross_play: Sequence[str] | None = None,
            partner: str = "heuristic", auto_pass: bool = False,
-           progress: Callable[[str], None] | None = None) -> LadderResult:
+           progress: Callable[[str], None] | None = None, model_rules: str = "same") -> LadderResult:
     """Play a round-robin of duplicate matches among ``players`` and rate them together.
 
     Parameters
@@ -369,6 +370,9 @@ def ladder(players: Sequence[str] | None = None, n_deals: int = 200, *, seed: in
         (default: every player of the pool but ``partner``; ``()`` for none).
     progress : callable, optional
         Called with a line of text before each pairing is played.
+    model_rules : {"same", "any"}
+        As in :func:`daguai.simulate`: a ``.dgn`` model trained for other rules is refused
+        before any pairing is played, unless ``"any"``.
     """
     names = _core.policy_names()
     pool = [p for p in DEFAULT_POOL if p in names] if players is None else list(players)
@@ -393,6 +397,7 @@ def ladder(players: Sequence[str] | None = None, n_deals: int = 200, *, seed: in
     partner = check_policy(partner)  # type: ignore[assignment]
     if not isinstance(partner, str):
         raise ValueError("the cross-play partner is a built-in name or a .dgn path")
+    check_model_rules([*checked, partner], rules, model_rules)
     crossers = [p for p in checked if p != partner] if cross_play is None else list(cross_play)
     for p in crossers:
         if p not in checked:
@@ -411,7 +416,7 @@ def ladder(players: Sequence[str] | None = None, n_deals: int = 200, *, seed: in
                     if progress is not None:
                         progress(f"{a} vs {b}: {n_deals:,} deals")
                     r = evaluate(a, b, n_deals, seed=seed, rules=rules, threads=threads,
-                                 auto_pass=auto_pass)
+                                 auto_pass=auto_pass, model_rules="any")  # checked above
                     hit = (r.deal_net_win, r.wins, r.draws, r.losses, r.elapsed)
                     store.put(key, a, b, n_deals, seed, rules, *hit)
                     pairings.append(_pairing(a, b, *hit, cached=False))

@@ -27,7 +27,16 @@ from typing import Any
 import numpy as np
 
 from .. import _core
-from ..checks import PolicyLike, check_bool, check_int, check_rules, check_seed, policy_name, seat_policies
+from ..checks import (
+    PolicyLike,
+    check_bool,
+    check_int,
+    check_model_rules,
+    check_rules,
+    check_seed,
+    policy_name,
+    seat_policies,
+)
 from ..game import Game
 from ..progress import ProgressBar, ProgressLike, progress_callback
 from ..rules import LEVELS, Rules
@@ -161,7 +170,7 @@ def simulate(n: int = 10_000, policies: Sequence[PolicyLike] = ("heuristic", "ra
              threads: int | None = None, batch: int | None = None, backend: str = "local",
              ray_address: str | None = None, progress: ProgressLike = None,
              auto_pass: bool = False, ray_timeout: float = RAY_TIMEOUT,
-             position: Any = None, worlds: bool = False) -> SimResult:
+             position: Any = None, worlds: bool = False, model_rules: str = "same") -> SimResult:
     """Play ``n`` rounds (or matches) and return their results as numpy columns.
 
     With ``position`` (a Game, or a position dict / JSON: docs/records.md) every game starts
@@ -207,6 +216,9 @@ def simulate(n: int = 10_000, policies: Sequence[PolicyLike] = ("heuristic", "ra
     ray_timeout : float
         Seconds to wait for Ray to start or connect (default 30); then
         :class:`RayConnectionError`.
+    model_rules : {"same", "any"}
+        ``"same"`` (default) refuses a ``.dgn`` model trained for other rules than ``rules``
+        (``ModelError`` naming both); ``"any"`` plays it anyway (docs/learning.md).
 
     Returns
     -------
@@ -231,6 +243,7 @@ def simulate(n: int = 10_000, policies: Sequence[PolicyLike] = ("heuristic", "ra
             raise ValueError("simulate(position=...) runs on the local backend")
         rules, auto_pass = origin.rules, origin.auto_pass
     pols = seat_policies(policies, seats_of(rules))
+    check_model_rules(pols, rules, model_rules)
     fast = all(isinstance(p, str) for p in pols)
 
     if isinstance(ray_timeout, bool) or not isinstance(ray_timeout, (int, float)) or not ray_timeout > 0:
