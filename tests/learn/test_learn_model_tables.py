@@ -101,11 +101,15 @@ def test_sigterm_ends_a_training_call_after_its_step_with_the_checkpoint_written
     import signal
     import time
 
-    run = tmp_path / "run"
+    import os
+
+    run, tmp = tmp_path / "run", tmp_path / "tmp"
+    tmp.mkdir()
     p = subprocess.Popen([sys.executable, "-m", "daguai", "train", str(run), "--minutes", "30",
                           "--warm-frames", "0", "--games-per-task", "2", "--eval-every", "1",
                           "--eval-deals", "2", "--no-progress", "--checkpoint-minutes", "30"],
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         env={**os.environ, "TMPDIR": str(tmp)})
     try:
         deadline = time.monotonic() + 300
         while not (run / "evals.jsonl").exists():  # the loop has run a step
@@ -120,6 +124,7 @@ def test_sigterm_ends_a_training_call_after_its_step_with_the_checkpoint_written
     _, meta, _ = read_dgn(run / "latest.dgn")
     assert meta["commands"][-1]["stopped"].startswith("SIGTERM at ")
     assert "step" in out
+    assert not list(tmp.glob("daguai-actor-*.dgn"))  # the actor ended normally and cleaned up
 
 
 # ---- a model file records its rules; playing it under others is refused ---------------------
