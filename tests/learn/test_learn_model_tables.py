@@ -98,10 +98,9 @@ def test_a_bad_init_model_gets_one_line_and_exit_2(tmp_path, bad):
 @pytest.mark.slow  # a whole training process (PyTorch's import, a step, an evaluation)
 def test_sigterm_ends_a_training_call_after_its_step_with_the_checkpoint_written(tmp_path):
     pytest.importorskip("torch")
+    import os
     import signal
     import time
-
-    import os
 
     run, tmp = tmp_path / "run", tmp_path / "tmp"
     tmp.mkdir()
