@@ -1,3 +1,5 @@
+#include <array>
+#include <atomic>
 #include <cstring>
 
 #include <daguai/catalog/catalog.hpp>
@@ -10,9 +12,11 @@ namespace daguai {
 #define DAGUAI_RULE_POLICY(name, function) \
   Action function(const PolicyView& view, Rng& rng, PolicyScratch& scratch);
 #define DAGUAI_SEARCH_POLICY(name, rollouts)
+#define DAGUAI_MODEL_SEARCH_POLICY(name, rollouts, model)
 #include <daguai/catalog/policies.def>
 #undef DAGUAI_RULE_POLICY
 #undef DAGUAI_SEARCH_POLICY
+#undef DAGUAI_MODEL_SEARCH_POLICY
 
 namespace {
 
@@ -33,13 +37,22 @@ PolicyEntry search_entry(const char* name, int rollouts) {
   return e;
 }
 
+PolicyEntry model_search_entry(const char* name, int rollouts, const char* model) {
+  PolicyEntry e = search_entry(name, rollouts);
+  e.incumbent_model = model;
+  return e;
+}
+
 std::vector<PolicyEntry> make_catalog() {
   std::vector<PolicyEntry> c = {
 #define DAGUAI_RULE_POLICY(name, function) rule_entry(#name, &function),
 #define DAGUAI_SEARCH_POLICY(name, rollouts) search_entry(#name, rollouts),
+#define DAGUAI_MODEL_SEARCH_POLICY(name, rollouts, model) \
+  model_search_entry(#name, rollouts, model),
 #include <daguai/catalog/policies.def>
 #undef DAGUAI_RULE_POLICY
 #undef DAGUAI_SEARCH_POLICY
+#undef DAGUAI_MODEL_SEARCH_POLICY
   };
   // the ids the layers below name (players/policy.hpp) are these lines of the list
   const std::pair<PolicyId, const char*> named[] = {{PolicyId::kRandom, "random"},
@@ -101,10 +114,33 @@ const char* policy_name(PolicyId id) {
   return model_name(id);
 }
 
+namespace {
+
+// The policy id of a search entry's incumbent model, looked up once per entry (a model name
+// is read from its file at every lookup); kNoPolicy without that model (then the search's
+// incumbent is its rollout policy's choice, the plain search).
+PolicyId incumbent_of(PolicyId id, const PolicyEntry& e) {
+  // per entry: 0 = not looked up yet, else the model's id + 2 (1: no such model)
+  static std::array<std::atomic<int>, kFirstModel> resolved{};
+  std::atomic<int>& slot = resolved[std::size_t(id)];
+  int k = slot.load(std::memory_order_acquire) - 2;
+  if (k == -2) {
+    k = find_model_policy(e.incumbent_model);
+    slot.store(k + 2, std::memory_order_release);
+  }
+  return k < 0 ? kNoPolicy : PolicyId(k);
+}
+
+}  // namespace
+
 Action decide(PolicyId id, const PolicyView& view, Rng& rng, PolicyScratch& scratch) {
-  if (const PolicyEntry* e = policy_entry(id))
-    return e->kind == PolicyKind::kSearch ? pimc_action(view, rng, scratch, e->budget)
-                                          : e->fn(view, rng, scratch);
+  if (const PolicyEntry* e = policy_entry(id)) {
+    if (e->kind != PolicyKind::kSearch) return e->fn(view, rng, scratch);
+    if (!e->incumbent_model) return pimc_action(view, rng, scratch, e->budget);
+    SearchConfig cfg = e->budget;
+    cfg.incumbent = incumbent_of(id, *e);
+    return pimc_action(view, rng, scratch, cfg);
+  }
   if (const auto net = model_of(id, view.rules().table))
     return learned_action(view, net.get(), scratch);
   throw GameError("unknown policy");

@@ -17,9 +17,10 @@ namespace daguai {
 
 struct PolicyEntry {
   const char* name;
-  PolicyKind kind = PolicyKind::kRule;  // kRule or kSearch (models are not entries)
-  PolicyFn fn = nullptr;                // kRule: the decision
-  SearchConfig budget{};                // kSearch: its settings, with the rollout dispatcher
+  PolicyKind kind = PolicyKind::kRule;    // kRule or kSearch (models are not entries)
+  PolicyFn fn = nullptr;                  // kRule: the decision
+  SearchConfig budget{};                  // kSearch: its settings, with the rollout dispatcher
+  const char* incumbent_model = nullptr;  // kSearch: the model whose choice is the incumbent
 };
 // Every built-in policy, id = index (policies.def).
 const std::vector<PolicyEntry>& policy_catalog();

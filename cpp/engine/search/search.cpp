@@ -297,10 +297,12 @@ Action pimc_action(const PolicyView& view, Rng& rng, PolicyScratch& s, const Sea
   view.legal_actions(&s.actions);
   if (s.actions.size() == 1) return s.actions[0];  // no search for a forced decision
   const std::uint64_t seed = rng.next();
-  // The rollout policy's own choice is the incumbent: kept when no candidate is clearly better.
+  // The incumbent, kept when no candidate is clearly better: the rollout policy's own choice,
+  // or that of cfg.incumbent (a stronger policy than the rollouts: the expert's network).
   Rng prior_rng = Rng::stream(seed, 0, Stream::kPolicy, 99);
   if (!cfg.decide) throw GameError("search: the config has no rollout dispatcher");
-  const Action prior = cfg.decide(cfg.rollout, view, prior_rng, s);
+  const PolicyId judge = cfg.incumbent == kNoPolicy ? cfg.rollout : cfg.incumbent;
+  const Action prior = cfg.decide(judge, view, prior_rng, s);
   s.actions.clear();
   view.legal_actions(&s.actions);
   int prior_index = 0;

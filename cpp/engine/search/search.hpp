@@ -42,6 +42,8 @@
 
 namespace daguai {
 
+constexpr PolicyId kNoPolicy = PolicyId(0xFFFF);
+
 // Settings of a search: a catalog entry of kind search carries its own
 // (catalog/policies.def: "pimc24" is the search with a budget of 24 rollouts).
 struct SearchConfig {
@@ -50,6 +52,9 @@ struct SearchConfig {
   int threads = 1;          // 1 .. kMaxThreads (workers.hpp); results do not depend on it
   int max_candidates = 16;  // pimc: race at most this many groups of plays (0 = all)
   PolicyId rollout = PolicyId::kHeuristic;  // the policy every seat plays in rollouts
+  // pimc: the policy whose choice is the incumbent (kept unless a challenger is clearly
+  // better); kNoPolicy: the rollout policy's. The catalog's expert sets the learned model.
+  PolicyId incumbent = kNoPolicy;
   // How `rollout` is played: the catalog's rollout_decide (catalog/catalog.hpp), which
   // refuses a search policy; the catalog and the bindings set it.
   DecideFn decide = nullptr;

@@ -1,0 +1,59 @@
+"""``expert``: the search (pimc's race over sampled worlds, heuristic rollouts) whose incumbent
+is the learned network's choice instead of the heuristic's, so that the search improves on the
+stronger of the two players (docs/search.md "expert")."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+
+import daguai
+import pytest
+from daguai import _core
+
+
+def test_expert_is_a_search_policy_never_a_rollout_policy():
+    entries = {e["name"]: e for e in _core.policy_entries()}
+    assert entries["expert"]["kind"] == "search" and entries["expert"]["rollouts"] == 256
+    with pytest.raises(ValueError, match="rollout policy cannot be a search policy"):
+        _core._search(daguai.Game(1).state, 8, 0.0, 1, "expert", 1)
+
+
+def test_expert_is_the_plain_search_without_a_learned_model():
+    # no shipped model: the incumbent is the rollout policy's choice, as pimc's (R17: the same
+    # seeds give the same games)
+    code = textwrap.dedent("""
+        import daguai
+        from daguai import _core
+        _core._set_builtin_model("", "6p3d")
+        a = daguai.simulate(2, policies=["expert", "heuristic"], seed=31, threads=1)
+        b = daguai.simulate(2, policies=["pimc", "heuristic"], seed=31, threads=1)
+        print(a.to_pandas().equals(b.to_pandas()))
+    """)
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.split() == ["True"]
+
+
+def test_expert_keeps_the_networks_choice_more_often_than_pimc_does():
+    # decision points of seeded heuristic games: the expert starts from the network's choice
+    # and keeps it unless a challenger is clearly better; pimc starts from the heuristic's
+    kept = {"expert": 0, "pimc": 0}
+    points = 0
+    for seed in range(3):
+        g = daguai.Game(900 + seed)
+        heur = [_core.PolicyRunner("heuristic", 900 + seed, 0, s) for s in range(6)]
+        step = 0
+        while g.current_player is not None and points < 12:
+            seat = g.current_player
+            if step % 9 == 4 and len(g.legal_actions()) > 2:
+                net = _core.PolicyRunner("learned", 1, 0, seat).act(g.state)
+                for name in kept:
+                    if _core.PolicyRunner(name, 5, 0, seat).act(g.state) == net:
+                        kept[name] += 1
+                points += 1
+            g.step(heur[seat].act(g.state))
+            step += 1
+    assert points == 12
+    assert kept["expert"] > kept["pimc"], kept
