@@ -38,7 +38,7 @@ constexpr int kChainSweeps = 20;
 // Restarts of the local search for a consistent start, then the exhaustive search's bound:
 // beyond it sample_worlds raises GameError rather than run for an unbounded time (a known
 // limit: the exhaustive search is exponential in the worst case, docs/search.md).
-constexpr int kStartRestarts = 16;
+constexpr int kStartRestarts = 256;
 constexpr long kExhaustiveNodes = 20'000'000;
 
 // How a world is drawn: kAuto as above; kReject / kChain force one stage (tests measure
