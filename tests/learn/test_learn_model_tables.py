@@ -21,6 +21,7 @@ from daguai.dgn import read_dgn, write_dgn
 
 IN = _core.STATE_FEATURES + _core.ACTION_FEATURES
 SHIPPED = Path(daguai.__file__).parent / "models" / "learned.dgn"
+SHIPPED4 = Path(daguai.__file__).parent / "models" / "learned_4p2d.dgn"
 
 
 def _random_model(path: Path, seed: int) -> Path:
@@ -40,23 +41,29 @@ def _child(code: str) -> str:
 
 def test_learned_plays_the_model_of_the_games_table_R18(tmp_path):
     four = _random_model(tmp_path / "four.dgn", 1)
-    out = _child(f"""
+    common = f"""
         import daguai
         from daguai import _core
-        four = {str(four)!r}
         def rec(policy, table):
             r = daguai.simulate(6, policies=[policy], seed=11, rules=daguai.Rules(table=table),
                                 threads=1, model_rules="any")
             return r.to_pandas().to_json()
-        at4_shipped = rec("learned", "4p2d")          # no 4p2d model yet: the 6p3d one
+    """
+    out = _child(common + f"""
+        print(rec("learned", "4p2d") == rec({str(SHIPPED4)!r}, "4p2d"))  # the shipped 4p2d model
         at6 = rec("learned", "6p3d")
-        _core._set_builtin_model(four, "4p2d")
-        print(at4_shipped == rec({str(SHIPPED)!r}, "4p2d"))
-        print(rec("learned", "4p2d") == rec(four, "4p2d"))   # now the 4p2d model
-        print(rec("learned", "4p2d") != at4_shipped)
-        print(rec("learned", "6p3d") == at6)                  # 6p3d untouched
+        print(at6 == rec({str(SHIPPED)!r}, "6p3d"))
+        _core._set_builtin_model({str(four)!r}, "4p2d")
+        print(rec("learned", "4p2d") == rec({str(four)!r}, "4p2d"))   # another 4p2d model
+        print(rec("learned", "6p3d") == at6)                         # 6p3d untouched
     """)
-    assert out.split() == ["True", "True", "True", "True"]
+    assert out.split() == ["True"] * 4
+    # a table without a model of its own plays the 6p3d one
+    out = _child(common + f"""
+        _core._set_builtin_model("", "4p2d")
+        print(rec("learned", "4p2d") == rec({str(SHIPPED)!r}, "4p2d"))
+    """)
+    assert out.split() == ["True"]
 
 
 def test_a_builtin_model_for_an_unknown_table_is_refused():
