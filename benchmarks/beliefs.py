@@ -156,8 +156,10 @@ def decision_points(seed: int, deal: int, rules: Rules, rounds: int, every: int,
 def measure(args: argparse.Namespace) -> dict[str, Scores]:
     rules = Rules(table=args.table)
     groups: dict[str, Scores] = defaultdict(Scores)
+    players = getattr(args, "players", "heuristic")
+    inference = getattr(args, "inference", "none")
     for deal in range(args.deals):
-        points = decision_points(args.seed, deal, rules, args.rounds, args.every, args.players)
+        points = decision_points(args.seed, deal, rules, args.rounds, args.every, players)
         for j, (g, seat) in enumerate(points):
             v = _core.information_state(g.state, seat, True)  # with this round's history
             seats = g.seats
@@ -168,11 +170,11 @@ def measure(args: argparse.Namespace) -> dict[str, Scores]:
                 continue
             t = time.perf_counter()
             world_seed = args.seed * 1000 + deal * 7919 + j
-            if args.inference == "none":
+            if inference == "none":
                 worlds = _core._sample_hands_array(v, args.worlds, world_seed, 0)
             else:
-                worlds = _core._inferred_hands_array(v, args.worlds, world_seed, args.inference,
-                                                     args.inference_worlds)
+                worlds = _core._inferred_hands_array(v, args.worlds, world_seed, inference,
+                                                     getattr(args, "inference_worlds", 4))
             spent = time.perf_counter() - t
             truth = np.stack([g.hand(s).counts() for s in range(seats)]).astype(np.int64) - known
             truth[seat] = 0
