@@ -1,7 +1,8 @@
 """How much the sampled worlds know: belief quality at decision points of held-back rounds.
 
 Run:  python benchmarks/beliefs.py [--deals 30] [--seed 910001] [--worlds 200] [--table 6p3d]
-                                   [--every 9] [--json]
+                                   [--every 9] [--json] [--inference heuristic]
+                                   [--inference-worlds 4] [--players heuristic]
 
 Heuristic players play the first ``--rounds`` rounds of each deal's match (``Game(seed,
 game=d)``, deals 0 .. n-1 of a seed no other figure uses), so tribute rounds (R11) are among
@@ -21,8 +22,12 @@ sampled ``--worlds`` times (``_core._sample_hands_array``, the sampler that ``pi
   most hidden cards first);
 - **cost per world**: the sampler's time divided by the worlds drawn (one thread).
 
-The uniform consistent sampler is the only belief model the engine has (worlds weighted by
-how the others played are not built), so the pimc-with-inference strength row is absent.
+``--inference heuristic`` scores the worlds a search with inference from play draws instead
+(``_core._inferred_hands_array``: each world resampled from ``--inference-worlds`` uniform
+consistent ones by the likelihood of the other seats' plays this round under the heuristic
+model, docs/search.md "Inference from play"); ``--players`` is the policy every seat plays
+(the model is the heuristic, so heuristic players are its most favourable case). The
+strength of pimc with inference is ``benchmarks/inference_strength.py``.
 """
 
 from __future__ import annotations
@@ -130,11 +135,12 @@ def score_point(p: np.ndarray, truth: np.ndarray, unseen: np.ndarray, hidden: np
     return PointScore(int(truth.sum()), loglik, loglik_base, top1)
 
 
-def decision_points(seed: int, deal: int, rules: Rules, rounds: int, every: int):
+def decision_points(seed: int, deal: int, rules: Rules, rounds: int, every: int,
+                    players: str = "heuristic"):
     """(game, seat to act) at every decision of the tribute phases and every ``every``-th
     play of the first ``rounds`` rounds of deal ``deal``, heuristic players on every seat."""
     g = Game(seed, rules, game=deal)
-    runners = [_core.PolicyRunner("heuristic", seed, deal, s) for s in range(g.seats)]
+    runners = [_core.PolicyRunner(players, seed, deal, s) for s in range(g.seats)]
     k = 0
     while not g.match_over and g.n_results < rounds:
         seat = int(g.current_player)
@@ -150,9 +156,12 @@ def decision_points(seed: int, deal: int, rules: Rules, rounds: int, every: int)
 def measure(args: argparse.Namespace) -> dict[str, Scores]:
     rules = Rules(table=args.table)
     groups: dict[str, Scores] = defaultdict(Scores)
+    players = getattr(args, "players", "heuristic")
+    inference = getattr(args, "inference", "none")
     for deal in range(args.deals):
-        for j, (g, seat) in enumerate(decision_points(args.seed, deal, rules, args.rounds, args.every)):
-            v = g.view(seat)
+        points = decision_points(args.seed, deal, rules, args.rounds, args.every, players)
+        for j, (g, seat) in enumerate(points):
+            v = _core.information_state(g.state, seat, True)  # with this round's history
             seats = g.seats
             known = np.stack([v.known[s].counts() for s in range(seats)]).astype(np.int64)
             unseen = v.unseen.counts().astype(np.int64)
@@ -160,7 +169,12 @@ def measure(args: argparse.Namespace) -> dict[str, Scores]:
             if unseen.sum() == 0:
                 continue
             t = time.perf_counter()
-            worlds = _core._sample_hands_array(v, args.worlds, args.seed * 1000 + deal * 7919 + j, 0)
+            world_seed = args.seed * 1000 + deal * 7919 + j
+            if inference == "none":
+                worlds = _core._sample_hands_array(v, args.worlds, world_seed, 0)
+            else:
+                worlds = _core._inferred_hands_array(v, args.worlds, world_seed, inference,
+                                                     getattr(args, "inference_worlds", 4))
             spent = time.perf_counter() - t
             truth = np.stack([g.hand(s).counts() for s in range(seats)]).astype(np.int64) - known
             truth[seat] = 0
@@ -199,6 +213,9 @@ def main() -> None:
     ap.add_argument("--worlds", type=int, default=1000)
     ap.add_argument("--table", default="6p3d", choices=["6p3d", "4p2d"])
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--inference", default="none", choices=["none", "heuristic"])
+    ap.add_argument("--inference-worlds", type=int, default=4)
+    ap.add_argument("--players", default="heuristic", help="the policy of every seat")
     args = ap.parse_args()
     rows = report(measure(args))
     if args.json:
@@ -208,7 +225,9 @@ def main() -> None:
     from rich.table import Table
 
     t = Table(title=f"beliefs: {args.deals} deals of seed {args.seed}, {args.table}, "
-                    f"{args.worlds} worlds per point (uniform consistent sampler)")
+                    f"{args.worlds} worlds per point, {args.players} players, inference "
+                    f"{args.inference}" + (f" (m = {args.inference_worlds})" if args.inference != "none"
+                                           else " (uniform consistent sampler)"))
     t.add_column("figure")
     for r in rows:
         t.add_column(str(r["phase"]), justify="right")

@@ -259,9 +259,22 @@ def _groups(rows: list[Any], best: int) -> list[Group]:
     return [t[3] for t in out]
 
 
+#: The models of play a search may infer from (docs/search.md "Inference from play").
+INFERENCES = ("none", "heuristic")
+#: Uniform worlds drawn per world kept when inferring (cpp/engine/search/inference.hpp).
+INFERENCE_WORLDS = 4
+
+
+def check_inference(inference: Any) -> str:
+    """``inference`` if it is one of :data:`INFERENCES`, else ``ValueError`` naming it."""
+    if not isinstance(inference, str) or inference not in INFERENCES:
+        raise ValueError(f"inference must be one of {', '.join(INFERENCES)}, got {inference!r}")
+    return inference
+
+
 def analyze(source: Any, *, upto: int | None = None, rollouts: int | None = None,
             time: float | None = None, policy: str = "heuristic", seed: int = 0, threads: int = 1,
-            progress: Any = None, worlds: int | None = None) -> Analysis:
+            progress: Any = None, worlds: int | None = None, inference: str = "none") -> Analysis:
     """Which play wins: the groups of equivalent actions of the seat to act, raced over
     sampled worlds and ranked by the seat's mean score change in the round (:data:`MEASURE`).
 
@@ -283,6 +296,12 @@ def analyze(source: Any, *, upto: int | None = None, rollouts: int | None = None
     Bounds: ``rollouts`` 1 .. 2**24, ``time`` (0, 3600], ``threads`` 1 .. 256, ``seed``
     0 .. 2**64 - 1. Raises ``ValueError`` on bad input.
 
+    ``inference``: one of :data:`INFERENCES`. ``"none"`` (the default) weighs every world
+    consistent with the view alike; ``"heuristic"`` resamples each world from
+    ``INFERENCE_WORLDS`` such worlds by the likelihood of the other seats' plays this round
+    under the heuristic with a fitted noise rate (docs/search.md "Inference from play");
+    deterministic for a seed as well. Any other value raises ``ValueError`` naming it.
+
     ``worlds``: the old name of ``rollouts`` (each rollout plays one sampled world), still
     accepted with a ``DeprecationWarning`` so that scripts written for it keep working.
     """
@@ -301,6 +320,7 @@ def analyze(source: Any, *, upto: int | None = None, rollouts: int | None = None
     budget = rollouts if rollouts is not None else (1000 if time is not None else ANALYZE_ROLLOUTS)
     threads = check_int(threads, "threads", 1, MAX_THREADS)
     seed = check_seed(seed)
+    inference = check_inference(inference)
     # a search policy cannot roll out (the registry says which are: cpp/engine/players/policy.hpp)
     rollout_policies = [e["name"] for e in _core.policy_entries() if e["kind"] != "search"]
     # a model file rolls out too (is_model_path loads and checks it)
@@ -314,7 +334,7 @@ def analyze(source: Any, *, upto: int | None = None, rollouts: int | None = None
     ms = 1000.0 * time if time is not None else 0.0
 
     def search(report: Any) -> Any:
-        return _core._search(g, budget, ms, threads, policy, seed, 0, -1, report)
+        return _core._search(g, budget, ms, threads, policy, seed, 0, -1, report, inference)
 
     if progress is True:  # the one progress display (daguai.progress), on stderr
         bar = ProgressBar("ms" if ms else "rollouts", label="analyzing")

@@ -96,10 +96,12 @@ def test_sampled_beliefs_match_the_exact_marginals(entry):
     assert np.abs(exact - bench.count_baseline(unseen, hidden)).max() > 0.05
 
 
-def test_a_short_run_reports_every_phase():
+@pytest.mark.parametrize("inference", ["none", "heuristic"])
+def test_a_short_run_reports_every_phase(inference):
     import argparse
 
-    args = argparse.Namespace(deals=2, seed=910001, rounds=2, every=15, worlds=50, table="6p3d")
+    args = argparse.Namespace(deals=2, seed=910001, rounds=2, every=15, worlds=50, table="6p3d",
+                              inference=inference, inference_worlds=4, players="heuristic")
     rows = bench.report(bench.measure(args))
     phases = {r["phase"] for r in rows}
     assert {"all", "play", "tribute", "return"} <= phases

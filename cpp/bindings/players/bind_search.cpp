@@ -13,6 +13,61 @@
 
 namespace daguai::bind {
 
+namespace {
+
+// Inference from play (search/inference.hpp): the weights of uniform worlds, the resampled ones.
+void bind_inference(py::module_& m) {
+  m.def(
+      "_inference_weights",
+      [](const InfoState& v, std::int64_t n, std::uint64_t seed, double noise) {
+        if (n <= 0) throw GameError("sample_worlds: n must be >= 1, got " + std::to_string(n));
+        check_inference_settings(1, noise);
+        py::array_t<double> out(py::ssize_t{n});
+        double* o = out.mutable_data();
+        {
+          py::gil_scoped_release nogil;  // writes only `out`, owned here
+          const Constraints c(v);
+          PolicyScratch scratch;
+          for (std::int64_t k = 0; k < n; ++k)
+            o[k] = play_log_likelihood(v, sample_world_hands(c, seed, std::uint64_t(k)), noise,
+                                       &rollout_decide, std::uint64_t(k), scratch);
+        }
+        return out;
+      },
+      py::arg("view"), py::arg("n"), py::arg("seed"), py::arg("noise") = kHeuristicNoise,
+      "Log-likelihood of the others' plays this round (heuristic model) in worlds 0..n-1 of "
+      "sample_worlds(view, n, seed).");
+  m.def(
+      "_inferred_hands_array",
+      [](const InfoState& v, std::int64_t n, std::uint64_t seed, const std::string& inference,
+         int worlds, double noise) {
+        if (n <= 0) throw GameError("sample_worlds: n must be >= 1, got " + std::to_string(n));
+        const Inference mode = parse_inference(inference);
+        check_inference_settings(worlds, noise);
+        const int seats = v.table().seats;
+        py::array_t<std::uint8_t> out({py::ssize_t(n), py::ssize_t(seats), py::ssize_t(kNumFaces)});
+        std::uint8_t* o = out.mutable_data();
+        {
+          py::gil_scoped_release nogil;  // writes only `out`, owned here
+          const Constraints c(v);
+          PolicyScratch scratch;
+          for (std::int64_t k = 0; k < n; ++k) {
+            const Hands h = inferred_world_hands(v, c, mode, worlds, noise, &rollout_decide, seed,
+                                                 std::uint64_t(k), scratch);
+            for (int s = 0; s < seats; ++s)
+              for (int f = 0; f < kNumFaces; ++f)
+                o[(k * seats + s) * kNumFaces + f] = std::uint8_t(h[std::size_t(s)].count(f));
+          }
+        }
+        return out;
+      },
+      py::arg("view"), py::arg("n"), py::arg("seed"), py::arg("inference"),
+      py::arg("inference_worlds") = kInferenceWorlds, py::arg("noise") = kHeuristicNoise,
+      "Face counts (n x seats x 54) of the worlds 0..n-1 a search with this inference plays.");
+}
+
+}  // namespace
+
 void bind_search(py::module_& m) {
   m.def(
       "policy_names",
@@ -51,16 +106,21 @@ void bind_search(py::module_& m) {
   m.def(
       "_search",
       [](const GameState& g, int rollouts, double ms, int threads, const std::string& rollout,
-         std::uint64_t seed, int max_candidates, int incumbent, const py::object& progress) {
+         std::uint64_t seed, int max_candidates, int incumbent, const py::object& progress,
+         const std::string& inference, int inference_worlds, double inference_noise) {
         if (g.match_over()) throw GameError("the match is over: nothing to analyze");
         SearchConfig cfg = search_config();
+        cfg.inference = parse_inference(inference);
+        cfg.inference_worlds = inference_worlds;
+        cfg.inference_noise = inference_noise;
         cfg.rollouts = rollouts;
         cfg.ms = ms;
         cfg.threads = threads;
         cfg.rollout = parse_policy(rollout);
         cfg.max_candidates = max_candidates;
         check_search_config(cfg);
-        const InfoState v = information_state(g, g.current_player());
+        const InfoState v =
+            information_state(g, g.current_player(), cfg.inference != Inference::kNone);
         std::vector<Action> acts;
         g.legal_actions(&acts);
         if (incumbent < -1 || incumbent >= int(acts.size()))
@@ -100,10 +160,12 @@ void bind_search(py::module_& m) {
       },
       py::arg("game"), py::arg("rollouts"), py::arg("ms"), py::arg("threads"), py::arg("rollout"),
       py::arg("seed"), py::arg("max_candidates") = 0, py::arg("incumbent") = -1,
-      py::arg("progress") = py::none(),
+      py::arg("progress") = py::none(), py::arg("inference") = "none",
+      py::arg("inference_worlds") = kInferenceWorlds, py::arg("inference_noise") = kHeuristicNoise,
       "Race the groups of equivalent actions of the seat to act (search.hpp): ([(members, n, "
       "wins, draws, losses, score, round, values)], best, worlds, rounds, rollouts, budget, "
       "groups).");
+  bind_inference(m);
 }
 
 }  // namespace daguai::bind

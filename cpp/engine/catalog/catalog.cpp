@@ -13,10 +13,12 @@ namespace daguai {
   Action function(const PolicyView& view, Rng& rng, PolicyScratch& scratch);
 #define DAGUAI_SEARCH_POLICY(name, rollouts)
 #define DAGUAI_MODEL_SEARCH_POLICY(name, rollouts, model)
+#define DAGUAI_INFERENCE_SEARCH_POLICY(name, rollouts, inference)
 #include <daguai/catalog/policies.def>
 #undef DAGUAI_RULE_POLICY
 #undef DAGUAI_SEARCH_POLICY
 #undef DAGUAI_MODEL_SEARCH_POLICY
+#undef DAGUAI_INFERENCE_SEARCH_POLICY
 
 namespace {
 
@@ -43,16 +45,25 @@ PolicyEntry model_search_entry(const char* name, int rollouts, const char* model
   return e;
 }
 
+PolicyEntry inference_search_entry(const char* name, int rollouts, Inference inference) {
+  PolicyEntry e = search_entry(name, rollouts);
+  e.budget.inference = inference;
+  return e;
+}
+
 std::vector<PolicyEntry> make_catalog() {
   std::vector<PolicyEntry> c = {
 #define DAGUAI_RULE_POLICY(name, function) rule_entry(#name, &function),
 #define DAGUAI_SEARCH_POLICY(name, rollouts) search_entry(#name, rollouts),
 #define DAGUAI_MODEL_SEARCH_POLICY(name, rollouts, model) \
   model_search_entry(#name, rollouts, model),
+#define DAGUAI_INFERENCE_SEARCH_POLICY(name, rollouts, inference) \
+  inference_search_entry(#name, rollouts, Inference::inference),
 #include <daguai/catalog/policies.def>
 #undef DAGUAI_RULE_POLICY
 #undef DAGUAI_SEARCH_POLICY
 #undef DAGUAI_MODEL_SEARCH_POLICY
+#undef DAGUAI_INFERENCE_SEARCH_POLICY
   };
   // the ids the layers below name (players/policy.hpp) are these lines of the list
   const std::pair<PolicyId, const char*> named[] = {{PolicyId::kRandom, "random"},
@@ -154,6 +165,12 @@ Action rollout_decide(PolicyId id, const PolicyView& view, Rng& rng, PolicyScrat
 Action choose_action(PolicyId id, const GameState& g, Rng& rng, PolicyScratch& scratch) {
   if (g.match_over()) throw GameError("the match is over: no decision to choose");
   return decide(id, PolicyView(g), rng, scratch);
+}
+
+bool needs_history(int id) {
+  if (id < 0 || id >= int(policy_catalog().size())) return false;
+  const PolicyEntry& e = policy_catalog()[std::size_t(id)];
+  return e.kind == PolicyKind::kSearch && e.budget.inference != Inference::kNone;
 }
 
 SearchConfig search_config() {

@@ -31,6 +31,9 @@ bool is_policy_id(int id);
 // The kind of a known id (GameError "unknown policy" otherwise).
 PolicyKind policy_kind(PolicyId id);
 bool is_search_policy(PolicyId id);
+// Whether the policy reads the round's public history (a search with inference): a game it
+// plays in must record its log (a game without one gives inference nothing to read).
+bool needs_history(int id);
 
 // The id of a policy name: a catalog name, "learned" (the shipped model) or the path of a
 // .dgn file (GameError naming the choices for an unknown name; ModelError for a bad file).

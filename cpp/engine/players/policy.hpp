@@ -65,7 +65,10 @@ class PolicyView {
   // The seat's own legal decisions (they depend only on its hand and public facts).
   void legal_plays(PlayList* out) const { g_->legal_plays(out); }
   void legal_actions(std::vector<Action>* out) const { g_->legal_actions(out); }
-  InfoState info() const { return information_state(*g_, seat_); }
+  // with_history: this round's public history too (search inference; empty without a log).
+  InfoState info(bool with_history = false) const {
+    return information_state(*g_, seat_, with_history);
+  }
 
  private:
   const GameState* g_;  // read only through the queries above

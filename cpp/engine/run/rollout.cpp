@@ -13,9 +13,11 @@ namespace {
 void run_one(const SimConfig& cfg, const InfoState* view, std::int64_t i, const SimOutput& out,
              Seats& seats) {
   const std::uint64_t game = cfg.first_game + std::uint64_t(i);
+  // a search with inference reads the round's history from the log: record only then
+  const bool record = std::any_of(seats.policy.begin(), seats.policy.end(), needs_history);
   GameState g = view ? make_world(*view, sample_world_hands(*view, cfg.seed, game), cfg.seed, game)
                 : cfg.start ? *cfg.start
-                            : GameState(cfg.rules, cfg.seed, game, cfg.auto_pass, /*record=*/false);
+                            : GameState(cfg.rules, cfg.seed, game, cfg.auto_pass, record);
   GameTally t;
   t.seed = cfg.seed;
   t.game = game;

@@ -36,6 +36,7 @@ void check_search_limits(const SearchConfig& cfg) {
   check_threads(cfg.threads, "search");
   if (cfg.max_candidates < 0) throw GameError("search: max_candidates must be >= 0");
   if (!cfg.decide) throw GameError("search: the config has no rollout dispatcher");
+  check_inference_settings(cfg.inference_worlds, cfg.inference_noise);
 }
 
 namespace {
@@ -59,6 +60,7 @@ class Race {
         seed_(seed),
         incumbent_(incumbent),
         team_(team_of(v.seat)),
+        constraints_(v),
         value_(actions.size()),
         outcome_(actions.size()),
         done_(actions.size(), 0) {}
@@ -186,8 +188,25 @@ class Race {
     return mean > 0 && mean > kZ * std::sqrt(var / worlds) ? challenger : incumbent_;
   }
 
+  // The hands of worlds 0 .. worlds-1, each drawn once for every candidate (in parallel;
+  // world k depends only on (view, seed, k): inference.hpp).
+  void draw_worlds(int worlds) {
+    const int from = int(hands_.size());
+    if (worlds <= from) return;
+    hands_.resize(std::size_t(worlds));
+    parallel_for<PolicyScratch>(
+        std::int64_t(worlds - from), cfg_.threads, 1, [&](PolicyScratch& scratch, std::int64_t t) {
+          const std::uint64_t k = std::uint64_t(from + t);
+          hands_[std::size_t(k)] =
+              inferred_world_hands(v_, constraints_, cfg_.inference, cfg_.inference_worlds,
+                                   cfg_.inference_noise, cfg_.decide, seed_, k, scratch);
+          return true;
+        });
+  }
+
   // Plays every candidate of `alive` in its worlds done .. worlds-1 (in parallel).
   bool extend(const std::vector<int>& alive, int worlds, const Clock::time_point* deadline) {
+    draw_worlds(worlds);
     std::vector<std::pair<int, int>> tasks;  // (world, candidate): world-major
     for (int i : alive) {
       value_[std::size_t(i)].resize(std::size_t(std::max(worlds, done_[std::size_t(i)])));
@@ -225,8 +244,7 @@ class Race {
   }
 
   void play(int i, int k, Seats& seats) {
-    const GameState world =
-        make_world(v_, sample_world_hands(v_, seed_, std::uint64_t(k)), seed_, std::uint64_t(k));
+    const GameState world = make_world(v_, hands_[std::size_t(k)], seed_, std::uint64_t(k));
     GameState g = world;
     g.apply(actions_[std::size_t(i)]);
     int winner;
@@ -246,6 +264,8 @@ class Race {
   const SearchConfig& cfg_;
   std::uint64_t seed_;
   int incumbent_, team_;
+  Constraints constraints_;
+  std::vector<Hands> hands_;  // the hands of worlds 0, 1, ... drawn so far
   std::vector<std::vector<std::int32_t>> value_;
   std::vector<std::vector<std::int8_t>> outcome_;
   std::vector<int> done_;
@@ -317,7 +337,7 @@ Action pimc_action(const PolicyView& view, Rng& rng, PolicyScratch& s, const Sea
   arms.reserve(chosen.size());
   for (int g : chosen) arms.push_back(s.actions[std::size_t(groups[std::size_t(g)].members[0])]);
   arms[0] = prior;  // select_candidates puts the incumbent's group first
-  const SearchResult r = search(view.info(), arms, cfg, seed, 0);
+  const SearchResult r = search(view.info(cfg.inference != Inference::kNone), arms, cfg, seed, 0);
   return arms[std::size_t(r.best)];
 }
 

@@ -39,6 +39,7 @@
 #include <daguai/game/infostate.hpp>
 #include <daguai/players/play_out.hpp>
 #include <daguai/players/policy.hpp>
+#include <daguai/search/inference.hpp>
 
 namespace daguai {
 
@@ -58,6 +59,12 @@ struct SearchConfig {
   // How `rollout` is played: the catalog's rollout_decide (catalog/catalog.hpp), which
   // refuses a search policy; the catalog and the bindings set it.
   DecideFn decide = nullptr;
+  // Inference from play (inference.hpp): kHeuristic resamples each world from
+  // inference_worlds uniform ones by the likelihood of the others' plays this round, the
+  // heuristic's choice with noise inference_noise. The view must carry its history.
+  Inference inference = Inference::kNone;
+  int inference_worlds = kInferenceWorlds;   // 1 .. kMaxInferenceWorlds
+  double inference_noise = kHeuristicNoise;  // in (0, 1)
 };
 
 // Limits of one search (docs/errors.md): budgets in rollouts, and the worlds of one candidate.

@@ -517,9 +517,15 @@ class _PolicyEntry(TypedDict):
 def policy_entries() -> list[_PolicyEntry]: ...
 def _search(game: _GameLike, rollouts: int, ms: float, threads: int, rollout: str, seed: int,
             max_candidates: int = ..., incumbent: int = ...,
-            progress: Callable[[float, float], Any] | None = ...,
+            progress: Callable[[float, float], Any] | None = ..., inference: str = ...,
+            inference_worlds: int = ..., inference_noise: float = ...,
             ) -> tuple[list[tuple[list[Action], int, int, int, int, float, int, list[int]]],
                        int, int, int, int, int, int]: ...
+
+def _inference_weights(view: InfoState, n: int, seed: int,
+                       noise: float = ...) -> npt.NDArray[np.float64]: ...
+def _inferred_hands_array(view: InfoState, n: int, seed: int, inference: str,
+                          inference_worlds: int = ..., noise: float = ...) -> npt.NDArray[np.uint8]: ...
 
 class _SeatDriver:
     @property

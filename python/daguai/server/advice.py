@@ -108,7 +108,7 @@ def hint_worlds(n_legal: int, cost: float | None = None) -> int:
 
 
 def hint(game: Game, legal_texts: list[str], decision: int, seed: int,
-         worlds: int | None = None) -> dict[str, Any]:
+         worlds: int | None = None, inference: str = "none") -> dict[str, Any]:
     """The ``hint`` message: :func:`daguai.analyze` of the seat to act (its view only, R16:
     every world re-deals the hidden hands, so the answer is the same whatever they are) with
     a budget of ``worlds`` (default :func:`hint_worlds`) × the legal actions in rollouts.
@@ -116,7 +116,8 @@ def hint(game: Game, legal_texts: list[str], decision: int, seed: int,
     early stops, so each group has its own number of rollouts ``n``. Each choice carries its
     group's (``group``: the group's rank, 0 = best first, analyze's order; ``best``: the
     race's winner) estimated win / draw / loss of the round for the seat's team with 95%
-    Wilson intervals."""
+    Wilson intervals. ``inference``: :func:`daguai.analyze`'s (``"none"`` by default: inference
+    is not proven stronger, docs/search.md)."""
     import time
 
     from ..search import _wilson, analyze
@@ -124,7 +125,7 @@ def hint(game: Game, legal_texts: list[str], decision: int, seed: int,
     if worlds is None:
         worlds = hint_worlds(len(legal_texts))
     t0 = time.perf_counter()
-    a = analyze(game, rollouts=max(1, worlds * len(legal_texts)), seed=seed)
+    a = analyze(game, rollouts=max(1, worlds * len(legal_texts)), seed=seed, inference=inference)
     if a.rollouts:  # the measured cost sizes the next hints (a forced choice runs nothing)
         _cost[0] = 0.7 * _cost[0] + 0.3 * (time.perf_counter() - t0) / a.rollouts
     index = {t: i for i, t in enumerate(legal_texts)}
