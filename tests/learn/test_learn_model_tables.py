@@ -41,7 +41,7 @@ def _child(code: str) -> str:
 
 def test_learned_plays_the_model_of_the_games_table_R18(tmp_path):
     four = _random_model(tmp_path / "four.dgn", 1)
-    common = f"""
+    common = """
         import daguai
         from daguai import _core
         def rec(policy, table):
