@@ -162,9 +162,12 @@ def test_output_fits_80_columns():
 @pytest.mark.slow  # a 10 s wait and a run on every core; test_chunked_local_runs covers the chunks
 def test_ctrl_c_stops_a_run_without_bar():
     """Found: Ctrl-C took effect only when the run ended (one uninterruptible C++ call)."""
+    # Ctrl-C's default disposition in the child: a suite started in the background by a shell
+    # without job control (`cmd &`) ignores SIGINT, and a child inherits an ignored signal
     proc = subprocess.Popen([sys.executable, "-m", "daguai", "simulate", "--rounds", "20000000", "-q"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=_env(),
-                            stdin=subprocess.DEVNULL)
+                            stdin=subprocess.DEVNULL,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         time.sleep(10)  # imports done, the run started (20M rounds take hours)
         assert proc.poll() is None
