@@ -145,7 +145,8 @@ MODEL_RULES = ("same", "any")
 
 
 def _rules_text(rules: Mapping[str, Any]) -> str:
-    changed = [f"{k}={v!r}" for k, v in rules.items() if v != Rules().to_dict()[k]]
+    default = Rules().to_dict()
+    changed = [f"{k}={v!r}" for k, v in rules.items() if v != default[k]]
     return f"Rules({', '.join(changed)})" if changed else "Rules() (the default rules, 6p3d)"
 
 
@@ -161,8 +162,9 @@ def check_model_rules(policies: Any, rules: Rules, model_rules: Any = "same") ->
     if model_rules == "any":
         return
     game = rules.to_dict()
-    for p in policies:
-        if isinstance(p, str) and p.endswith(".dgn"):
+    # each model file once, however many seats play it (reading one parses its whole file)
+    for p in dict.fromkeys(p for p in policies if isinstance(p, str)):
+        if p.endswith(".dgn"):
             trained = rules_of(p)
             if trained != game:
                 raise _core.ModelError(
