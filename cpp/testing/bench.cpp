@@ -5,10 +5,12 @@
 #include <algorithm>
 #include <array>
 #include <chrono>
+#include <cmath>
 #include <cstdlib>
 
 #include <daguai/beliefs/sampler.hpp>
 #include <daguai/catalog/catalog.hpp>
+#include <daguai/learned/learned.hpp>
 #include <daguai/search/search.hpp>
 
 namespace daguai::testing {
@@ -172,6 +174,80 @@ double time_rollouts(const GameState& g, int n, PolicyId policy) {
   }
   return std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - t0).count() /
          n;
+}
+
+namespace {
+
+// The features of every play decision with two or more candidates, in game order.
+void network_decisions(const Rules& rules, std::uint64_t seed, int rounds,
+                       std::vector<std::vector<float>>* states,
+                       std::vector<std::vector<float>>* actions, std::vector<int>* heuristic) {
+  std::array<PolicyScratch, 6> scratch;
+  Decision d;
+  Rng unused(0);  // the heuristic draws nothing
+  for (int i = 0; i < rounds; ++i) {
+    GameState g(rules, seed, std::uint64_t(i), false, false, Start::kRandom);
+    while (!g.match_over() && g.results().empty()) {
+      PolicyScratch& sc = scratch[std::size_t(g.current_player())];
+      if (g.phase() == Phase::kPlay) {
+        prepare_decision(PolicyView(g), nullptr, sc, &d);
+        if (d.size() > 1) {
+          states->push_back(d.state);
+          actions->push_back(d.cands.features);
+          heuristic->push_back(d.cands.heuristic);
+        }
+      }
+      g.apply(choose_action(PolicyId::kHeuristic, g, unused, sc));
+    }
+  }
+}
+
+}  // namespace
+
+NetworkTiming time_network(const Network& net, const Rules& rules, std::uint64_t seed, int rounds,
+                           int reps) {
+  std::vector<std::vector<float>> states, actions;
+  std::vector<int> heuristic;
+  network_decisions(rules, seed, rounds, &states, &actions, &heuristic);
+  NetworkTiming t;
+  t.decisions = std::int64_t(states.size());
+  std::vector<std::vector<float>> qf(states.size()), qq(states.size());
+  for (std::size_t i = 0; i < states.size(); ++i) {
+    const std::size_t n = actions[i].size() / kActionFeatures;
+    t.candidates += std::int64_t(n);
+    qf[i].resize(n);
+    qq[i].resize(n);
+  }
+  const auto pass = [&](bool quantized) {
+    const auto t0 = std::chrono::steady_clock::now();
+    for (std::size_t i = 0; i < states.size(); ++i) {
+      const int n = int(qf[i].size());
+      if (quantized)
+        net.evaluate(states[i].data(), actions[i].data(), n, qq[i].data());
+      else
+        net.evaluate_float(states[i].data(), actions[i].data(), n, qf[i].data());
+    }
+    return std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - t0).count();
+  };
+  t.float_ns = t.quantized_ns = 1e300;
+  for (int r = 0; r < std::max(1, reps); ++r) {  // alternately, so both see the same machine
+    t.float_ns = std::min(t.float_ns, pass(false));
+    t.quantized_ns = std::min(t.quantized_ns, pass(true));
+  }
+  std::int64_t same = 0;
+  for (std::size_t i = 0; i < states.size(); ++i) {
+    const int n = int(qf[i].size());
+    same += learned_pick(qf[i].data(), n, heuristic[i], net.margin()) ==
+            learned_pick(qq[i].data(), n, heuristic[i], net.margin());
+    for (int c = 0; c < n; ++c)
+      t.max_dq =
+          std::max(t.max_dq, double(std::fabs(qf[i][std::size_t(c)] - qq[i][std::size_t(c)])));
+  }
+  const double per = double(std::max<std::int64_t>(1, t.decisions));
+  t.float_ns /= per;
+  t.quantized_ns /= per;
+  t.same_pick = double(same) / per;
+  return t;
 }
 
 }  // namespace daguai::testing

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include <daguai/game/state.hpp>
+#include <daguai/learned/network.hpp>
 #include <daguai/players/policy.hpp>
 #include <daguai/plays/moves.hpp>
 
@@ -55,5 +56,17 @@ double time_rollouts(const GameState& g, int n, PolicyId policy);
 // single legal action excluded (they cost no policy work). Timed with the thread's CPU clock.
 std::vector<double> time_decisions(const Rules& rules, PolicyId policy, PolicyId opponent,
                                    std::uint64_t seed, int rounds);
+
+// The learned network's float pass against its integer pass (quantized.hpp) on the same
+// decisions: every play decision with two or more candidates of `rounds` heuristic rounds from
+// random start states of (seed, game 0..rounds-1), evaluated in game order. Times are the
+// fastest of `reps` passes over all decisions, in ns per decision; `same_pick` is the share of
+// decisions where learned_pick chooses the same candidate, `max_dq` the largest |q difference|.
+struct NetworkTiming {
+  std::int64_t decisions = 0, candidates = 0;
+  double float_ns = 0, quantized_ns = 0, same_pick = 0, max_dq = 0;
+};
+NetworkTiming time_network(const Network& net, const Rules& rules, std::uint64_t seed, int rounds,
+                           int reps);
 
 }  // namespace daguai::testing

@@ -26,6 +26,7 @@ import random
 import statistics
 import time
 from collections.abc import Callable, Sequence
+from pathlib import Path
 
 import numpy as np
 
@@ -203,6 +204,10 @@ def measure_learning(steps: int = 200) -> list[Row]:
                      "µs", 1000.0))
         rows.append(("learned policy, CPU per decision, p90 (1 thread)",
                      float(np.quantile(ns, 0.9)) / 1e3, "µs", NAN))
+        net = _core.Network.from_file(str(Path(__file__).parent / "models" / "learned.dgn"))
+        t = _testing.time_network(net, Rules()._core, 2026, max(4, steps // 20), 3)
+        rows.append(("learned network, float / integer pass time on the same decisions",
+                     t["float_ns"] / t["quantized_ns"], "x", 5.0))
     try:
         from .learn.pettingzoo_env import env as aec_env
     except ImportError:

@@ -77,7 +77,8 @@ RANGE_CHECKS_LEFT = {
                                    # the unpickled n before the engine allocates n environments
     "players/bind_search.cpp": 1,  # analyze's incumbent index
     "players/bind_sim.cpp": 2,     # _ResultRows' row (memory safety), PolicyRunner's seat
-    "testing/bind_timers.cpp": 2,  # time_play_op's op, time_decisions' rounds (benchmark hooks)
+    "testing/bind_timers.cpp": 4,  # time_play_op's op, time_decisions' rounds, time_network's
+                                   # rounds and reps (benchmark hooks)
 }
 
 

@@ -68,19 +68,25 @@ void bind_network(py::module_& m) {
       .def_property_readonly("parameters", &Network::parameters, "Number of weights and biases.")
       .def(
           "evaluate",
-          [](const Network& n, py::handle state, py::handle actions) {
+          [](const Network& n, py::handle state, py::handle actions, py::handle quantized) {
+            if (!PyBool_Check(quantized.ptr())) throw py::type_error("quantized must be a bool");
+            const bool integer = quantized.ptr() == Py_True;
             auto s = floats_arg(state, "state", 1, kStateFeatures);
             auto a = floats_arg(actions, "actions", 2, kActionFeatures);
             py::array_t<float> q(a.shape(0));
             {
               py::gil_scoped_release nogil;  // reads the arrays (kept alive here), writes q
-              n.evaluate(s.data(), a.data(), int(a.shape(0)), q.mutable_data());
+              if (integer)
+                n.evaluate(s.data(), a.data(), int(a.shape(0)), q.mutable_data());
+              else
+                n.evaluate_float(s.data(), a.data(), int(a.shape(0)), q.mutable_data());
             }
             return q;
           },
-          py::arg("state"), py::arg("actions"),
+          py::arg("state"), py::arg("actions"), py::kw_only(), py::arg("quantized") = false,
           "Q of each action row: state float32[STATE_FEATURES], actions float32[n, "
-          "ACTION_FEATURES].");
+          "ACTION_FEATURES]. The float pass (the trainer's reference) by default; "
+          "quantized=True gives the integer pass the learned player plays.");
   harden<Network>(m, "Network");
 }
 

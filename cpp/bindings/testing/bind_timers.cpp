@@ -32,6 +32,38 @@ void timing_tops(py::object tops, std::size_t n, int lv, const Rules& rules, con
     }
 }
 
+// The learned network's timer and the integer pass's switches (cpp/engine/learned/quantized.hpp).
+void bind_network_timers(py::module_& t) {
+  t.def(
+      "time_network",
+      [](const Network& net, const Rules& rules, std::uint64_t seed, int rounds, int reps) {
+        if (rounds < 1 || rounds > 10000) throw GameError("time_network: rounds in [1, 10000]");
+        if (reps < 1 || reps > 1000) throw GameError("time_network: reps in [1, 1000]");
+        NetworkTiming r;
+        {
+          py::gil_scoped_release nogil;  // the network is immutable; C++ values only
+          r = time_network(net, rules, seed, rounds, reps);
+        }
+        py::dict d;
+        d["decisions"] = r.decisions;
+        d["candidates"] = r.candidates;
+        d["float_ns"] = r.float_ns;
+        d["quantized_ns"] = r.quantized_ns;
+        d["same_pick"] = r.same_pick;
+        d["max_dq"] = r.max_dq;
+        return d;
+      },
+      py::arg("network"), py::arg("rules"), py::arg("seed"), py::arg("rounds"), py::arg("reps") = 3,
+      "Benchmark hook: the network's float and integer passes on the same heuristic-round "
+      "decisions (ns per decision, same-pick share, largest |q difference|).");
+  t.def(
+      "set_quantized_simd", [](bool allowed) { set_quantized_simd(allowed); }, py::arg("allowed"),
+      "Test hook: allow (True) or forbid the integer pass's AVX2 copy in this process.");
+  t.def(
+      "set_quantized_cache", [](bool allowed) { set_quantized_cache(allowed); }, py::arg("allowed"),
+      "Test hook: allow (True) or forbid the integer pass's per-thread state cache.");
+}
+
 }  // namespace
 
 void bind_testing_timers(py::module_& t) {
@@ -135,6 +167,7 @@ void bind_testing_timers(py::module_& t) {
       },
       py::arg("game"), py::arg("n"), py::arg("policy") = "heuristic",
       "Benchmark hook: ns per rollout to the end of the round from the game's state.");
+  bind_network_timers(t);
 }
 
 }  // namespace daguai::bind

@@ -90,6 +90,10 @@ Network Network::from_bytes(const std::string& bytes) {
     n.b_.push_back(b);
   }
   if (r.pos() != body) throw ModelError("model file: bytes left over after the output layer");
+  std::vector<float> w0 = n.w0_state_;
+  w0.insert(w0.end(), n.w0_action_.begin(), n.w0_action_.end());
+  n.quantized_ = QuantizedNetwork(w0, n.b0_, kStateFeatures + kActionFeatures, kStateFeatures, h0,
+                                  n.w_, n.b_, {0, kActionHandAfter, 54});
   n.raw_ = bytes;
   return n;
 }
@@ -100,7 +104,7 @@ std::size_t Network::parameters() const {
   return p;
 }
 
-void Network::evaluate(const float* state, const float* actions, int n, float* q) const {
+void Network::evaluate_float(const float* state, const float* actions, int n, float* q) const {
   const int h0 = widths_[0];
   int widest = h0;
   for (int w : widths_) widest = std::max(widest, w);

@@ -1,0 +1,406 @@
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <cmath>
+#include <string>
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+#endif
+
+#include <daguai/learned/format.hpp>
+#include <daguai/learned/quantized.hpp>
+
+namespace daguai {
+
+namespace {
+
+// Later layers: every row's |bias| + in * kActMax * |w| stays below this, so no sum can
+// overflow whatever the activations are.
+constexpr double kAccLimit = 2147483647.0 * 0.98;
+constexpr int kCacheEntries = 8;  // states kept per thread (one per seat of a table, and more)
+
+std::atomic<std::uint64_t> next_serial{1};
+std::atomic<bool> simd_allowed{true};
+std::atomic<bool> cache_allowed{true};
+
+int padded(int w) { return (w + kQuantPad - 1) / kQuantPad * kQuantPad; }
+
+// Rows are stored swizzled within each block of 16 columns, [0-3, 8-11, 4-7, 12-15]: an AVX2
+// unpack of two such rows then interleaves columns 0-7 (low) and 8-15 (high) in order, ready
+// for pmaddwd. The portable sum reads through the same map.
+constexpr int kSwizzle[16] = {0, 1, 2, 3, 8, 9, 10, 11, 4, 5, 6, 7, 12, 13, 14, 15};
+
+int swizzled(int j) { return (j & ~15) | kSwizzle[j & 15]; }
+
+// Whether scale 2^shift keeps every weight of a later layer within int16 and every row's sum
+// within int32.
+bool later_scale_fits(const std::vector<float>& w, const std::vector<float>& b, int in, int out,
+                      int shift) {
+  const double s = std::ldexp(1.0, shift);
+  for (int o = 0; o < out; ++o) {
+    double sum = std::fabs(std::nearbyint(double(b[std::size_t(o)]) * s * (1 << kActShift)));
+    for (int i = 0; i < in; ++i) {
+      const double q = std::nearbyint(double(w[std::size_t(i) * std::size_t(out) + o]) * s);
+      if (std::fabs(q) > 32767.0) return false;
+      sum += std::fabs(q) * kActMax;
+    }
+    if (sum > kAccLimit) return false;
+  }
+  return true;
+}
+
+QuantizedLayer quantize_later(const std::vector<float>& w, const std::vector<float>& b, int in,
+                              int out) {
+  int shift = 24;
+  while (shift >= 0 && !later_scale_fits(w, b, in, out, shift)) --shift;
+  if (shift < 0)
+    throw ModelError("model file: weights too large to quantize (a layer's |w| sums past " +
+                     std::to_string(int(kAccLimit / kActMax)) + ")");
+  QuantizedLayer L;
+  L.in = in;
+  L.out = out;
+  L.out_padded = padded(out);
+  L.shift = shift;
+  const double s = std::ldexp(1.0, shift);
+  L.w.assign(std::size_t(in) * std::size_t(L.out_padded), 0);
+  L.b.assign(std::size_t(L.out_padded), 0);
+  for (int o = 0; o < out; ++o) {
+    for (int i = 0; i < in; ++i)
+      L.w[std::size_t(i) * std::size_t(L.out_padded) + std::size_t(swizzled(o))] = std::int16_t(
+          std::nearbyint(double(w[std::size_t(i) * std::size_t(out) + std::size_t(o)]) * s));
+    L.b[std::size_t(o)] =
+        std::int32_t(std::nearbyint(double(b[std::size_t(o)]) * s * (1 << kActShift)));
+  }
+  return L;
+}
+
+// A list of (row, value) terms: a sum of value * row over the rows of a matrix. Values are
+// within +-32767, so two products and their sum fit int32 (pmaddwd cannot overflow).
+struct Terms {
+  std::vector<std::int32_t> row;  // sized once (reserve); n counts the terms in use
+  std::vector<std::int16_t> value;
+  int n = 0;
+  void reserve(std::size_t cap) {
+    if (row.size() < cap) row.resize(cap), value.resize(cap);
+  }
+  void clear() { n = 0; }
+  void add(int r, std::int32_t v) {   // v may leave int16: then as several terms
+    if (v >= -32767 && v <= 32767) {  // the usual case: one term
+      row[std::size_t(n)] = r;
+      value[std::size_t(n)] = std::int16_t(v);
+      n += v != 0;
+      return;
+    }
+    while (v != 0) {
+      const std::int32_t part = v < -32767 ? -32767 : (v > 32767 ? 32767 : v);
+      row[std::size_t(n)] = r;
+      value[std::size_t(n)] = std::int16_t(part);
+      ++n;
+      v -= part;
+    }
+  }
+  int size() const { return n; }
+};
+
+// out[j] = init[j] + the sum over terms of value * w[row][j], modulo 2^32, for j < width (a
+// multiple of 16): exact in any order, so the two copies below give the same integers.
+void sum_rows_portable(std::int32_t* out, const std::int32_t* init, const std::int16_t* w,
+                       int width, const Terms& t) {
+  std::uint32_t acc[kMaxModelWidth];  // width <= kMaxModelWidth (format.hpp)
+  std::copy(init, init + width, acc);
+  for (int k = 0; k < t.size(); ++k) {
+    const std::int16_t* row = w + std::size_t(t.row[std::size_t(k)]) * std::size_t(width);
+    const std::int32_t v = t.value[std::size_t(k)];
+    for (int j = 0; j < width; ++j) acc[j] += std::uint32_t(v * std::int32_t(row[swizzled(j)]));
+  }
+  for (int j = 0; j < width; ++j) out[j] = std::int32_t(acc[j]);
+}
+
+void quantize_portable(const float* x, int n, std::int32_t* out) {
+  for (int i = 0; i < n; ++i) out[i] = quantize_input(x[i]);
+}
+
+void nonzero_terms_portable(const std::int32_t* x, int n, int row0, Terms& t) {
+  for (int i = 0; i < n; ++i)
+    if (x[i] != 0) t.add(row0 + i, x[i]);
+}
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define DAGUAI_QUANT_AVX2 1
+
+// B blocks of 16 columns from column `col`, every term, the sums kept in 2B registers.
+template <int B>
+__attribute__((target("avx2"), always_inline)) inline void sum_blocks_avx2(
+    std::int32_t* out, const std::int32_t* init, const std::int16_t* w, int width, const Terms& t,
+    int col) {
+  __m256i acc[2 * B];
+  for (int b = 0; b < 2 * B; ++b)
+    acc[b] = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(init + col + 8 * b));
+  const int n = t.size();
+  const std::int32_t* rows = t.row.data();
+  const std::int16_t* vals = t.value.data();
+  for (int k = 0; k < n; k += 2) {
+    const bool pair = k + 1 < n;  // an odd last term pairs with a zero value
+    const std::int16_t* r0 = w + std::size_t(rows[k]) * std::size_t(width) + col;
+    const std::int16_t* r1 = pair ? w + std::size_t(rows[k + 1]) * std::size_t(width) + col : r0;
+    const std::uint32_t v0 = std::uint16_t(vals[k]), v1 = pair ? std::uint16_t(vals[k + 1]) : 0u;
+    const __m256i v = _mm256_set1_epi32(std::int32_t(v0 | (v1 << 16)));
+    for (int b = 0; b < B; ++b) {
+      const __m256i a0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(r0 + 16 * b));
+      const __m256i a1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(r1 + 16 * b));
+      acc[2 * b] =
+          _mm256_add_epi32(acc[2 * b], _mm256_madd_epi16(_mm256_unpacklo_epi16(a0, a1), v));
+      acc[2 * b + 1] =
+          _mm256_add_epi32(acc[2 * b + 1], _mm256_madd_epi16(_mm256_unpackhi_epi16(a0, a1), v));
+    }
+  }
+  for (int b = 0; b < 2 * B; ++b)
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + col + 8 * b), acc[b]);
+}
+
+__attribute__((target("avx2"))) void sum_rows_avx2(std::int32_t* out, const std::int32_t* init,
+                                                   const std::int16_t* w, int width,
+                                                   const Terms& t) {
+  int col = 0;
+  for (; col + 64 <= width; col += 64) sum_blocks_avx2<4>(out, init, w, width, t, col);
+  for (; col < width; col += 16) sum_blocks_avx2<1>(out, init, w, width, t, col);
+}
+
+// quantize_input of n floats, as int32.
+__attribute__((target("avx2"))) void quantize_avx2(const float* x, int n, std::int32_t* out) {
+  const __m256 scale = _mm256_set1_ps(float(1 << kInShift)), lo = _mm256_set1_ps(-32767.0f),
+               hi = _mm256_set1_ps(32767.0f), half = _mm256_set1_ps(0.5f),
+               sign = _mm256_set1_ps(-0.0f);
+  int i = 0;
+  for (; i + 8 <= n; i += 8) {
+    __m256 s = _mm256_mul_ps(_mm256_loadu_ps(x + i), scale);
+    s = _mm256_and_ps(s, _mm256_cmp_ps(s, s, _CMP_ORD_Q));  // a NaN is 0
+    s = _mm256_min_ps(_mm256_max_ps(s, lo), hi);
+    s = _mm256_add_ps(s, _mm256_or_ps(half, _mm256_and_ps(s, sign)));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + i), _mm256_cvttps_epi32(s));
+  }
+  for (; i < n; ++i) out[i] = quantize_input(x[i]);
+}
+
+// The nonzero x[i] as terms (row0 + i, x[i]), in order of i.
+__attribute__((target("avx2"))) void nonzero_terms_avx2(const std::int32_t* x, int n, int row0,
+                                                        Terms& t) {
+  int i = 0;
+  for (; i + 8 <= n; i += 8) {
+    const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(x + i));
+    unsigned mask = unsigned(_mm256_movemask_ps(
+                        _mm256_castsi256_ps(_mm256_cmpeq_epi32(v, _mm256_setzero_si256())))) ^
+                    0xffu;
+    while (mask) {
+      const int k = __builtin_ctz(mask);
+      t.add(row0 + i + k, x[i + k]);
+      mask &= mask - 1;
+    }
+  }
+  for (; i < n; ++i)
+    if (x[i] != 0) t.add(row0 + i, x[i]);
+}
+
+bool cpu_has_avx2() { return __builtin_cpu_supports("avx2"); }
+#else
+#define DAGUAI_QUANT_AVX2 0
+bool cpu_has_avx2() { return false; }
+#endif
+
+// One copy's vector kernels (portable or AVX2): the same integers either way.
+struct Kernels {
+  void (*sum)(std::int32_t*, const std::int32_t*, const std::int16_t*, int, const Terms&);
+  void (*quantize)(const float*, int, std::int32_t*);
+  void (*nonzero)(const std::int32_t*, int, int, Terms&);
+};
+
+// What the integer pass reads.
+struct Model {
+  int inputs, state_inputs, h0, h0p, shift0;
+  QuantizedNetwork::Shared shared;
+  std::uint64_t serial;
+  const std::int16_t* w0;
+  const std::int32_t* b0;
+  const std::vector<QuantizedLayer>* layers;
+};
+
+struct StateEntry {
+  std::uint64_t serial = 0, stamp = 0;
+  std::vector<std::int32_t> x;    // the quantized state
+  std::vector<std::int32_t> acc;  // bias + its layer-0 sums, modulo 2^32
+};
+
+struct Scratch {
+  std::array<StateEntry, kCacheEntries> cache;
+  std::uint64_t clock = 0;
+  std::vector<std::int32_t> xs, xa, base, acc, y, h;
+  Terms terms;
+};
+
+// This thread's scratch (one lookup of the thread-local per pass).
+__attribute__((noinline)) Scratch& thread_scratch() {
+  thread_local Scratch s;
+  return s;
+}
+
+int count_diffs(const std::int32_t* a, const std::int32_t* b, int n) {
+  int d = 0;
+  for (int i = 0; i < n; ++i) d += a[i] != b[i];
+  return d;
+}
+
+// The state's layer-0 sums: from the cached state with the fewest differences, updated by
+// them, or afresh (and then cached in the least recently used entry). Either way the same
+// integers.
+StateEntry& state_sums(const Model& m, Scratch& s, const Kernels& k) {
+  const std::int32_t* x = s.xs.data();
+  StateEntry* best = nullptr;
+  int best_diffs = 0;
+  if (cache_allowed.load(std::memory_order_relaxed)) {
+    for (StateEntry& e : s.cache) {
+      if (e.serial != m.serial) continue;
+      const int d = count_diffs(e.x.data(), x, m.state_inputs);
+      if (!best || d < best_diffs) best = &e, best_diffs = d;
+    }
+  }
+  Terms& t = s.terms;
+  t.clear();
+  if (best && best_diffs * 4 <= m.state_inputs) {
+    std::int32_t* old = best->x.data();
+    for (int i = 0; i < m.state_inputs; ++i) old[i] = x[i] - old[i];  // the differences
+    k.nonzero(old, m.state_inputs, 0, t);
+    k.sum(best->acc.data(), best->acc.data(), m.w0, m.h0p, t);
+    std::copy(x, x + m.state_inputs, old);
+  } else {
+    best = &s.cache[0];  // the least recently used entry
+    for (StateEntry& e : s.cache)
+      if (e.stamp < best->stamp) best = &e;
+    best->serial = m.serial;
+    best->x.assign(x, x + m.state_inputs);
+    best->acc.resize(std::size_t(m.h0p));
+    k.nonzero(x, m.state_inputs, 0, t);
+    k.sum(best->acc.data(), m.b0, m.w0, m.h0p, t);
+  }
+  best->stamp = ++s.clock;
+  return *best;
+}
+
+// The activations of int32 sums: ReLU, >> shift (units 2^-kActShift), clipped; as the terms
+// of the next layer (its nonzero inputs: about 10% after layer 0).
+__attribute__((always_inline)) inline void activate(const std::int32_t* y, int n, int shift,
+                                                    Scratch& s, const Kernels& k) {
+  s.h.resize(std::size_t(n));
+  std::int32_t* h = s.h.data();
+  for (int j = 0; j < n; ++j) h[j] = std::clamp(y[j] >> shift, 0, kActMax);  // C++20: arithmetic
+  s.terms.clear();
+  k.nonzero(h, n, 0, s.terms);
+}
+
+// One candidate from the decision's base: its action inputs, the hidden layers, the output.
+__attribute__((always_inline)) inline float candidate(const Model& m, const float* a, Scratch& s,
+                                                      const Kernels& k) {
+  const int action_inputs = m.inputs - m.state_inputs;
+  s.xa.resize(std::size_t(action_inputs));
+  std::int32_t* xa = s.xa.data();
+  k.quantize(a, action_inputs, xa);
+  const std::int32_t* hand = s.xs.data() + m.shared.state;
+  for (int f = 0, n = m.shared.len, at = m.shared.action; f < n; ++f) xa[at + f] -= hand[f];
+  s.terms.clear();
+  k.nonzero(xa, action_inputs, m.state_inputs, s.terms);
+  s.acc.resize(std::size_t(m.h0p));
+  k.sum(s.acc.data(), s.base.data(), m.w0, m.h0p, s.terms);
+  activate(s.acc.data(), m.h0, m.shift0, s, k);
+  for (std::size_t l = 0; l < m.layers->size(); ++l) {
+    const QuantizedLayer& L = (*m.layers)[l];
+    s.y.resize(std::size_t(L.out_padded));
+    k.sum(s.y.data(), L.b.data(), L.w.data(), L.out_padded, s.terms);  // cannot overflow
+    if (l + 1 == m.layers->size()) return float(s.y[0]) * std::ldexp(1.0f, -(kActShift + L.shift));
+    activate(s.y.data(), L.out, L.shift, s, k);
+  }
+  return 0.0f;  // unreachable: the output layer returns
+}
+
+// The whole pass, written once and compiled twice (portable, AVX2), each copy with its own
+// kernels: integers, so the copies cannot differ.
+__attribute__((always_inline)) inline void forward_body(const Model& m, const float* state,
+                                                        const float* actions, int n, float* q,
+                                                        const Kernels& k) {
+  Scratch& s = thread_scratch();
+  // Room for every term: a difference splits in two at most; activations are within int16.
+  s.terms.reserve(2 * std::size_t(m.inputs) + kMaxModelWidth);
+  s.xs.resize(std::size_t(m.state_inputs));
+  k.quantize(state, m.state_inputs, s.xs.data());
+  const StateEntry& e = state_sums(m, s, k);
+  s.terms.clear();  // the decision's base: the shared action inputs at their state values
+  for (int f = 0; f < m.shared.len; ++f)
+    s.terms.add(m.state_inputs + m.shared.action + f, s.xs[std::size_t(m.shared.state + f)]);
+  s.base.resize(std::size_t(m.h0p));
+  k.sum(s.base.data(), e.acc.data(), m.w0, m.h0p, s.terms);
+  const int action_inputs = m.inputs - m.state_inputs;
+  for (int c = 0; c < n; ++c) q[c] = candidate(m, actions + std::size_t(c) * action_inputs, s, k);
+}
+
+void forward_portable(const Model& m, const float* state, const float* actions, int n, float* q) {
+  static const Kernels k{&sum_rows_portable, &quantize_portable, &nonzero_terms_portable};
+  forward_body(m, state, actions, n, q, k);
+}
+
+#if DAGUAI_QUANT_AVX2
+__attribute__((target("avx2"))) void forward_avx2(const Model& m, const float* state,
+                                                  const float* actions, int n, float* q) {
+  static const Kernels k{&sum_rows_avx2, &quantize_avx2, &nonzero_terms_avx2};
+  forward_body(m, state, actions, n, q, k);
+}
+#endif
+
+}  // namespace
+
+QuantizedNetwork::QuantizedNetwork(const std::vector<float>& w0, const std::vector<float>& b0,
+                                   int inputs, int state_inputs, int h0,
+                                   const std::vector<std::vector<float>>& w,
+                                   const std::vector<std::vector<float>>& b, Shared shared)
+    : inputs_(inputs),
+      state_inputs_(state_inputs),
+      h0_(h0),
+      h0p_(padded(h0)),
+      shared_(shared),
+      serial_(next_serial.fetch_add(1)) {
+  float largest = 0.0f, bias = 0.0f;
+  for (float v : w0) largest = std::max(largest, std::fabs(v));
+  for (float v : b0) bias = std::max(bias, std::fabs(v));
+  s0_ = 24;
+  while (s0_ >= 0 && (std::nearbyint(double(largest) * std::ldexp(1.0, s0_)) > 32767.0 ||
+                      double(bias) * std::ldexp(1.0, s0_ + kInShift) > 2147483647.0 * 0.5))
+    --s0_;
+  if (s0_ < 0) throw ModelError("model file: layer 0 weights too large to quantize");
+  const double s = std::ldexp(1.0, s0_);
+  w0_.assign(std::size_t(inputs) * std::size_t(h0p_), 0);
+  for (int i = 0; i < inputs; ++i)
+    for (int j = 0; j < h0; ++j)
+      w0_[std::size_t(i) * std::size_t(h0p_) + std::size_t(swizzled(j))] =
+          std::int16_t(std::nearbyint(double(w0[std::size_t(i) * std::size_t(h0) + j]) * s));
+  b0_.assign(std::size_t(h0p_), 0);
+  for (int j = 0; j < h0; ++j)
+    b0_[std::size_t(j)] =
+        std::int32_t(std::nearbyint(double(b0[std::size_t(j)]) * s * (1 << kInShift)));
+  for (std::size_t k = 0; k < w.size(); ++k) {
+    const int in = k == 0 ? h0 : int(b[k - 1].size());
+    layers_.push_back(quantize_later(w[k], b[k], in, int(b[k].size())));
+  }
+}
+
+void QuantizedNetwork::evaluate(const float* state, const float* actions, int n, float* q) const {
+  const Model m{inputs_, state_inputs_, h0_,        h0p_,       kInShift + s0_ - kActShift,
+                shared_, serial_,       w0_.data(), b0_.data(), &layers_};
+#if DAGUAI_QUANT_AVX2
+  if (quantized_simd_active()) return forward_avx2(m, state, actions, n, q);
+#endif
+  forward_portable(m, state, actions, n, q);
+}
+
+bool quantized_simd_active() { return simd_allowed.load() && cpu_has_avx2(); }
+void set_quantized_simd(bool allowed) { simd_allowed.store(allowed); }
+void set_quantized_cache(bool allowed) { cache_allowed.store(allowed); }
+
+}  // namespace daguai
