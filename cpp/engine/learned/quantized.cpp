@@ -131,9 +131,11 @@ void nonzero_terms_portable(const std::int32_t* x, int n, int row0, Terms& t) {
 
 // B blocks of 16 columns from column `col`, every term, the sums kept in 2B registers.
 template <int B>
-__attribute__((target("avx2"), always_inline)) inline void sum_blocks_avx2(
-    std::int32_t* out, const std::int32_t* init, const std::int16_t* w, int width, const Terms& t,
-    int col) {
+__attribute__((target("avx2"), always_inline)) inline void sum_blocks(std::int32_t* out,
+                                                                      const std::int32_t* init,
+                                                                      const std::int16_t* w,
+                                                                      int width, const Terms& t,
+                                                                      int col) {
   __m256i acc[2 * B];
   for (int b = 0; b < 2 * B; ++b)
     acc[b] = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(init + col + 8 * b));
@@ -163,8 +165,8 @@ __attribute__((target("avx2"))) void sum_rows_avx2(std::int32_t* out, const std:
                                                    const std::int16_t* w, int width,
                                                    const Terms& t) {
   int col = 0;
-  for (; col + 64 <= width; col += 64) sum_blocks_avx2<4>(out, init, w, width, t, col);
-  for (; col < width; col += 16) sum_blocks_avx2<1>(out, init, w, width, t, col);
+  for (; col + 64 <= width; col += 64) sum_blocks<4>(out, init, w, width, t, col);
+  for (; col < width; col += 16) sum_blocks<1>(out, init, w, width, t, col);
 }
 
 // quantize_input of n floats, as int32.
@@ -244,7 +246,8 @@ __attribute__((noinline)) Scratch& thread_scratch() {
   return s;
 }
 
-int count_diffs(const std::int32_t* a, const std::int32_t* b, int n) {
+__attribute__((always_inline)) inline int count_diffs(const std::int32_t* a, const std::int32_t* b,
+                                                      int n) {
   int d = 0;
   for (int i = 0; i < n; ++i) d += a[i] != b[i];
   return d;
@@ -253,7 +256,8 @@ int count_diffs(const std::int32_t* a, const std::int32_t* b, int n) {
 // The state's layer-0 sums: from the cached state with the fewest differences, updated by
 // them, or afresh (and then cached in the least recently used entry). Either way the same
 // integers.
-StateEntry& state_sums(const Model& m, Scratch& s, const Kernels& k) {
+__attribute__((always_inline)) inline StateEntry& state_sums(const Model& m, Scratch& s,
+                                                             const Kernels& k) {
   const std::int32_t* x = s.xs.data();
   StateEntry* best = nullptr;
   int best_diffs = 0;
@@ -352,6 +356,7 @@ __attribute__((target("avx2"))) void forward_avx2(const Model& m, const float* s
   static const Kernels k{&sum_rows_avx2, &quantize_avx2, &nonzero_terms_avx2};
   forward_body(m, state, actions, n, q, k);
 }
+
 #endif
 
 }  // namespace
