@@ -31,6 +31,8 @@ enum class Stream : std::uint64_t {
   kStart = 4,        // index = 0: a random start state (Start::kRandom, docs/game.md)
   kSample = 5,       // index = world k: sample_worlds' k-th world (seed = its seed, game = 0)
   kExplore = 6,      // index = seat: the learner's exploration in self-play (learned.hpp)
+  kContinuation = 7,  // self-play's continuation policies (run/self_play.hpp): index = seat
+                      // for the draw from the pool, 6 (b + 1) + seat for branch b's play-out
 };
 
 class Rng {
