@@ -13,8 +13,7 @@ double uniform01(Rng& r) { return double(r.next() >> 11) * 0x1.0p-53; }
 // playing policy[s] from its stream rngs[s] (a copy: both branches of a pair start from the
 // same streams, R17): (+1 / 0 / -1 for its team, its score change).
 std::pair<float, float> branch_value(const GameState& g, const Action& a, int seat,
-                                     const std::array<PolicyId, 6>& policy,
-                                     std::array<Rng, 6> rngs,
+                                     const std::array<PolicyId, 6>& policy, std::array<Rng, 6> rngs,
                                      std::array<PolicyScratch, 6>& scratch) {
   GameState c = g;
   const std::size_t rounds = c.results().size();

@@ -31,7 +31,8 @@ def _pool(text: str) -> tuple[str, ...]:
     """A continuation pool: comma-separated policy names or .dgn paths."""
     pool = tuple(p.strip() for p in text.split(","))
     if not all(pool):
-        raise argparse.ArgumentTypeError(f"a comma-separated list of policy names or .dgn paths, got {text!r}")
+        raise argparse.ArgumentTypeError(
+            f"a comma-separated list of policy names or .dgn paths, got {text!r}")
     return pool
 
 

@@ -17,9 +17,9 @@ from typing import Any
 from .. import _core
 from ..rules import Rules
 
-__all__ = ["CHECKPOINT", "DEFAULT_WIDTHS", "MAX_ACTORS", "MAX_CONTINUATION", "TrainConfig", "check_widths",
-           "check_continuation", "check_export_path", "check_minutes", "check_plot_path", "check_run_dir", "config_from_json",
-           "config_json"]
+__all__ = ["CHECKPOINT", "DEFAULT_WIDTHS", "MAX_ACTORS", "MAX_CONTINUATION", "TrainConfig",
+           "check_widths", "check_continuation", "check_export_path", "check_minutes",
+           "check_plot_path", "check_run_dir", "config_from_json", "config_json"]
 
 CHECKPOINT = "checkpoint.pt"
 #: Hidden widths of the shipped model (docs/learning.md "Network").

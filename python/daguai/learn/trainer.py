@@ -17,6 +17,9 @@ Phases: for the first ``warm_frames`` frames (the warm start) every seat plays t
 so the network learns the value of each alternative to the heuristic's play; after them the
 recorded seats play the network (with its switching ``margin``), each task either self-play
 (all seats the network) or the network's team against the heuristic, by ``self_play``.
+
+The branches are played out by the ``continuation`` pool (default the heuristic; a frozen
+earlier generation for iterated training, docs/learning.md "Iterated training").
 """
 
 from __future__ import annotations
@@ -38,8 +41,8 @@ from .checkpoint import load_checkpoint as _load_checkpoint
 from .config import (
     CHECKPOINT,
     TrainConfig,
-    check_export_path,
     check_continuation,
+    check_export_path,
     check_minutes,
     check_run_dir,
     config_json,
