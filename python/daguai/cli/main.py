@@ -21,8 +21,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     parser = Parser(
         prog="daguai",
-        description="大怪路子 (Da Guai Lu Zi): simulate, evaluate, bench, serve, train, gate, analyze, "
-                    "ladder.",
+        # one line of 80 columns (each character of the name takes two)
+        description="大怪路子: simulate, evaluate, bench, serve, train, gate, analyze, ladder.",
         epilog="See docs/simulation.md. 'daguai COMMAND --help' for each command.")
     parser.add_argument("--version", action="version", version=f"daguai {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", title="commands")
