@@ -142,7 +142,7 @@ void bind_learned_play(py::module_& m) {
       "_self_play",
       [](const Rules& rules, std::uint64_t seed, std::uint64_t first_game, std::int64_t n,
          const std::vector<std::string>& policies, const std::vector<bool>& record, double epsilon,
-         double branch, bool random_start) {
+         double branch, bool random_start, const std::vector<std::string>& continuation) {
         const Table& tb = table_of(rules);
         if (policies.size() != std::size_t(tb.seats) || record.size() != std::size_t(tb.seats))
           throw GameError("_self_play needs one policy and one record flag per seat");
@@ -158,6 +158,10 @@ void bind_learned_play(py::module_& m) {
         cfg.epsilon = epsilon;
         cfg.branch = branch;
         cfg.random_start = random_start;
+        if (continuation.empty() || continuation.size() > 64)
+          throw GameError("_self_play: the continuation pool has 1 to 64 policies");
+        cfg.continuation.clear();
+        for (const std::string& name : continuation) cfg.continuation.push_back(parse_policy(name));
         for (int s = 0; s < tb.seats; ++s) {
           cfg.policies[std::size_t(s)] = parse_policy(policies[std::size_t(s)]);
           cfg.record[std::size_t(s)] = record[std::size_t(s)];
@@ -181,8 +185,11 @@ void bind_learned_play(py::module_& m) {
       py::arg("rules"), py::arg("seed"), py::arg("first_game"), py::arg("n"), py::arg("policies"),
       py::arg("record"), py::arg("epsilon"), py::arg("branch") = 1.0,
       py::arg("random_start") = true,
+      py::arg("continuation") = std::vector<std::string>{"heuristic"},
       "Self-play rounds for the trainer: the recorded seats' branch pairs (frames 2i, 2i+1: "
-      "state, action, target, score, game, seat) as numpy arrays, and the rounds played.");
+      "state, action, target, score, game, seat) as numpy arrays, and the rounds played. "
+      "The branches are played out by each seat's continuation policy, drawn per game from "
+      "`continuation` (policy names or .dgn paths; no searches).");
 }
 
 }  // namespace

@@ -25,12 +25,14 @@ constexpr std::uint64_t mix64(std::uint64_t x) { return splitmix64(&x); }
 
 // Stream purposes (the `purpose` argument of Rng::stream).
 enum class Stream : std::uint64_t {
-  kDeal = 1,         // index = round number: the shuffle of that round
-  kFirstDealer = 2,  // index = 0: the first round's dealer (R10)
-  kPolicy = 3,       // index = seat: a built-in policy's choices
-  kStart = 4,        // index = 0: a random start state (Start::kRandom, docs/game.md)
-  kSample = 5,       // index = world k: sample_worlds' k-th world (seed = its seed, game = 0)
-  kExplore = 6,      // index = seat: the learner's exploration in self-play (learned.hpp)
+  kDeal = 1,          // index = round number: the shuffle of that round
+  kFirstDealer = 2,   // index = 0: the first round's dealer (R10)
+  kPolicy = 3,        // index = seat: a built-in policy's choices
+  kStart = 4,         // index = 0: a random start state (Start::kRandom, docs/game.md)
+  kSample = 5,        // index = world k: sample_worlds' k-th world (seed = its seed, game = 0)
+  kExplore = 6,       // index = seat: the learner's exploration in self-play (learned.hpp)
+  kContinuation = 7,  // self-play's continuation policies (run/self_play.hpp): index = seat
+                      // for the draw from the pool, 6 (b + 1) + seat for branch b's play-out
 };
 
 class Rng {

@@ -9,21 +9,57 @@ namespace {
 
 double uniform01(Rng& r) { return double(r.next() >> 11) * 0x1.0p-53; }
 
-// The round's outcome for `seat` after `a` is applied to a copy of `g`, every seat then
-// playing the heuristic: (+1 / 0 / -1 for its team, its score change).
+// The round's outcome for `seat` after `a` is applied to a copy of `g`, every seat s then
+// playing policy[s] from its stream rngs[s] (a copy: both branches of a pair start from the
+// same streams, R17): (+1 / 0 / -1 for its team, its score change).
 std::pair<float, float> branch_value(const GameState& g, const Action& a, int seat,
+                                     const std::array<PolicyId, 6>& policy, std::array<Rng, 6> rngs,
                                      std::array<PolicyScratch, 6>& scratch) {
   GameState c = g;
   const std::size_t rounds = c.results().size();
   c.apply(a);
-  Rng unused(0);  // the heuristic draws nothing
   while (!c.match_over() && c.results().size() == rounds) {
-    const int s = c.current_player();
-    c.apply(choose_action(PolicyId::kHeuristic, c, unused, scratch[std::size_t(s)]));
+    const std::size_t s = std::size_t(c.current_player());
+    c.apply(choose_action(policy[s], c, rngs[s], scratch[s]));
   }
   const RoundResult& r = c.results().back();
   const float wl = r.winner < 0 ? 0.0f : (r.winner == team_of(seat) ? 1.0f : -1.0f);
   return {wl, float(r.scores[std::size_t(seat)])};
+}
+
+// The seats' continuation policies of a game: one from the pool, drawn per seat from
+// Rng::stream(seed, game, kContinuation, seat) when the pool has two or more.
+std::array<PolicyId, 6> draw_continuation(const SelfPlayConfig& cfg, std::uint64_t game,
+                                          int seats) {
+  const std::vector<PolicyId>& pool = cfg.continuation;
+  std::array<PolicyId, 6> out{};
+  out.fill(pool.empty() ? PolicyId::kHeuristic : pool[0]);
+  if (pool.size() < 2) return out;
+  for (int s = 0; s < seats; ++s) {
+    Rng r = Rng::stream(cfg.seed, game, Stream::kContinuation, std::uint64_t(s));
+    out[std::size_t(s)] = pool[std::size_t(r.bounded(pool.size()))];
+  }
+  return out;
+}
+
+// The play-out streams of the game's b-th branched decision (R16: one per seat).
+std::array<Rng, 6> continuation_streams(const SelfPlayConfig& cfg, std::uint64_t game,
+                                        std::uint64_t b) {
+  std::array<Rng, 6> out;
+  for (std::size_t s = 0; s < out.size(); ++s)
+    out[s] = Rng::stream(cfg.seed, game, Stream::kContinuation, 6 * (b + 1) + s);
+  return out;
+}
+
+void check_continuation(const SelfPlayConfig& cfg) {
+  if (cfg.continuation.empty()) throw GameError("self_play: the continuation pool is empty");
+  for (const PolicyId k : cfg.continuation) {
+    if (is_search_policy(k))
+      throw GameError(std::string("self_play: a continuation cannot be a search policy (") +
+                      policy_name(k) + ")");
+    if (!is_policy_id(int(k))) throw GameError("self_play: unknown continuation policy");
+    if (policy_kind(k) == PolicyKind::kModel) model_of(k, cfg.rules.table);  // its table
+  }
 }
 
 void push_frame(Frames* out, const std::vector<float>& state, const float* action,
@@ -39,6 +75,7 @@ void push_frame(Frames* out, const std::vector<float>& state, const float* actio
 }  // namespace
 
 void self_play(const SelfPlayConfig& cfg, Frames* out, std::int64_t* rounds) {
+  check_continuation(cfg);
   std::array<PolicyScratch, 6> scratch, branch_scratch;
   Decision d;
   for (std::int64_t i = 0; i < cfg.n; ++i) {
@@ -46,6 +83,8 @@ void self_play(const SelfPlayConfig& cfg, Frames* out, std::int64_t* rounds) {
     GameState g(cfg.rules, cfg.seed, game, /*auto_pass=*/false, /*record=*/false,
                 cfg.random_start ? Start::kRandom : Start::kFresh);
     const int seats = g.table().seats;
+    const std::array<PolicyId, 6> cont = draw_continuation(cfg, game, seats);
+    std::uint64_t branched = 0;
     std::array<Rng, 6> rngs, explore;
     for (int s = 0; s < seats; ++s) {
       rngs[std::size_t(s)] = Rng::stream(cfg.seed, game, Stream::kPolicy, std::uint64_t(s));
@@ -86,8 +125,11 @@ void self_play(const SelfPlayConfig& cfg, Frames* out, std::int64_t* rounds) {
           alt = int(ex.bounded(std::uint64_t(n - 1)));
           if (alt >= main) ++alt;
         }
-        const auto vm = branch_value(g, cands.actions[std::size_t(main)], seat, branch_scratch);
-        const auto va = branch_value(g, cands.actions[std::size_t(alt)], seat, branch_scratch);
+        const std::array<Rng, 6> crn = continuation_streams(cfg, game, branched++);
+        const auto vm =
+            branch_value(g, cands.actions[std::size_t(main)], seat, cont, crn, branch_scratch);
+        const auto va =
+            branch_value(g, cands.actions[std::size_t(alt)], seat, cont, crn, branch_scratch);
         push_frame(out, d.state, &cands.features[std::size_t(main) * kActionFeatures], vm, game,
                    seat);
         push_frame(out, d.state, &cands.features[std::size_t(alt) * kActionFeatures], va, game,

@@ -19,14 +19,19 @@ namespace daguai {
 //   - with probability epsilon the seat plays a uniformly random candidate (state diversity);
 //   - with probability `branch` the decision is also *branched*: from a copy of the state the
 //     seat's own choice `main` and one alternative `alt` are each applied and the round is
-//     played out by every seat with the heuristic (common random numbers: the same streams
-//     in both branches), and both are recorded: frame 2i is (state, main, its outcome), frame
-//     2i+1 is (state, alt, its outcome). `alt` is, with probability 1/2 when the seat plays a
-//     network, the network's best other candidate, else a uniformly random other candidate.
-// The pair's outcome difference estimates Q_h(s, alt) - Q_h(s, main), the heuristic
-// continuation's advantage, with far less variance than two separate rounds (the deal, the
-// hands and later choices are shared). All draws come from Rng::stream(seed, game, kExplore,
-// seat). Deterministic in its arguments (R17).
+//     played out, every seat playing its *continuation policy* (common random numbers: the
+//     same streams in both branches), and both are recorded: frame 2i is (state, main, its
+//     outcome), frame 2i+1 is (state, alt, its outcome). `alt` is, with probability 1/2 when
+//     the seat plays a network, the network's best other candidate, else a uniformly random
+//     other candidate.
+// Each seat's continuation policy is drawn per game from `continuation` (uniformly, from
+// Rng::stream(seed, game, kContinuation, seat); no draw when the pool has one policy, so the
+// default pool {heuristic} gives the frames of a heuristic play-out). The pair's outcome
+// difference estimates Q_c(s, alt) - Q_c(s, main), the continuation's advantage, with far
+// less variance than two separate rounds (the deal, the hands and later choices are shared).
+// The exploration draws come from Rng::stream(seed, game, kExplore, seat), a play-out's from
+// Rng::stream(seed, game, kContinuation, 6 (b + 1) + seat) for the game's b-th branched
+// decision. Deterministic in its arguments and the models' files (R17).
 struct Frames {
   std::vector<float> state, action;  // frames x kStateFeatures, frames x kActionFeatures
   std::vector<float> target;         // the branch's round outcome for the seat's team (R13)
@@ -44,6 +49,8 @@ struct SelfPlayConfig {
   double epsilon = 0;
   double branch = 1;
   bool random_start = true;
+  // The continuation pool: models or hand-written policies, not searches (GameError).
+  std::vector<PolicyId> continuation{PolicyId::kHeuristic};
 };
 // The rounds played (main lines) are counted in *rounds.
 void self_play(const SelfPlayConfig& cfg, Frames* out, std::int64_t* rounds = nullptr);

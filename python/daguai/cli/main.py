@@ -8,12 +8,12 @@ import os
 import sys
 from collections.abc import Sequence
 
-from . import analyze, bench, ladder, serve, simulate, train
+from . import analyze, bench, gate, ladder, serve, simulate, train
 from .options import Command, Fail, Parser, rules_epilog, wrap_paragraphs
 
 #: The subcommands, in the order of ``daguai --help``: one module of this folder each.
 COMMANDS: list[Command] = [simulate.SIMULATE, simulate.EVALUATE, bench.COMMAND, serve.COMMAND,
-                           train.COMMAND, analyze.COMMAND, ladder.COMMAND]
+                           train.COMMAND, gate.COMMAND, analyze.COMMAND, ladder.COMMAND]
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -21,7 +21,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     parser = Parser(
         prog="daguai",
-        description="大怪路子 (Da Guai Lu Zi): simulate, evaluate, bench, serve, train, analyze, ladder.",
+        # one line of 80 columns (each character of the name takes two)
+        description="大怪路子: simulate, evaluate, bench, serve, train, gate, analyze, ladder.",
         epilog="See docs/simulation.md. 'daguai COMMAND --help' for each command.")
     parser.add_argument("--version", action="version", version=f"daguai {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", title="commands")

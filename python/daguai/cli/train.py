@@ -27,6 +27,15 @@ def _fraction(text: str) -> float:
     return v
 
 
+def _pool(text: str) -> tuple[str, ...]:
+    """A continuation pool: comma-separated policy names or .dgn paths."""
+    pool = tuple(p.strip() for p in text.split(","))
+    if not all(pool):
+        raise argparse.ArgumentTypeError(
+            f"a comma-separated list of policy names or .dgn paths, got {text!r}")
+    return pool
+
+
 def _init_widths(path: str) -> tuple[int, ...]:
     """The hidden widths of the --init model (checked by the engine's reader, no PyTorch)."""
     from ..dgn import parse_dgn, read_model_file
@@ -60,6 +69,11 @@ def _add_train(p: argparse.ArgumentParser) -> None:
     p.add_argument("--init", metavar="MODEL", default=C.init,
                    help="start a new run from this .dgn model's weights (its widths are the run's), "
                         "e.g. a model of another table; default: random weights")
+    p.add_argument("--continuation", type=_pool, default=C.continuation, metavar="POOL",
+                   help="the policies that play the branch pairs' rounds out, comma-separated, one "
+                        "drawn per game and seat: built-in names (not searches) or .dgn models, e.g. "
+                        "a frozen earlier generation: --continuation gen1.dgn,heuristic (default "
+                        f"{','.join(C.continuation)}; a new run's setting)")
     p.add_argument("--ray", metavar="ADDRESS",
                    help="run the actors on Ray at ADDRESS ('local', 'auto', host:port)")
     p.add_argument("--seed", type=seed_number, default=C.seed, help=f"seed of the run (default {C.seed})")
@@ -108,6 +122,7 @@ def _run_train(args: argparse.Namespace) -> int:
     from ..learn.config import (
         CHECKPOINT,
         TrainConfig,
+        check_continuation,
         check_export_path,
         check_minutes,
         check_plot_path,
@@ -141,7 +156,8 @@ def _run_train(args: argparse.Namespace) -> int:
                           margin=TrainConfig.margin if args.margin is None else args.margin,
                           eval_every=args.eval_every, eval_deals=args.eval_deals,
                           threads=args.threads, rules=parse_rules(args.rules),
-                          init=args.init).check()
+                          init=args.init, continuation=args.continuation).check()
+        check_continuation(cfg)
         check_run_dir(args.run)
         if args.ray and args.ray != "local":
             from ..run.cluster import _probe

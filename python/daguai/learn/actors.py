@@ -2,7 +2,9 @@
 
 A task is pure data (:class:`Task`): which games (seed, game indices), who plays each seat
 (``"model"`` = the learner's network, whose ``.dgn`` bytes travel with the task, or a
-hand-written policy), which seats are recorded, and the exploration rate. Its frames depend
+hand-written policy), which seats are recorded, the exploration rate and the continuation
+pool that plays the branches out (names or ``.dgn`` paths: on Ray, a model file of the pool
+must be at the same path on every worker). Its frames depend
 on nothing else (R17: the engine's streams of (seed, game)), so the same task gives the same
 frames in any process, on any machine with the same build, on Ray or locally.
 """
@@ -40,6 +42,7 @@ class Task:
     epsilon: float
     branch: float
     rules: Rules
+    continuation: tuple[str, ...] = ("heuristic",)  # the play-outs' pool (names, .dgn paths)
 
 
 _cleanup_registered = False
@@ -85,7 +88,8 @@ def run_task(task: Task, weights: bytes | None) -> Frames:
         path = _model_path(weights)
         policies = [path if p == "model" else p for p in policies]
     out: Frames = _core._self_play(task.rules._core, task.seed, task.first_game, task.games,
-                                   policies, list(task.record), task.epsilon, task.branch)
+                                   policies, list(task.record), task.epsilon, task.branch,
+                                   continuation=list(task.continuation))
     return out
 
 

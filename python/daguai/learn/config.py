@@ -17,15 +17,17 @@ from typing import Any
 from .. import _core
 from ..rules import Rules
 
-__all__ = ["CHECKPOINT", "DEFAULT_WIDTHS", "MAX_ACTORS", "TrainConfig", "check_widths",
-           "check_export_path", "check_minutes", "check_plot_path", "check_run_dir", "config_from_json",
-           "config_json"]
+__all__ = ["CHECKPOINT", "DEFAULT_WIDTHS", "MAX_ACTORS", "MAX_CONTINUATION", "TrainConfig",
+           "check_widths", "check_continuation", "check_export_path", "check_minutes",
+           "check_plot_path", "check_run_dir", "config_from_json", "config_json"]
 
 CHECKPOINT = "checkpoint.pt"
 #: Hidden widths of the shipped model (docs/learning.md "Network").
 DEFAULT_WIDTHS = (256, 128)
 #: The most actor processes a run may ask for.
 MAX_ACTORS = 256
+#: The most policies a continuation pool may hold (the engine's bound, bind_learn.cpp).
+MAX_CONTINUATION = 64
 _MAX_LAYERS, _MAX_WIDTH = 8, 4096  # the engine's bounds (cpp/engine/learned.hpp)
 
 
@@ -63,6 +65,10 @@ class TrainConfig:
     # a .dgn model whose weights start a new run ("" = random weights); its widths are the
     # run's. The path is recorded, and the file is read once, when the run starts
     init: str = ""
+    # the continuation pool (docs/learning.md "Iterated training"): the policies that play a
+    # branch pair's rounds out, one drawn per game and seat; built-in names (not searches) or
+    # .dgn paths, e.g. a frozen earlier generation. The files are read when the run starts
+    continuation: tuple[str, ...] = ("heuristic",)
 
     def check(self) -> TrainConfig:
         ints = {"seed": (0, 2**64 - 1), "actors": (1, MAX_ACTORS), "games_per_task": (1, 1 << 16),
@@ -83,13 +89,56 @@ class TrainConfig:
             raise ValueError(f"init must be the path of a .dgn model (or ''), got {self.init!r:.80}")
         if not isinstance(self.rules, Rules):
             raise ValueError(f"rules must be a daguai.Rules, got {type(self.rules).__name__}")
+        continuation = _continuation_names(self.continuation)
         widths = self.widths
         if (not isinstance(widths, (tuple, list)) or not 1 <= len(widths) <= _MAX_LAYERS
                 or any(isinstance(w, bool) or not isinstance(w, int) or not 1 <= w <= _MAX_WIDTH
                        for w in widths)):
             raise ValueError(f"widths must be 1..{_MAX_LAYERS} layers of 1..{_MAX_WIDTH} units, "
                              f"got {widths!r}")
-        return replace(self, widths=tuple(int(w) for w in widths))
+        return replace(self, widths=tuple(int(w) for w in widths), continuation=continuation)
+
+
+def _continuation_names(pool: Any) -> tuple[str, ...]:
+    """The continuation pool as a tuple of names, checked without reading a file: 1 to
+    :data:`MAX_CONTINUATION` built-in policy names that are not searches, or ``.dgn`` paths
+    (``ValueError`` naming the bad entry; :func:`check_continuation` reads the files)."""
+    if isinstance(pool, str) or not isinstance(pool, (tuple, list)):
+        raise ValueError(f"continuation must be a tuple of policy names or .dgn paths, got {pool!r:.80}")
+    if not 1 <= len(pool) <= MAX_CONTINUATION:
+        raise ValueError(f"continuation must hold 1..{MAX_CONTINUATION} policies, got {len(pool)}")
+    kinds = {e["name"]: e["kind"] for e in _core.policy_entries()}
+    kinds.setdefault("learned", "model")
+    playable = sorted(n for n, k in kinds.items() if k != "search")
+    for p in pool:
+        if not isinstance(p, str) or len(p) > 4096 or "\0" in p:
+            raise ValueError(f"continuation: a policy name or .dgn path, got {p!r:.80}")
+        if p.endswith(".dgn"):
+            continue
+        if p not in kinds:
+            raise ValueError(f"continuation: unknown policy {p!r:.80} (choose a .dgn path or one of "
+                             f"{', '.join(playable)})")
+        if kinds[p] == "search":
+            raise ValueError(f"continuation: {p!r} is a search policy (too slow to play rounds out; "
+                             "choose a model or a rule policy)")
+    return tuple(pool)
+
+
+def check_continuation(cfg: TrainConfig) -> None:
+    """Read the continuation pool's model files: each must be a valid model (``ModelError``,
+    a ValueError, naming the file) trained for the run's rules (as
+    :func:`daguai.checks.check_model_rules`); the engine then knows every name."""
+    from ..checks import check_model_rules
+
+    for p in dict.fromkeys(cfg.continuation):
+        if p.endswith(".dgn"):
+            if not os.path.isfile(p):
+                raise ValueError(f"continuation: no model file {p!r:.200}")
+            try:
+                check_model_rules([p], cfg.rules)
+                _core.policy_id(p)
+            except ValueError as exc:
+                raise _core.ModelError(f"continuation: {' '.join(str(exc).split())}") from None
 
 
 def config_json(cfg: TrainConfig) -> dict[str, Any]:
@@ -97,6 +146,7 @@ def config_json(cfg: TrainConfig) -> dict[str, Any]:
     d = {f.name: getattr(cfg, f.name) for f in fields(cfg) if f.name != "rules"}
     d["rules"] = cfg.rules.to_dict()
     d["widths"] = list(cfg.widths)
+    d["continuation"] = list(cfg.continuation)
     return d
 
 
@@ -115,6 +165,10 @@ def config_from_json(d: Any) -> TrainConfig:
         if not isinstance(values["widths"], (list, tuple)):
             raise ValueError("widths must be a list of integers")
         values["widths"] = tuple(values["widths"])
+    if "continuation" in values:
+        if not isinstance(values["continuation"], (list, tuple)):
+            raise ValueError("continuation must be a list of policy names or .dgn paths")
+        values["continuation"] = tuple(values["continuation"])
     return TrainConfig(**values).check()
 
 

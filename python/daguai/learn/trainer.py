@@ -17,6 +17,9 @@ Phases: for the first ``warm_frames`` frames (the warm start) every seat plays t
 so the network learns the value of each alternative to the heuristic's play; after them the
 recorded seats play the network (with its switching ``margin``), each task either self-play
 (all seats the network) or the network's team against the heuristic, by ``self_play``.
+
+The branches are played out by the ``continuation`` pool (default the heuristic; a frozen
+earlier generation for iterated training, docs/learning.md "Iterated training").
 """
 
 from __future__ import annotations
@@ -38,6 +41,7 @@ from .checkpoint import load_checkpoint as _load_checkpoint
 from .config import (
     CHECKPOINT,
     TrainConfig,
+    check_continuation,
     check_export_path,
     check_minutes,
     check_run_dir,
@@ -89,7 +93,7 @@ def _task(cfg: TrainConfig, step: int, j: int, warm: bool) -> Task:
             policies = tuple("model" if s % 2 == team else "heuristic" for s in range(seats))
             record = tuple(s % 2 == team for s in range(seats))
     return Task(step, j, cfg.seed, first, cfg.games_per_task, policies, record, cfg.epsilon,
-                cfg.branch, cfg.rules)
+                cfg.branch, cfg.rules, cfg.continuation)
 
 
 def _learn(net: QNet, opt: torch.optim.Optimizer, frames: list[dict[str, np.ndarray]],
@@ -357,6 +361,7 @@ def train(out: str | Path, config: TrainConfig | None = None, *, minutes: float 
     checkpoint_minutes = check_minutes("checkpoint_minutes", checkpoint_minutes)
     out = check_run_dir(out)
     cfg, ckpt = _open(out, config, resume)
+    check_continuation(cfg)  # the pool's model files, before any actor starts
     torch.set_num_threads(cfg.threads)
     s = _state(cfg, ckpt, out / _CHECKPOINT)
     # every call of the run, with the frames it started from (the history in exported models)

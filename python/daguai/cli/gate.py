@@ -1,0 +1,46 @@
+"""``daguai gate``: the promotion gate of iterated training (:func:`daguai.learn.gate.gate`):
+a duplicate evaluation of a candidate model against the incumbent; exit status 0 when the
+candidate is promoted, 1 when it is not."""
+
+from __future__ import annotations
+
+import argparse
+
+from .options import Command, add_model_rules, parse_rules, positive, print_json, seed_number
+
+
+def _add_gate(p: argparse.ArgumentParser) -> None:
+    p.add_argument("candidate", metavar="CANDIDATE",
+                   help="the new generation: a .dgn model (or a policy name)")
+    p.add_argument("incumbent", metavar="INCUMBENT", help="the generation it must beat: a .dgn model "
+                                                          "(or a policy name)")
+    p.add_argument("--deals", type=positive, default=2000, metavar="N",
+                   help="deals, each played twice with the teams swapped (default 2000)")
+    p.add_argument("--seed", type=seed_number, default=0, metavar="S",
+                   help="seed of the deals: deal i depends only on (S, i) (default 0)")
+    p.add_argument("--threads", type=positive, default=None, metavar="T",
+                   help="C++ threads (default: all CPUs)")
+    p.add_argument("--rule", "--rules", dest="rules", action="append", default=[], metavar="KEY=VALUE",
+                   help="the rules of the games (repeatable); a model trained for others is refused")
+    add_model_rules(p)
+    p.add_argument("--json", action="store_true", help="print the figures as JSON on stdout")
+
+
+def _run_gate(args: argparse.Namespace) -> int:
+    from ..learn.gate import gate
+
+    r = gate(args.candidate, args.incumbent, args.deals, args.seed, parse_rules(args.rules),
+             threads=args.threads, model_rules=args.model_rules)
+    if args.json:
+        print_json(r.figures())
+    else:
+        print(r.line())
+    return 0 if r.promoted else 1
+
+
+COMMAND = Command("gate", "promote a new model generation only if it beats the incumbent",
+        "Duplicate evaluation of CANDIDATE against INCUMBENT (as daguai evaluate): the candidate "
+        "is promoted when the lower end of the 95% interval of its net win rate is above zero. "
+        "Prints the figure, the interval and the verdict; exit status 0 promoted, 1 not "
+        "promoted (or a failure), 2 bad arguments (docs/learning.md \"Iterated training\").",
+        _add_gate, _run_gate)

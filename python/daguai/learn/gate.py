@@ -1,0 +1,77 @@
+"""The promotion gate of iterated training (docs/learning.md "Iterated training"): a new
+generation replaces the incumbent only when a duplicate evaluation shows it better, i.e. the
+lower end of the 95% interval of its net win rate against the incumbent is above zero.
+
+Needs no PyTorch: the evaluation is :func:`daguai.run.evaluate` (both models play in C++).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from ..checks import check_int, check_rules, check_seed
+from ..rules import Rules
+
+__all__ = ["GateResult", "gate"]
+
+
+@dataclass(frozen=True)
+class GateResult:
+    """The gate's decision and the figures it rests on (the candidate's, as policy A)."""
+
+    promoted: bool  # the interval's lower end > 0
+    candidate: str
+    incumbent: str
+    net_win_rate: float  # the candidate's wins minus losses per game, duplicate
+    net_win_ci: tuple[float, float]  # 95% Student-t over the deals
+    mean_score_diff: float
+    score_diff_ci: tuple[float, float]
+    deals: int
+    seed: int
+
+    def figures(self) -> dict[str, Any]:
+        """Every field as plain JSON values (NaN, for a single deal's interval, as None)."""
+        def num(x: float) -> float | None:
+            return None if math.isnan(x) else x
+
+        return {"promoted": self.promoted, "candidate": self.candidate, "incumbent": self.incumbent,
+                "net_win_rate": num(self.net_win_rate),
+                "net_win_ci": [num(x) for x in self.net_win_ci],
+                "mean_score_diff": num(self.mean_score_diff),
+                "score_diff_ci": [num(x) for x in self.score_diff_ci],
+                "deals": self.deals, "seed": self.seed, "interval": "95% Student-t over the deals"}
+
+    def line(self) -> str:
+        lo, hi = self.net_win_ci
+        verdict = "promoted" if self.promoted else "not promoted"
+        return (f"{self.candidate} vs {self.incumbent}: net win {self.net_win_rate:+.4f} "
+                f"[{lo:+.4f}, {hi:+.4f}] over {self.deals} deals x 2 seatings (seed {self.seed}): "
+                f"{verdict}")
+
+
+def gate(candidate: str, incumbent: str, deals: int = 2000, seed: int = 0, rules: Rules | None = None,
+         *, threads: int | None = None, model_rules: str = "same") -> GateResult:
+    """Duplicate evaluation of ``candidate`` against ``incumbent`` (policy names or ``.dgn``
+    paths) on ``deals`` deals of ``seed``: promoted when the lower end of the 95% interval of
+    the candidate's net win rate is above zero (a model against itself never is: every deal
+    is a tie, the interval [0, 0]). The bad arguments :func:`daguai.run.evaluate` refuses
+    raise its errors (``ValueError``; ``ModelError`` for a bad model file or a model trained
+    for other rules)."""
+    from ..run.evaluation import evaluate
+
+    deals = check_int(deals, "deals", 1, 2**32 - 1)
+    seed = check_seed(seed)
+    rules = check_rules(rules)
+    for name, p in (("candidate", candidate), ("incumbent", incumbent)):
+        if not isinstance(p, str):
+            raise ValueError(f"{name} must be a policy name or a .dgn path, got {type(p).__name__}")
+    r = evaluate(candidate, incumbent, deals, seed=seed, rules=rules, threads=threads,
+                 model_rules=model_rules)
+    lo, hi = (float(x) for x in r.net_win_ci)
+    return GateResult(promoted=bool(lo > 0), candidate=candidate, incumbent=incumbent,
+                      net_win_rate=float(r.net_win_rate), net_win_ci=(lo, hi),
+                      mean_score_diff=float(r.mean_score_diff),
+                      score_diff_ci=tuple(float(x) for x in r.score_diff_ci),  # type: ignore[arg-type]
+                      deals=deals, seed=seed)
