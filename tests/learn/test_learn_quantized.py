@@ -44,10 +44,11 @@ def _decisions(seeds=range(3), every: int = 3):
 
 
 @pytest.fixture
-def portable():
-    _testing.set_quantized_simd(False)
-    yield
-    _testing.set_quantized_simd(True)
+def kernels():
+    """The integer pass's kernels this CPU has (portable first); the best again afterwards."""
+    names = _testing.quantized_kernels()
+    yield names
+    _testing.set_quantized_kernel(names[-1])
 
 
 @pytest.mark.parametrize("widths", [(64, 32), (256, 128), (17,), (8, 8, 8)])
@@ -86,15 +87,22 @@ def test_the_shipped_model_equals_the_reference_on_real_decisions():
                                       integer_q(layers, state, feats))
 
 
-def test_avx2_and_portable_copies_agree(portable):
-    """R17: the portable copy (what a machine without AVX2 runs) gives the same integers."""
+def test_every_kernel_gives_the_same_integers(kernels):
+    """R17: the portable copy (what a machine without AVX2 runs), the AVX2 and the AVX-512
+    copies give the same integers, on real decisions and on a model of odd widths."""
     net = Network.from_file(str(SHIPPED))
+    odd = Network.from_bytes(dgn_bytes(_layers(9, (17, 40))))
     decisions = _decisions(range(3))
-    slow = [net.evaluate(s, a, quantized=True) for s, a in decisions]
-    _testing.set_quantized_simd(True)
-    fast = [net.evaluate(s, a, quantized=True) for s, a in decisions]
-    assert len(decisions) > 50
-    assert all(np.array_equal(x, y) for x, y in zip(slow, fast, strict=True))
+    assert len(decisions) > 50 and kernels[0] == "portable"
+    got = {}
+    for name in kernels:
+        _testing.set_quantized_kernel(name)
+        got[name] = [np.concatenate([n.evaluate(s, a, quantized=True) for n in (net, odd)])
+                     for s, a in decisions]
+    for name in kernels[1:]:
+        assert all(np.array_equal(x, y) for x, y in zip(got["portable"], got[name], strict=True)), name
+    with pytest.raises(ValueError, match="portable, avx2 or avx512"):
+        _testing.set_quantized_kernel("sse9")
 
 
 def test_the_state_cache_gives_the_same_integers():

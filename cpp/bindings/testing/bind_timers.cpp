@@ -4,6 +4,7 @@
 #include <pybind11/stl.h>
 
 #include <algorithm>
+#include <string>
 
 #include "convert.hpp"
 #include "guard.hpp"
@@ -57,8 +58,30 @@ void bind_network_timers(py::module_& t) {
       "Benchmark hook: the network's float and integer passes on the same heuristic-round "
       "decisions (ns per decision, same-pick share, largest |q difference|).");
   t.def(
-      "set_quantized_simd", [](bool allowed) { set_quantized_simd(allowed); }, py::arg("allowed"),
-      "Test hook: allow (True) or forbid the integer pass's AVX2 copy in this process.");
+      "quantized_kernels",
+      [] {
+        std::vector<std::string> out = {"portable"};
+        if (best_quantized_kernel() >= QuantKernel::kAvx2) out.push_back("avx2");
+        if (best_quantized_kernel() >= QuantKernel::kAvx512) out.push_back("avx512");
+        return out;
+      },
+      "Test hook: the integer pass's kernels this CPU has, best last.");
+  t.def(
+      "set_quantized_kernel",
+      [](const std::string& name) {
+        const QuantKernel k = name == "portable" ? QuantKernel::kPortable
+                              : name == "avx2"   ? QuantKernel::kAvx2
+                              : name == "avx512" ? QuantKernel::kAvx512
+                                                 : throw GameError(
+                                                       "set_quantized_kernel: "
+                                                       "portable, avx2 or avx512");
+        if (k > best_quantized_kernel())
+          throw GameError("set_quantized_kernel: this CPU has no " + name);
+        set_quantized_kernel(k);
+      },
+      py::arg("name"),
+      "Test hook: use this kernel of the integer pass in this process (the best is the "
+      "default).");
   t.def(
       "set_quantized_cache", [](bool allowed) { set_quantized_cache(allowed); }, py::arg("allowed"),
       "Test hook: allow (True) or forbid the integer pass's per-thread state cache.");

@@ -21,17 +21,21 @@ constexpr double kAccLimit = 2147483647.0 * 0.98;
 constexpr int kCacheEntries = 8;  // states kept per thread (one per seat of a table, and more)
 
 std::atomic<std::uint64_t> next_serial{1};
-std::atomic<bool> simd_allowed{true};
+std::atomic<int> kernel_cap{int(QuantKernel::kAvx512)};  // the best allowed
 std::atomic<bool> cache_allowed{true};
 
 int padded(int w) { return (w + kQuantPad - 1) / kQuantPad * kQuantPad; }
 
-// Rows are stored swizzled within each block of 16 columns, [0-3, 8-11, 4-7, 12-15]: an AVX2
-// unpack of two such rows then interleaves columns 0-7 (low) and 8-15 (high) in order, ready
-// for pmaddwd. The portable sum reads through the same map.
-constexpr int kSwizzle[16] = {0, 1, 2, 3, 8, 9, 10, 11, 4, 5, 6, 7, 12, 13, 14, 15};
+// Rows are stored swizzled within each block of 32 columns: the k-th group of 8 int16 holds
+// columns 4k..4k+3 and then 16+4k..16+4k+3. An unpack of two such rows (per 128-bit lane)
+// then interleaves the two rows' columns in order, ready for pmaddwd: with AVX-512 one
+// unpack gives columns 0-15 (low) and 16-31 (high) of a block; with AVX2, columns 0-7 and
+// 16-23 from its first 16 int16, 8-15 and 24-31 from its second. The portable sum reads
+// through the same map.
+constexpr int kSwizzle[32] = {0, 1, 2, 3, 8,  9,  10, 11, 16, 17, 18, 19, 24, 25, 26, 27,
+                              4, 5, 6, 7, 12, 13, 14, 15, 20, 21, 22, 23, 28, 29, 30, 31};
 
-int swizzled(int j) { return (j & ~15) | kSwizzle[j & 15]; }
+int swizzled(int j) { return (j & ~31) | kSwizzle[j & 31]; }
 
 // Whether scale 2^shift keeps every weight of a later layer within int16 and every row's sum
 // within int32.
@@ -104,7 +108,7 @@ struct Terms {
 };
 
 // out[j] = init[j] + the sum over terms of value * w[row][j], modulo 2^32, for j < width (a
-// multiple of 16): exact in any order, so the two copies below give the same integers.
+// multiple of 32): exact in any order, so every copy below gives the same integers.
 void sum_rows_portable(std::int32_t* out, const std::int32_t* init, const std::int16_t* w,
                        int width, const Terms& t) {
   std::uint32_t acc[kMaxModelWidth];  // width <= kMaxModelWidth (format.hpp)
@@ -129,44 +133,101 @@ void nonzero_terms_portable(const std::int32_t* x, int n, int row0, Terms& t) {
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #define DAGUAI_QUANT_AVX2 1
 
-// B blocks of 16 columns from column `col`, every term, the sums kept in 2B registers.
-template <int B>
-__attribute__((target("avx2"), always_inline)) inline void sum_blocks(std::int32_t* out,
-                                                                      const std::int32_t* init,
-                                                                      const std::int16_t* w,
-                                                                      int width, const Terms& t,
-                                                                      int col) {
-  __m256i acc[2 * B];
-  for (int b = 0; b < 2 * B; ++b)
-    acc[b] = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(init + col + 8 * b));
+// One term pair: the two rows and the two values as one broadcast int32 (an odd last term
+// pairs with a zero value and its own row).
+struct PairTerm {
+  const std::int16_t* r0;
+  const std::int16_t* r1;
+  std::int32_t v;
+};
+
+// The terms as pairs (once per sum, for every group of columns).
+int pair_terms(const std::int16_t* w, int width, const Terms& t, PairTerm* out) {
   const int n = t.size();
-  const std::int32_t* rows = t.row.data();
-  const std::int16_t* vals = t.value.data();
-  for (int k = 0; k < n; k += 2) {
-    const bool pair = k + 1 < n;  // an odd last term pairs with a zero value
-    const std::int16_t* r0 = w + std::size_t(rows[k]) * std::size_t(width) + col;
-    const std::int16_t* r1 = pair ? w + std::size_t(rows[k + 1]) * std::size_t(width) + col : r0;
-    const std::uint32_t v0 = std::uint16_t(vals[k]), v1 = pair ? std::uint16_t(vals[k + 1]) : 0u;
-    const __m256i v = _mm256_set1_epi32(std::int32_t(v0 | (v1 << 16)));
-    for (int b = 0; b < B; ++b) {
-      const __m256i a0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(r0 + 16 * b));
-      const __m256i a1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(r1 + 16 * b));
-      acc[2 * b] =
-          _mm256_add_epi32(acc[2 * b], _mm256_madd_epi16(_mm256_unpacklo_epi16(a0, a1), v));
-      acc[2 * b + 1] =
-          _mm256_add_epi32(acc[2 * b + 1], _mm256_madd_epi16(_mm256_unpackhi_epi16(a0, a1), v));
+  int p = 0;
+  for (int k = 0; k < n; k += 2, ++p) {
+    const bool pair = k + 1 < n;
+    out[p].r0 = w + std::size_t(t.row[std::size_t(k)]) * std::size_t(width);
+    out[p].r1 = pair ? w + std::size_t(t.row[std::size_t(k + 1)]) * std::size_t(width) : out[p].r0;
+    const std::uint32_t v0 = std::uint16_t(t.value[std::size_t(k)]);
+    const std::uint32_t v1 = pair ? std::uint16_t(t.value[std::size_t(k + 1)]) : 0u;
+    out[p].v = std::int32_t(v0 | (v1 << 16));
+  }
+  return p;
+}
+
+// B blocks of 32 columns from column `col`, every pair, the sums kept in 4B registers: per
+// block, columns 0-7, 16-23, 8-15, 24-31 (the swizzle above).
+template <int B>
+__attribute__((target("avx2"), always_inline)) inline void sum_blocks_avx2(std::int32_t* out,
+                                                                           const std::int32_t* init,
+                                                                           const PairTerm* pairs,
+                                                                           int n, int col) {
+  constexpr int kAt[4] = {0, 16, 8, 24};
+  __m256i acc[4 * B];
+  for (int b = 0; b < B; ++b)
+    for (int q = 0; q < 4; ++q)
+      acc[4 * b + q] =
+          _mm256_loadu_si256(reinterpret_cast<const __m256i*>(init + col + 32 * b + kAt[q]));
+  for (int p = 0; p < n; ++p) {
+    const __m256i v = _mm256_set1_epi32(pairs[p].v);
+    const std::int16_t* r0 = pairs[p].r0 + col;
+    const std::int16_t* r1 = pairs[p].r1 + col;
+    for (int h = 0; h < 2 * B; ++h) {  // 16 int16 of each row
+      const __m256i a0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(r0 + 16 * h));
+      const __m256i a1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(r1 + 16 * h));
+      const int q = 4 * (h / 2) + 2 * (h % 2);  // h even: columns 0-7, 16-23; odd: 8-15, 24-31
+      acc[q] = _mm256_add_epi32(acc[q], _mm256_madd_epi16(_mm256_unpacklo_epi16(a0, a1), v));
+      acc[q + 1] =
+          _mm256_add_epi32(acc[q + 1], _mm256_madd_epi16(_mm256_unpackhi_epi16(a0, a1), v));
     }
   }
-  for (int b = 0; b < 2 * B; ++b)
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + col + 8 * b), acc[b]);
+  for (int b = 0; b < B; ++b)
+    for (int q = 0; q < 4; ++q)
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + col + 32 * b + kAt[q]), acc[4 * b + q]);
 }
 
 __attribute__((target("avx2"))) void sum_rows_avx2(std::int32_t* out, const std::int32_t* init,
                                                    const std::int16_t* w, int width,
                                                    const Terms& t) {
+  thread_local std::vector<PairTerm> pairs;
+  if (pairs.size() < std::size_t(t.size() / 2 + 1)) pairs.resize(std::size_t(t.size() / 2 + 1));
+  const int n = pair_terms(w, width, t, pairs.data());
   int col = 0;
-  for (; col + 64 <= width; col += 64) sum_blocks<4>(out, init, w, width, t, col);
-  for (; col < width; col += 16) sum_blocks<1>(out, init, w, width, t, col);
+  for (; col + 64 <= width; col += 64) sum_blocks_avx2<2>(out, init, pairs.data(), n, col);
+  for (; col < width; col += 32) sum_blocks_avx2<1>(out, init, pairs.data(), n, col);
+}
+
+// The same with AVX-512 (BW, VNNI): B blocks of 32 columns, one register per 16 columns,
+// up to 256 columns (16 sums) in one pass over the pairs.
+template <int B>
+__attribute__((target("avx512f,avx512bw,avx512vnni"), always_inline)) inline void sum_blocks_avx512(
+    std::int32_t* out, const std::int32_t* init, const PairTerm* pairs, int n, int col) {
+  __m512i acc[2 * B];
+  for (int b = 0; b < 2 * B; ++b) acc[b] = _mm512_loadu_si512(init + col + 16 * b);
+  for (int p = 0; p < n; ++p) {
+    const __m512i v = _mm512_set1_epi32(pairs[p].v);
+    const std::int16_t* r0 = pairs[p].r0 + col;
+    const std::int16_t* r1 = pairs[p].r1 + col;
+    for (int b = 0; b < B; ++b) {
+      const __m512i a0 = _mm512_loadu_si512(r0 + 32 * b);
+      const __m512i a1 = _mm512_loadu_si512(r1 + 32 * b);
+      acc[2 * b] = _mm512_dpwssd_epi32(acc[2 * b], _mm512_unpacklo_epi16(a0, a1), v);
+      acc[2 * b + 1] = _mm512_dpwssd_epi32(acc[2 * b + 1], _mm512_unpackhi_epi16(a0, a1), v);
+    }
+  }
+  for (int b = 0; b < 2 * B; ++b) _mm512_storeu_si512(out + col + 16 * b, acc[b]);
+}
+
+__attribute__((target("avx512f,avx512bw,avx512vnni"))) void sum_rows_avx512(
+    std::int32_t* out, const std::int32_t* init, const std::int16_t* w, int width, const Terms& t) {
+  thread_local std::vector<PairTerm> pairs;
+  if (pairs.size() < std::size_t(t.size() / 2 + 1)) pairs.resize(std::size_t(t.size() / 2 + 1));
+  const int n = pair_terms(w, width, t, pairs.data());
+  int col = 0;
+  for (; col + 256 <= width; col += 256) sum_blocks_avx512<8>(out, init, pairs.data(), n, col);
+  for (; col + 128 <= width; col += 128) sum_blocks_avx512<4>(out, init, pairs.data(), n, col);
+  for (; col < width; col += 32) sum_blocks_avx512<1>(out, init, pairs.data(), n, col);
 }
 
 // quantize_input of n floats, as int32.
@@ -205,9 +266,14 @@ __attribute__((target("avx2"))) void nonzero_terms_avx2(const std::int32_t* x, i
 }
 
 bool cpu_has_avx2() { return __builtin_cpu_supports("avx2"); }
+bool cpu_has_avx512() {
+  return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+         __builtin_cpu_supports("avx512vnni");
+}
 #else
 #define DAGUAI_QUANT_AVX2 0
 bool cpu_has_avx2() { return false; }
+bool cpu_has_avx512() { return false; }
 #endif
 
 // One copy's vector kernels (portable or AVX2): the same integers either way.
@@ -357,6 +423,11 @@ __attribute__((target("avx2"))) void forward_avx2(const Model& m, const float* s
   forward_body(m, state, actions, n, q, k);
 }
 
+__attribute__((target("avx2,avx512f,avx512bw,avx512vnni"))) void forward_avx512(
+    const Model& m, const float* state, const float* actions, int n, float* q) {
+  static const Kernels k{&sum_rows_avx512, &quantize_avx2, &nonzero_terms_avx2};
+  forward_body(m, state, actions, n, q, k);
+}
 #endif
 
 }  // namespace
@@ -399,13 +470,29 @@ void QuantizedNetwork::evaluate(const float* state, const float* actions, int n,
   const Model m{inputs_, state_inputs_, h0_,        h0p_,       kInShift + s0_ - kActShift,
                 shared_, serial_,       w0_.data(), b0_.data(), &layers_};
 #if DAGUAI_QUANT_AVX2
-  if (quantized_simd_active()) return forward_avx2(m, state, actions, n, q);
+  switch (quantized_kernel()) {
+    case QuantKernel::kAvx512:
+      return forward_avx512(m, state, actions, n, q);
+    case QuantKernel::kAvx2:
+      return forward_avx2(m, state, actions, n, q);
+    case QuantKernel::kPortable:
+      break;
+  }
 #endif
   forward_portable(m, state, actions, n, q);
 }
 
-bool quantized_simd_active() { return simd_allowed.load() && cpu_has_avx2(); }
-void set_quantized_simd(bool allowed) { simd_allowed.store(allowed); }
+QuantKernel best_quantized_kernel() {
+  return cpu_has_avx512() ? QuantKernel::kAvx512
+                          : (cpu_has_avx2() ? QuantKernel::kAvx2 : QuantKernel::kPortable);
+}
+
+QuantKernel quantized_kernel() {
+  return QuantKernel(
+      std::min(kernel_cap.load(std::memory_order_relaxed), int(best_quantized_kernel())));
+}
+
+void set_quantized_kernel(QuantKernel k) { kernel_cap.store(int(k)); }
 void set_quantized_cache(bool allowed) { cache_allowed.store(allowed); }
 
 }  // namespace daguai

@@ -27,7 +27,7 @@ namespace daguai {
 constexpr int kInShift = 10;    // input units: 2^-10
 constexpr int kActShift = 9;    // activation units: 2^-9
 constexpr int kActMax = 32767;  // the largest activation: 64 - 2^-9
-constexpr int kQuantPad = 16;   // widths padded to 16 int16 (one AVX2 register)
+constexpr int kQuantPad = 32;   // widths padded to 32 int16 (one AVX-512 register)
 
 struct QuantizedLayer {
   int in = 0, out = 0, out_padded = 0;
@@ -76,10 +76,12 @@ inline std::int16_t quantize_input(float x) {
   return std::int16_t(int(s + std::copysign(0.5f, s)));
 }
 
-// Whether the integer pass uses AVX2 (this CPU has it and it is allowed), and a switch for the
-// tests and benchmarks that compare the two copies.
-bool quantized_simd_active();
-void set_quantized_simd(bool allowed);
+// The integer pass's kernels: each gives the same integers. The best this CPU has is used
+// unless a test or benchmark caps it (set_quantized_kernel, for this process).
+enum class QuantKernel : int { kPortable = 0, kAvx2 = 1, kAvx512 = 2 };
+QuantKernel best_quantized_kernel();
+QuantKernel quantized_kernel();  // the one in use
+void set_quantized_kernel(QuantKernel cap);
 // Turns the per-thread state cache off (every state summed afresh) or back on, for the tests
 // that check the cached result is the same.
 void set_quantized_cache(bool allowed);
