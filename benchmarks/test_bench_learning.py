@@ -139,6 +139,24 @@ def test_abstract_mask(benchmark, mid_round_games):
     assert all(m.any() for m in ms)
 
 
+@pytest.fixture(scope="module")
+def network_decisions(mid_round_games):
+    from daguai.learn import Network, learn_features
+    net = Network.from_file(str(daguai.__path__[0] + "/models/learned.dgn"))
+    feats = [learn_features(g) for g in mid_round_games]
+    return net, [(s, a) for s, c, a, _ in feats if len(c) > 1]
+
+
+@pytest.mark.parametrize("quantized", [False, True], ids=["float", "integer"])
+def test_learned_network(benchmark, network_decisions, quantized):
+    """The learned network on mid-round decisions: the float reference against the integer pass
+    the player plays (target of the players issue: the integer pass >= 5x faster; the ratio
+    of the two rows, in one run). `daguai bench` gives the same ratio timed inside C++."""
+    net, decisions = network_decisions
+    qs = benchmark(lambda: [net.evaluate(s, a, quantized=quantized) for s, a in decisions])
+    assert len(qs) == len(decisions) > 5
+
+
 # ---------------------------------------------------------------------------
 # Script: the figures against the targets
 # ---------------------------------------------------------------------------

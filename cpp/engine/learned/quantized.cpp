@@ -79,27 +79,37 @@ QuantizedLayer quantize_later(const std::vector<float>& w, const std::vector<flo
   return L;
 }
 
+// One term pair: the two rows and the two values as one broadcast int32 (an odd last term
+// pairs with a zero value and its own row).
+struct PairTerm {
+  const std::int16_t* r0;
+  const std::int16_t* r1;
+  std::int32_t v;
+};
+
 // A list of (row, value) terms: a sum of value * row over the rows of a matrix. Values are
 // within +-32767, so two products and their sum fit int32 (pmaddwd cannot overflow).
 struct Terms {
   std::vector<std::int32_t> row;  // sized once (reserve); n counts the terms in use
-  std::vector<std::int16_t> value;
+  std::vector<std::int32_t> value;
+  mutable std::vector<PairTerm> pairs;  // the SIMD kernels' scratch: the terms in pairs
   int n = 0;
-  void reserve(std::size_t cap) {
-    if (row.size() < cap) row.resize(cap), value.resize(cap);
+  void reserve(std::size_t cap) {  // 16 more: a vector store of 16 may pass the last term
+    if (row.size() < cap + 16)
+      row.resize(cap + 16), value.resize(cap + 16), pairs.resize(cap / 2 + 16);
   }
   void clear() { n = 0; }
   void add(int r, std::int32_t v) {   // v may leave int16: then as several terms
     if (v >= -32767 && v <= 32767) {  // the usual case: one term
       row[std::size_t(n)] = r;
-      value[std::size_t(n)] = std::int16_t(v);
+      value[std::size_t(n)] = v;
       n += v != 0;
       return;
     }
     while (v != 0) {
       const std::int32_t part = v < -32767 ? -32767 : (v > 32767 ? 32767 : v);
       row[std::size_t(n)] = r;
-      value[std::size_t(n)] = std::int16_t(part);
+      value[std::size_t(n)] = part;
       ++n;
       v -= part;
     }
@@ -121,6 +131,21 @@ void sum_rows_portable(std::int32_t* out, const std::int32_t* init, const std::i
   for (int j = 0; j < width; ++j) out[j] = std::int32_t(acc[j]);
 }
 
+// The activations of a layer's sums, ReLU then >> shift (units 2^-kActShift, C++20: an
+// arithmetic shift) clipped to kActMax, as the next layer's terms (its nonzero inputs: about
+// 10% after layer 0). Any order of the terms gives the same sums.
+inline std::int32_t activation(std::int32_t y, int shift) {
+  return std::clamp(y >> shift, 0, kActMax);
+}
+
+void sum_activate_portable(const std::int32_t* init, const std::int16_t* w, int width,
+                           const Terms& t, int shift, Terms& next) {
+  std::int32_t y[kMaxModelWidth];
+  sum_rows_portable(y, init, w, width, t);
+  next.clear();
+  for (int j = 0; j < width; ++j) next.add(j, activation(y[j], shift));
+}
+
 void quantize_portable(const float* x, int n, std::int32_t* out) {
   for (int i = 0; i < n; ++i) out[i] = quantize_input(x[i]);
 }
@@ -132,14 +157,6 @@ void nonzero_terms_portable(const std::int32_t* x, int n, int row0, Terms& t) {
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #define DAGUAI_QUANT_AVX2 1
-
-// One term pair: the two rows and the two values as one broadcast int32 (an odd last term
-// pairs with a zero value and its own row).
-struct PairTerm {
-  const std::int16_t* r0;
-  const std::int16_t* r1;
-  std::int32_t v;
-};
 
 // The terms as pairs (once per sum, for every group of columns).
 int pair_terms(const std::int16_t* w, int width, const Terms& t, PairTerm* out) {
@@ -190,20 +207,63 @@ __attribute__((target("avx2"), always_inline)) inline void sum_blocks_avx2(std::
 __attribute__((target("avx2"))) void sum_rows_avx2(std::int32_t* out, const std::int32_t* init,
                                                    const std::int16_t* w, int width,
                                                    const Terms& t) {
-  thread_local std::vector<PairTerm> pairs;
-  if (pairs.size() < std::size_t(t.size() / 2 + 1)) pairs.resize(std::size_t(t.size() / 2 + 1));
+  std::vector<PairTerm>& pairs = t.pairs;  // sized by Terms::reserve
   const int n = pair_terms(w, width, t, pairs.data());
   int col = 0;
   for (; col + 64 <= width; col += 64) sum_blocks_avx2<2>(out, init, pairs.data(), n, col);
   for (; col < width; col += 32) sum_blocks_avx2<1>(out, init, pairs.data(), n, col);
 }
 
+// The activations of 8 sums at columns col..col+7 as terms (AVX2).
+__attribute__((target("avx2"), always_inline)) inline void activate_avx2(__m256i y, int col,
+                                                                         int shift, Terms& next) {
+  const __m256i a = _mm256_min_epi32(
+      _mm256_max_epi32(_mm256_sra_epi32(y, _mm_cvtsi32_si128(shift)), _mm256_setzero_si256()),
+      _mm256_set1_epi32(kActMax));
+  unsigned mask = unsigned(_mm256_movemask_ps(
+                      _mm256_castsi256_ps(_mm256_cmpeq_epi32(a, _mm256_setzero_si256())))) ^
+                  0xffu;
+  alignas(32) std::int32_t lanes[8];
+  _mm256_store_si256(reinterpret_cast<__m256i*>(lanes), a);
+  while (mask) {
+    const int k = __builtin_ctz(mask);
+    next.row[std::size_t(next.n)] = col + k;
+    next.value[std::size_t(next.n)] = lanes[k];
+    ++next.n;
+    mask &= mask - 1;
+  }
+}
+
+template <int B>
+__attribute__((target("avx2"), always_inline)) inline void act_blocks_avx2(const std::int32_t* init,
+                                                                           const PairTerm* pairs,
+                                                                           int n, int col,
+                                                                           int shift, Terms& next) {
+  constexpr int kAt[4] = {0, 16, 8, 24};
+  alignas(32) std::int32_t y[32 * B];
+  sum_blocks_avx2<B>(y - col, init, pairs, n, col);  // writes y[0 .. 32B)
+  for (int b = 0; b < B; ++b)
+    for (int q = 0; q < 4; ++q)
+      activate_avx2(_mm256_load_si256(reinterpret_cast<const __m256i*>(y + 32 * b + kAt[q])),
+                    col + 32 * b + kAt[q], shift, next);
+}
+
+__attribute__((target("avx2"))) void sum_activate_avx2(const std::int32_t* init,
+                                                       const std::int16_t* w, int width,
+                                                       const Terms& t, int shift, Terms& next) {
+  std::vector<PairTerm>& pairs = t.pairs;  // sized by Terms::reserve
+  const int n = pair_terms(w, width, t, pairs.data());
+  next.clear();
+  int col = 0;
+  for (; col + 64 <= width; col += 64) act_blocks_avx2<2>(init, pairs.data(), n, col, shift, next);
+  for (; col < width; col += 32) act_blocks_avx2<1>(init, pairs.data(), n, col, shift, next);
+}
+
 // The same with AVX-512 (BW, VNNI): B blocks of 32 columns, one register per 16 columns,
 // up to 256 columns (16 sums) in one pass over the pairs.
 template <int B>
-__attribute__((target("avx512f,avx512bw,avx512vnni"), always_inline)) inline void sum_blocks_avx512(
-    std::int32_t* out, const std::int32_t* init, const PairTerm* pairs, int n, int col) {
-  __m512i acc[2 * B];
+__attribute__((target("avx512f,avx512bw,avx512vnni"), always_inline)) inline void accumulate_avx512(
+    __m512i* acc, const std::int32_t* init, const PairTerm* pairs, int n, int col) {
   for (int b = 0; b < 2 * B; ++b) acc[b] = _mm512_loadu_si512(init + col + 16 * b);
   for (int p = 0; p < n; ++p) {
     const __m512i v = _mm512_set1_epi32(pairs[p].v);
@@ -216,13 +276,53 @@ __attribute__((target("avx512f,avx512bw,avx512vnni"), always_inline)) inline voi
       acc[2 * b + 1] = _mm512_dpwssd_epi32(acc[2 * b + 1], _mm512_unpackhi_epi16(a0, a1), v);
     }
   }
+}
+
+template <int B>
+__attribute__((target("avx512f,avx512bw,avx512vnni"), always_inline)) inline void sum_blocks_avx512(
+    std::int32_t* out, const std::int32_t* init, const PairTerm* pairs, int n, int col) {
+  __m512i acc[2 * B];
+  accumulate_avx512<B>(acc, init, pairs, n, col);
   for (int b = 0; b < 2 * B; ++b) _mm512_storeu_si512(out + col + 16 * b, acc[b]);
+}
+
+// The activations of the sums, compressed to the next layer's terms in registers.
+template <int B>
+__attribute__((target("avx512f,avx512bw,avx512vnni"), always_inline)) inline void act_blocks_avx512(
+    const std::int32_t* init, const PairTerm* pairs, int n, int col, int shift, Terms& next) {
+  __m512i acc[2 * B];
+  accumulate_avx512<B>(acc, init, pairs, n, col);
+  const __m128i sh = _mm_cvtsi32_si128(shift);
+  const __m512i zero = _mm512_setzero_si512(), top = _mm512_set1_epi32(kActMax);
+  const __m512i iota = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+  for (int b = 0; b < 2 * B; ++b) {
+    const __m512i a = _mm512_min_epi32(_mm512_max_epi32(_mm512_sra_epi32(acc[b], sh), zero), top);
+    const __mmask16 nz = _mm512_test_epi32_mask(a, a);
+    const __m512i at = _mm512_add_epi32(iota, _mm512_set1_epi32(col + 16 * b));
+    // compress in registers, then a plain store (a compressing store is slow on some CPUs)
+    _mm512_storeu_si512(next.value.data() + next.n, _mm512_maskz_compress_epi32(nz, a));
+    _mm512_storeu_si512(next.row.data() + next.n, _mm512_maskz_compress_epi32(nz, at));
+    next.n += __builtin_popcount(unsigned(nz));
+  }
+}
+
+__attribute__((target("avx512f,avx512bw,avx512vnni"))) void sum_activate_avx512(
+    const std::int32_t* init, const std::int16_t* w, int width, const Terms& t, int shift,
+    Terms& next) {
+  std::vector<PairTerm>& pairs = t.pairs;  // sized by Terms::reserve
+  const int n = pair_terms(w, width, t, pairs.data());
+  next.clear();
+  int col = 0;
+  for (; col + 256 <= width; col += 256)
+    act_blocks_avx512<8>(init, pairs.data(), n, col, shift, next);
+  for (; col + 128 <= width; col += 128)
+    act_blocks_avx512<4>(init, pairs.data(), n, col, shift, next);
+  for (; col < width; col += 32) act_blocks_avx512<1>(init, pairs.data(), n, col, shift, next);
 }
 
 __attribute__((target("avx512f,avx512bw,avx512vnni"))) void sum_rows_avx512(
     std::int32_t* out, const std::int32_t* init, const std::int16_t* w, int width, const Terms& t) {
-  thread_local std::vector<PairTerm> pairs;
-  if (pairs.size() < std::size_t(t.size() / 2 + 1)) pairs.resize(std::size_t(t.size() / 2 + 1));
+  std::vector<PairTerm>& pairs = t.pairs;  // sized by Terms::reserve
   const int n = pair_terms(w, width, t, pairs.data());
   int col = 0;
   for (; col + 256 <= width; col += 256) sum_blocks_avx512<8>(out, init, pairs.data(), n, col);
@@ -276,11 +376,61 @@ bool cpu_has_avx2() { return false; }
 bool cpu_has_avx512() { return false; }
 #endif
 
+// A candidate's terms with a copy's quantize and nonzero (portable, AVX2).
+template <void (*Quantize)(const float*, int, std::int32_t*),
+          void (*Nonzero)(const std::int32_t*, int, int, Terms&)>
+void action_terms_with(const float* a, int n, const std::int32_t* sub, int row0,
+                       std::vector<std::int32_t>& x, Terms& t) {
+  x.resize(std::size_t(n));
+  Quantize(a, n, x.data());
+  for (int i = 0; i < n; ++i) x[std::size_t(i)] -= sub[i];
+  Nonzero(x.data(), n, row0, t);
+}
+
+#if DAGUAI_QUANT_AVX2
+// The same in one pass of 16 inputs (AVX-512): quantize, subtract, compress the nonzero ones.
+__attribute__((target("avx512f,avx512bw,avx512vnni"))) void action_terms_avx512(
+    const float* a, int n, const std::int32_t* sub, int row0, std::vector<std::int32_t>&,
+    Terms& t) {
+  const __m512 scale = _mm512_set1_ps(float(1 << kInShift)), lo = _mm512_set1_ps(-32767.0f),
+               hi = _mm512_set1_ps(32767.0f), half = _mm512_set1_ps(0.5f);
+  const __m512i sign = _mm512_set1_epi32(std::int32_t(0x80000000u)), big = _mm512_set1_epi32(32767);
+  const __m512i iota = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+  int i = 0;
+  for (; i + 16 <= n; i += 16) {
+    __m512 s = _mm512_mul_ps(_mm512_loadu_ps(a + i), scale);
+    s = _mm512_maskz_mov_ps(_mm512_cmp_ps_mask(s, s, _CMP_ORD_Q), s);  // a NaN is 0
+    s = _mm512_min_ps(_mm512_max_ps(s, lo), hi);
+    const __m512 r = _mm512_castsi512_ps(
+        _mm512_or_si512(_mm512_castps_si512(half), _mm512_and_si512(_mm512_castps_si512(s), sign)));
+    const __m512i v =
+        _mm512_sub_epi32(_mm512_cvttps_epi32(_mm512_add_ps(s, r)), _mm512_loadu_si512(sub + i));
+    if (_mm512_cmpgt_epi32_mask(_mm512_abs_epi32(v), big)) {  // a term to split: one by one
+      alignas(64) std::int32_t lanes[16];
+      _mm512_store_si512(lanes, v);
+      for (int k = 0; k < 16; ++k) t.add(row0 + i + k, lanes[k]);
+      continue;
+    }
+    const __mmask16 nz = _mm512_test_epi32_mask(v, v);
+    _mm512_storeu_si512(t.value.data() + t.n, _mm512_maskz_compress_epi32(nz, v));
+    _mm512_storeu_si512(
+        t.row.data() + t.n,
+        _mm512_maskz_compress_epi32(nz, _mm512_add_epi32(iota, _mm512_set1_epi32(row0 + i))));
+    t.n += __builtin_popcount(unsigned(nz));
+  }
+  for (; i < n; ++i) t.add(row0 + i, std::int32_t(quantize_input(a[i])) - sub[i]);
+}
+#endif
+
 // One copy's vector kernels (portable or AVX2): the same integers either way.
 struct Kernels {
   void (*sum)(std::int32_t*, const std::int32_t*, const std::int16_t*, int, const Terms&);
+  void (*sum_activate)(const std::int32_t*, const std::int16_t*, int, const Terms&, int, Terms&);
   void (*quantize)(const float*, int, std::int32_t*);
   void (*nonzero)(const std::int32_t*, int, int, Terms&);
+  // a candidate's terms: quantize_input(a[i]) - sub[i] where nonzero, as rows row0 + i
+  void (*action_terms)(const float* a, int n, const std::int32_t* sub, int row0,
+                       std::vector<std::int32_t>& scratch, Terms& t);
 };
 
 // What the integer pass reads.
@@ -302,8 +452,8 @@ struct StateEntry {
 struct Scratch {
   std::array<StateEntry, kCacheEntries> cache;
   std::uint64_t clock = 0;
-  std::vector<std::int32_t> xs, xa, base, acc, y, h;
-  Terms terms;
+  std::vector<std::int32_t> xs, xa, sub, base, y;
+  Terms terms, next;
 };
 
 // This thread's scratch (one lookup of the thread-local per pass).
@@ -356,37 +506,23 @@ __attribute__((always_inline)) inline StateEntry& state_sums(const Model& m, Scr
   return *best;
 }
 
-// The activations of int32 sums: ReLU, >> shift (units 2^-kActShift), clipped; as the terms
-// of the next layer (its nonzero inputs: about 10% after layer 0).
-__attribute__((always_inline)) inline void activate(const std::int32_t* y, int n, int shift,
-                                                    Scratch& s, const Kernels& k) {
-  s.h.resize(std::size_t(n));
-  std::int32_t* h = s.h.data();
-  for (int j = 0; j < n; ++j) h[j] = std::clamp(y[j] >> shift, 0, kActMax);  // C++20: arithmetic
-  s.terms.clear();
-  k.nonzero(h, n, 0, s.terms);
-}
-
 // One candidate from the decision's base: its action inputs, the hidden layers, the output.
 __attribute__((always_inline)) inline float candidate(const Model& m, const float* a, Scratch& s,
                                                       const Kernels& k) {
-  const int action_inputs = m.inputs - m.state_inputs;
-  s.xa.resize(std::size_t(action_inputs));
-  std::int32_t* xa = s.xa.data();
-  k.quantize(a, action_inputs, xa);
-  const std::int32_t* hand = s.xs.data() + m.shared.state;
-  for (int f = 0, n = m.shared.len, at = m.shared.action; f < n; ++f) xa[at + f] -= hand[f];
   s.terms.clear();
-  k.nonzero(xa, action_inputs, m.state_inputs, s.terms);
-  s.acc.resize(std::size_t(m.h0p));
-  k.sum(s.acc.data(), s.base.data(), m.w0, m.h0p, s.terms);
-  activate(s.acc.data(), m.h0, m.shift0, s, k);
+  k.action_terms(a, m.inputs - m.state_inputs, s.sub.data(), m.state_inputs, s.xa, s.terms);
+  Terms* in = &s.terms;
+  Terms* out = &s.next;
+  k.sum_activate(s.base.data(), m.w0, m.h0p, *in, m.shift0, *out);
   for (std::size_t l = 0; l < m.layers->size(); ++l) {
     const QuantizedLayer& L = (*m.layers)[l];
-    s.y.resize(std::size_t(L.out_padded));
-    k.sum(s.y.data(), L.b.data(), L.w.data(), L.out_padded, s.terms);  // cannot overflow
-    if (l + 1 == m.layers->size()) return float(s.y[0]) * std::ldexp(1.0f, -(kActShift + L.shift));
-    activate(s.y.data(), L.out, L.shift, s, k);
+    std::swap(in, out);
+    if (l + 1 == m.layers->size()) {
+      s.y.resize(std::size_t(L.out_padded));
+      k.sum(s.y.data(), L.b.data(), L.w.data(), L.out_padded, *in);  // cannot overflow
+      return float(s.y[0]) * std::ldexp(1.0f, -(kActShift + L.shift));
+    }
+    k.sum_activate(L.b.data(), L.w.data(), L.out_padded, *in, L.shift, *out);
   }
   return 0.0f;  // unreachable: the output layer returns
 }
@@ -399,33 +535,42 @@ __attribute__((always_inline)) inline void forward_body(const Model& m, const fl
   Scratch& s = thread_scratch();
   // Room for every term: a difference splits in two at most; activations are within int16.
   s.terms.reserve(2 * std::size_t(m.inputs) + kMaxModelWidth);
+  s.next.reserve(2 * std::size_t(m.inputs) + kMaxModelWidth);
   s.xs.resize(std::size_t(m.state_inputs));
   k.quantize(state, m.state_inputs, s.xs.data());
   const StateEntry& e = state_sums(m, s, k);
+  const int action_inputs = m.inputs - m.state_inputs;
+  s.sub.assign(std::size_t(action_inputs) + 16, 0);  // each candidate's inputs minus these
   s.terms.clear();  // the decision's base: the shared action inputs at their state values
-  for (int f = 0; f < m.shared.len; ++f)
-    s.terms.add(m.state_inputs + m.shared.action + f, s.xs[std::size_t(m.shared.state + f)]);
+  for (int f = 0; f < m.shared.len; ++f) {
+    const std::int32_t v = s.xs[std::size_t(m.shared.state + f)];
+    s.sub[std::size_t(m.shared.action + f)] = v;
+    s.terms.add(m.state_inputs + m.shared.action + f, v);
+  }
   s.base.resize(std::size_t(m.h0p));
   k.sum(s.base.data(), e.acc.data(), m.w0, m.h0p, s.terms);
-  const int action_inputs = m.inputs - m.state_inputs;
   for (int c = 0; c < n; ++c) q[c] = candidate(m, actions + std::size_t(c) * action_inputs, s, k);
 }
 
 void forward_portable(const Model& m, const float* state, const float* actions, int n, float* q) {
-  static const Kernels k{&sum_rows_portable, &quantize_portable, &nonzero_terms_portable};
+  static const Kernels k{&sum_rows_portable, &sum_activate_portable, &quantize_portable,
+                         &nonzero_terms_portable,
+                         &action_terms_with<quantize_portable, nonzero_terms_portable>};
   forward_body(m, state, actions, n, q, k);
 }
 
 #if DAGUAI_QUANT_AVX2
 __attribute__((target("avx2"))) void forward_avx2(const Model& m, const float* state,
                                                   const float* actions, int n, float* q) {
-  static const Kernels k{&sum_rows_avx2, &quantize_avx2, &nonzero_terms_avx2};
+  static const Kernels k{&sum_rows_avx2, &sum_activate_avx2, &quantize_avx2, &nonzero_terms_avx2,
+                         &action_terms_with<quantize_avx2, nonzero_terms_avx2>};
   forward_body(m, state, actions, n, q, k);
 }
 
 __attribute__((target("avx2,avx512f,avx512bw,avx512vnni"))) void forward_avx512(
     const Model& m, const float* state, const float* actions, int n, float* q) {
-  static const Kernels k{&sum_rows_avx512, &quantize_avx2, &nonzero_terms_avx2};
+  static const Kernels k{&sum_rows_avx512, &sum_activate_avx512, &quantize_avx2,
+                         &nonzero_terms_avx2, &action_terms_avx512};
   forward_body(m, state, actions, n, q, k);
 }
 #endif
