@@ -527,8 +527,8 @@ __attribute__((always_inline)) inline float candidate(const Model& m, const floa
   return 0.0f;  // unreachable: the output layer returns
 }
 
-// The whole pass, written once and compiled twice (portable, AVX2), each copy with its own
-// kernels: integers, so the copies cannot differ.
+// The whole pass, written once and compiled three times (portable, AVX2, AVX-512), each copy
+// with its own kernels: integers, so the copies cannot differ.
 __attribute__((always_inline)) inline void forward_body(const Model& m, const float* state,
                                                         const float* actions, int n, float* q,
                                                         const Kernels& k) {

@@ -9,7 +9,7 @@
 //   - hidden activations: ReLU, rounded down to units of 2^-kActShift, clipped to kActMax;
 //   - later layers: int16 weights with a per-layer power-of-two scale, chosen so that no sum
 //               can leave int32 (the bound is checked at load for every row).
-// Integer sums are exact in any order, so the AVX2 copy and the portable copy compute the
+// Integer sums are exact in any order, so the copies (AVX-512, AVX2, portable) compute the
 // same integers on every machine without compiler flags (R17: same seed, same game), and the
 // state part can be kept per thread and updated by the inputs that changed since a cached
 // state (an NNUE-style accumulator) with the same result as summing it afresh. Layer 0 sums
