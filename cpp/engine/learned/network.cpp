@@ -93,7 +93,7 @@ Network Network::from_bytes(const std::string& bytes) {
   std::vector<float> w0 = n.w0_state_;
   w0.insert(w0.end(), n.w0_action_.begin(), n.w0_action_.end());
   n.quantized_ = QuantizedNetwork(w0, n.b0_, kStateFeatures + kActionFeatures, kStateFeatures, h0,
-                                  n.w_, n.b_, {0, kActionHandAfter, 54});
+                                  n.w_, n.b_, {kObsHand, kActionHandAfter, kNumFaces});
   n.raw_ = bytes;
   return n;
 }

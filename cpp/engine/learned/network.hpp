@@ -37,7 +37,6 @@ class Network {
   }
   // The same in float, the reference (the trainer's network computes this up to rounding).
   void evaluate_float(const float* state, const float* actions, int n, float* q) const;
-  const QuantizedNetwork& quantized() const { return quantized_; }
 
  private:
   std::vector<int> widths_;

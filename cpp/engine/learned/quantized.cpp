@@ -62,7 +62,6 @@ QuantizedLayer quantize_later(const std::vector<float>& w, const std::vector<flo
     throw ModelError("model file: weights too large to quantize (a layer's |w| sums past " +
                      std::to_string(int(kAccLimit / kActMax)) + ")");
   QuantizedLayer L;
-  L.in = in;
   L.out = out;
   L.out_padded = padded(out);
   L.shift = shift;
@@ -422,7 +421,7 @@ __attribute__((target("avx512f,avx512bw,avx512vnni"))) void action_terms_avx512(
 }
 #endif
 
-// One copy's vector kernels (portable or AVX2): the same integers either way.
+// One copy's vector kernels (portable, AVX2 or AVX-512): the same integers in every copy.
 struct Kernels {
   void (*sum)(std::int32_t*, const std::int32_t*, const std::int16_t*, int, const Terms&);
   void (*sum_activate)(const std::int32_t*, const std::int16_t*, int, const Terms&, int, Terms&);

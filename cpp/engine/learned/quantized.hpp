@@ -30,7 +30,7 @@ constexpr int kActMax = 32767;  // the largest activation: 64 - 2^-9
 constexpr int kQuantPad = 32;   // widths padded to 32 int16 (one AVX-512 register)
 
 struct QuantizedLayer {
-  int in = 0, out = 0, out_padded = 0;
+  int out = 0, out_padded = 0;
   int shift = 0;                // w_q = round(w * 2^shift)
   std::vector<std::int16_t> w;  // [in][out_padded], input-major, each row swizzled (.cpp)
   std::vector<std::int32_t> b;  // [out_padded], units 2^-(kActShift + shift)
@@ -54,9 +54,6 @@ class QuantizedNetwork {
 
   // Q of every candidate as float (the integer output times its unit).
   void evaluate(const float* state, const float* actions, int n, float* q) const;
-
-  int s0() const { return s0_; }
-  const std::vector<QuantizedLayer>& layers() const { return layers_; }
 
  private:
   int inputs_ = 0, state_inputs_ = 0, h0_ = 0, h0p_ = 0, s0_ = 0;
