@@ -32,7 +32,7 @@ import numpy as np
 from . import _core
 
 __all__ = ["FORMAT", "MAX_DGN_BYTES", "Layers", "read_dgn", "write_dgn", "dgn_bytes", "parse_dgn",
-           "check_model_path", "read_model_file"]
+           "check_model_path", "read_model_file", "average_models"]
 
 FORMAT = 1
 _MAGIC = b"DGNN"
@@ -235,3 +235,58 @@ def model_rules(path: str | Path) -> dict[str, Any]:
     except (ValueError, TypeError) as exc:
         raise _core.ModelError(f"model file {str(path)!r}: its recorded rules are not valid rules "
                                f"({' '.join(str(exc).split())})") from None
+
+
+def average_models(paths: Sequence[str | os.PathLike[str]], out: str | os.PathLike[str],
+                   margin: float | None = None, meta_from: str | os.PathLike[str] | None = None,
+                   extra_meta: dict[str, Any] | None = None) -> Path:
+    """Write the weight average of several models of one run to ``out`` (docs/learning.md
+    "Weight averaging"): each weight and bias is the plain mean, in float64, of the models'
+    float32 values, rounded once to float32. Snapshots of one training run a few minutes
+    apart lie close together, and their mean plays better than any of them (SGD noise
+    averages out, as in stochastic weight averaging).
+
+    Every file must be a valid model (``ModelError`` naming it otherwise) with the same
+    widths and the same rules (a ``ModelError`` naming both). ``margin``: the switching
+    margin of the result (default: the last model's). The metadata is the last model's, or
+    that of the model ``meta_from`` (e.g. the run's ``latest.dgn``, whose metadata lists the
+    run's commands and configuration; it must be a model of the same rules), updated with
+    ``extra_meta`` and ``"averaged"``: each input's file name and SHA-256."""
+    import hashlib
+
+    paths = list(paths)
+    if not paths:
+        raise ValueError("average_models: no models to average")
+    if len(paths) > 1024:
+        raise ValueError(f"average_models: {len(paths)} models, at most 1024")
+    if margin is not None and not (isinstance(margin, (int, float)) and 0 <= margin < float("inf")):
+        raise ValueError(f"average_models: margin must be a finite number >= 0, got {margin!r:.40}")
+    first_rules = model_rules(paths[0])
+    sums: list[tuple[np.ndarray, np.ndarray]] = []
+    inputs = []
+    meta: dict[str, Any] = {}
+    last_margin = 0.0
+    for p in paths:
+        data = read_model_file(p)
+        layers, meta, last_margin = parse_dgn(data)
+        if sums and [w.shape for w, _ in layers] != [w.shape for w, _ in sums]:
+            raise _core.ModelError(f"average_models: {os.fspath(p)!r} has widths "
+                                   f"{[w.shape[0] for w, _ in layers[:-1]]}, the first model "
+                                   f"{[w.shape[0] for w, _ in sums[:-1]]}")
+        if (rules := model_rules(p)) != first_rules:
+            raise _core.ModelError(f"average_models: {os.fspath(p)!r} is a model of the rules "
+                                   f"{rules}, the first model of {first_rules}")
+        if not sums:
+            sums = [(w.astype(np.float64), b.astype(np.float64)) for w, b in layers]
+        else:
+            sums = [(sw + w, sb + b) for (sw, sb), (w, b) in zip(sums, layers, strict=True)]
+        inputs.append({"file": Path(p).name, "sha256": hashlib.sha256(data).hexdigest()})
+    if meta_from is not None:
+        if (rules := model_rules(meta_from)) != first_rules:
+            raise _core.ModelError(f"average_models: meta_from {os.fspath(meta_from)!r} is a model of "
+                                   f"the rules {rules}, the models of {first_rules}")
+        meta = read_dgn(meta_from)[1]
+    n = float(len(paths))
+    mean = [((w / n).astype(np.float32), (b / n).astype(np.float32)) for w, b in sums]
+    meta = {**meta, **(extra_meta or {}), "averaged": inputs}
+    return write_dgn(out, mean, meta, margin=last_margin if margin is None else float(margin))
