@@ -254,12 +254,15 @@ def average_models(paths: Sequence[str | os.PathLike[str]], out: str | os.PathLi
     ``extra_meta`` and ``"averaged"``: each input's file name and SHA-256."""
     import hashlib
 
+    if isinstance(paths, (str, bytes, os.PathLike)):
+        raise TypeError("average_models: paths is a list of model files, got one path")
     paths = list(paths)
     if not paths:
         raise ValueError("average_models: no models to average")
     if len(paths) > 1024:
         raise ValueError(f"average_models: {len(paths)} models, at most 1024")
-    if margin is not None and not (isinstance(margin, (int, float)) and 0 <= margin < float("inf")):
+    if margin is not None and (isinstance(margin, bool) or not isinstance(margin, (int, float))
+                               or not 0 <= margin < float("inf")):
         raise ValueError(f"average_models: margin must be a finite number >= 0, got {margin!r:.40}")
     first_rules = model_rules(paths[0])
     sums: list[tuple[np.ndarray, np.ndarray]] = []

@@ -59,6 +59,13 @@ def test_the_averaged_model_plays(tmp_path):
     assert r.wins + r.draws + r.losses == 4
 
 
+def test_one_path_instead_of_a_list_is_a_type_error(tmp_path):
+    a = _model(tmp_path / "a.dgn", 1)
+    with pytest.raises(TypeError, match="list of model files"):
+        average_models(str(a), tmp_path / "avg.dgn")
+    assert not (tmp_path / "avg.dgn").exists()
+
+
 @pytest.mark.parametrize("case", ["empty", "widths", "rules", "garbage", "margin", "nan margin"])
 def test_bad_inputs_are_refused_and_nothing_is_written(tmp_path, case):
     a = _model(tmp_path / "a.dgn", 1)
