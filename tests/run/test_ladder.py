@@ -156,6 +156,21 @@ def test_a_model_file_is_identified_by_its_bytes(tmp_path):
     assert ladder_mod._identity("heuristic") != ladder_mod._identity("greedy")
 
 
+def test_builtins_that_play_the_shipped_models_are_identified_by_their_bytes(tmp_path, monkeypatch):
+    """Shipping a new model file changes the identity of learned and expert (not of the
+    others), so their cached pairings are played again."""
+    models = tmp_path / "models"
+    models.mkdir()
+    (models / "learned.dgn").write_bytes(b"one")
+    monkeypatch.setattr(ladder_mod, "_MODELS", models)
+    before = {p: ladder_mod._identity(p) for p in ("learned", "expert", "pimc", "heuristic")}
+    (models / "learned.dgn").write_bytes(b"two")
+    after = {p: ladder_mod._identity(p) for p in before}
+    assert after["learned"] != before["learned"] and after["expert"] != before["expert"]
+    assert after["pimc"] == before["pimc"] and after["heuristic"] == before["heuristic"]
+    assert ladder_mod._identity("learned") != ladder_mod._identity("expert")
+
+
 def test_cross_play_rows_seat_one_player_with_partners():
     # the partner crossed with itself is the same game twice: exactly even
     net, wins, draws, losses, _ = ladder_mod._cross_play("heuristic", "heuristic", 8, 3, Rules(), 1, False)

@@ -52,6 +52,11 @@ ELO_PER_LOGIT = 400.0 / math.log(10.0)
 #: A model file is hashed, never executed; one larger than this is refused before reading.
 _MAX_MODEL_BYTES = 256 << 20
 _CACHE_FORMAT = 1
+#: The built-in policies that play the shipped model files (cpp/engine/catalog/policies.def:
+#: the model policy and the searches whose incumbent is its choice); their identity includes
+#: the files' bytes, so shipping a new model never reads their old pairings from the cache.
+_MODEL_POLICIES = frozenset({"learned", "expert"})
+_MODELS = Path(__file__).resolve().parents[1] / "models"
 
 
 def default_cache_path() -> Path:
@@ -202,7 +207,8 @@ class LadderResult:
 
 def _identity(p: str) -> str:
     """What a pairing's result depends on besides the deals: a model file's bytes, or a
-    built-in policy of this engine version (which includes its shipped model)."""
+    built-in policy of this engine version (and, for those that play them, the shipped
+    model files' bytes)."""
     if p.endswith(".dgn"):
         try:
             st = os.stat(p)
@@ -216,7 +222,18 @@ def _identity(p: str) -> str:
         with open(p, "rb") as f:
             h.update(f.read(_MAX_MODEL_BYTES + 1))
         return "model:" + h.hexdigest()
+    if p in _MODEL_POLICIES:
+        return f"{p}@{_core.__version__}+models:{_shipped_models_digest()}"
     return f"{p}@{_core.__version__}"
+
+
+def _shipped_models_digest() -> str:
+    """SHA-256 over the names and bytes of the shipped model files (``models/*.dgn``)."""
+    h = hashlib.sha256()
+    for f in sorted(_MODELS.glob("*.dgn")):
+        h.update(f.name.encode() + b"\0")
+        h.update(hashlib.sha256(f.read_bytes()).digest())
+    return h.hexdigest()
 
 
 class _Cache:
