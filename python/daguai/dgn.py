@@ -32,7 +32,7 @@ import numpy as np
 from . import _core
 
 __all__ = ["FORMAT", "MAX_DGN_BYTES", "Layers", "read_dgn", "write_dgn", "dgn_bytes", "parse_dgn",
-           "check_model_path", "read_model_file", "average_models"]
+           "check_model_path", "read_model_file", "average_models", "models_digest"]
 
 FORMAT = 1
 _MAGIC = b"DGNN"
@@ -293,3 +293,16 @@ def average_models(paths: Sequence[str | os.PathLike[str]], out: str | os.PathLi
     mean = [((w / n).astype(np.float32), (b / n).astype(np.float32)) for w, b in sums]
     meta = {**meta, **(extra_meta or {}), "averaged": inputs}
     return write_dgn(out, mean, meta, margin=last_margin if margin is None else float(margin))
+
+
+def models_digest(folder: str | os.PathLike[str]) -> str:
+    """SHA-256 over the names and bytes of the ``.dgn`` files in ``folder`` (the shipped
+    models: part of the identity of the built-in players that play them in the ladder's
+    cache)."""
+    import hashlib
+
+    h = hashlib.sha256()
+    for f in sorted(Path(folder).glob("*.dgn")):
+        h.update(f.name.encode() + b"\0")
+        h.update(hashlib.sha256(f.read_bytes()).digest())
+    return h.hexdigest()

@@ -32,6 +32,7 @@ import numpy as np
 
 from .. import _core
 from ..checks import check_int, check_model_rules, check_policy, check_rules, policy_name
+from ..dgn import models_digest
 from ..documents import nan_to_none
 from ..rules import Rules
 from ..table import seats_of
@@ -223,17 +224,8 @@ def _identity(p: str) -> str:
             h.update(f.read(_MAX_MODEL_BYTES + 1))
         return "model:" + h.hexdigest()
     if p in _MODEL_POLICIES:
-        return f"{p}@{_core.__version__}+models:{_shipped_models_digest()}"
+        return f"{p}@{_core.__version__}+models:{models_digest(_MODELS)}"
     return f"{p}@{_core.__version__}"
-
-
-def _shipped_models_digest() -> str:
-    """SHA-256 over the names and bytes of the shipped model files (``models/*.dgn``)."""
-    h = hashlib.sha256()
-    for f in sorted(_MODELS.glob("*.dgn")):
-        h.update(f.name.encode() + b"\0")
-        h.update(hashlib.sha256(f.read_bytes()).digest())
-    return h.hexdigest()
 
 
 class _Cache:
