@@ -218,13 +218,18 @@ def model_rules(path: str | Path) -> dict[str, Any]:
     configuration's, else the default rules (6p3d): every model made before the rules were
     recorded came from a trainer whose rules were the defaults. ``ModelError`` if the file is
     not a valid model or its recorded rules are not valid rules."""
-    from .rules import Rules
-
     try:
         _, meta, _ = parse_dgn(read_model_file(path))
     except _core.ModelError:
         parse_dgn(read_model_file(path), meta=False)  # the weights are bad: that error
         meta = {}  # metadata that is not a JSON object records no rules (the engine ignores it)
+    return _recorded_rules(meta, path)
+
+
+def _recorded_rules(meta: dict[str, Any], path: str | os.PathLike[str]) -> dict[str, Any]:
+    """The rules a model's parsed metadata records (:func:`model_rules`)."""
+    from .rules import Rules
+
     recorded = meta.get("rules")
     if recorded is None and isinstance(meta.get("config"), dict):
         recorded = meta["config"].get("rules")
@@ -264,19 +269,21 @@ def average_models(paths: Sequence[str | os.PathLike[str]], out: str | os.PathLi
     if margin is not None and (isinstance(margin, bool) or not isinstance(margin, (int, float))
                                or not 0 <= margin < float("inf")):
         raise ValueError(f"average_models: margin must be a finite number >= 0, got {margin!r:.40}")
-    first_rules = model_rules(paths[0])
+    first_rules: dict[str, Any] | None = None
     sums: list[tuple[np.ndarray, np.ndarray]] = []
     inputs = []
     meta: dict[str, Any] = {}
     last_margin = 0.0
-    for p in paths:
+    for p in paths:  # each file read once: its weights, metadata and rules
         data = read_model_file(p)
         layers, meta, last_margin = parse_dgn(data)
         if sums and [w.shape for w, _ in layers] != [w.shape for w, _ in sums]:
             raise _core.ModelError(f"average_models: {os.fspath(p)!r} has widths "
                                    f"{[w.shape[0] for w, _ in layers[:-1]]}, the first model "
                                    f"{[w.shape[0] for w, _ in sums[:-1]]}")
-        if (rules := model_rules(p)) != first_rules:
+        rules = _recorded_rules(meta, p)
+        first_rules = rules if first_rules is None else first_rules
+        if rules != first_rules:
             raise _core.ModelError(f"average_models: {os.fspath(p)!r} is a model of the rules "
                                    f"{rules}, the first model of {first_rules}")
         if not sums:
@@ -285,10 +292,10 @@ def average_models(paths: Sequence[str | os.PathLike[str]], out: str | os.PathLi
             sums = [(sw + w, sb + b) for (sw, sb), (w, b) in zip(sums, layers, strict=True)]
         inputs.append({"file": Path(p).name, "sha256": hashlib.sha256(data).hexdigest()})
     if meta_from is not None:
-        if (rules := model_rules(meta_from)) != first_rules:
+        meta = read_dgn(meta_from)[1]
+        if (rules := _recorded_rules(meta, meta_from)) != first_rules:
             raise _core.ModelError(f"average_models: meta_from {os.fspath(meta_from)!r} is a model of "
                                    f"the rules {rules}, the models of {first_rules}")
-        meta = read_dgn(meta_from)[1]
     n = float(len(paths))
     mean = [((w / n).astype(np.float32), (b / n).astype(np.float32)) for w, b in sums]
     meta = {**meta, **(extra_meta or {}), "averaged": inputs}
