@@ -7,10 +7,13 @@ from __future__ import annotations
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
 
 import daguai
+import numpy as np
 import pytest
 from daguai import _core
+from daguai.learn import Network, learn_features
 
 
 def test_expert_is_a_search_policy_never_a_rollout_policy():
@@ -57,3 +60,39 @@ def test_expert_keeps_the_networks_choice_more_often_than_pimc_does():
             step += 1
     assert points == 12
     assert kept["expert"] > kept["pimc"], kept
+
+
+def _groups(g):
+    """The groups of equivalent actions of the seat to act (candidates.hpp), as lists."""
+    return [row[0] for row in _core._search(g, 1, 0.0, 1, "heuristic", 1, 0)[0]]
+
+
+def test_expert_races_the_networks_best_groups():
+    # docs/search.md "expert": the race holds the network's choice and the groups of its next
+    # best plays by Q, 4 groups in all, so the expert's decision is in one of them; written
+    # here from the shipped model's Q-values (the integer pass the policy uses)
+    net = Network.from_file(str(Path(daguai.__file__).parent / "models" / "learned.dgn"))
+    points = narrowed = 0
+    for seed in range(4):
+        g = daguai.Game(700 + seed)
+        heur = [_core.PolicyRunner("heuristic", 700 + seed, 0, s) for s in range(6)]
+        step = 0
+        while g.current_player is not None and step < 240:
+            seat = g.current_player
+            if step % 11 == 5 and g.phase == "play" and len(g.legal_actions()) > 2:
+                state, cands, feats, _ = learn_features(g)
+                q = net.evaluate(state, feats, quantized=True)
+                groups = _groups(g)
+                choice = _core.PolicyRunner("learned", 1, 0, seat).act(g.state)
+                top = [next(i for i, grp in enumerate(groups) if choice in grp)]
+                for k in np.argsort(-q, kind="stable"):
+                    i = next(i for i, grp in enumerate(groups) if cands[k] in grp)
+                    if len(top) < 4 and i not in top:
+                        top.append(i)
+                expert = _core.PolicyRunner("expert", 5, 0, seat).act(g.state)
+                assert any(expert in groups[i] for i in top), (seed, step)
+                points += 1
+                narrowed += len(groups) > len(top)
+            g.step(heur[seat].act(g.state))
+            step += 1
+    assert points >= 12 and narrowed >= points // 2, (points, narrowed)

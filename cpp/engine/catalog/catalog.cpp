@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <cstring>
@@ -12,7 +13,7 @@ namespace daguai {
 #define DAGUAI_RULE_POLICY(name, function) \
   Action function(const PolicyView& view, Rng& rng, PolicyScratch& scratch);
 #define DAGUAI_SEARCH_POLICY(name, rollouts)
-#define DAGUAI_MODEL_SEARCH_POLICY(name, rollouts, model)
+#define DAGUAI_MODEL_SEARCH_POLICY(name, rollouts, model, top)
 #define DAGUAI_INFERENCE_SEARCH_POLICY(name, rollouts, inference)
 #include <daguai/catalog/policies.def>
 #undef DAGUAI_RULE_POLICY
@@ -39,9 +40,29 @@ PolicyEntry search_entry(const char* name, int rollouts) {
   return e;
 }
 
-PolicyEntry model_search_entry(const char* name, int rollouts, const char* model) {
+// The model's play decisions by Q, best first (a RankFn, search.hpp); none outside the play
+// phase, where the learned policy plays as the heuristic (learned.hpp).
+void model_rank(PolicyId id, const PolicyView& view, PolicyScratch& scratch,
+                std::vector<Action>* ranked) {
+  ranked->clear();
+  const auto net = model_of(id, view.rules().table);
+  if (!net || view.phase() != Phase::kPlay) return;
+  thread_local Decision d;
+  prepare_decision(view, net.get(), scratch, &d);
+  const int n = d.size();
+  if (n < 2) return;
+  std::vector<int> order(static_cast<std::size_t>(n));
+  for (int i = 0; i < n; ++i) order[std::size_t(i)] = i;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](int a, int b) { return d.q[std::size_t(a)] > d.q[std::size_t(b)]; });
+  for (int i : order) ranked->push_back(d.cands.actions[std::size_t(i)]);
+}
+
+PolicyEntry model_search_entry(const char* name, int rollouts, const char* model, int top) {
   PolicyEntry e = search_entry(name, rollouts);
   e.incumbent_model = model;
+  e.budget.model_top = top;
+  e.budget.rank = &model_rank;
   return e;
 }
 
@@ -55,8 +76,8 @@ std::vector<PolicyEntry> make_catalog() {
   std::vector<PolicyEntry> c = {
 #define DAGUAI_RULE_POLICY(name, function) rule_entry(#name, &function),
 #define DAGUAI_SEARCH_POLICY(name, rollouts) search_entry(#name, rollouts),
-#define DAGUAI_MODEL_SEARCH_POLICY(name, rollouts, model) \
-  model_search_entry(#name, rollouts, model),
+#define DAGUAI_MODEL_SEARCH_POLICY(name, rollouts, model, top) \
+  model_search_entry(#name, rollouts, model, top),
 #define DAGUAI_INFERENCE_SEARCH_POLICY(name, rollouts, inference) \
   inference_search_entry(#name, rollouts, Inference::inference),
 #include <daguai/catalog/policies.def>

@@ -35,6 +35,7 @@ void check_search_limits(const SearchConfig& cfg) {
                     "]");
   check_threads(cfg.threads, "search");
   if (cfg.max_candidates < 0) throw GameError("search: max_candidates must be >= 0");
+  if (cfg.model_top < 0) throw GameError("search: model_top must be >= 0");
   if (!cfg.decide) throw GameError("search: the config has no rollout dispatcher");
   check_inference_settings(cfg.inference_worlds, cfg.inference_noise);
 }
@@ -312,6 +313,37 @@ SearchResult search(const InfoState& v, const std::vector<Action>& actions, cons
   return res;
 }
 
+namespace {
+
+// The incumbent's group first, then the groups of cfg.rank's order (a model's best decisions
+// first), cfg.model_top groups at most; empty when the model ranks nothing. `legal` are the
+// view's legal actions, `groups` their groups of equivalent plays.
+std::vector<Action> model_arms(const PolicyView& view, PolicyScratch& s, const SearchConfig& cfg,
+                               const std::vector<Action>& legal,
+                               const std::vector<ActionGroup>& groups, int prior_index) {
+  std::vector<Action> ranked, arms;
+  cfg.rank(cfg.incumbent, view, s, &ranked);
+  if (ranked.empty()) return arms;
+  std::vector<int> group_of(legal.size(), 0);
+  for (std::size_t g = 0; g < groups.size(); ++g)
+    for (int m : groups[g].members) group_of[std::size_t(m)] = int(g);
+  std::vector<char> taken(groups.size(), 0);
+  taken[std::size_t(group_of[std::size_t(prior_index)])] = 1;
+  arms.push_back(legal[std::size_t(prior_index)]);
+  for (const Action& a : ranked) {
+    if (int(arms.size()) >= cfg.model_top) break;
+    const auto it = std::find(legal.begin(), legal.end(), a);
+    if (it == legal.end()) continue;  // not a legal action: ignored
+    const int g = group_of[std::size_t(it - legal.begin())];
+    if (taken[std::size_t(g)]) continue;
+    taken[std::size_t(g)] = 1;
+    arms.push_back(legal[std::size_t(groups[std::size_t(g)].members[0])]);
+  }
+  return arms;
+}
+
+}  // namespace
+
 Action pimc_action(const PolicyView& view, Rng& rng, PolicyScratch& s, const SearchConfig& cfg) {
   s.actions.clear();
   view.legal_actions(&s.actions);
@@ -330,13 +362,20 @@ Action pimc_action(const PolicyView& view, Rng& rng, PolicyScratch& s, const Sea
     if (s.actions[i] == prior) prior_index = int(i);
   const std::vector<ActionGroup> groups =
       group_actions(view.hand(view.current_player()), s.actions);
-  const std::vector<int> chosen =
-      select_candidates(view, s.actions, groups, prior_index, cfg.max_candidates);
-  if (chosen.size() == 1) return prior;
   std::vector<Action> arms;
-  arms.reserve(chosen.size());
-  for (int g : chosen) arms.push_back(s.actions[std::size_t(groups[std::size_t(g)].members[0])]);
-  arms[0] = prior;  // select_candidates puts the incumbent's group first
+  if (cfg.model_top > 0 && cfg.rank && cfg.incumbent != kNoPolicy) {
+    const std::vector<Action> legal = s.actions;  // the ranking may use the scratch
+    arms = model_arms(view, s, cfg, legal, groups, prior_index);
+    s.actions = legal;
+  }
+  if (arms.empty()) {
+    const std::vector<int> chosen =
+        select_candidates(view, s.actions, groups, prior_index, cfg.max_candidates);
+    arms.reserve(chosen.size());
+    for (int g : chosen) arms.push_back(s.actions[std::size_t(groups[std::size_t(g)].members[0])]);
+  }
+  if (arms.size() == 1) return prior;
+  arms[0] = prior;  // the incumbent's group comes first
   const SearchResult r = search(view.info(cfg.inference != Inference::kNone), arms, cfg, seed, 0);
   return arms[std::size_t(r.best)];
 }

@@ -45,6 +45,11 @@ namespace daguai {
 
 constexpr PolicyId kNoPolicy = PolicyId(0xFFFF);
 
+// A model's ranking of the seat's decisions, best first (the catalog's model_rank: the learned
+// network's candidates by Q); empty when it ranks none (outside the play phase, no model).
+using RankFn = void (*)(PolicyId id, const PolicyView& view, PolicyScratch& scratch,
+                        std::vector<Action>* ranked);
+
 // Settings of a search: a catalog entry of kind search carries its own
 // (catalog/policies.def: "pimc24" is the search with a budget of 24 rollouts).
 struct SearchConfig {
@@ -56,6 +61,11 @@ struct SearchConfig {
   // pimc: the policy whose choice is the incumbent (kept unless a challenger is clearly
   // better); kNoPolicy: the rollout policy's. The catalog's expert sets the learned model.
   PolicyId incumbent = kNoPolicy;
+  // pimc with an incumbent policy and a ranking: race the incumbent's group and the next
+  // groups of `rank`'s order, model_top groups in all, instead of pimc's selection (the
+  // expert: the network's best candidates; docs/search.md "expert"). 0: pimc's selection.
+  int model_top = 0;
+  RankFn rank = nullptr;
   // How `rollout` is played: the catalog's rollout_decide (catalog/catalog.hpp), which
   // refuses a search policy; the catalog and the bindings set it.
   DecideFn decide = nullptr;
@@ -113,7 +123,8 @@ int rollout_round(GameState& g, PolicyId policy, DecideFn decide, std::uint64_t 
 
 // The search policies (catalog entries of kind search, each with its SearchConfig): the groups of
 // equivalent plays (candidates.hpp), at most cfg.max_candidates of them chosen by select_candidates
-// with the rollout policy's own choice as incumbent, raced with the budget of cfg.
+// with the rollout policy's own choice as incumbent (or cfg.incumbent's choice and, with
+// cfg.model_top, the groups of cfg.rank's best decisions), raced with the budget of cfg.
 Action pimc_action(const PolicyView& view, Rng& rng, PolicyScratch& scratch,
                    const SearchConfig& cfg);
 
