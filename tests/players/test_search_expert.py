@@ -39,25 +39,36 @@ def test_expert_is_the_plain_search_without_a_learned_model():
     assert p.stdout.split() == ["True"]
 
 
+def _heuristic_points(first_seed, games, every, offset, max_steps=10**6):
+    """Decision points of seeded heuristic games: (game, seat to act, step) at every step with
+    step % every == offset, before the heuristic plays it; the game is not changed by the
+    caller (each policy acts on a copy of the state)."""
+    for seed in range(first_seed, first_seed + games):
+        g = daguai.Game(seed)
+        heur = [_core.PolicyRunner("heuristic", seed, 0, s) for s in range(6)]
+        step = 0
+        while g.current_player is not None and step < max_steps:
+            seat = g.current_player
+            if step % every == offset:
+                yield g, seat, step
+            g.step(heur[seat].act(g.state))
+            step += 1
+
+
 def test_expert_keeps_the_networks_choice_more_often_than_pimc_does():
     # decision points of seeded heuristic games: the expert starts from the network's choice
     # and keeps it unless a challenger is clearly better; pimc starts from the heuristic's
     kept = {"expert": 0, "pimc": 0}
     points = 0
-    for seed in range(3):
-        g = daguai.Game(900 + seed)
-        heur = [_core.PolicyRunner("heuristic", 900 + seed, 0, s) for s in range(6)]
-        step = 0
-        while g.current_player is not None and points < 12:
-            seat = g.current_player
-            if step % 9 == 4 and len(g.legal_actions()) > 2:
-                net = _core.PolicyRunner("learned", 1, 0, seat).act(g.state)
-                for name in kept:
-                    if _core.PolicyRunner(name, 5, 0, seat).act(g.state) == net:
-                        kept[name] += 1
-                points += 1
-            g.step(heur[seat].act(g.state))
-            step += 1
+    for g, seat, _ in _heuristic_points(900, 3, 9, 4):
+        if len(g.legal_actions()) > 2:
+            net = _core.PolicyRunner("learned", 1, 0, seat).act(g.state)
+            for name in kept:
+                if _core.PolicyRunner(name, 5, 0, seat).act(g.state) == net:
+                    kept[name] += 1
+            points += 1
+            if points == 12:
+                break
     assert points == 12
     assert kept["expert"] > kept["pimc"], kept
 
@@ -73,26 +84,19 @@ def test_expert_races_the_networks_best_groups():
     # here from the shipped model's Q-values (the integer pass the policy uses)
     net = Network.from_file(str(Path(daguai.__file__).parent / "models" / "learned.dgn"))
     points = narrowed = 0
-    for seed in range(4):
-        g = daguai.Game(700 + seed)
-        heur = [_core.PolicyRunner("heuristic", 700 + seed, 0, s) for s in range(6)]
-        step = 0
-        while g.current_player is not None and step < 240:
-            seat = g.current_player
-            if step % 11 == 5 and g.phase == "play" and len(g.legal_actions()) > 2:
-                state, cands, feats, _ = learn_features(g)
-                q = net.evaluate(state, feats, quantized=True)
-                groups = _groups(g)
-                choice = _core.PolicyRunner("learned", 1, 0, seat).act(g.state)
-                top = [next(i for i, grp in enumerate(groups) if choice in grp)]
-                for k in np.argsort(-q, kind="stable"):
-                    i = next(i for i, grp in enumerate(groups) if cands[k] in grp)
-                    if len(top) < 4 and i not in top:
-                        top.append(i)
-                expert = _core.PolicyRunner("expert", 5, 0, seat).act(g.state)
-                assert any(expert in groups[i] for i in top), (seed, step)
-                points += 1
-                narrowed += len(groups) > len(top)
-            g.step(heur[seat].act(g.state))
-            step += 1
+    for g, seat, step in _heuristic_points(700, 4, 11, 5, max_steps=240):
+        if g.phase == "play" and len(g.legal_actions()) > 2:
+            state, cands, feats, _ = learn_features(g)
+            q = net.evaluate(state, feats, quantized=True)
+            groups = _groups(g)
+            choice = _core.PolicyRunner("learned", 1, 0, seat).act(g.state)
+            top = [next(i for i, grp in enumerate(groups) if choice in grp)]
+            for k in np.argsort(-q, kind="stable"):
+                i = next(i for i, grp in enumerate(groups) if cands[k] in grp)
+                if len(top) < 4 and i not in top:
+                    top.append(i)
+            expert = _core.PolicyRunner("expert", 5, 0, seat).act(g.state)
+            assert any(expert in groups[i] for i in top), (g.seed, step)
+            points += 1
+            narrowed += len(groups) > len(top)
     assert points >= 12 and narrowed >= points // 2, (points, narrowed)
