@@ -22,11 +22,11 @@ sampled ``--worlds`` times (``_core._sample_hands_array``, the sampler that ``pi
   most hidden cards first);
 - **cost per world**: the sampler's time divided by the worlds drawn (one thread).
 
-``--inference heuristic`` scores the worlds a search with inference from play draws instead
-(``_core._inferred_hands_array``: each world resampled from ``--inference-worlds`` uniform
-consistent ones by the likelihood of the other seats' plays this round under the heuristic
-model, docs/search.md "Inference from play"); ``--players`` is the policy every seat plays
-(the model is the heuristic, so heuristic players are its most favourable case). The
+``--inference heuristic`` or ``learned`` scores the worlds a search with inference from play
+draws instead (``_core._inferred_hands_array``: each world resampled from
+``--inference-worlds`` uniform consistent ones by the likelihood of the other seats' plays
+this round under that model of play, docs/search.md "Inference from play"); ``--players`` is
+the policy every seat plays (each model is most favourable to players of its own kind). The
 strength of pimc with inference is ``benchmarks/inference_strength.py``.
 """
 
@@ -213,7 +213,7 @@ def main() -> None:
     ap.add_argument("--worlds", type=int, default=1000)
     ap.add_argument("--table", default="6p3d", choices=["6p3d", "4p2d"])
     ap.add_argument("--json", action="store_true")
-    ap.add_argument("--inference", default="none", choices=["none", "heuristic"])
+    ap.add_argument("--inference", default="none", choices=["none", "heuristic", "learned"])
     ap.add_argument("--inference-worlds", type=int, default=4)
     ap.add_argument("--players", default="heuristic", help="the policy of every seat")
     args = ap.parse_args()

@@ -260,7 +260,7 @@ def _groups(rows: list[Any], best: int) -> list[Group]:
 
 
 #: The models of play a search may infer from (docs/search.md "Inference from play").
-INFERENCES = ("none", "heuristic")
+INFERENCES = ("none", "heuristic", "learned")
 #: Uniform worlds drawn per world kept when inferring (cpp/engine/search/inference.hpp).
 INFERENCE_WORLDS = 4
 
@@ -299,8 +299,10 @@ def analyze(source: Any, *, upto: int | None = None, rollouts: int | None = None
     ``inference``: one of :data:`INFERENCES`. ``"none"`` (the default) weighs every world
     consistent with the view alike; ``"heuristic"`` resamples each world from
     ``INFERENCE_WORLDS`` such worlds by the likelihood of the other seats' plays this round
-    under the heuristic with a fitted noise rate (docs/search.md "Inference from play");
-    deterministic for a seed as well. Any other value raises ``ValueError`` naming it.
+    under the heuristic with a fitted noise rate, ``"learned"`` under the shipped learned
+    network's softmax over its Q-values with a fitted temperature (``ValueError`` at a table
+    without a learned model; docs/search.md "Inference from play"); both deterministic for a
+    seed as well. Any other value raises ``ValueError`` naming it.
 
     ``worlds``: the old name of ``rollouts`` (each rollout plays one sampled world), still
     accepted with a ``DeprecationWarning`` so that scripts written for it keep working.

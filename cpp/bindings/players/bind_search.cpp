@@ -16,12 +16,26 @@ namespace daguai::bind {
 namespace {
 
 // Inference from play (search/inference.hpp): the weights of uniform worlds, the resampled ones.
+// The model of play of an inference setting, its values checked; GameError for "learned" at a
+// table without a learned network.
+PlayModel play_model(const InfoState& v, const std::string& inference, int worlds, double noise,
+                     double temperature) {
+  SearchConfig cfg = search_config();
+  cfg.inference = parse_inference(inference);
+  check_inference_settings(worlds, noise, temperature);
+  cfg.inference_noise = noise;
+  cfg.inference_temperature = temperature;
+  check_learned_inference(cfg.inference, v.pub.rules.table);
+  return cfg.play_model();
+}
+
 void bind_inference(py::module_& m) {
   m.def(
       "_inference_weights",
-      [](const InfoState& v, std::int64_t n, std::uint64_t seed, double noise) {
+      [](const InfoState& v, std::int64_t n, std::uint64_t seed, double noise,
+         const std::string& inference, double temperature) {
         if (n <= 0) throw GameError("sample_worlds: n must be >= 1, got " + std::to_string(n));
-        check_inference_settings(1, noise);
+        const PlayModel model = play_model(v, inference, 1, noise, temperature);
         py::array_t<double> out(py::ssize_t{n});
         double* o = out.mutable_data();
         {
@@ -29,21 +43,21 @@ void bind_inference(py::module_& m) {
           const Constraints c(v);
           PolicyScratch scratch;
           for (std::int64_t k = 0; k < n; ++k)
-            o[k] = play_log_likelihood(v, sample_world_hands(c, seed, std::uint64_t(k)), noise,
-                                       &rollout_decide, std::uint64_t(k), scratch);
+            o[k] = play_log_likelihood(v, sample_world_hands(c, seed, std::uint64_t(k)), model,
+                                       std::uint64_t(k), scratch);
         }
         return out;
       },
       py::arg("view"), py::arg("n"), py::arg("seed"), py::arg("noise") = kHeuristicNoise,
-      "Log-likelihood of the others' plays this round (heuristic model) in worlds 0..n-1 of "
-      "sample_worlds(view, n, seed).");
+      py::arg("inference") = "heuristic", py::arg("temperature") = kLearnedTemperature,
+      "Log-likelihood of the others' plays this round (the model of `inference`) in worlds "
+      "0..n-1 of sample_worlds(view, n, seed).");
   m.def(
       "_inferred_hands_array",
       [](const InfoState& v, std::int64_t n, std::uint64_t seed, const std::string& inference,
-         int worlds, double noise) {
+         int worlds, double noise, double temperature) {
         if (n <= 0) throw GameError("sample_worlds: n must be >= 1, got " + std::to_string(n));
-        const Inference mode = parse_inference(inference);
-        check_inference_settings(worlds, noise);
+        const PlayModel model = play_model(v, inference, worlds, noise, temperature);
         const int seats = v.table().seats;
         py::array_t<std::uint8_t> out({py::ssize_t(n), py::ssize_t(seats), py::ssize_t(kNumFaces)});
         std::uint8_t* o = out.mutable_data();
@@ -52,8 +66,8 @@ void bind_inference(py::module_& m) {
           const Constraints c(v);
           PolicyScratch scratch;
           for (std::int64_t k = 0; k < n; ++k) {
-            const Hands h = inferred_world_hands(v, c, mode, worlds, noise, &rollout_decide, seed,
-                                                 std::uint64_t(k), scratch);
+            const Hands h =
+                inferred_world_hands(v, c, model, worlds, seed, std::uint64_t(k), scratch);
             for (int s = 0; s < seats; ++s)
               for (int f = 0; f < kNumFaces; ++f)
                 o[(k * seats + s) * kNumFaces + f] = std::uint8_t(h[std::size_t(s)].count(f));
@@ -63,6 +77,7 @@ void bind_inference(py::module_& m) {
       },
       py::arg("view"), py::arg("n"), py::arg("seed"), py::arg("inference"),
       py::arg("inference_worlds") = kInferenceWorlds, py::arg("noise") = kHeuristicNoise,
+      py::arg("temperature") = kLearnedTemperature,
       "Face counts (n x seats x 54) of the worlds 0..n-1 a search with this inference plays.");
 }
 
@@ -107,12 +122,15 @@ void bind_search(py::module_& m) {
       "_search",
       [](const GameState& g, int rollouts, double ms, int threads, const std::string& rollout,
          std::uint64_t seed, int max_candidates, int incumbent, const py::object& progress,
-         const std::string& inference, int inference_worlds, double inference_noise) {
+         const std::string& inference, int inference_worlds, double inference_noise,
+         double inference_temperature) {
         if (g.match_over()) throw GameError("the match is over: nothing to analyze");
         SearchConfig cfg = search_config();
         cfg.inference = parse_inference(inference);
         cfg.inference_worlds = inference_worlds;
         cfg.inference_noise = inference_noise;
+        cfg.inference_temperature = inference_temperature;
+        check_learned_inference(cfg.inference, g.rules().table);
         cfg.rollouts = rollouts;
         cfg.ms = ms;
         cfg.threads = threads;
@@ -162,6 +180,7 @@ void bind_search(py::module_& m) {
       py::arg("seed"), py::arg("max_candidates") = 0, py::arg("incumbent") = -1,
       py::arg("progress") = py::none(), py::arg("inference") = "none",
       py::arg("inference_worlds") = kInferenceWorlds, py::arg("inference_noise") = kHeuristicNoise,
+      py::arg("inference_temperature") = kLearnedTemperature,
       "Race the groups of equivalent actions of the seat to act (search.hpp): ([(members, n, "
       "wins, draws, losses, score, round, values)], best, worlds, rounds, rollouts, budget, "
       "groups).");

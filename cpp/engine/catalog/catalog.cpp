@@ -1,9 +1,12 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <cmath>
 #include <cstring>
+#include <limits>
 
 #include <daguai/catalog/catalog.hpp>
+#include <daguai/io/encode.hpp>
 #include <daguai/learned/learned.hpp>
 #include <daguai/learned/models.hpp>
 
@@ -56,6 +59,32 @@ void model_rank(PolicyId id, const PolicyView& view, PolicyScratch& scratch,
   std::stable_sort(order.begin(), order.end(),
                    [&](int a, int b) { return d.q[std::size_t(a)] > d.q[std::size_t(b)]; });
   for (int i : order) ranked->push_back(d.cands.actions[std::size_t(i)]);
+}
+
+// log P(a | view) under the learned model of play (inference.hpp, a LogProbFn): the softmax at
+// temperature t over the shipped network's Q of its candidates (one per abstract id) at the
+// view's table, for a's abstract id; 0 outside the play phase, with one candidate, or where
+// the table has no network.
+double model_log_prob(const PolicyView& view, const Action& a, double t, PolicyScratch& scratch) {
+  static const int learned = find_model_policy(kBuiltinModel);  // looked up once, as the expert
+  if (learned < 0 || view.phase() != Phase::kPlay) return 0.0;
+  const auto net = model_of(PolicyId(learned), view.rules().table);
+  if (!net) return 0.0;
+  thread_local Decision d;
+  prepare_decision(view, net.get(), scratch, &d);
+  const int n = d.size();
+  if (n < 2) return 0.0;
+  const int level = view.level_rank(), id = abstract_id(a, level);
+  int k = -1;
+  double top = -std::numeric_limits<double>::infinity();
+  for (int i = 0; i < n; ++i) {
+    if (abstract_id(d.cands.actions[std::size_t(i)], level) == id) k = i;
+    top = std::max(top, double(d.q[std::size_t(i)]) / t);
+  }
+  if (k < 0) throw GameError("inference: a decision outside the network's candidates");
+  double sum = 0.0;  // log-sum-exp from the largest term, in candidate order
+  for (int i = 0; i < n; ++i) sum += std::exp(double(d.q[std::size_t(i)]) / t - top);
+  return double(d.q[std::size_t(k)]) / t - top - std::log(sum);
 }
 
 PolicyEntry model_search_entry(const char* name, int rollouts, const char* model, int top) {
@@ -194,9 +223,19 @@ bool needs_history(int id) {
   return e.kind == PolicyKind::kSearch && e.budget.inference != Inference::kNone;
 }
 
+void check_learned_inference(Inference mode, TableKind table) {
+  if (mode != Inference::kLearned) return;
+  const int learned = find_model_policy(kBuiltinModel);
+  if (learned < 0 || !model_of(PolicyId(learned), table))
+    throw GameError(
+        "search: inference 'learned' needs a learned model for this table, and "
+        "none is loaded");
+}
+
 SearchConfig search_config() {
   SearchConfig cfg;
   cfg.decide = &rollout_decide;
+  cfg.log_prob = &model_log_prob;
   return cfg;
 }
 

@@ -48,6 +48,9 @@ Action rollout_decide(PolicyId id, const PolicyView& view, Rng& rng, PolicyScrat
 // The decision of the player to act (g.current_player()). `rng` is that seat's stream.
 Action choose_action(PolicyId id, const GameState& g, Rng& rng, PolicyScratch& scratch);
 
+// GameError when inference "learned" is asked for at a table without a learned network.
+void check_learned_inference(Inference mode, TableKind table);
+
 // A search's default settings with the catalog's rollout dispatcher.
 SearchConfig search_config();
 // check_search_limits (search.hpp), and GameError for a search as the rollout policy.

@@ -10,17 +10,23 @@ namespace daguai {
 Inference parse_inference(const std::string& name) {
   if (name == "none") return Inference::kNone;
   if (name == "heuristic") return Inference::kHeuristic;
-  throw GameError("search: inference must be 'none' or 'heuristic', got '" + name + "'");
+  if (name == "learned") return Inference::kLearned;
+  throw GameError("search: inference must be 'none', 'heuristic' or 'learned', got '" + name + "'");
 }
 
-const char* inference_name(Inference m) { return m == Inference::kNone ? "none" : "heuristic"; }
+const char* inference_name(Inference m) {
+  return m == Inference::kNone ? "none" : m == Inference::kHeuristic ? "heuristic" : "learned";
+}
 
-void check_inference_settings(int worlds, double noise) {
+void check_inference_settings(int worlds, double noise, double temperature) {
   if (worlds < 1 || worlds > kMaxInferenceWorlds)
     throw GameError("search: inference_worlds must be in [1, " +
                     std::to_string(kMaxInferenceWorlds) + "], got " + std::to_string(worlds));
   if (!(noise > 0 && noise < 1))
     throw GameError("search: inference_noise must be in (0, 1), got " + std::to_string(noise));
+  if (!(temperature >= kMinTemperature && temperature <= kMaxTemperature))
+    throw GameError("search: inference_temperature must be in [0.0001, 10000], got " +
+                    std::to_string(temperature));
 }
 
 namespace {
@@ -55,13 +61,15 @@ GameState play_start(const InfoState& v, const Hands& hands, std::size_t first) 
 }
 
 // log of the model's probability of the observed decision `a` of the seat to act in g.
-double decision_log_factor(const GameState& g, const Action& a, double eps, DecideFn decide,
-                           Rng& rng, PolicyScratch& scratch) {
+double decision_log_factor(const GameState& g, const Action& a, const PlayModel& m, Rng& rng,
+                           PolicyScratch& scratch) {
   std::vector<Action> legal;
   g.legal_actions(&legal);
   if (legal.size() <= 1) return 0.0;
   const PolicyView view(g);
-  const Action choice = decide(PolicyId::kHeuristic, view, rng, scratch);
+  if (m.mode == Inference::kLearned) return m.log_prob(view, a, m.temperature, scratch);
+  const double eps = m.noise;
+  const Action choice = m.decide(PolicyId::kHeuristic, view, rng, scratch);
   bool same = choice == a;
   if (!same && choice.type == ActionType::kPlay && a.type == ActionType::kPlay) {
     const Cards& hand = g.hand(g.current_player());
@@ -72,8 +80,11 @@ double decision_log_factor(const GameState& g, const Action& a, double eps, Deci
 
 }  // namespace
 
-double play_log_likelihood(const InfoState& v, const Hands& hands, double eps, DecideFn decide,
+double play_log_likelihood(const InfoState& v, const Hands& hands, const PlayModel& model,
                            std::uint64_t seed, PolicyScratch& scratch) {
+  if (model.mode == Inference::kNone) return 0.0;
+  if (model.mode == Inference::kLearned ? !model.log_prob : !model.decide)
+    throw GameError("search: inference has no model of play");
   std::size_t first = v.history.size();
   for (std::size_t i = 0; i < v.history.size(); ++i)
     if (is_play_event(v.history[i])) {
@@ -103,7 +114,7 @@ double play_log_likelihood(const InfoState& v, const Hands& hands, double eps, D
         g.apply_forced_pass();
         continue;
       }
-      if (e.seat != v.seat) ll += decision_log_factor(g, a, eps, decide, rng, scratch);
+      if (e.seat != v.seat) ll += decision_log_factor(g, a, model, rng, scratch);
       g.apply(a);
     } catch (const GameError&) {
       return kImpossible;  // the world cannot have made this decision
@@ -112,18 +123,16 @@ double play_log_likelihood(const InfoState& v, const Hands& hands, double eps, D
   return ll;
 }
 
-Hands inferred_world_hands(const InfoState& v, const Constraints& c, Inference mode, int m,
-                           double eps, DecideFn decide, std::uint64_t seed, std::uint64_t k,
-                           PolicyScratch& scratch) {
-  if (mode == Inference::kNone || m <= 1) return sample_world_hands(c, seed, k);
+Hands inferred_world_hands(const InfoState& v, const Constraints& c, const PlayModel& model, int m,
+                           std::uint64_t seed, std::uint64_t k, PolicyScratch& scratch) {
+  if (model.mode == Inference::kNone || m <= 1) return sample_world_hands(c, seed, k);
   std::vector<Hands> drawn(std::size_t(m), Hands{});
   std::vector<double> logw(std::size_t(m), kImpossible);
   double top = kImpossible;
   for (int j = 0; j < m; ++j) {
     const std::uint64_t index = k * std::uint64_t(m) + std::uint64_t(j);
     drawn[std::size_t(j)] = sample_world_hands(c, seed, index);
-    logw[std::size_t(j)] =
-        play_log_likelihood(v, drawn[std::size_t(j)], eps, decide, index, scratch);
+    logw[std::size_t(j)] = play_log_likelihood(v, drawn[std::size_t(j)], model, index, scratch);
     top = std::max(top, logw[std::size_t(j)]);
   }
   Rng pick = Rng::stream(seed, k, Stream::kSample, kInferencePick);

@@ -8,6 +8,13 @@
 // is the same action or a play of the same group of equivalent plays (candidates.hpp): the
 // rest of the round cannot tell those apart, so neither can the likelihood.
 //
+// The model "learned": a seat plays the abstract action (encode.hpp: plays that differ only
+// in suits, kickers or which joker share one) of candidate i of the learned network
+// (learned.hpp, seen from that seat's view at that moment in the world) with probability
+// softmax(Q / T)_i, T the fitted temperature. The network belongs to a layer above this one,
+// so the search reaches it through a function it is given (SearchConfig::log_prob; the
+// catalog's model_log_prob). Tribute-phase decisions count 1 as under the heuristic model.
+//
 // The weight of a world is the product of these factors over every play-phase decision of
 // this round by a seat other than the viewer, forced passes excepted (they are already hard
 // constraints). Tribute-phase decisions (tribute, return, offer, take) count 1. It is computed
@@ -33,30 +40,52 @@
 
 namespace daguai {
 
-enum class Inference : std::uint8_t { kNone = 0, kHeuristic = 1 };
+enum class Inference : std::uint8_t { kNone = 0, kHeuristic = 1, kLearned = 2 };
+
+// log P(decision a | view) under a model of play with temperature t (the catalog's
+// model_log_prob: the learned network's softmax); 0 when the model says nothing (one
+// candidate, or no network for the table).
+using LogProbFn = double (*)(const PolicyView& view, const Action& a, double t,
+                             PolicyScratch& scratch);
 
 // The fitted noise rate of the heuristic model (docs/search.md: the maximum-likelihood eps
 // over the decisions of pimc24, learned and heuristic_exact seats in self-play).
 constexpr double kHeuristicNoise = 0.24;
+// The fitted temperature of the learned model (docs/search.md: the maximum-likelihood T of the
+// shipped network's softmax over the same self-play decisions).
+constexpr double kLearnedTemperature = 0.046;
 constexpr int kInferenceWorlds = 4;  // m: uniform worlds drawn per kept world
 constexpr int kMaxInferenceWorlds = 1024;
 constexpr std::uint64_t kInferencePick = 0x1Fu;  // the stream index of the resampling draw
 
-// "none" / "heuristic"; GameError naming any other value.
+// "none" / "heuristic" / "learned"; GameError naming any other value.
 Inference parse_inference(const std::string& name);
 const char* inference_name(Inference m);
-// GameError unless 1 <= worlds <= kMaxInferenceWorlds and 0 < noise < 1.
-void check_inference_settings(int worlds, double noise);
+// GameError unless 1 <= worlds <= kMaxInferenceWorlds, 0 < noise < 1 and
+// kMinTemperature <= temperature <= kMaxTemperature.
+constexpr double kMinTemperature = 1e-4, kMaxTemperature = 1e4;
+void check_inference_settings(int worlds, double noise, double temperature = kLearnedTemperature);
+
+// A model of play and its setting: the heuristic's choice with noise `noise` (asked through
+// `decide`, the catalog's dispatcher), or the learned softmax at `temperature` (through
+// `log_prob`).
+struct PlayModel {
+  Inference mode = Inference::kHeuristic;
+  double noise = kHeuristicNoise;
+  double temperature = kLearnedTemperature;
+  DecideFn decide = nullptr;
+  LogProbFn log_prob = nullptr;
+};
 
 // log P(the other seats' play-phase decisions of this round | the world's hands now) under the
-// heuristic model with noise eps (0 < eps < 1); -infinity for a world the history rules out.
-// `decide` plays the heuristic (the catalog's dispatcher); `seed` feeds its generator.
-double play_log_likelihood(const InfoState& v, const Hands& hands, double eps, DecideFn decide,
+// model; -infinity for a world the history rules out. `seed` feeds the heuristic's generator.
+// Mode kNone: 0.
+double play_log_likelihood(const InfoState& v, const Hands& hands, const PlayModel& model,
                            std::uint64_t seed, PolicyScratch& scratch);
 
-// The hands of world k of a search with this inference (none: sample_world_hands(c, seed, k)).
-Hands inferred_world_hands(const InfoState& v, const Constraints& c, Inference mode, int m,
-                           double eps, DecideFn decide, std::uint64_t seed, std::uint64_t k,
-                           PolicyScratch& scratch);
+// The hands of world k of a search with this inference, m uniform worlds drawn per kept one
+// (kNone or m = 1: sample_world_hands(c, seed, k)).
+Hands inferred_world_hands(const InfoState& v, const Constraints& c, const PlayModel& model, int m,
+                           std::uint64_t seed, std::uint64_t k, PolicyScratch& scratch);
 
 }  // namespace daguai

@@ -37,7 +37,9 @@ void check_search_limits(const SearchConfig& cfg) {
   if (cfg.max_candidates < 0) throw GameError("search: max_candidates must be >= 0");
   if (cfg.model_top < 0) throw GameError("search: model_top must be >= 0");
   if (!cfg.decide) throw GameError("search: the config has no rollout dispatcher");
-  check_inference_settings(cfg.inference_worlds, cfg.inference_noise);
+  check_inference_settings(cfg.inference_worlds, cfg.inference_noise, cfg.inference_temperature);
+  if (cfg.inference == Inference::kLearned && !cfg.log_prob)
+    throw GameError("search: the config has no learned model of play (log_prob)");
 }
 
 namespace {
@@ -62,6 +64,7 @@ class Race {
         incumbent_(incumbent),
         team_(team_of(v.seat)),
         constraints_(v),
+        play_model_(cfg.play_model()),
         value_(actions.size()),
         outcome_(actions.size()),
         done_(actions.size(), 0) {}
@@ -198,9 +201,8 @@ class Race {
     parallel_for<PolicyScratch>(
         std::int64_t(worlds - from), cfg_.threads, 1, [&](PolicyScratch& scratch, std::int64_t t) {
           const std::uint64_t k = std::uint64_t(from + t);
-          hands_[std::size_t(k)] =
-              inferred_world_hands(v_, constraints_, cfg_.inference, cfg_.inference_worlds,
-                                   cfg_.inference_noise, cfg_.decide, seed_, k, scratch);
+          hands_[std::size_t(k)] = inferred_world_hands(v_, constraints_, play_model_,
+                                                        cfg_.inference_worlds, seed_, k, scratch);
           return true;
         });
   }
@@ -266,6 +268,7 @@ class Race {
   std::uint64_t seed_;
   int incumbent_, team_;
   Constraints constraints_;
+  PlayModel play_model_;
   std::vector<Hands> hands_;  // the hands of worlds 0, 1, ... drawn so far
   std::vector<std::vector<std::int32_t>> value_;
   std::vector<std::vector<std::int8_t>> outcome_;

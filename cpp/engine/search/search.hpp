@@ -69,12 +69,19 @@ struct SearchConfig {
   // How `rollout` is played: the catalog's rollout_decide (catalog/catalog.hpp), which
   // refuses a search policy; the catalog and the bindings set it.
   DecideFn decide = nullptr;
-  // Inference from play (inference.hpp): kHeuristic resamples each world from
-  // inference_worlds uniform ones by the likelihood of the others' plays this round, the
-  // heuristic's choice with noise inference_noise. The view must carry its history.
+  // Inference from play (inference.hpp): resample each world from inference_worlds uniform
+  // ones by the likelihood of the others' plays this round: kHeuristic, the heuristic's
+  // choice with noise inference_noise; kLearned, the learned network's softmax at
+  // inference_temperature (through log_prob, which the catalog sets). The view must carry
+  // its history.
   Inference inference = Inference::kNone;
   int inference_worlds = kInferenceWorlds;   // 1 .. kMaxInferenceWorlds
   double inference_noise = kHeuristicNoise;  // in (0, 1)
+  double inference_temperature = kLearnedTemperature;
+  LogProbFn log_prob = nullptr;
+  PlayModel play_model() const {
+    return PlayModel{inference, inference_noise, inference_temperature, decide, log_prob};
+  }
 };
 
 // Limits of one search (docs/errors.md): budgets in rollouts, and the worlds of one candidate.
