@@ -64,7 +64,9 @@ std::vector<double> time_decisions(const Rules& rules, PolicyId policy, PolicyId
 // decisions where learned_pick chooses the same candidate, `max_dq` the largest |q difference|.
 struct NetworkTiming {
   std::int64_t decisions = 0, candidates = 0;
-  double float_ns = 0, quantized_ns = 0, same_pick = 0, max_dq = 0;
+  double float_ns = 0, quantized_ns = 0;                // inputs in cache, as in play
+  double float_stream_ns = 0, quantized_stream_ns = 0;  // inputs read from memory
+  double same_pick = 0, max_dq = 0;
 };
 NetworkTiming time_network(const Network& net, const Rules& rules, std::uint64_t seed, int rounds,
                            int reps);

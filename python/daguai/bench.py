@@ -208,6 +208,8 @@ def measure_learning(steps: int = 200) -> list[Row]:
         t = _testing.time_network(net, Rules()._core, 2026, max(4, steps // 20), 3)
         rows.append(("learned network, float / integer pass time on the same decisions",
                      t["float_ns"] / t["quantized_ns"], "x", 5.0))
+        rows.append(("  the same, inputs streamed from memory instead of in cache",
+                     t["float_stream_ns"] / t["quantized_stream_ns"], "x", NAN))
     try:
         from .learn.pettingzoo_env import env as aec_env
     except ImportError:

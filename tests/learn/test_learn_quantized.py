@@ -121,6 +121,22 @@ def test_the_state_cache_gives_the_same_integers():
                for x, y, z in zip(forward, backward, fresh, strict=True))
 
 
+def test_state_updates_with_large_differences_equal_the_reference():
+    """A cached state updated by differences beyond int16 (a hand input from -32 to +32: split
+    into several terms, each also at its hand-after row) gives the reference's integers."""
+    layers, _, _ = read_dgn(str(SHIPPED))
+    net = Network.from_file(str(SHIPPED))
+    state, feats = _decisions(range(1), every=1)[4]
+    steps = [state.copy() for _ in range(4)]
+    steps[1][[0, 1, 53]] = [-40.0, 40.0, 31.5]  # the hand (inputs 0..53) and beyond
+    steps[1][[200, 600]] = [-3.0, 5.0]
+    steps[2][[0, 1, 53]] = [40.0, -40.0, -31.5]
+    steps[3][:] = steps[1]
+    for s in steps:  # in order: each state a few differences from the one before
+        np.testing.assert_array_equal(net.evaluate(s, feats, quantized=True),
+                                      integer_q(layers, s, feats))
+
+
 def test_two_models_in_one_thread_do_not_share_cached_sums():
     a = Network.from_bytes(dgn_bytes(_layers(11, (64, 32))))
     b = Network.from_bytes(dgn_bytes(_layers(12, (64, 32))))
@@ -158,6 +174,8 @@ def test_integer_pass_is_within_tolerance_of_float():
     net = Network.from_file(str(SHIPPED))
     r = _testing.time_network(net, Rules()._core, 2026, 6, 1)
     assert r["decisions"] > 300
+    for key in ("float_ns", "quantized_ns", "float_stream_ns", "quantized_stream_ns"):
+        assert 0 < r[key] < 1e9, key
     assert r["same_pick"] >= 0.99
     assert r["max_dq"] <= 0.05
 

@@ -50,13 +50,16 @@ void bind_network_timers(py::module_& t) {
         d["candidates"] = r.candidates;
         d["float_ns"] = r.float_ns;
         d["quantized_ns"] = r.quantized_ns;
+        d["float_stream_ns"] = r.float_stream_ns;
+        d["quantized_stream_ns"] = r.quantized_stream_ns;
         d["same_pick"] = r.same_pick;
         d["max_dq"] = r.max_dq;
         return d;
       },
       py::arg("network"), py::arg("rules"), py::arg("seed"), py::arg("rounds"), py::arg("reps") = 3,
       "Benchmark hook: the network's float and integer passes on the same heuristic-round "
-      "decisions (ns per decision, same-pick share, largest |q difference|).");
+      "decisions (ns per decision with the inputs in cache as in play, and streamed from "
+      "memory; same-pick share, largest |q difference|).");
   t.def(
       "quantized_kernels",
       [] {

@@ -2,6 +2,7 @@
 #include <array>
 #include <atomic>
 #include <cmath>
+#include <cstring>
 #include <string>
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
@@ -75,59 +76,69 @@ QuantizedLayer quantize_later(const std::vector<float>& w, const std::vector<flo
     L.b[std::size_t(o)] =
         std::int32_t(std::nearbyint(double(b[std::size_t(o)]) * s * (1 << kActShift)));
   }
+  if (out == 1) {  // the output row, one int32 per input column in order, padded with zeros
+    L.dense.assign(std::size_t(padded(in)), 0);
+    for (int i = 0; i < in; ++i)
+      L.dense[std::size_t(i)] = L.w[std::size_t(i) * std::size_t(L.out_padded)];
+  }
   return L;
 }
 
-// One term pair: the two rows and the two values as one broadcast int32 (an odd last term
-// pairs with a zero value and its own row).
-struct PairTerm {
-  const std::int16_t* r0;
-  const std::int16_t* r1;
-  std::int32_t v;
-};
-
 // A list of (row, value) terms: a sum of value * row over the rows of a matrix. Values are
-// within +-32767, so two products and their sum fit int32 (pmaddwd cannot overflow).
+// within +-32767 (int16), so two products and their sum fit int32 (pmaddwd cannot overflow).
+// The SIMD sums read the terms two at a time: the values of a pair as one int32 and the rows
+// of a pair side by side (pad() first gives an odd last term a zero partner on its own row).
 struct Terms {
   std::vector<std::int32_t> row;  // sized once (reserve); n counts the terms in use
-  std::vector<std::int32_t> value;
-  mutable std::vector<PairTerm> pairs;  // the SIMD kernels' scratch: the terms in pairs
+  std::vector<std::int16_t> value;
   int n = 0;
-  void reserve(std::size_t cap) {  // 16 more: a vector store of 16 may pass the last term
-    if (row.size() < cap + 16)
-      row.resize(cap + 16), value.resize(cap + 16), pairs.resize(cap / 2 + 16);
+  void reserve(std::size_t cap) {  // 32 more: a vector store of 16 may pass the last term
+    if (row.size() < cap + 32) row.resize(cap + 32), value.resize(cap + 32);
   }
   void clear() { n = 0; }
   void add(int r, std::int32_t v) {   // v may leave int16: then as several terms
     if (v >= -32767 && v <= 32767) {  // the usual case: one term
       row[std::size_t(n)] = r;
-      value[std::size_t(n)] = v;
+      value[std::size_t(n)] = std::int16_t(v);
       n += v != 0;
       return;
     }
     while (v != 0) {
       const std::int32_t part = v < -32767 ? -32767 : (v > 32767 ? 32767 : v);
       row[std::size_t(n)] = r;
-      value[std::size_t(n)] = part;
+      value[std::size_t(n)] = std::int16_t(part);
       ++n;
       v -= part;
     }
   }
   int size() const { return n; }
+  // The number of pairs, after giving an odd last term a zero partner (a zero adds nothing).
+  int pad() {
+    if (n & 1) row[std::size_t(n)] = row[std::size_t(n - 1)], value[std::size_t(n)] = 0;
+    return (n + 1) / 2;
+  }
+  // Pair p: its two values as one int32 (the first in the low half, as pmaddwd reads them).
+  std::int32_t pair_value(int p) const {
+    std::int32_t v;
+    std::memcpy(&v, value.data() + 2 * p, sizeof v);
+    return v;
+  }
 };
 
 // out[j] = init[j] + the sum over terms of value * w[row][j], modulo 2^32, for j < width (a
 // multiple of 32): exact in any order, so every copy below gives the same integers.
 void sum_rows_portable(std::int32_t* out, const std::int32_t* init, const std::int16_t* w,
-                       int width, const Terms& t) {
+                       int width, Terms& t) {
+  // Summed in the rows' stored (swizzled) order, a loop a compiler vectorizes, then put back
+  // in column order.
   std::uint32_t acc[kMaxModelWidth];  // width <= kMaxModelWidth (format.hpp)
-  std::copy(init, init + width, acc);
+  for (int j = 0; j < width; ++j) acc[swizzled(j)] = std::uint32_t(init[j]);
   for (int k = 0; k < t.size(); ++k) {
     const std::int16_t* row = w + std::size_t(t.row[std::size_t(k)]) * std::size_t(width);
-    const std::int32_t v = t.value[std::size_t(k)];
-    for (int j = 0; j < width; ++j) acc[j] += std::uint32_t(v * std::int32_t(row[swizzled(j)]));
+    const std::int16_t v = t.value[std::size_t(k)];  // int16 x int16: a widening multiply
+    for (int j = 0; j < width; ++j) acc[j] += std::uint32_t(std::int32_t(v) * std::int32_t(row[j]));
   }
-  for (int j = 0; j < width; ++j) out[j] = std::int32_t(acc[j]);
+  for (int j = 0; j < width; ++j) out[j] = std::int32_t(acc[swizzled(j)]);
 }
 
 // The activations of a layer's sums, ReLU then >> shift (units 2^-kActShift, C++20: an
@@ -137,12 +148,24 @@ inline std::int32_t activation(std::int32_t y, int shift) {
   return std::clamp(y >> shift, 0, kActMax);
 }
 
-void sum_activate_portable(const std::int32_t* init, const std::int16_t* w, int width,
-                           const Terms& t, int shift, Terms& next) {
+void sum_activate_portable(const std::int32_t* init, const std::int16_t* w, int width, Terms& t,
+                           int shift, Terms& next) {
   std::int32_t y[kMaxModelWidth];
   sum_rows_portable(y, init, w, width, t);
   next.clear();
   for (int j = 0; j < width; ++j) next.add(j, activation(y[j], shift));
+}
+
+// The last hidden layer: its activations' sum with the output row `dense` (one int32 per
+// column, natural order), modulo 2^32; the output layer's bound keeps the true sum in int32.
+std::uint32_t activate_dot_portable(const std::int32_t* init, const std::int16_t* w, int width,
+                                    Terms& t, int shift, const std::int32_t* dense) {
+  std::int32_t y[kMaxModelWidth];
+  sum_rows_portable(y, init, w, width, t);
+  std::uint32_t dot = 0;
+  for (int j = 0; j < width; ++j)
+    dot += std::uint32_t(activation(y[j], shift)) * std::uint32_t(dense[j]);
+  return dot;
 }
 
 void quantize_portable(const float* x, int n, std::int32_t* out) {
@@ -157,28 +180,23 @@ void nonzero_terms_portable(const std::int32_t* x, int n, int row0, Terms& t) {
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #define DAGUAI_QUANT_AVX2 1
 
-// The terms as pairs (once per sum, for every group of columns).
-int pair_terms(const std::int16_t* w, int width, const Terms& t, PairTerm* out) {
-  const int n = t.size();
-  int p = 0;
-  for (int k = 0; k < n; k += 2, ++p) {
-    const bool pair = k + 1 < n;
-    out[p].r0 = w + std::size_t(t.row[std::size_t(k)]) * std::size_t(width);
-    out[p].r1 = pair ? w + std::size_t(t.row[std::size_t(k + 1)]) * std::size_t(width) : out[p].r0;
-    const std::uint32_t v0 = std::uint16_t(t.value[std::size_t(k)]);
-    const std::uint32_t v1 = pair ? std::uint16_t(t.value[std::size_t(k + 1)]) : 0u;
-    out[p].v = std::int32_t(v0 | (v1 << 16));
-  }
-  return p;
+// The rows of pair p, from column col: w's rows are `width` int16 apart.
+struct PairRows {
+  const std::int16_t* r0;
+  const std::int16_t* r1;
+};
+inline PairRows pair_rows(const Terms& t, const std::int16_t* w, int width, int p, int col) {
+  const std::int32_t* r = t.row.data() + 2 * p;
+  return {w + std::size_t(r[0]) * std::size_t(width) + col,
+          w + std::size_t(r[1]) * std::size_t(width) + col};
 }
 
 // B blocks of 32 columns from column `col`, every pair, the sums kept in 4B registers: per
 // block, columns 0-7, 16-23, 8-15, 24-31 (the swizzle above).
 template <int B>
-__attribute__((target("avx2"), always_inline)) inline void sum_blocks_avx2(std::int32_t* out,
-                                                                           const std::int32_t* init,
-                                                                           const PairTerm* pairs,
-                                                                           int n, int col) {
+__attribute__((target("avx2"), always_inline)) inline void sum_blocks_avx2(
+    std::int32_t* out, const std::int32_t* init, const Terms& t, const std::int16_t* w, int width,
+    int n, int col) {
   constexpr int kAt[4] = {0, 16, 8, 24};
   __m256i acc[4 * B];
   for (int b = 0; b < B; ++b)
@@ -186,9 +204,8 @@ __attribute__((target("avx2"), always_inline)) inline void sum_blocks_avx2(std::
       acc[4 * b + q] =
           _mm256_loadu_si256(reinterpret_cast<const __m256i*>(init + col + 32 * b + kAt[q]));
   for (int p = 0; p < n; ++p) {
-    const __m256i v = _mm256_set1_epi32(pairs[p].v);
-    const std::int16_t* r0 = pairs[p].r0 + col;
-    const std::int16_t* r1 = pairs[p].r1 + col;
+    const __m256i v = _mm256_set1_epi32(t.pair_value(p));
+    const auto [r0, r1] = pair_rows(t, w, width, p, col);
     for (int h = 0; h < 2 * B; ++h) {  // 16 int16 of each row
       const __m256i a0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(r0 + 16 * h));
       const __m256i a1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(r1 + 16 * h));
@@ -204,13 +221,11 @@ __attribute__((target("avx2"), always_inline)) inline void sum_blocks_avx2(std::
 }
 
 __attribute__((target("avx2"))) void sum_rows_avx2(std::int32_t* out, const std::int32_t* init,
-                                                   const std::int16_t* w, int width,
-                                                   const Terms& t) {
-  std::vector<PairTerm>& pairs = t.pairs;  // sized by Terms::reserve
-  const int n = pair_terms(w, width, t, pairs.data());
+                                                   const std::int16_t* w, int width, Terms& t) {
+  const int n = t.pad();
   int col = 0;
-  for (; col + 64 <= width; col += 64) sum_blocks_avx2<2>(out, init, pairs.data(), n, col);
-  for (; col < width; col += 32) sum_blocks_avx2<1>(out, init, pairs.data(), n, col);
+  for (; col + 64 <= width; col += 64) sum_blocks_avx2<2>(out, init, t, w, width, n, col);
+  for (; col < width; col += 32) sum_blocks_avx2<1>(out, init, t, w, width, n, col);
 }
 
 // The activations of 8 sums at columns col..col+7 as terms (AVX2).
@@ -227,20 +242,19 @@ __attribute__((target("avx2"), always_inline)) inline void activate_avx2(__m256i
   while (mask) {
     const int k = __builtin_ctz(mask);
     next.row[std::size_t(next.n)] = col + k;
-    next.value[std::size_t(next.n)] = lanes[k];
+    next.value[std::size_t(next.n)] = std::int16_t(lanes[k]);
     ++next.n;
     mask &= mask - 1;
   }
 }
 
 template <int B>
-__attribute__((target("avx2"), always_inline)) inline void act_blocks_avx2(const std::int32_t* init,
-                                                                           const PairTerm* pairs,
-                                                                           int n, int col,
-                                                                           int shift, Terms& next) {
+__attribute__((target("avx2"), always_inline)) inline void act_blocks_avx2(
+    const std::int32_t* init, const Terms& t, const std::int16_t* w, int width, int n, int col,
+    int shift, Terms& next) {
   constexpr int kAt[4] = {0, 16, 8, 24};
   alignas(32) std::int32_t y[32 * B];
-  sum_blocks_avx2<B>(y - col, init, pairs, n, col);  // writes y[0 .. 32B)
+  sum_blocks_avx2<B>(y - col, init, t, w, width, n, col);  // writes y[0 .. 32B)
   for (int b = 0; b < B; ++b)
     for (int q = 0; q < 4; ++q)
       activate_avx2(_mm256_load_si256(reinterpret_cast<const __m256i*>(y + 32 * b + kAt[q])),
@@ -248,26 +262,50 @@ __attribute__((target("avx2"), always_inline)) inline void act_blocks_avx2(const
 }
 
 __attribute__((target("avx2"))) void sum_activate_avx2(const std::int32_t* init,
-                                                       const std::int16_t* w, int width,
-                                                       const Terms& t, int shift, Terms& next) {
-  std::vector<PairTerm>& pairs = t.pairs;  // sized by Terms::reserve
-  const int n = pair_terms(w, width, t, pairs.data());
+                                                       const std::int16_t* w, int width, Terms& t,
+                                                       int shift, Terms& next) {
+  const int n = t.pad();
   next.clear();
   int col = 0;
-  for (; col + 64 <= width; col += 64) act_blocks_avx2<2>(init, pairs.data(), n, col, shift, next);
-  for (; col < width; col += 32) act_blocks_avx2<1>(init, pairs.data(), n, col, shift, next);
+  for (; col + 64 <= width; col += 64) act_blocks_avx2<2>(init, t, w, width, n, col, shift, next);
+  for (; col < width; col += 32) act_blocks_avx2<1>(init, t, w, width, n, col, shift, next);
+}
+
+__attribute__((target("avx2"))) std::uint32_t activate_dot_avx2(const std::int32_t* init,
+                                                                const std::int16_t* w, int width,
+                                                                Terms& t, int shift,
+                                                                const std::int32_t* dense) {
+  alignas(32) std::int32_t y[kMaxModelWidth];
+  sum_rows_avx2(y, init, w, width, t);
+  const __m128i sh = _mm_cvtsi32_si128(shift);
+  __m256i dot = _mm256_setzero_si256();
+  for (int j = 0; j < width; j += 8) {  // width: a multiple of 32
+    const __m256i a = _mm256_min_epi32(
+        _mm256_max_epi32(
+            _mm256_sra_epi32(_mm256_load_si256(reinterpret_cast<const __m256i*>(y + j)), sh),
+            _mm256_setzero_si256()),
+        _mm256_set1_epi32(kActMax));
+    dot = _mm256_add_epi32(
+        dot,
+        _mm256_mullo_epi32(a, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(dense + j))));
+  }
+  alignas(32) std::uint32_t lanes[8];
+  _mm256_store_si256(reinterpret_cast<__m256i*>(lanes), dot);
+  std::uint32_t sum = 0;
+  for (std::uint32_t v : lanes) sum += v;
+  return sum;
 }
 
 // The same with AVX-512 (BW, VNNI): B blocks of 32 columns, one register per 16 columns,
 // up to 256 columns (16 sums) in one pass over the pairs.
 template <int B>
 __attribute__((target("avx512f,avx512bw,avx512vnni"), always_inline)) inline void accumulate_avx512(
-    __m512i* acc, const std::int32_t* init, const PairTerm* pairs, int n, int col) {
+    __m512i* acc, const std::int32_t* init, const Terms& t, const std::int16_t* w, int width, int n,
+    int col) {
   for (int b = 0; b < 2 * B; ++b) acc[b] = _mm512_loadu_si512(init + col + 16 * b);
   for (int p = 0; p < n; ++p) {
-    const __m512i v = _mm512_set1_epi32(pairs[p].v);
-    const std::int16_t* r0 = pairs[p].r0 + col;
-    const std::int16_t* r1 = pairs[p].r1 + col;
+    const __m512i v = _mm512_set1_epi32(t.pair_value(p));
+    const auto [r0, r1] = pair_rows(t, w, width, p, col);
     for (int b = 0; b < B; ++b) {
       const __m512i a0 = _mm512_loadu_si512(r0 + 32 * b);
       const __m512i a1 = _mm512_loadu_si512(r1 + 32 * b);
@@ -279,54 +317,89 @@ __attribute__((target("avx512f,avx512bw,avx512vnni"), always_inline)) inline voi
 
 template <int B>
 __attribute__((target("avx512f,avx512bw,avx512vnni"), always_inline)) inline void sum_blocks_avx512(
-    std::int32_t* out, const std::int32_t* init, const PairTerm* pairs, int n, int col) {
+    std::int32_t* out, const std::int32_t* init, const Terms& t, const std::int16_t* w, int width,
+    int n, int col) {
   __m512i acc[2 * B];
-  accumulate_avx512<B>(acc, init, pairs, n, col);
+  accumulate_avx512<B>(acc, init, t, w, width, n, col);
   for (int b = 0; b < 2 * B; ++b) _mm512_storeu_si512(out + col + 16 * b, acc[b]);
+}
+
+// 16 terms from 16 lanes: the nonzero values (each within int16) and their rows, compressed
+// in registers, then plain stores (a compressing store is slow on some CPUs).
+__attribute__((target("avx512f,avx512bw,avx512vnni"), always_inline)) inline void compress_terms(
+    __m512i v, __m512i rows, __mmask16 nz, Terms& t) {
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(t.value.data() + t.n),
+                      _mm512_cvtepi32_epi16(_mm512_maskz_compress_epi32(nz, v)));
+  _mm512_storeu_si512(t.row.data() + t.n, _mm512_maskz_compress_epi32(nz, rows));
+  t.n += __builtin_popcount(unsigned(nz));
 }
 
 // The activations of the sums, compressed to the next layer's terms in registers.
 template <int B>
 __attribute__((target("avx512f,avx512bw,avx512vnni"), always_inline)) inline void act_blocks_avx512(
-    const std::int32_t* init, const PairTerm* pairs, int n, int col, int shift, Terms& next) {
+    const std::int32_t* init, const Terms& t, const std::int16_t* w, int width, int n, int col,
+    int shift, Terms& next) {
   __m512i acc[2 * B];
-  accumulate_avx512<B>(acc, init, pairs, n, col);
+  accumulate_avx512<B>(acc, init, t, w, width, n, col);
   const __m128i sh = _mm_cvtsi32_si128(shift);
   const __m512i zero = _mm512_setzero_si512(), top = _mm512_set1_epi32(kActMax);
   const __m512i iota = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
   for (int b = 0; b < 2 * B; ++b) {
     const __m512i a = _mm512_min_epi32(_mm512_max_epi32(_mm512_sra_epi32(acc[b], sh), zero), top);
-    const __mmask16 nz = _mm512_test_epi32_mask(a, a);
-    const __m512i at = _mm512_add_epi32(iota, _mm512_set1_epi32(col + 16 * b));
-    // compress in registers, then a plain store (a compressing store is slow on some CPUs)
-    _mm512_storeu_si512(next.value.data() + next.n, _mm512_maskz_compress_epi32(nz, a));
-    _mm512_storeu_si512(next.row.data() + next.n, _mm512_maskz_compress_epi32(nz, at));
-    next.n += __builtin_popcount(unsigned(nz));
+    compress_terms(a, _mm512_add_epi32(iota, _mm512_set1_epi32(col + 16 * b)),
+                   _mm512_test_epi32_mask(a, a), next);
   }
 }
 
 __attribute__((target("avx512f,avx512bw,avx512vnni"))) void sum_activate_avx512(
-    const std::int32_t* init, const std::int16_t* w, int width, const Terms& t, int shift,
-    Terms& next) {
-  std::vector<PairTerm>& pairs = t.pairs;  // sized by Terms::reserve
-  const int n = pair_terms(w, width, t, pairs.data());
+    const std::int32_t* init, const std::int16_t* w, int width, Terms& t, int shift, Terms& next) {
+  const int n = t.pad();
   next.clear();
   int col = 0;
   for (; col + 256 <= width; col += 256)
-    act_blocks_avx512<8>(init, pairs.data(), n, col, shift, next);
+    act_blocks_avx512<8>(init, t, w, width, n, col, shift, next);
   for (; col + 128 <= width; col += 128)
-    act_blocks_avx512<4>(init, pairs.data(), n, col, shift, next);
-  for (; col < width; col += 32) act_blocks_avx512<1>(init, pairs.data(), n, col, shift, next);
+    act_blocks_avx512<4>(init, t, w, width, n, col, shift, next);
+  for (; col < width; col += 32) act_blocks_avx512<1>(init, t, w, width, n, col, shift, next);
+}
+
+// The activations of B blocks, summed with the output row into `dot` (AVX-512).
+template <int B>
+__attribute__((target("avx512f,avx512bw,avx512vnni"), always_inline)) inline void
+act_dot_blocks_avx512(const std::int32_t* init, const Terms& t, const std::int16_t* w, int width,
+                      int n, int col, int shift, const std::int32_t* dense, __m512i& dot) {
+  __m512i acc[2 * B];
+  accumulate_avx512<B>(acc, init, t, w, width, n, col);
+  const __m128i sh = _mm_cvtsi32_si128(shift);
+  const __m512i zero = _mm512_setzero_si512(), top = _mm512_set1_epi32(kActMax);
+  for (int b = 0; b < 2 * B; ++b) {
+    const __m512i a = _mm512_min_epi32(_mm512_max_epi32(_mm512_sra_epi32(acc[b], sh), zero), top);
+    dot = _mm512_add_epi32(dot, _mm512_mullo_epi32(a, _mm512_loadu_si512(dense + col + 16 * b)));
+  }
+}
+
+__attribute__((target("avx512f,avx512bw,avx512vnni"))) std::uint32_t activate_dot_avx512(
+    const std::int32_t* init, const std::int16_t* w, int width, Terms& t, int shift,
+    const std::int32_t* dense) {
+  const int n = t.pad();
+  __m512i dot = _mm512_setzero_si512();
+  int col = 0;
+  for (; col + 256 <= width; col += 256)
+    act_dot_blocks_avx512<8>(init, t, w, width, n, col, shift, dense, dot);
+  for (; col + 128 <= width; col += 128)
+    act_dot_blocks_avx512<4>(init, t, w, width, n, col, shift, dense, dot);
+  for (; col < width; col += 32)
+    act_dot_blocks_avx512<1>(init, t, w, width, n, col, shift, dense, dot);
+  return std::uint32_t(_mm512_reduce_add_epi32(dot));
 }
 
 __attribute__((target("avx512f,avx512bw,avx512vnni"))) void sum_rows_avx512(
-    std::int32_t* out, const std::int32_t* init, const std::int16_t* w, int width, const Terms& t) {
-  std::vector<PairTerm>& pairs = t.pairs;  // sized by Terms::reserve
-  const int n = pair_terms(w, width, t, pairs.data());
+    std::int32_t* out, const std::int32_t* init, const std::int16_t* w, int width, Terms& t) {
+  const int n = t.pad();
   int col = 0;
-  for (; col + 256 <= width; col += 256) sum_blocks_avx512<8>(out, init, pairs.data(), n, col);
-  for (; col + 128 <= width; col += 128) sum_blocks_avx512<4>(out, init, pairs.data(), n, col);
-  for (; col < width; col += 32) sum_blocks_avx512<1>(out, init, pairs.data(), n, col);
+  for (; col + 256 <= width; col += 256) sum_blocks_avx512<8>(out, init, t, w, width, n, col);
+  for (; col + 128 <= width; col += 128) sum_blocks_avx512<4>(out, init, t, w, width, n, col);
+  for (; col < width; col += 32) sum_blocks_avx512<1>(out, init, t, w, width, n, col);
 }
 
 // quantize_input of n floats, as int32.
@@ -387,44 +460,71 @@ void action_terms_with(const float* a, int n, const std::int32_t* sub, int row0,
 }
 
 #if DAGUAI_QUANT_AVX2
-// The same in one pass of 16 inputs (AVX-512): quantize, subtract, compress the nonzero ones.
+// quantize_input of the 16 floats at x selected by `in` (0 in the other lanes), AVX-512.
+__attribute__((target("avx512f,avx512bw,avx512vnni"), always_inline)) inline __m512i quantize16(
+    const float* x, __mmask16 in) {
+  const __m512 scale = _mm512_set1_ps(float(1 << kInShift)), lo = _mm512_set1_ps(-32767.0f),
+               hi = _mm512_set1_ps(32767.0f), half = _mm512_set1_ps(0.5f);
+  const __m512i sign = _mm512_set1_epi32(std::int32_t(0x80000000u));
+  __m512 s = _mm512_mul_ps(_mm512_maskz_loadu_ps(in, x), scale);
+  s = _mm512_maskz_mov_ps(_mm512_cmp_ps_mask(s, s, _CMP_ORD_Q), s);  // a NaN is 0
+  s = _mm512_min_ps(_mm512_max_ps(s, lo), hi);
+  const __m512 r = _mm512_castsi512_ps(
+      _mm512_or_si512(_mm512_castps_si512(half), _mm512_and_si512(_mm512_castps_si512(s), sign)));
+  return _mm512_maskz_cvttps_epi32(in, _mm512_add_ps(s, r));
+}
+
+// The lanes of the 16 inputs from i of n.
+inline __mmask16 lanes_from(int i, int n) {
+  return n - i >= 16 ? __mmask16(0xffff) : __mmask16((1u << (n - i)) - 1u);
+}
+
+__attribute__((target("avx512f,avx512bw,avx512vnni"))) void quantize_avx512(const float* x, int n,
+                                                                            std::int32_t* out) {
+  for (int i = 0; i < n; i += 16)
+    _mm512_mask_storeu_epi32(out + i, lanes_from(i, n), quantize16(x + i, lanes_from(i, n)));
+}
+
+// The 16 lanes v (rows row0 + i ..) as terms: compressed, or one by one when one leaves int16.
+__attribute__((target("avx512f,avx512bw,avx512vnni"), always_inline)) inline void lanes_as_terms(
+    __m512i v, int row0, int i, Terms& t) {
+  const __m512i iota = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+  if (_mm512_cmpgt_epi32_mask(_mm512_abs_epi32(v), _mm512_set1_epi32(32767))) {  // to split
+    alignas(64) std::int32_t lanes[16];
+    _mm512_store_si512(lanes, v);
+    for (int k = 0; k < 16; ++k) t.add(row0 + i + k, lanes[k]);
+    return;
+  }
+  compress_terms(v, _mm512_add_epi32(iota, _mm512_set1_epi32(row0 + i)),
+                 _mm512_test_epi32_mask(v, v), t);
+}
+
+__attribute__((target("avx512f,avx512bw,avx512vnni"))) void nonzero_terms_avx512(
+    const std::int32_t* x, int n, int row0, Terms& t) {
+  for (int i = 0; i < n; i += 16)
+    lanes_as_terms(_mm512_maskz_loadu_epi32(lanes_from(i, n), x + i), row0, i, t);
+}
+
+// A candidate's terms in one pass of 16 inputs (AVX-512): quantize, subtract, compress the
+// nonzero ones; the last pass masked.
 __attribute__((target("avx512f,avx512bw,avx512vnni"))) void action_terms_avx512(
     const float* a, int n, const std::int32_t* sub, int row0, std::vector<std::int32_t>&,
     Terms& t) {
-  const __m512 scale = _mm512_set1_ps(float(1 << kInShift)), lo = _mm512_set1_ps(-32767.0f),
-               hi = _mm512_set1_ps(32767.0f), half = _mm512_set1_ps(0.5f);
-  const __m512i sign = _mm512_set1_epi32(std::int32_t(0x80000000u)), big = _mm512_set1_epi32(32767);
-  const __m512i iota = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
-  int i = 0;
-  for (; i + 16 <= n; i += 16) {
-    __m512 s = _mm512_mul_ps(_mm512_loadu_ps(a + i), scale);
-    s = _mm512_maskz_mov_ps(_mm512_cmp_ps_mask(s, s, _CMP_ORD_Q), s);  // a NaN is 0
-    s = _mm512_min_ps(_mm512_max_ps(s, lo), hi);
-    const __m512 r = _mm512_castsi512_ps(
-        _mm512_or_si512(_mm512_castps_si512(half), _mm512_and_si512(_mm512_castps_si512(s), sign)));
-    const __m512i v =
-        _mm512_sub_epi32(_mm512_cvttps_epi32(_mm512_add_ps(s, r)), _mm512_loadu_si512(sub + i));
-    if (_mm512_cmpgt_epi32_mask(_mm512_abs_epi32(v), big)) {  // a term to split: one by one
-      alignas(64) std::int32_t lanes[16];
-      _mm512_store_si512(lanes, v);
-      for (int k = 0; k < 16; ++k) t.add(row0 + i + k, lanes[k]);
-      continue;
-    }
-    const __mmask16 nz = _mm512_test_epi32_mask(v, v);
-    _mm512_storeu_si512(t.value.data() + t.n, _mm512_maskz_compress_epi32(nz, v));
-    _mm512_storeu_si512(
-        t.row.data() + t.n,
-        _mm512_maskz_compress_epi32(nz, _mm512_add_epi32(iota, _mm512_set1_epi32(row0 + i))));
-    t.n += __builtin_popcount(unsigned(nz));
+  for (int i = 0; i < n; i += 16) {
+    const __mmask16 in = lanes_from(i, n);
+    lanes_as_terms(_mm512_sub_epi32(quantize16(a + i, in), _mm512_maskz_loadu_epi32(in, sub + i)),
+                   row0, i, t);
   }
-  for (; i < n; ++i) t.add(row0 + i, std::int32_t(quantize_input(a[i])) - sub[i]);
 }
 #endif
 
 // One copy's vector kernels (portable, AVX2 or AVX-512): the same integers in every copy.
 struct Kernels {
-  void (*sum)(std::int32_t*, const std::int32_t*, const std::int16_t*, int, const Terms&);
-  void (*sum_activate)(const std::int32_t*, const std::int16_t*, int, const Terms&, int, Terms&);
+  void (*sum)(std::int32_t*, const std::int32_t*, const std::int16_t*, int, Terms&);
+  void (*sum_activate)(const std::int32_t*, const std::int16_t*, int, Terms&, int, Terms&);
+  // the last hidden layer and the output: sum of activation * dense, modulo 2^32
+  std::uint32_t (*activate_dot)(const std::int32_t*, const std::int16_t*, int, Terms&, int,
+                                const std::int32_t*);
   void (*quantize)(const float*, int, std::int32_t*);
   void (*nonzero)(const std::int32_t*, int, int, Terms&);
   // a candidate's terms: quantize_input(a[i]) - sub[i] where nonzero, as rows row0 + i
@@ -444,14 +544,14 @@ struct Model {
 
 struct StateEntry {
   std::uint64_t serial = 0, stamp = 0;
-  std::vector<std::int32_t> x;    // the quantized state
-  std::vector<std::int32_t> acc;  // bias + its layer-0 sums, modulo 2^32
+  std::vector<std::int32_t> x;    // the quantized state, zero-padded to a multiple of 16
+  std::vector<std::int32_t> acc;  // the decision's base: bias + its layer-0 sums, modulo 2^32
 };
 
 struct Scratch {
   std::array<StateEntry, kCacheEntries> cache;
   std::uint64_t clock = 0;
-  std::vector<std::int32_t> xs, xa, sub, base, y;
+  std::vector<std::int32_t> xs, xa, sub;
   Terms terms, next;
 };
 
@@ -461,6 +561,8 @@ __attribute__((noinline)) Scratch& thread_scratch() {
   return s;
 }
 
+int padded16(int n) { return (n + 15) / 16 * 16; }
+
 __attribute__((always_inline)) inline int count_diffs(const std::int32_t* a, const std::int32_t* b,
                                                       int n) {
   int d = 0;
@@ -468,62 +570,86 @@ __attribute__((always_inline)) inline int count_diffs(const std::int32_t* a, con
   return d;
 }
 
-// The state's layer-0 sums: from the cached state with the fewest differences, updated by
+// The terms of state inputs x (rows from 0). A term at a hand input [shared.state,
+// shared.state + len) is also a term at its action row, the hand after a decision that plays
+// nothing: so the state's sums are the decision's base, and each candidate adds only the
+// differences of its own hand after (the faces it plays).
+__attribute__((always_inline)) inline void state_terms(const Model& m, const std::int32_t* x,
+                                                       const Kernels& k, Terms& t) {
+  t.clear();
+  k.nonzero(x, m.state_inputs, 0, t);
+  const int lo = m.shared.state, hi = lo + m.shared.len;
+  const int to = m.state_inputs + m.shared.action - lo;
+  for (int j = 0, n = t.size(); j < n; ++j) {  // rows in increasing order
+    const int r = t.row[std::size_t(j)];
+    if (r >= hi) break;
+    if (r >= lo) t.add(r + to, t.value[std::size_t(j)]);
+  }
+}
+
+// The state's base sums: from the cached state with the fewest differences, updated by
 // them, or afresh (and then cached in the least recently used entry). Either way the same
 // integers.
 __attribute__((always_inline)) inline StateEntry& state_sums(const Model& m, Scratch& s,
                                                              const Kernels& k) {
   const std::int32_t* x = s.xs.data();
+  const int padded = padded16(m.state_inputs);  // the padding is zero in every copy of x
+  // The entry whose first 64 inputs (the hand comes first) differ least, then its whole count:
+  // the choice only decides the speed, not the integers.
   StateEntry* best = nullptr;
   int best_diffs = 0;
   if (cache_allowed.load(std::memory_order_relaxed)) {
+    const int head = std::min(padded, 64);
     for (StateEntry& e : s.cache) {
       if (e.serial != m.serial) continue;
-      const int d = count_diffs(e.x.data(), x, m.state_inputs);
+      const int d = count_diffs(e.x.data(), x, head);
       if (!best || d < best_diffs) best = &e, best_diffs = d;
     }
+    if (best) best_diffs = count_diffs(best->x.data(), x, padded);
   }
-  Terms& t = s.terms;
-  t.clear();
   if (best && best_diffs * 4 <= m.state_inputs) {
     std::int32_t* old = best->x.data();
-    for (int i = 0; i < m.state_inputs; ++i) old[i] = x[i] - old[i];  // the differences
-    k.nonzero(old, m.state_inputs, 0, t);
-    k.sum(best->acc.data(), best->acc.data(), m.w0, m.h0p, t);
-    std::copy(x, x + m.state_inputs, old);
+    for (int i = 0; i < padded; ++i) old[i] = x[i] - old[i];  // the differences
+    state_terms(m, old, k, s.terms);
+    k.sum(best->acc.data(), best->acc.data(), m.w0, m.h0p, s.terms);
+    std::copy(x, x + padded, old);
   } else {
     best = &s.cache[0];  // the least recently used entry
     for (StateEntry& e : s.cache)
       if (e.stamp < best->stamp) best = &e;
     best->serial = m.serial;
-    best->x.assign(x, x + m.state_inputs);
+    best->x.assign(x, x + padded);
     best->acc.resize(std::size_t(m.h0p));
-    k.nonzero(x, m.state_inputs, 0, t);
-    k.sum(best->acc.data(), m.b0, m.w0, m.h0p, t);
+    state_terms(m, x, k, s.terms);
+    k.sum(best->acc.data(), m.b0, m.w0, m.h0p, s.terms);
   }
   best->stamp = ++s.clock;
   return *best;
 }
 
-// One candidate from the decision's base: its action inputs, the hidden layers, the output.
-__attribute__((always_inline)) inline float candidate(const Model& m, const float* a, Scratch& s,
+// One candidate from the decision's base: its action inputs, the hidden layers, and the last
+// hidden layer's activations summed with the output row (the output layer, width 1).
+__attribute__((always_inline)) inline float candidate(const Model& m, const std::int32_t* base,
+                                                      const float* a, Scratch& s,
                                                       const Kernels& k) {
   s.terms.clear();
   k.action_terms(a, m.inputs - m.state_inputs, s.sub.data(), m.state_inputs, s.xa, s.terms);
   Terms* in = &s.terms;
   Terms* out = &s.next;
-  k.sum_activate(s.base.data(), m.w0, m.h0p, *in, m.shift0, *out);
-  for (std::size_t l = 0; l < m.layers->size(); ++l) {
+  const std::int32_t* init = base;
+  const std::int16_t* w = m.w0;
+  int width = m.h0p, shift = m.shift0;
+  for (std::size_t l = 0;; ++l) {
     const QuantizedLayer& L = (*m.layers)[l];
-    std::swap(in, out);
-    if (l + 1 == m.layers->size()) {
-      s.y.resize(std::size_t(L.out_padded));
-      k.sum(s.y.data(), L.b.data(), L.w.data(), L.out_padded, *in);  // cannot overflow
-      return float(s.y[0]) * std::ldexp(1.0f, -(kActShift + L.shift));
+    if (l + 1 == m.layers->size()) {  // L is the output: exact, it cannot overflow
+      const std::uint32_t y =
+          std::uint32_t(L.b[0]) + k.activate_dot(init, w, width, *in, shift, L.dense.data());
+      return float(std::int32_t(y)) * std::ldexp(1.0f, -(kActShift + L.shift));
     }
-    k.sum_activate(L.b.data(), L.w.data(), L.out_padded, *in, L.shift, *out);
+    k.sum_activate(init, w, width, *in, shift, *out);
+    std::swap(in, out);
+    init = L.b.data(), w = L.w.data(), width = L.out_padded, shift = L.shift;
   }
-  return 0.0f;  // unreachable: the output layer returns
 }
 
 // The whole pass, written once and compiled three times (portable, AVX2, AVX-512), each copy
@@ -532,44 +658,42 @@ __attribute__((always_inline)) inline void forward_body(const Model& m, const fl
                                                         const float* actions, int n, float* q,
                                                         const Kernels& k) {
   Scratch& s = thread_scratch();
-  // Room for every term: a difference splits in two at most; activations are within int16.
+  // Room for every term: a difference splits in two at most, and so does its copy at a hand
+  // row; activations are within int16.
   s.terms.reserve(2 * std::size_t(m.inputs) + kMaxModelWidth);
   s.next.reserve(2 * std::size_t(m.inputs) + kMaxModelWidth);
-  s.xs.resize(std::size_t(m.state_inputs));
+  s.xs.assign(std::size_t(padded16(m.state_inputs)), 0);
   k.quantize(state, m.state_inputs, s.xs.data());
   const StateEntry& e = state_sums(m, s, k);
   const int action_inputs = m.inputs - m.state_inputs;
   s.sub.assign(std::size_t(action_inputs) + 16, 0);  // each candidate's inputs minus these
-  s.terms.clear();  // the decision's base: the shared action inputs at their state values
-  for (int f = 0; f < m.shared.len; ++f) {
-    const std::int32_t v = s.xs[std::size_t(m.shared.state + f)];
-    s.sub[std::size_t(m.shared.action + f)] = v;
-    s.terms.add(m.state_inputs + m.shared.action + f, v);
-  }
-  s.base.resize(std::size_t(m.h0p));
-  k.sum(s.base.data(), e.acc.data(), m.w0, m.h0p, s.terms);
-  for (int c = 0; c < n; ++c) q[c] = candidate(m, actions + std::size_t(c) * action_inputs, s, k);
+  for (int f = 0; f < m.shared.len; ++f)
+    s.sub[std::size_t(m.shared.action + f)] = s.xs[std::size_t(m.shared.state + f)];
+  for (int c = 0; c < n; ++c)
+    q[c] = candidate(m, e.acc.data(), actions + std::size_t(c) * action_inputs, s, k);
 }
 
 void forward_portable(const Model& m, const float* state, const float* actions, int n, float* q) {
-  static const Kernels k{&sum_rows_portable, &sum_activate_portable, &quantize_portable,
-                         &nonzero_terms_portable,
-                         &action_terms_with<quantize_portable, nonzero_terms_portable>};
+  static const Kernels k{
+      &sum_rows_portable,      &sum_activate_portable,
+      &activate_dot_portable,  &quantize_portable,
+      &nonzero_terms_portable, &action_terms_with<quantize_portable, nonzero_terms_portable>};
   forward_body(m, state, actions, n, q, k);
 }
 
 #if DAGUAI_QUANT_AVX2
 __attribute__((target("avx2"))) void forward_avx2(const Model& m, const float* state,
                                                   const float* actions, int n, float* q) {
-  static const Kernels k{&sum_rows_avx2, &sum_activate_avx2, &quantize_avx2, &nonzero_terms_avx2,
-                         &action_terms_with<quantize_avx2, nonzero_terms_avx2>};
+  static const Kernels k{
+      &sum_rows_avx2, &sum_activate_avx2,  &activate_dot_avx2,
+      &quantize_avx2, &nonzero_terms_avx2, &action_terms_with<quantize_avx2, nonzero_terms_avx2>};
   forward_body(m, state, actions, n, q, k);
 }
 
 __attribute__((target("avx2,avx512f,avx512bw,avx512vnni"))) void forward_avx512(
     const Model& m, const float* state, const float* actions, int n, float* q) {
-  static const Kernels k{&sum_rows_avx512, &sum_activate_avx512, &quantize_avx2,
-                         &nonzero_terms_avx2, &action_terms_avx512};
+  static const Kernels k{&sum_rows_avx512, &sum_activate_avx512,  &activate_dot_avx512,
+                         &quantize_avx512, &nonzero_terms_avx512, &action_terms_avx512};
   forward_body(m, state, actions, n, q, k);
 }
 #endif

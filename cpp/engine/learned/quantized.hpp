@@ -31,9 +31,10 @@ constexpr int kQuantPad = 32;   // widths padded to 32 int16 (one AVX-512 regist
 
 struct QuantizedLayer {
   int out = 0, out_padded = 0;
-  int shift = 0;                // w_q = round(w * 2^shift)
-  std::vector<std::int16_t> w;  // [in][out_padded], input-major, each row swizzled (.cpp)
-  std::vector<std::int32_t> b;  // [out_padded], units 2^-(kActShift + shift)
+  int shift = 0;                    // w_q = round(w * 2^shift)
+  std::vector<std::int16_t> w;      // [in][out_padded], input-major, each row swizzled (.cpp)
+  std::vector<std::int32_t> b;      // [out_padded], units 2^-(kActShift + shift)
+  std::vector<std::int32_t> dense;  // the output layer (out 1): w as [padded(in)], in order
 };
 
 class QuantizedNetwork {
