@@ -402,39 +402,63 @@ __attribute__((target("avx512f,avx512bw,avx512vnni"))) void sum_rows_avx512(
   for (; col < width; col += 32) sum_blocks_avx512<1>(out, init, t, w, width, n, col);
 }
 
-// quantize_input of n floats, as int32.
-__attribute__((target("avx2"))) void quantize_avx2(const float* x, int n, std::int32_t* out) {
+// The lanes of the 8 inputs from i of n, as an AVX2 load mask.
+__attribute__((target("avx2"), always_inline)) inline __m256i lanes8_from(int i, int n) {
+  return _mm256_cmpgt_epi32(_mm256_set1_epi32(n - i), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+}
+
+// quantize_input of the 8 floats at x in the lanes of `in` (0 in the others), AVX2.
+__attribute__((target("avx2"), always_inline)) inline __m256i quantize8(const float* x,
+                                                                        __m256i in) {
   const __m256 scale = _mm256_set1_ps(float(1 << kInShift)), lo = _mm256_set1_ps(-32767.0f),
                hi = _mm256_set1_ps(32767.0f), half = _mm256_set1_ps(0.5f),
                sign = _mm256_set1_ps(-0.0f);
-  int i = 0;
-  for (; i + 8 <= n; i += 8) {
-    __m256 s = _mm256_mul_ps(_mm256_loadu_ps(x + i), scale);
-    s = _mm256_and_ps(s, _mm256_cmp_ps(s, s, _CMP_ORD_Q));  // a NaN is 0
-    s = _mm256_min_ps(_mm256_max_ps(s, lo), hi);
-    s = _mm256_add_ps(s, _mm256_or_ps(half, _mm256_and_ps(s, sign)));
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + i), _mm256_cvttps_epi32(s));
+  __m256 s = _mm256_mul_ps(_mm256_maskload_ps(x, in), scale);
+  s = _mm256_and_ps(s, _mm256_cmp_ps(s, s, _CMP_ORD_Q));  // a NaN is 0
+  s = _mm256_min_ps(_mm256_max_ps(s, lo), hi);
+  s = _mm256_add_ps(s, _mm256_or_ps(_mm256_and_ps(half, _mm256_castsi256_ps(in)),
+                                    _mm256_and_ps(s, sign)));  // 0 in the other lanes
+  return _mm256_cvttps_epi32(s);
+}
+
+// quantize_input of n floats, as int32.
+__attribute__((target("avx2"))) void quantize_avx2(const float* x, int n, std::int32_t* out) {
+  for (int i = 0; i < n; i += 8)
+    _mm256_maskstore_epi32(out + i, lanes8_from(i, n), quantize8(x + i, lanes8_from(i, n)));
+}
+
+// The nonzero lanes of v as terms (row0 + i + lane), in order.
+__attribute__((target("avx2"), always_inline)) inline void lanes8_as_terms(__m256i v, int row0,
+                                                                           int i, Terms& t) {
+  unsigned mask = unsigned(_mm256_movemask_ps(
+                      _mm256_castsi256_ps(_mm256_cmpeq_epi32(v, _mm256_setzero_si256())))) ^
+                  0xffu;
+  if (!mask) return;
+  alignas(32) std::int32_t lanes[8];
+  _mm256_store_si256(reinterpret_cast<__m256i*>(lanes), v);
+  while (mask) {
+    const int k = __builtin_ctz(mask);
+    t.add(row0 + i + k, lanes[k]);
+    mask &= mask - 1;
   }
-  for (; i < n; ++i) out[i] = quantize_input(x[i]);
+}
+
+// A candidate's terms in one pass of 8 inputs (AVX2): quantize, subtract, the nonzero ones.
+__attribute__((target("avx2"))) void action_terms_avx2(const float* a, int n,
+                                                       const std::int32_t* sub, int row0,
+                                                       std::vector<std::int32_t>&, Terms& t) {
+  for (int i = 0; i < n; i += 8) {
+    const __m256i in = lanes8_from(i, n);
+    lanes8_as_terms(_mm256_sub_epi32(quantize8(a + i, in), _mm256_maskload_epi32(sub + i, in)),
+                    row0, i, t);
+  }
 }
 
 // The nonzero x[i] as terms (row0 + i, x[i]), in order of i.
 __attribute__((target("avx2"))) void nonzero_terms_avx2(const std::int32_t* x, int n, int row0,
                                                         Terms& t) {
-  int i = 0;
-  for (; i + 8 <= n; i += 8) {
-    const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(x + i));
-    unsigned mask = unsigned(_mm256_movemask_ps(
-                        _mm256_castsi256_ps(_mm256_cmpeq_epi32(v, _mm256_setzero_si256())))) ^
-                    0xffu;
-    while (mask) {
-      const int k = __builtin_ctz(mask);
-      t.add(row0 + i + k, x[i + k]);
-      mask &= mask - 1;
-    }
-  }
-  for (; i < n; ++i)
-    if (x[i] != 0) t.add(row0 + i, x[i]);
+  for (int i = 0; i < n; i += 8)
+    lanes8_as_terms(_mm256_maskload_epi32(x + i, lanes8_from(i, n)), row0, i, t);
 }
 
 bool cpu_has_avx2() { return __builtin_cpu_supports("avx2"); }
@@ -684,9 +708,8 @@ void forward_portable(const Model& m, const float* state, const float* actions, 
 #if DAGUAI_QUANT_AVX2
 __attribute__((target("avx2"))) void forward_avx2(const Model& m, const float* state,
                                                   const float* actions, int n, float* q) {
-  static const Kernels k{
-      &sum_rows_avx2, &sum_activate_avx2,  &activate_dot_avx2,
-      &quantize_avx2, &nonzero_terms_avx2, &action_terms_with<quantize_avx2, nonzero_terms_avx2>};
+  static const Kernels k{&sum_rows_avx2, &sum_activate_avx2,  &activate_dot_avx2,
+                         &quantize_avx2, &nonzero_terms_avx2, &action_terms_avx2};
   forward_body(m, state, actions, n, q, k);
 }
 
