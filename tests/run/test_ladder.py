@@ -12,6 +12,7 @@ import sqlite3
 import numpy as np
 import pytest
 from daguai import Rules, evaluate
+from daguai.run import identity as identity_mod
 from daguai.run import ladder as ladder_mod
 from daguai.run.ladder import ELO_PER_LOGIT, Pairing, fit_ratings, ladder
 from scipy.optimize import minimize
@@ -148,12 +149,12 @@ def test_a_model_file_is_identified_by_its_bytes(tmp_path):
     a, b = tmp_path / "a.dgn", tmp_path / "b.dgn"
     shutil.copy(shipped, a)
     shutil.copy(shipped, b)
-    assert ladder_mod._identity(str(a)) == ladder_mod._identity(str(b))
+    assert identity_mod.identity(str(a)) == identity_mod.identity(str(b))
     data = bytearray(b.read_bytes())
     data[-1] ^= 1
     b.write_bytes(bytes(data))
-    assert ladder_mod._identity(str(a)) != ladder_mod._identity(str(b))
-    assert ladder_mod._identity("heuristic") != ladder_mod._identity("greedy")
+    assert identity_mod.identity(str(a)) != identity_mod.identity(str(b))
+    assert identity_mod.identity("heuristic") != identity_mod.identity("greedy")
 
 
 def test_builtins_that_play_the_shipped_models_are_identified_by_their_bytes(tmp_path, monkeypatch):
@@ -162,13 +163,47 @@ def test_builtins_that_play_the_shipped_models_are_identified_by_their_bytes(tmp
     models = tmp_path / "models"
     models.mkdir()
     (models / "learned.dgn").write_bytes(b"one")
-    monkeypatch.setattr(ladder_mod, "_MODELS", models)
-    before = {p: ladder_mod._identity(p) for p in ("learned", "expert", "pimc", "heuristic")}
+    monkeypatch.setattr(identity_mod, "MODELS", models)
+    before = {p: identity_mod.identity(p) for p in ("learned", "expert", "pimc", "heuristic")}
     (models / "learned.dgn").write_bytes(b"two")
-    after = {p: ladder_mod._identity(p) for p in before}
+    after = {p: identity_mod.identity(p) for p in before}
     assert after["learned"] != before["learned"] and after["expert"] != before["expert"]
     assert after["pimc"] == before["pimc"] and after["heuristic"] == before["heuristic"]
-    assert ladder_mod._identity("learned") != ladder_mod._identity("expert")
+    assert identity_mod.identity("learned") != identity_mod.identity("expert")
+
+
+def test_builtins_are_identified_by_the_engine_build(tmp_path, monkeypatch):
+    """A new build of the native engine (a changed built-in policy) changes the identity of
+    every built-in player, so their cached pairings are played again; the same bytes at
+    another path give the same identity."""
+    engine = tmp_path / "engine.so"
+    engine.write_bytes(b"build one")
+    monkeypatch.setattr(identity_mod, "ENGINE", engine)
+    before = {p: identity_mod.identity(p) for p in ("heuristic", "pimc", "learned")}
+    assert all(identity_mod.engine_digest(engine) in v for v in before.values())
+    copy = tmp_path / "copy.so"
+    copy.write_bytes(b"build one")
+    monkeypatch.setattr(identity_mod, "ENGINE", copy)
+    assert {p: identity_mod.identity(p) for p in before} == before
+    copy.write_bytes(b"build two")
+    os.utime(copy, ns=(1, 1))  # a new modification time: the digest is not taken from memory
+    after = {p: identity_mod.identity(p) for p in before}
+    assert all(after[p] != before[p] for p in before)
+
+
+def test_a_changed_engine_plays_its_pairings_again(tmp_path, monkeypatch):
+    engine = tmp_path / "engine.so"
+    engine.write_bytes(b"build one")
+    monkeypatch.setattr(identity_mod, "ENGINE", engine)
+    db = tmp_path / "cache.sqlite"
+    first = ladder(["random", "greedy"], 4, seed=5, cache=db, threads=1)
+    again = ladder(["random", "greedy"], 4, seed=5, cache=db, threads=1)
+    assert not any(p.cached for p in first.pairings) and all(p.cached for p in again.pairings)
+    engine.write_bytes(b"build two")
+    os.utime(engine, ns=(2, 2))
+    rebuilt = ladder(["random", "greedy"], 4, seed=5, cache=db, threads=1)
+    assert not any(p.cached for p in rebuilt.pairings)
+    assert [p.net_win_rate for p in rebuilt.pairings] == [p.net_win_rate for p in first.pairings]
 
 
 def test_cross_play_rows_seat_one_player_with_partners():
@@ -231,4 +266,4 @@ def test_a_model_path_that_is_not_a_regular_file_is_refused(tmp_path):
     fifo = tmp_path / "x.dgn"
     os.mkfifo(fifo)
     with pytest.raises(ValueError, match="not a regular file"):
-        ladder_mod._identity(str(fifo))
+        identity_mod.identity(str(fifo))

@@ -10,8 +10,9 @@ log-odds) with 95% intervals from the model's covariance, and anchored at ``heur
 when it is in the pool (else at the first player).
 
 Results are cached per pairing in SQLite: the key is the two players' identities (a built-in
-name with the engine's version; a model file by the SHA-256 of its bytes), the deals, the
-seed, the rules and ``auto_pass``, so adding a player to a ladder plays only its own pairs.
+name with the engine's build, :mod:`daguai.run.identity`; a model file by the SHA-256 of its
+bytes), the deals, the seed, the rules and ``auto_pass``, so adding a player to a ladder plays
+only its own pairs.
 """
 
 from __future__ import annotations
@@ -21,7 +22,6 @@ import json
 import math
 import os
 import sqlite3
-import stat
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -32,11 +32,11 @@ import numpy as np
 
 from .. import _core
 from ..checks import check_int, check_model_rules, check_policy, check_rules, policy_name
-from ..dgn import models_digest
 from ..documents import nan_to_none
 from ..rules import Rules
 from ..table import seats_of
 from .evaluation import evaluate
+from .identity import identity as _identity
 from .results import render_text
 from .simulation import simulate
 from .stats import _ci
@@ -50,16 +50,7 @@ DEFAULT_POOL: tuple[str, ...] = ("random", "greedy", "heuristic", "heuristic_exa
 
 #: Elo points per unit of log-odds: a 200-point gap is a 76% share of the rounds.
 ELO_PER_LOGIT = 400.0 / math.log(10.0)
-#: A model file is hashed, never executed; one larger than this is refused before reading.
-_MAX_MODEL_BYTES = 256 << 20
 _CACHE_FORMAT = 1
-#: The built-in policies that play the shipped model files (cpp/engine/catalog/policies.def:
-#: the model policy and the searches whose incumbent is its choice); their identity includes
-#: the files' bytes, so shipping a new model never reads their old pairings from the cache.
-_MODEL_POLICIES = frozenset({"learned", "expert"})
-_MODELS = Path(__file__).resolve().parents[1] / "models"
-
-
 def default_cache_path() -> Path:
     """Where pairings are cached: ``$DAGUAI_CACHE/ladder.sqlite``, else the XDG cache folder
     (``$XDG_CACHE_HOME``, else ``~/.cache``) ``/daguai/ladder.sqlite``."""
@@ -205,28 +196,6 @@ class LadderResult:
 
 
 # ---- players and the cache ----------------------------------------------------------------
-
-def _identity(p: str) -> str:
-    """What a pairing's result depends on besides the deals: a model file's bytes, or a
-    built-in policy of this engine version (and, for those that play them, the shipped
-    model files' bytes)."""
-    if p.endswith(".dgn"):
-        try:
-            st = os.stat(p)
-        except OSError as e:
-            raise ValueError(f"model file {p!r}: {e.strerror}") from None
-        if not stat.S_ISREG(st.st_mode):
-            raise ValueError(f"model file {p!r} is not a regular file")
-        if st.st_size > _MAX_MODEL_BYTES:
-            raise ValueError(f"model file {p!r} is {st.st_size:,} bytes, over {_MAX_MODEL_BYTES:,}")
-        h = hashlib.sha256()
-        with open(p, "rb") as f:
-            h.update(f.read(_MAX_MODEL_BYTES + 1))
-        return "model:" + h.hexdigest()
-    if p in _MODEL_POLICIES:
-        return f"{p}@{_core.__version__}+models:{models_digest(_MODELS)}"
-    return f"{p}@{_core.__version__}"
-
 
 class _Cache:
     """Pairing results in SQLite, keyed by everything the result depends on."""
