@@ -136,7 +136,9 @@ void sum_rows_portable(std::int32_t* out, const std::int32_t* init, const std::i
   for (int k = 0; k < t.size(); ++k) {
     const std::int16_t* row = w + std::size_t(t.row[std::size_t(k)]) * std::size_t(width);
     const std::int16_t v = t.value[std::size_t(k)];  // int16 x int16: a widening multiply
-    for (int j = 0; j < width; ++j) acc[j] += std::uint32_t(std::int32_t(v) * std::int32_t(row[j]));
+    for (int j0 = 0; j0 < width; j0 += 32)  // blocks of 32: a fixed trip count to vectorize
+      for (int j = j0; j < j0 + 32; ++j)
+        acc[j] += std::uint32_t(std::int32_t(v) * std::int32_t(row[j]));
   }
   for (int j = 0; j < width; ++j) out[j] = std::int32_t(acc[swizzled(j)]);
 }
