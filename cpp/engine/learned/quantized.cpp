@@ -409,13 +409,25 @@ __attribute__((target("avx2"), always_inline)) inline __m256i lanes8_from(int i,
   return _mm256_cmpgt_epi32(_mm256_set1_epi32(n - i), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
 }
 
-// quantize_input of the 8 floats at x in the lanes of `in` (0 in the others), AVX2.
-__attribute__((target("avx2"), always_inline)) inline __m256i quantize8(const float* x,
-                                                                        __m256i in) {
+// The 8 values from x[i] of n (0 past n): a plain load, or a masked one (slow on some CPUs)
+// for the last 8.
+__attribute__((target("avx2"), always_inline)) inline __m256 load8(const float* x, int i, int n) {
+  return n - i >= 8 ? _mm256_loadu_ps(x + i) : _mm256_maskload_ps(x + i, lanes8_from(i, n));
+}
+__attribute__((target("avx2"), always_inline)) inline __m256i load8(const std::int32_t* x, int i,
+                                                                    int n) {
+  return n - i >= 8 ? _mm256_loadu_si256(reinterpret_cast<const __m256i*>(x + i))
+                    : _mm256_maskload_epi32(x + i, lanes8_from(i, n));
+}
+
+// quantize_input of the 8 floats from x[i] of n (0 past n), AVX2.
+__attribute__((target("avx2"), always_inline)) inline __m256i quantize8(const float* x, int i,
+                                                                        int n) {
+  const __m256i in = lanes8_from(i, n);
   const __m256 scale = _mm256_set1_ps(float(1 << kInShift)), lo = _mm256_set1_ps(-32767.0f),
                hi = _mm256_set1_ps(32767.0f), half = _mm256_set1_ps(0.5f),
                sign = _mm256_set1_ps(-0.0f);
-  __m256 s = _mm256_mul_ps(_mm256_maskload_ps(x, in), scale);
+  __m256 s = _mm256_mul_ps(load8(x, i, n), scale);
   s = _mm256_and_ps(s, _mm256_cmp_ps(s, s, _CMP_ORD_Q));  // a NaN is 0
   s = _mm256_min_ps(_mm256_max_ps(s, lo), hi);
   s = _mm256_add_ps(s, _mm256_or_ps(_mm256_and_ps(half, _mm256_castsi256_ps(in)),
@@ -426,7 +438,7 @@ __attribute__((target("avx2"), always_inline)) inline __m256i quantize8(const fl
 // quantize_input of n floats, as int32.
 __attribute__((target("avx2"))) void quantize_avx2(const float* x, int n, std::int32_t* out) {
   for (int i = 0; i < n; i += 8)
-    _mm256_maskstore_epi32(out + i, lanes8_from(i, n), quantize8(x + i, lanes8_from(i, n)));
+    _mm256_maskstore_epi32(out + i, lanes8_from(i, n), quantize8(x, i, n));
 }
 
 // The nonzero lanes of v as terms (row0 + i + lane), in order.
@@ -449,18 +461,14 @@ __attribute__((target("avx2"), always_inline)) inline void lanes8_as_terms(__m25
 __attribute__((target("avx2"))) void action_terms_avx2(const float* a, int n,
                                                        const std::int32_t* sub, int row0,
                                                        std::vector<std::int32_t>&, Terms& t) {
-  for (int i = 0; i < n; i += 8) {
-    const __m256i in = lanes8_from(i, n);
-    lanes8_as_terms(_mm256_sub_epi32(quantize8(a + i, in), _mm256_maskload_epi32(sub + i, in)),
-                    row0, i, t);
-  }
+  for (int i = 0; i < n; i += 8)
+    lanes8_as_terms(_mm256_sub_epi32(quantize8(a, i, n), load8(sub, i, n)), row0, i, t);
 }
 
 // The nonzero x[i] as terms (row0 + i, x[i]), in order of i.
 __attribute__((target("avx2"))) void nonzero_terms_avx2(const std::int32_t* x, int n, int row0,
                                                         Terms& t) {
-  for (int i = 0; i < n; i += 8)
-    lanes8_as_terms(_mm256_maskload_epi32(x + i, lanes8_from(i, n)), row0, i, t);
+  for (int i = 0; i < n; i += 8) lanes8_as_terms(load8(x, i, n), row0, i, t);
 }
 
 bool cpu_has_avx2() { return __builtin_cpu_supports("avx2"); }
