@@ -437,8 +437,13 @@ __attribute__((target("avx2"), always_inline)) inline __m256i quantize8(const fl
 
 // quantize_input of n floats, as int32.
 __attribute__((target("avx2"))) void quantize_avx2(const float* x, int n, std::int32_t* out) {
-  for (int i = 0; i < n; i += 8)
-    _mm256_maskstore_epi32(out + i, lanes8_from(i, n), quantize8(x, i, n));
+  for (int i = 0; i < n; i += 8) {  // a masked store (slow on some CPUs) only for the last 8
+    const __m256i q = quantize8(x, i, n);
+    if (n - i >= 8)
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + i), q);
+    else
+      _mm256_maskstore_epi32(out + i, lanes8_from(i, n), q);
+  }
 }
 
 // The nonzero lanes of v as terms (row0 + i + lane), in order.
@@ -482,15 +487,13 @@ bool cpu_has_avx2() { return false; }
 bool cpu_has_avx512() { return false; }
 #endif
 
-// A candidate's terms with a copy's quantize and nonzero (portable, AVX2).
-template <void (*Quantize)(const float*, int, std::int32_t*),
-          void (*Nonzero)(const std::int32_t*, int, int, Terms&)>
-void action_terms_with(const float* a, int n, const std::int32_t* sub, int row0,
-                       std::vector<std::int32_t>& x, Terms& t) {
+// A candidate's terms, portable: quantize, subtract the base, the nonzero ones.
+void action_terms_portable(const float* a, int n, const std::int32_t* sub, int row0,
+                           std::vector<std::int32_t>& x, Terms& t) {
   x.resize(std::size_t(n));
-  Quantize(a, n, x.data());
+  quantize_portable(a, n, x.data());
   for (int i = 0; i < n; ++i) x[std::size_t(i)] -= sub[i];
-  Nonzero(x.data(), n, row0, t);
+  nonzero_terms_portable(x.data(), n, row0, t);
 }
 
 #if DAGUAI_QUANT_AVX2
@@ -708,10 +711,8 @@ __attribute__((always_inline)) inline void forward_body(const Model& m, const fl
 }
 
 void forward_portable(const Model& m, const float* state, const float* actions, int n, float* q) {
-  static const Kernels k{
-      &sum_rows_portable,      &sum_activate_portable,
-      &activate_dot_portable,  &quantize_portable,
-      &nonzero_terms_portable, &action_terms_with<quantize_portable, nonzero_terms_portable>};
+  static const Kernels k{&sum_rows_portable, &sum_activate_portable,  &activate_dot_portable,
+                         &quantize_portable, &nonzero_terms_portable, &action_terms_portable};
   forward_body(m, state, actions, n, q, k);
 }
 
