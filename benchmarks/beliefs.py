@@ -2,7 +2,7 @@
 
 Run:  python benchmarks/beliefs.py [--deals 30] [--seed 910001] [--worlds 200] [--table 6p3d]
                                    [--every 9] [--json] [--inference heuristic]
-                                   [--inference-worlds 4] [--players heuristic]
+                                   [--inference-worlds 8] [--players heuristic]
 
 Heuristic players play the first ``--rounds`` rounds of each deal's match (``Game(seed,
 game=d)``, deals 0 .. n-1 of a seed no other figure uses), so tribute rounds (R11) are among
@@ -46,6 +46,7 @@ import numpy as np
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 from daguai import Game, Rules, _core  # noqa: E402
+from daguai.search import INFERENCE_WORLDS  # noqa: E402
 
 JOKERS = (_core.SJ, _core.BJ)
 ACE = 12  # rank index of A (face = 4 * rank + suit)
@@ -174,7 +175,7 @@ def measure(args: argparse.Namespace) -> dict[str, Scores]:
                 worlds = _core._sample_hands_array(v, args.worlds, world_seed, 0)
             else:
                 worlds = _core._inferred_hands_array(v, args.worlds, world_seed, inference,
-                                                     getattr(args, "inference_worlds", 4))
+                                                     getattr(args, "inference_worlds", INFERENCE_WORLDS))
             spent = time.perf_counter() - t
             truth = np.stack([g.hand(s).counts() for s in range(seats)]).astype(np.int64) - known
             truth[seat] = 0
@@ -214,7 +215,8 @@ def main() -> None:
     ap.add_argument("--table", default="6p3d", choices=["6p3d", "4p2d"])
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--inference", default="none", choices=["none", "heuristic", "learned"])
-    ap.add_argument("--inference-worlds", type=int, default=4)
+    ap.add_argument("--inference-worlds", type=int, default=INFERENCE_WORLDS,
+                    help=f"m: uniform worlds per kept world (default {INFERENCE_WORLDS}, the search's)")
     ap.add_argument("--players", default="heuristic", help="the policy of every seat")
     args = ap.parse_args()
     rows = report(measure(args))

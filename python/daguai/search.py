@@ -262,7 +262,9 @@ def _groups(rows: list[Any], best: int) -> list[Group]:
 #: The models of play a search may infer from (docs/search.md "Inference from play").
 INFERENCES = ("none", "heuristic", "learned")
 #: Uniform worlds drawn per world kept when inferring (cpp/engine/search/inference.hpp).
-INFERENCE_WORLDS = 4
+INFERENCE_WORLDS: int = _core.INFERENCE_WORLDS
+#: analyze's default model of play (docs/search.md "Inference from play": "Default").
+ANALYZE_INFERENCE = "none"
 
 
 def check_inference(inference: Any) -> str:
@@ -274,7 +276,8 @@ def check_inference(inference: Any) -> str:
 
 def analyze(source: Any, *, upto: int | None = None, rollouts: int | None = None,
             time: float | None = None, policy: str = "heuristic", seed: int = 0, threads: int = 1,
-            progress: Any = None, worlds: int | None = None, inference: str = "none") -> Analysis:
+            progress: Any = None, worlds: int | None = None,
+            inference: str = ANALYZE_INFERENCE) -> Analysis:
     """Which play wins: the groups of equivalent actions of the seat to act, raced over
     sampled worlds and ranked by the seat's mean score change in the round (:data:`MEASURE`).
 
@@ -296,10 +299,12 @@ def analyze(source: Any, *, upto: int | None = None, rollouts: int | None = None
     Bounds: ``rollouts`` 1 .. 2**24, ``time`` (0, 3600], ``threads`` 1 .. 256, ``seed``
     0 .. 2**64 - 1. Raises ``ValueError`` on bad input.
 
-    ``inference``: one of :data:`INFERENCES`. ``"none"`` (the default) weighs every world
-    consistent with the view alike; ``"heuristic"`` resamples each world from
-    ``INFERENCE_WORLDS`` such worlds by the likelihood of the other seats' plays this round
-    under the heuristic with a fitted noise rate, ``"learned"`` under the shipped learned
+    ``inference``: one of :data:`INFERENCES`. ``"none"`` (the default,
+    :data:`ANALYZE_INFERENCE`: inference is stronger at the same rollouts but costs seven to
+    thirteen times the CPU per rollout, docs/search.md) weighs every world consistent with
+    the view alike; ``"heuristic"`` resamples each world from ``INFERENCE_WORLDS`` such
+    worlds by the likelihood of the other seats' plays this round under the heuristic with a
+    fitted noise rate, ``"learned"`` under the shipped learned
     network's softmax over its Q-values with a fitted temperature (``ValueError`` at a table
     without a learned model; docs/search.md "Inference from play"); both deterministic for a
     seed as well. Any other value raises ``ValueError`` naming it.

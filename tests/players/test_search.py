@@ -130,6 +130,28 @@ def test_analyze_cli(tmp_path):
         assert len(res.stderr.strip().splitlines()) == 1 and res.stderr.startswith("daguai: error:")
 
 
+def test_analyze_cli_inference_is_analyze_with_that_model(tmp_path):
+    """`daguai analyze --inference M` is analyze(..., inference=M) (docs/search.md "Inference
+    from play"); a record carries the round's history, so the worlds are weighed."""
+    g = mid_game()
+    rec = tmp_path / "game.jsonl"
+    rec.write_text(g.to_record())
+    line = 30
+    want = analyze(g.to_record(), upto=line, rollouts=48, seed=5, inference="heuristic").to_dict()
+    out = run_cli(str(rec), "--line", str(line), "--rollouts", "48", "--seed", "5", "--inference",
+                  "heuristic", "--json")
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout) == json.loads(json.dumps(want))
+    default = run_cli(str(rec), "--line", str(line), "--rollouts", "48", "--seed", "5", "--json")
+    none = analyze(g.to_record(), upto=line, rollouts=48, seed=5, inference=daguai.search.ANALYZE_INFERENCE)
+    assert json.loads(default.stdout) == json.loads(json.dumps(none.to_dict()))
+    # at this line the weighed worlds change the figures, so the flag is seen to reach the search
+    assert want != analyze(g.to_record(), upto=line, rollouts=48, seed=5, inference="none").to_dict()
+    bad = run_cli(str(rec), "--line", str(line), "--inference", "psychic")
+    assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1
+    assert "psychic" in bad.stderr
+
+
 def test_analyze_progress_draws_on_stderr(tmp_path):
     """Found: the bar drew on stdout. A callable progress sees the race's rounds; the CLI
     keeps stdout for the result."""

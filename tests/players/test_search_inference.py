@@ -150,6 +150,31 @@ def test_inference_weights_are_deterministic_per_seed_R17() -> None:
     assert np.array_equal(h1[:3], _core._inferred_hands_array(view, 3, 9, "heuristic"))
 
 
+def test_each_inferred_world_is_one_of_its_own_m_uniform_worlds_R16() -> None:
+    """World k of the search is resampled from uniform worlds k*m .. k*m+m-1 (m =
+    daguai.search.INFERENCE_WORLDS, the C++ default), never one the history rules out."""
+    m = daguai.search.INFERENCE_WORLDS
+    assert m == _core.INFERENCE_WORLDS and m >= 2
+    g = _played_game(24, 45)
+    view = _core.information_state(g.state, g.current_player, True)
+    n = 12
+    uniform = _core._sample_hands_array(view, n * m, 5)
+    logw = _core._inference_weights(view, n * m, 5)
+    inferred = _core._inferred_hands_array(view, n, 5, "heuristic")
+    assert np.array_equal(inferred, _core._inferred_hands_array(view, n, 5, "heuristic", m))
+    kept, average = [], []
+    for k in range(n):
+        own = logw[k * m:k * m + m]
+        match = [j for j in range(m) if np.array_equal(uniform[k * m + j], inferred[k])]
+        assert match, f"world {k} is none of its {m} uniform worlds"
+        if np.isfinite(own).any():
+            assert np.isfinite(own[match]).any(), f"world {k} was ruled out by the history"
+            kept.append(own[match].max() - own.max())
+            average.append(np.mean(own - own.max()))
+    # resampling by weight keeps heavy worlds: nearer the heaviest than a uniform pick
+    assert kept and np.mean(kept) > np.mean(average)
+
+
 def test_inference_none_plays_the_uniform_worlds() -> None:
     g = _played_game(22, 35)
     view = _core.information_state(g.state, g.current_player, True)

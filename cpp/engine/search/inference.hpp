@@ -53,8 +53,8 @@ using LogProbFn = double (*)(const PolicyView& view, const Action& a, double t,
 constexpr double kHeuristicNoise = 0.24;
 // The fitted temperature of the learned model (docs/search.md: the maximum-likelihood T of the
 // shipped network's softmax over the same self-play decisions).
-constexpr double kLearnedTemperature = 0.046;
-constexpr int kInferenceWorlds = 4;  // m: uniform worlds drawn per kept world
+constexpr double kLearnedTemperature = 0.049;
+constexpr int kInferenceWorlds = 8;  // m: uniform worlds drawn per kept world (docs/search.md)
 constexpr int kMaxInferenceWorlds = 1024;
 constexpr std::uint64_t kInferencePick = 0x1Fu;  // the stream index of the resampling draw
 

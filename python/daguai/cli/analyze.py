@@ -9,7 +9,14 @@ from .options import Command, policy_arg, positive, seconds, seed_number
 
 
 def _add_analyze(an: argparse.ArgumentParser) -> None:
-    from ..search import ANALYZE_ROLLOUTS, MAX_ROLLOUTS, MAX_SECONDS, MAX_THREADS
+    from ..search import (
+        ANALYZE_INFERENCE,
+        ANALYZE_ROLLOUTS,
+        INFERENCES,
+        MAX_ROLLOUTS,
+        MAX_SECONDS,
+        MAX_THREADS,
+    )
 
     an.add_argument(
         "source", metavar="FILE", help="a position JSON file, or a record with --line ('-': stdin)"
@@ -24,6 +31,10 @@ def _add_analyze(an: argparse.ArgumentParser) -> None:
                     help=f"race with doubled budgets until SECONDS (at most {MAX_SECONDS:g}) are spent")
     an.add_argument("--policy", type=policy_arg, default="heuristic", metavar="NAME",
                     help="rollout policy of every seat (default heuristic)")
+    an.add_argument("--inference", choices=INFERENCES, default=ANALYZE_INFERENCE,
+                    help="weigh the worlds by the others' plays this round under a model of play: "
+                         f"{', '.join(INFERENCES)} (default {ANALYZE_INFERENCE}; docs/search.md "
+                         "\"Inference from play\")")
     an.add_argument("--seed", type=seed_number, default=0, help="seed of the worlds and rollouts (default 0)")
     an.add_argument("--threads", type=positive, default=1, metavar="N",
                     help=f"threads, at most {MAX_THREADS} (default 1; results do not depend on it)")
@@ -47,6 +58,7 @@ def _cmd_analyze(args: argparse.Namespace) -> int:
             policy=args.policy,
             seed=args.seed,
             threads=args.threads,
+            inference=args.inference,
             progress=not args.quiet and sys.stderr.isatty(),
         )
     except (ValueError, OSError) as exc:  # bad input: one line, status 2

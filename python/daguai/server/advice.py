@@ -116,8 +116,8 @@ def hint(game: Game, legal_texts: list[str], decision: int, seed: int,
     early stops, so each group has its own number of rollouts ``n``. Each choice carries its
     group's (``group``: the group's rank, 0 = best first, analyze's order; ``best``: the
     race's winner) estimated win / draw / loss of the round for the seat's team with 95%
-    Wilson intervals. ``inference``: :func:`daguai.analyze`'s (``"none"`` by default: inference
-    is not proven stronger, docs/search.md)."""
+    Wilson intervals. ``inference``: :func:`daguai.analyze`'s (``"none"`` by default: at the
+    hint's budget of time, more rollouts are worth more than inference; docs/search.md)."""
     import time
 
     from ..search import _wilson, analyze
