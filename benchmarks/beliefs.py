@@ -46,7 +46,7 @@ import numpy as np
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 from daguai import Game, Rules, _core  # noqa: E402
-from daguai.search import INFERENCE_WORLDS  # noqa: E402
+from daguai.search import INFERENCE_WORLDS, INFERENCES  # noqa: E402
 
 JOKERS = (_core.SJ, _core.BJ)
 ACE = 12  # rank index of A (face = 4 * rank + suit)
@@ -214,7 +214,7 @@ def main() -> None:
     ap.add_argument("--worlds", type=int, default=1000)
     ap.add_argument("--table", default="6p3d", choices=["6p3d", "4p2d"])
     ap.add_argument("--json", action="store_true")
-    ap.add_argument("--inference", default="none", choices=["none", "heuristic", "learned"])
+    ap.add_argument("--inference", default="none", choices=INFERENCES)
     ap.add_argument("--inference-worlds", type=int, default=INFERENCE_WORLDS,
                     help=f"m: uniform worlds per kept world (default {INFERENCE_WORLDS}, the search's)")
     ap.add_argument("--players", default="heuristic", help="the policy of every seat")

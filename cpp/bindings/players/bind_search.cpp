@@ -84,10 +84,8 @@ void bind_inference(py::module_& m) {
 }  // namespace
 
 void bind_search(py::module_& m) {
-  // the search's inference defaults (search/inference.hpp), read by daguai.search
+  // m of inference (search/inference.hpp), read by daguai.search.INFERENCE_WORLDS
   m.attr("INFERENCE_WORLDS") = kInferenceWorlds;
-  m.attr("INFERENCE_NOISE") = kHeuristicNoise;
-  m.attr("INFERENCE_TEMPERATURE") = kLearnedTemperature;
   m.def(
       "policy_names",
       []() {
