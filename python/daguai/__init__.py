@@ -2,8 +2,9 @@
 
 The rules of the game, R1-R18 with every variant, are :func:`rules_text` (``daguai rules`` on
 the command line; docs/rules.md, 中文 docs/rules.zh.md); the project's decisions and
-encodings are the second part of docs/rules.md. Hands are :class:`Hand` (multisets of faces), plays are :class:`Play`
-(cards + kind + comparison key), and the C++ core enumerates every legal play.
+encodings are the second part of docs/rules.md. Hands are :class:`Hand` (multisets of
+faces), plays are :class:`Play` (cards + kind + comparison key), and the C++ core
+enumerates every legal play.
 """
 
 from __future__ import annotations

@@ -25,20 +25,51 @@ def _pyproject() -> str:
 def test_the_default_run_deselects_slow_tests():
     """`pytest` with the project's addopts selects no test marked slow (the
     default run included the 50-65 s CMake builds)."""
-    out = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q",
-                          "tests/dev/test_dev_cpp_frontend.py", "tests/core/test_rules_perft_tool.py",
-                          "-p", "no:cacheprovider"],
-                         cwd=ROOT, capture_output=True, text=True, timeout=300)
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "--collect-only",
+            "-q",
+            "tests/dev/test_dev_cpp_frontend.py",
+            "tests/core/test_rules_perft_tool.py",
+            "-p",
+            "no:cacheprovider",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert "deselected" in out.stdout and "::" not in out.stdout, out.stdout + out.stderr
-    both = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-m", "slow or not slow",
-                           "tests/core/test_rules_perft_tool.py", "-p", "no:cacheprovider"],
-                          cwd=ROOT, capture_output=True, text=True, timeout=300)
+    both = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "--collect-only",
+            "-q",
+            "-m",
+            "slow or not slow",
+            "tests/core/test_rules_perft_tool.py",
+            "-p",
+            "no:cacheprovider",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert "::" in both.stdout, both.stdout + both.stderr
 
 
 def test_ci_runs_everything():
-    lines = [ln for ln in (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
-             if ln.strip().startswith("pytest")]
+    lines = [
+        ln
+        for ln in (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
+        if ln.strip().startswith("pytest")
+    ]
     assert lines, "CI runs no pytest"
     for line in lines:
         args = shlex.split(line.split("#")[0])
@@ -71,7 +102,7 @@ def _python_blocks(page: Path) -> list[tuple[int, str]]:
             j = i + 1
             while not lines[j].startswith("```"):
                 j += 1
-            out.append((i + 2, "\n".join(lines[i + 1:j])))
+            out.append((i + 2, "\n".join(lines[i + 1 : j])))
             i = j
         i += 1
     return out
@@ -93,8 +124,12 @@ def test_every_docs_python_block_imports_the_modules_it_uses():
     missing = []
     for page, line, code in blocks:
         tree = ast.parse(code)
-        bound = {(a.asname or a.name).split(".")[0] for n in ast.walk(tree)
-                 if isinstance(n, (ast.Import, ast.ImportFrom)) for a in n.names}
+        bound = {
+            (a.asname or a.name).split(".")[0]
+            for n in ast.walk(tree)
+            if isinstance(n, (ast.Import, ast.ImportFrom))
+            for a in n.names
+        }
         used = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
         for name in sorted((used & modules) - bound):
             missing.append(f"{page.relative_to(ROOT)}:{line}: uses {name} without importing it")
@@ -124,8 +159,9 @@ def _run_ci_with_fake_tools(tmp_path: Path, install_status: int) -> tuple[subpro
         if found.returncode == 0:
             os.symlink(found.stdout.strip(), bin_dir / tool)
     env = {"PATH": str(bin_dir), "HOME": str(tmp_path)}
-    p = subprocess.run(["/bin/bash", str(ROOT / ".ci" / "run")], env=env, capture_output=True, text=True,
-                       timeout=60)
+    p = subprocess.run(
+        ["/bin/bash", str(ROOT / ".ci" / "run")], env=env, capture_output=True, text=True, timeout=60
+    )
     return p, log.read_text(encoding="utf-8") if log.exists() else ""
 
 
@@ -138,7 +174,7 @@ def test_ci_goes_on_when_apt_get_update_fails(tmp_path):
     lines = calls.splitlines()
     assert lines[0] == "apt-get update", calls
     assert lines[1].startswith("apt-get install -y") and "chromium" in lines[1], calls
-    assert 'pip install .[test]' in lines and "pytest -m slow or not slow" in lines, calls
+    assert "pip install .[test]" in lines and "pytest -m slow or not slow" in lines, calls
     assert "apt-get update failed" in p.stderr
 
 
@@ -146,3 +182,47 @@ def test_ci_stops_when_the_browser_install_fails(tmp_path):
     p, calls = _run_ci_with_fake_tools(tmp_path, install_status=100)
     assert p.returncode != 0
     assert "apt-get install" in calls and "pip install .[test]" not in calls, calls
+
+
+def _extras() -> dict[str, list[str]]:
+    if tomllib is None:  # Python 3.10: the lines of the table
+        table = _pyproject().split("[project.optional-dependencies]", 1)[1].split("\n[", 1)[0]
+        return {
+            m.group(1): re.findall(r'"([^"]+)"', m.group(2))
+            for m in re.finditer(r"^(\w+) = \[(.*?)\]", table, re.M | re.S)
+        }
+    return tomllib.loads(_pyproject())["project"]["optional-dependencies"]
+
+
+def test_the_train_extra_bounds_torch_from_below_only():
+    """Found: `torch>=2.4,<=2.13.0`, a cap written for one machine's wheel folder, which
+    would refuse every newer torch to every user. A floor only; the torch installed here
+    meets it, so `pip install ".[test]"` installs no other torch (no CUDA build of GBs)."""
+    from importlib import metadata
+
+    from packaging.requirements import Requirement
+
+    torch = next(Requirement(r) for r in _extras()["train"] if Requirement(r).name == "torch")
+    assert torch.specifier and all(s.operator == ">=" for s in torch.specifier), str(torch)
+    try:
+        installed = metadata.version("torch")
+    except metadata.PackageNotFoundError:
+        return
+    assert torch.specifier.contains(installed, prereleases=True), (installed, str(torch))
+
+
+def test_the_project_names_its_urls():
+    text = _pyproject()
+    assert "[project.urls]" in text
+    urls = text.split("[project.urls]", 1)[1].split("\n[", 1)[0]
+    for key in ("Homepage", "Documentation", "Source", "Issues"):
+        assert re.search(rf'^{key} = "https://', urls, re.M), key
+
+
+def test_the_readme_names_every_extra():
+    """Found: the README's list of extras left out `[ladder]` and `[openspiel]`."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    for extra in _extras():
+        if extra in ("test", "cli"):  # the developers' extra (named in Set-up) and an old alias
+            continue
+        assert f"`[{extra}]`" in text or f"daguai[{extra}]" in text, extra
