@@ -44,7 +44,7 @@ def _epilog() -> str:
     """Where to read on: what a pip install has (the rules, each command's help) and, when
     the package metadata names it, the documentation's address."""
     lines = [
-        "The rules of the game: daguai rules (one rule: daguai rules R11; 中文: --lang zh).",
+        "The rules: daguai rules (one rule: daguai rules R11; 中文: --lang zh).",
         "Each command's options: daguai COMMAND --help.",
     ]
     url = _documentation_url()
