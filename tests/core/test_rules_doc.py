@@ -153,3 +153,18 @@ def test_nothing_cites_a_rules_file_outside_the_repository():
 def test_the_package_docstring_points_at_the_rules():
     assert "R1-R18" in daguai.__doc__ and "rules_text" in daguai.__doc__
     assert "RULES.md" not in daguai.__doc__ and "R1-R17" not in daguai.__doc__
+
+
+def test_the_wheel_takes_the_package_folder_with_its_data():
+    """The pages ship as data of the package folder, as schemas/ and models/ do: the wheel
+    takes python/daguai whole and excludes nothing."""
+    text = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    assert re.search(r'^wheel\.packages = \["python/daguai"\]', text, re.M)
+    assert "exclude" not in text.split("[tool.scikit-build]", 1)[1].split("\n[", 1)[0]
+    assert SHIPPED == ROOT / "python" / "daguai" / "docs" or (SHIPPED / "rules.md").is_file()
+
+
+def test_the_rules_help_of_every_command_points_at_what_a_pip_install_has():
+    from daguai.cli.options import rules_epilog
+
+    assert "docs/" not in rules_epilog() and "daguai rules" in rules_epilog()

@@ -25,51 +25,20 @@ def _pyproject() -> str:
 def test_the_default_run_deselects_slow_tests():
     """`pytest` with the project's addopts selects no test marked slow (the
     default run included the 50-65 s CMake builds)."""
-    out = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pytest",
-            "--collect-only",
-            "-q",
-            "tests/dev/test_dev_cpp_frontend.py",
-            "tests/core/test_rules_perft_tool.py",
-            "-p",
-            "no:cacheprovider",
-        ],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    out = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q",
+                          "tests/dev/test_dev_cpp_frontend.py", "tests/core/test_rules_perft_tool.py",
+                          "-p", "no:cacheprovider"],
+                         cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert "deselected" in out.stdout and "::" not in out.stdout, out.stdout + out.stderr
-    both = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pytest",
-            "--collect-only",
-            "-q",
-            "-m",
-            "slow or not slow",
-            "tests/core/test_rules_perft_tool.py",
-            "-p",
-            "no:cacheprovider",
-        ],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    both = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-m", "slow or not slow",
+                           "tests/core/test_rules_perft_tool.py", "-p", "no:cacheprovider"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert "::" in both.stdout, both.stdout + both.stderr
 
 
 def test_ci_runs_everything():
-    lines = [
-        ln
-        for ln in (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
-        if ln.strip().startswith("pytest")
-    ]
+    lines = [ln for ln in (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
+             if ln.strip().startswith("pytest")]
     assert lines, "CI runs no pytest"
     for line in lines:
         args = shlex.split(line.split("#")[0])
@@ -102,7 +71,7 @@ def _python_blocks(page: Path) -> list[tuple[int, str]]:
             j = i + 1
             while not lines[j].startswith("```"):
                 j += 1
-            out.append((i + 2, "\n".join(lines[i + 1 : j])))
+            out.append((i + 2, "\n".join(lines[i + 1:j])))
             i = j
         i += 1
     return out
@@ -124,12 +93,8 @@ def test_every_docs_python_block_imports_the_modules_it_uses():
     missing = []
     for page, line, code in blocks:
         tree = ast.parse(code)
-        bound = {
-            (a.asname or a.name).split(".")[0]
-            for n in ast.walk(tree)
-            if isinstance(n, (ast.Import, ast.ImportFrom))
-            for a in n.names
-        }
+        bound = {(a.asname or a.name).split(".")[0] for n in ast.walk(tree)
+                 if isinstance(n, (ast.Import, ast.ImportFrom)) for a in n.names}
         used = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
         for name in sorted((used & modules) - bound):
             missing.append(f"{page.relative_to(ROOT)}:{line}: uses {name} without importing it")

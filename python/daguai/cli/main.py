@@ -12,17 +12,8 @@ from . import analyze, bench, gate, ladder, rules, serve, simulate, train
 from .options import Command, Fail, Parser, rules_epilog, wrap_paragraphs
 
 #: The subcommands, in the order of ``daguai --help``: one module of this folder each.
-COMMANDS: list[Command] = [
-    simulate.SIMULATE,
-    simulate.EVALUATE,
-    bench.COMMAND,
-    serve.COMMAND,
-    train.COMMAND,
-    gate.COMMAND,
-    analyze.COMMAND,
-    ladder.COMMAND,
-    rules.COMMAND,
-]
+COMMANDS: list[Command] = [simulate.SIMULATE, simulate.EVALUATE, bench.COMMAND, serve.COMMAND,
+                           train.COMMAND, gate.COMMAND, analyze.COMMAND, ladder.COMMAND, rules.COMMAND]
 
 
 def _documentation_url() -> str | None:
@@ -60,18 +51,12 @@ def build_parser() -> argparse.ArgumentParser:
         prog="daguai",
         # one line of 80 columns (each character of the name takes two)
         description="大怪路子: simulate, evaluate, bench, serve, train, gate, analyze, ladder, rules.",
-        epilog=_epilog(),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+        epilog=_epilog(), formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version=f"daguai {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", title="commands")
     for command in COMMANDS:
-        p = sub.add_parser(
-            command.name,
-            help=command.help,
-            description=wrap_paragraphs(command.description),
-            formatter_class=argparse.RawDescriptionHelpFormatter,
-        )
+        p = sub.add_parser(command.name, help=command.help, description=wrap_paragraphs(command.description),
+                           formatter_class=argparse.RawDescriptionHelpFormatter)
         command.add_arguments(p)
         if any(a.dest == "rules" for a in p._actions):
             p.epilog = rules_epilog()
