@@ -101,20 +101,23 @@ def test_every_docs_python_block_imports_the_modules_it_uses():
     assert not missing, "\n".join(missing)
 
 
-def _run_ci_with_fake_tools(tmp_path: Path, install_status: int) -> tuple[subprocess.CompletedProcess, str]:
+def _run_ci_with_fake_tools(tmp_path: Path, install_status: int, torch_installed: bool = True
+                            ) -> tuple[subprocess.CompletedProcess, str]:
     """`.ci/run` with a PATH of stand-ins: an ``apt-get`` whose ``update`` fails (as a
     repository's signature check makes it fail on a fresh machine), and ``pip``, ``pytest``
     and ``python`` that only log; no chromium, so the browser packages are due."""
     import os
 
     bin_dir, log = tmp_path / "bin", tmp_path / "calls.log"
-    bin_dir.mkdir()
+    bin_dir.mkdir(parents=True)
     fake = {
         "apt-get": f'echo "apt-get $*" >> {log}\n[ "$1" = update ] && exit 100\nexit {install_status}\n',
-        "pip": f'echo "pip $*" >> {log}\n',
+        "pip": f'echo "pip $*" >> {log}\n[ "$1" = config ] && echo {tmp_path / "wheels"}\nexit 0\n',
         "pytest": f'echo "pytest $*" >> {log}\n',
-        "python": "exit 0\n",  # torch importable: no CPU-wheel step
+        "python": "exit 0\n" if torch_installed else "exit 1\n",  # `import torch`
     }
+    (tmp_path / "wheels").mkdir()
+    (tmp_path / "wheels" / "torch-2.13.0+cpu-cp311-cp311-manylinux_2_28_x86_64.whl").write_bytes(b"")
     for name, body in fake.items():
         path = bin_dir / name
         path.write_text(f"#!/bin/bash\n{body}", encoding="utf-8")
@@ -191,3 +194,16 @@ def test_the_readme_names_every_extra():
         if extra in ("test", "cli"):  # the developers' extra (named in Set-up) and an old alias
             continue
         assert f"`[{extra}]`" in text or f"daguai[{extra}]" in text, extra
+
+
+def test_ci_takes_a_cpu_torch_from_the_find_links_folder_when_none_is_installed(tmp_path):
+    """The train extra bounds torch from below only; on a machine without torch, CI takes the
+    CPU wheel lying in pip's find-links folder first, so the extra's torch is already met
+    (instead of a CUDA build of several GB)."""
+    p, calls = _run_ci_with_fake_tools(tmp_path, install_status=0, torch_installed=False)
+    assert p.returncode == 0, p.stderr + calls
+    pips = [ln for ln in calls.splitlines() if ln.startswith("pip install")]
+    wheel = tmp_path / "wheels" / "torch-2.13.0+cpu-cp311-cp311-manylinux_2_28_x86_64.whl"
+    assert pips == [f"pip install {wheel}", "pip install .[test]"], calls
+    p, calls = _run_ci_with_fake_tools(tmp_path / "again", install_status=0, torch_installed=True)
+    assert [ln for ln in calls.splitlines() if ln.startswith("pip install")] == ["pip install .[test]"]
