@@ -4,7 +4,7 @@ docs/rules.zh.md (中文), whole or one rule at a time (``daguai rules [R11] [--
 Two pages, one per language, rather than one page with both languages in every section: a
 reader reads one language from top to bottom, each page keeps the Markdown of its own
 language (tables included), and a topic is the same section of either. The package carries
-the two pages in ``daguai/docs/``; tests/core/test_rules_doc.py checks that
+the two pages in ``python/daguai/docs/``; tests/core/test_rules_doc.py checks that
 they equal the repository's docs/ pages byte for byte, so there is one text. The English page
 goes on with a part for programmers (decisions and encodings) after the rules: only the rules
 are returned here.
