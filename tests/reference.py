@@ -1,6 +1,6 @@
 """Slow, obviously-correct pure-Python reference (test oracle) for daguai.
 
-Authority: ../shared/RULES.md (rule ids R1..R18) and docs/rules.md (decisions and the
+Authority: docs/rules.md (the rules, ids R1..R18, then its part 2: decisions and the
 exact encodings shared with the C++ engine).  Standard library only; nothing here
 imports ``daguai``.  Nothing here is meant to be fast: every function follows the rule
 text as literally as practical, so that the engine can be checked against it.

@@ -1,5 +1,5 @@
 """Rule tables shared by the oracle self-checks (test_rules_reference_selfcheck.py) and the
-engine tests (test_rules_tables.py): every worked example of ../shared/RULES.md (R2,
+engine tests (test_rules_tables.py): every worked example of docs/rules.md (R2,
 R4-R7) and docs/rules.md, each row with its arithmetic.
 
 Plain data only: card text, level characters, option dicts, and ints (face ids, kinds

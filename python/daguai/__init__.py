@@ -1,8 +1,10 @@
 """daguai: a fast, exact engine for 大怪路子 (Da Guai Lu Zi).
 
-The rules are ``RULES.md`` (ids R1-R17); the project's decisions and encodings are in
-``docs/rules.md``. Hands are :class:`Hand` (multisets of faces), plays are :class:`Play`
-(cards + kind + comparison key), and the C++ core enumerates every legal play.
+The rules of the game, R1-R18 with every variant, are :func:`rules_text` (``daguai rules`` on
+the command line; docs/rules.md, 中文 docs/rules.zh.md); the project's decisions and
+encodings are the second part of docs/rules.md. Hands are :class:`Hand` (multisets of
+faces), plays are :class:`Play` (cards + kind + comparison key), and the C++ core
+enumerates every legal play.
 """
 
 from __future__ import annotations
@@ -80,6 +82,7 @@ from .plays import (
     plays_to_array,
     sample_play,
 )
+from .rulebook import rules_text
 from .rules import LEVELS, Rules
 from .run import EvalResult, SimResult, evaluate, simulate
 from .search import analyze, sample_worlds
@@ -131,6 +134,7 @@ __all__ = [
     "PLAY_DTYPE",
     "Play",
     "Rules",
+    "rules_text",
     "EvalResult",
     "TITLES",
     "title",

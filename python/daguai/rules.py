@@ -1,4 +1,4 @@
-"""The rule variants of RULES.md as one immutable, hashable value.
+"""The rule variants of docs/rules.md as one immutable, hashable value.
 
 ``Rules`` is derived at import time from the engine's variant table
 (``_core.RULE_VARIANTS``, ``cpp/engine/core/rules.cpp``): its fields, defaults, validation, the
@@ -74,7 +74,7 @@ def _values_text(row: Mapping[str, Any]) -> str:
 
 def _docstring() -> str:
     lines = [
-        "Every rule variant of ``RULES.md`` (R5-R18), with the documented defaults.",
+        "Every rule variant of docs/rules.md (R5-R18), with the documented defaults.",
         "",
         "Immutable and hashable; ``Rules.from_dict(r.to_dict()) == r``. Unknown names or",
         "values raise ``ValueError``.",

@@ -1,4 +1,4 @@
-"""The table a match is played at (RULES.md R1, R18), read from the engine's descriptor
+"""The table a match is played at (docs/rules.md R1, R18), read from the engine's descriptor
 (``cpp/engine/core/table.hpp``): seats, decks, hand size, teams, tribute limit, stakes, forfeits.
 
 ``Rules.table`` names the table ("6p3d", the default, or "4p2d"); everything in Python that

@@ -6,7 +6,7 @@ Two tables, from the seeds:
   50·(2ⁿ − 1).
 - ``"003"`` (seed 003): 山路 below 0, then 小路 from 0, 大路 120, 村路 520, … each threshold
   three times the previous from 520 on. The seed's last figure is cut short ("27634932");
-  RULES.md completes it as 276349320 (= 3 × 92116440), which is used here.
+  docs/rules.md completes it as 276349320 (= 3 × 92116440), which is used here.
 """
 
 from __future__ import annotations

@@ -24,7 +24,9 @@ def _run(*args: str) -> str:
     return p.stdout
 
 
-@pytest.mark.parametrize("command", ["", "simulate", "evaluate", "analyze", "serve", "bench", "train"])
+@pytest.mark.parametrize(
+    "command", ["", "simulate", "evaluate", "analyze", "serve", "bench", "train", "rules"]
+)
 def test_help_fits_80_columns(command):
     text = _run(*([command] if command else []), "--help")
     wide = [line for line in text.splitlines() if _width(line) > 80]

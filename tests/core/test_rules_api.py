@@ -1,5 +1,5 @@
 """The public Python API around cards and rules: Hand (R2 multisets and notation), Play
-values, Rules (the variants of RULES.md as one immutable value) and the numpy path
+values, Rules (the variants of docs/rules.md as one immutable value) and the numpy path
 (PLAY_DTYPE rows, classify_many, beats_many).  Encodings: docs/rules.md."""
 
 from __future__ import annotations

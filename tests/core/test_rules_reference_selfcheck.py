@@ -1,6 +1,6 @@
 """Self-checks of the pure-Python oracle tests/reference.py (not of the engine).
 
-Every worked example of ../shared/RULES.md (R2, R4-R7) and docs/rules.md is here, with
+Every worked example of docs/rules.md (R2, R4-R7 and its part 2) is here, with
 its arithmetic.  Levels are written as the level rank's character: level "2" is rank
 index 0, "3" -> 1, "5" -> 3, "8" -> 6, "A" -> 12.
 Power (R4): the ladder 2..A without L numbered 0..11, level rank 12, SJ 13, BJ 14.

@@ -1,5 +1,5 @@
 """The C++ engine against the shared rule tables (tests/rule_tables.py): every worked
-example of RULES.md R2, R4-R7 and docs/rules.md, one test function per rule id,
+example of docs/rules.md (R2, R4-R7 and its part 2), one test function per rule id,
 parametrized over the rows, plus engine-only behaviour (Play.kind names, jokers_as,
 describe(), interpreted hand, declared interpretations).
 

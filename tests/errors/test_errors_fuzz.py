@@ -244,6 +244,13 @@ def _title(d: Draw) -> Any:
     return daguai.title(d(JUNK), d(st.one_of(st.just("000"), JUNK)))
 
 
+@case("rules_text")
+def _rules_text(d: Draw) -> Any:
+    topic = st.one_of(st.none(), st.sampled_from(["R1", "r18", "11", "R0", "R19", "variants", "encodings"]),
+                      JUNK)
+    return daguai.rules_text(d(topic), lang=d(st.one_of(st.sampled_from(["en", "zh", "fr"]), JUNK)))
+
+
 for _fn in ("encode_observation", "abstract_mask", "encode_candidates", "action_from_abstract",
             "abstract_id"):
     @case(_fn)

@@ -1,4 +1,4 @@
-"""The match state machine against RULES.md, one table test per rule id: R8 (tricks, lead
+"""The match state machine against docs/rules.md, one table test per rule id: R8 (tricks, lead
 after a player goes out), R9 (the eight result cases of docs/game.md plus draws) with R13
 scores, R10 (dealer), R11 (tribute pairing, tribute card, return, anti_tribute,
 joker_tribute_choice), R12 (match end) and R14 (forfeits).
@@ -885,7 +885,7 @@ def test_r12_max_rounds_equal_levels_is_a_draw():
 
 def test_r12_max_final_failures_sends_the_failing_team_back_to_level_2():
     # final 3: A reaches 3 in round 0, then fails as the dealer's team at the final level
-    # in round 1 (B wins) -> with max_final_failures=1, A goes back to level 2 (RULES.md
+    # in round 1 (B wins) -> with max_final_failures=1, A goes back to level 2 (docs/rules.md
     # R12, 打A三次不过回2); the match goes on and the failing team is not rewarded
     # (the match used to end and go to A, the team that failed).
     g = Game(SEED_D0, Rules(final_level="3", max_final_failures=1))

@@ -1,4 +1,4 @@
-"""The 4-player, 2-deck table (RULES.md R18), from the same sides as the 6-player game:
+"""The 4-player, 2-deck table (docs/rules.md R18), from the same sides as the 6-player game:
 the oracle (tests/reference.py with copies=2) on random hands, perft counts justified by the
 oracle, random-play invariants with every round result recomputed from the finishing order
 by a table-parameterized checker, and table-driven cases for each R18 bullet.

@@ -1,4 +1,4 @@
-"""A slow, obvious reference for the worlds a seat's knowledge allows, written from RULES.md
+"""A slow, obvious reference for the worlds a seat's knowledge allows, written from docs/rules.md
 alone (not from the engine's constraint model): used to enumerate every consistent deal of
 small positions and to judge sampled worlds.
 

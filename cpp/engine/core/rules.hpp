@@ -1,4 +1,4 @@
-// The rule variants of RULES.md as one plain struct, and the one table that declares them
+// The rule variants of docs/rules.md as one plain struct, and the one table that declares them
 // (rule_variants(), rules.cpp): name, kind, choices, bounds, rule id and doc of every variant.
 // Everything else is derived from that table: the CoreRules binding (get/set by name), the
 // Python `daguai.Rules` dataclass (fields, defaults, validation, docstring), the CLI's --rules
@@ -77,7 +77,7 @@ const char* variant_kind_name(VariantKind k);  // "choice", "bool", "int", "leve
 struct RuleVariant {
   const char* name;  // the Rules field, the daguai.Rules keyword and the --rules key
   VariantKind kind;
-  const char* rule;                      // RULES.md id ("R6"; "R9/R10" when two)
+  const char* rule;                      // docs/rules.md id ("R6"; "R9/R10" when two)
   std::span<const char* const> choices;  // kChoice: the choice names in enum order
   const char* enum_name;                 // kChoice: the Python enum (_core.Wild, ...)
   std::int32_t lo, hi;                   // accepted engine values (choice 0..n-1, bool 0..1)

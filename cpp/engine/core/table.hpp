@@ -1,4 +1,4 @@
-// The table a match is played at, as data (RULES.md R1, R2, R8, R9, R11, R13, R14, R18):
+// The table a match is played at, as data (docs/rules.md R1, R2, R8, R9, R11, R13, R14, R18):
 // seats, decks, hand size, teams, tribute limits, stakes and forfeit figures. Rules.table
 // (a TableKind) names one; table_of() returns its descriptor. Seat counts, deck counts, hand
 // sizes and team masks are read from it, never written as literals.

@@ -1,5 +1,5 @@
 // A match of 大怪路子: deal, tribute and return, tricks, going out, results, levels, dealer,
-// scores, forfeits. RULES.md R1, R3, R8-R14, R16, R17; decisions in docs/game.md.
+// scores, forfeits. docs/rules.md R1, R3, R8-R14, R16, R17; decisions in docs/game.md.
 //
 // R1  seats 0..5 play in increasing order; even seats are team 0 (A), odd seats team 1 (B).
 // R18 the table (table.hpp): 6p3d (R1-R17) or 4p2d (seats 0..3, 2 decks); arrays below are

@@ -1,9 +1,10 @@
 """The ``daguai`` command: ``simulate``, ``evaluate``, ``bench``, ``serve``, ``train``,
-``gate``, ``analyze`` and ``ladder`` (docs/simulation.md "Command line"; ``daguai COMMAND --help``).
+``gate``, ``analyze``, ``ladder`` and ``rules`` (docs/simulation.md "Command line";
+``daguai COMMAND --help``).
 
 Every subcommand is one :class:`Command` (a function adding its arguments and a function
 running it) in a module of this folder: ``simulate.py`` (simulate, evaluate), ``bench.py``,
-``serve.py``, ``train.py``, ``gate.py``, ``analyze.py``, ``ladder.py``; ``options.py`` holds
+``serve.py``, ``train.py``, ``gate.py``, ``analyze.py``, ``ladder.py``, ``rules.py``; ``options.py`` holds
 what they share and ``main.py`` the table :data:`COMMANDS`, the parser and :func:`main`. To
 add a subcommand, write its module and add its ``Command`` to the table.
 

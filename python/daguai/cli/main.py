@@ -8,12 +8,40 @@ import os
 import sys
 from collections.abc import Sequence
 
-from . import analyze, bench, gate, ladder, serve, simulate, train
+from . import analyze, bench, gate, ladder, rules, serve, simulate, train
 from .options import Command, Fail, Parser, rules_epilog, wrap_paragraphs
 
 #: The subcommands, in the order of ``daguai --help``: one module of this folder each.
 COMMANDS: list[Command] = [simulate.SIMULATE, simulate.EVALUATE, bench.COMMAND, serve.COMMAND,
-                           train.COMMAND, gate.COMMAND, analyze.COMMAND, ladder.COMMAND]
+                           train.COMMAND, gate.COMMAND, analyze.COMMAND, ladder.COMMAND, rules.COMMAND]
+
+
+def _documentation_url() -> str | None:
+    """The Documentation address of the installed package's metadata ([project.urls]), if any."""
+    from importlib import metadata
+
+    try:
+        urls = metadata.metadata("daguai").get_all("Project-URL") or []
+    except metadata.PackageNotFoundError:
+        return None
+    for entry in urls:
+        label, _, url = entry.partition(",")
+        if label.strip().lower() == "documentation" and url.strip():
+            return url.strip()
+    return None
+
+
+def _epilog() -> str:
+    """Where to read on: what a pip install has (the rules, each command's help) and, when
+    the package metadata names it, the documentation's address."""
+    lines = [
+        "The rules: daguai rules (one rule: daguai rules R11; 中文: --lang zh).",
+        "Each command's options: daguai COMMAND --help.",
+    ]
+    url = _documentation_url()
+    if url:
+        lines.append(f"Documentation: {url}")
+    return "\n".join(lines)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -22,8 +50,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser = Parser(
         prog="daguai",
         # one line of 80 columns (each character of the name takes two)
-        description="大怪路子: simulate, evaluate, bench, serve, train, gate, analyze, ladder.",
-        epilog="See docs/simulation.md. 'daguai COMMAND --help' for each command.")
+        description="大怪路子: simulate, evaluate, bench, serve, train, gate, analyze, ladder, rules.",
+        epilog=_epilog(), formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version=f"daguai {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", title="commands")
     for command in COMMANDS:
@@ -83,4 +111,3 @@ def main(argv: Sequence[str] | None = None) -> int:
         message = " ".join(str(exc).split()) or type(exc).__name__
         print(f"daguai: error: {message}", file=sys.stderr)
         return 1
-

@@ -115,8 +115,9 @@ def rules_epilog() -> str:
     values = _rule_values()
     width = max(len(k) for k in VARIANTS)
     cols = help_width()
-    lines = textwrap.wrap("rules (--rule KEY=VALUE, repeatable; names as daguai.Rules, docs/rules.md):",
-                          cols)
+    lines = textwrap.wrap(
+        "rules (--rule KEY=VALUE, repeatable; names as daguai.Rules; daguai rules variants):", cols
+    )
     for key, row in VARIANTS.items():
         default = row["default"]
         shown = str(default).lower() if isinstance(default, bool) else str(default)

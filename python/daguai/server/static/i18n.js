@@ -1,5 +1,5 @@
 // The web table's two languages: English and 中文, with the card and combination names
-// Shanghai players use (RULES.md R5, R11; /work/shared/seeds). T(key, {name: value}) fills
+// Shanghai players use (docs/rules.md R5, R11; /work/shared/seeds). T(key, {name: value}) fills
 // {name} placeholders; the choice is kept in localStorage ("daguai-lang").
 "use strict";
 const TEXT = {
