@@ -179,14 +179,6 @@ def test_the_train_extra_bounds_torch_from_below_only():
     assert torch.specifier.contains(installed, prereleases=True), (installed, str(torch))
 
 
-def test_the_project_names_its_urls():
-    text = _pyproject()
-    assert "[project.urls]" in text
-    urls = text.split("[project.urls]", 1)[1].split("\n[", 1)[0]
-    for key in ("Homepage", "Documentation", "Source", "Issues"):
-        assert re.search(rf'^{key} = "https://', urls, re.M), key
-
-
 def test_the_readme_names_every_extra():
     """Found: the README's list of extras left out `[ladder]` and `[openspiel]`."""
     text = (ROOT / "README.md").read_text(encoding="utf-8")
