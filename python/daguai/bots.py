@@ -33,7 +33,7 @@ BOTS = tuple(_core.policy_names())
 def is_model_path(text: Any) -> bool:
     """True if ``text`` names a model file (``*.dgn``, docs/learning.md): its model is loaded
     and checked (``ModelError``, a ValueError, if the file is missing or not a valid model)."""
-    if not isinstance(text, str) or not text.endswith(".dgn"):
+    if not isinstance(text, str) or not text.endswith(".dgn") or "@" in text:
         return False
     from .dgn import read_model_file
 
@@ -44,11 +44,24 @@ def is_model_path(text: Any) -> bool:
     return True
 
 
+def is_search_over_model(text: Any) -> bool:
+    """True if ``text`` is ``"SEARCH@MODEL"``, a search policy over a model (docs/search.md "A
+    search over any model": ``"expert@gen4.dgn"``): its model is loaded and checked, and an
+    unknown search or model raises the engine's error naming it."""
+    if not isinstance(text, str) or "@" not in text:
+        return False
+    model = text.partition("@")[2]
+    if model != "learned":
+        is_model_path(model)  # the file's checks first (FIFO, size, header), as for a model
+    _core.policy_id(text)
+    return True
+
+
 class Bot:
     """A built-in policy as a Python callable ``bot(game, seat) -> Action``."""
 
     def __init__(self, name: str) -> None:
-        if is_model_path(name):  # a model file: loaded and checked now
+        if is_model_path(name) or is_search_over_model(name):  # loaded and checked now
             self.name = name
         elif not isinstance(name, str) or name.strip().lower() not in BOTS:
             raise ValueError(f"unknown built-in policy {name!r} (choose {', '.join(BOTS)} "

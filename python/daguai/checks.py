@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from . import _core
-from .bots import Bot, is_model_path, load
+from .bots import Bot, is_model_path, is_search_over_model, load
 from .rules import Rules
 
 __all__ = ["SEED_MAX", "PolicyLike", "check_bool", "check_int", "check_seed", "check_rules", "check_policy",
@@ -90,14 +90,15 @@ def check_policy(p: Any) -> PolicyLike:
     if isinstance(p, Bot):  # a public bot is its built-in policy: the C++ fast path
         return p.name
     if isinstance(p, str):
-        if is_model_path(p):
+        if is_model_path(p) or is_search_over_model(p):
             return p
         name = p.strip().lower()
         if ":" in name:  # "package.module:policy"
             return load(p)
         if name not in names:
             raise ValueError(f"unknown policy {p!r} (choose {', '.join(names)}, "
-                             "a model file path.dgn, an import path package.module:policy or file.py:policy)")
+                             "a model file path.dgn, SEARCH@MODEL, an import path package.module:policy "
+                             "or file.py:policy)")
         return name
     if callable(p):
         return p

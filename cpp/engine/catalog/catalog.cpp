@@ -6,6 +6,7 @@
 #include <limits>
 
 #include <daguai/catalog/catalog.hpp>
+#include <daguai/catalog/over_model.hpp>
 #include <daguai/io/encode.hpp>
 #include <daguai/learned/learned.hpp>
 #include <daguai/learned/models.hpp>
@@ -142,21 +143,25 @@ const PolicyEntry* policy_entry(PolicyId id) {
 
 bool is_policy_id(int id) {
   if (id >= 0 && std::size_t(id) < policy_catalog().size()) return true;
+  if (id >= kFirstOverModel)
+    return id < kFirstOverModel + kMaxOverModels && over_model(PolicyId(id));
   return id >= kFirstModel && id < kFirstModel + kMaxModels && model_of(PolicyId(id)) != nullptr;
 }
 
 PolicyKind policy_kind(PolicyId id) {
   if (const PolicyEntry* e = policy_entry(id)) return e->kind;
   if (model_of(id)) return PolicyKind::kModel;
+  if (over_model(id)) return PolicyKind::kSearch;
   throw GameError("unknown policy");
 }
 
 bool is_search_policy(PolicyId id) {
   const PolicyEntry* e = policy_entry(id);
-  return e && e->kind == PolicyKind::kSearch;
+  return (e && e->kind == PolicyKind::kSearch) || over_model(id);
 }
 
 PolicyId parse_policy(const std::string& name) {
+  if (name.find('@') != std::string::npos) return over_model_policy(name);  // over_model.hpp
   const auto& c = policy_catalog();
   std::string names;
   for (std::size_t i = 0; i < c.size(); ++i) {
@@ -167,11 +172,12 @@ PolicyId parse_policy(const std::string& name) {
   if (const int id = find_model_policy(name); id >= 0) return PolicyId(id);
   if (has_builtin_model()) names += std::string(", ") + kBuiltinModel;
   throw GameError("unknown policy '" + name + "': expected one of " + names +
-                  " or the path of a .dgn model file");
+                  ", the path of a .dgn model file or SEARCH@MODEL");
 }
 
 const char* policy_name(PolicyId id) {
   if (const PolicyEntry* e = policy_entry(id)) return e->name;
+  if (const OverModel* o = over_model(id)) return o->name.c_str();
   return model_name(id);
 }
 
@@ -204,6 +210,11 @@ Action decide(PolicyId id, const PolicyView& view, Rng& rng, PolicyScratch& scra
   }
   if (const auto net = model_of(id, view.rules().table))
     return learned_action(view, net.get(), scratch);
+  if (const OverModel* o = over_model(id)) {
+    SearchConfig cfg = policy_entry(o->search)->budget;
+    cfg.incumbent = o->model;
+    return pimc_action(view, rng, scratch, cfg);
+  }
   throw GameError("unknown policy");
 }
 
@@ -218,6 +229,7 @@ Action choose_action(PolicyId id, const GameState& g, Rng& rng, PolicyScratch& s
 }
 
 bool needs_history(int id) {
+  if (const OverModel* o = id >= 0 ? over_model(PolicyId(id)) : nullptr) id = int(o->search);
   if (id < 0 || id >= int(policy_catalog().size())) return false;
   const PolicyEntry& e = policy_catalog()[std::size_t(id)];
   return e.kind == PolicyKind::kSearch && e.budget.inference != Inference::kNone;

@@ -42,9 +42,18 @@ struct PolicyScratch {
 // What a policy sees: the information state of the seat to act (R16) with the query names
 // of GameState. hand(s) of another seat throws; info() builds the full InfoState
 // (infostate.hpp: known cards, unseen cards, forced-pass constraints) for search.
+//
+// A decision from a view (act(view), the server's bots) runs on a world made from that view
+// (sampler.hpp make_world), which keeps the public state and the seat's hand but not the
+// round's log. The second constructor keeps the view itself, so info() answers with the
+// view's own facts and history, exactly what information_state gives on the real game: a
+// search with inference from play then reads the same history either way (R16, R17).
 class PolicyView {
  public:
   explicit PolicyView(const GameState& g) : g_(&g), seat_(g.current_player()) {}
+  // `world` made from `view` (make_world); both must outlive the PolicyView.
+  PolicyView(const GameState& world, const InfoState& view)
+      : g_(&world), seat_(world.current_player()), view_(&view) {}
   int current_player() const { return seat_; }
   bool match_over() const { return g_->match_over(); }
   Phase phase() const { return g_->phase(); }
@@ -67,12 +76,17 @@ class PolicyView {
   void legal_actions(std::vector<Action>* out) const { g_->legal_actions(out); }
   // with_history: this round's public history too (search inference; empty without a log).
   InfoState info(bool with_history = false) const {
-    return information_state(*g_, seat_, with_history);
+    if (!view_) return information_state(*g_, seat_, with_history);
+    InfoState v = *view_;
+    if (!with_history) v.history.clear();
+    v.legal.clear();  // as information_state without with_legal
+    return v;
   }
 
  private:
   const GameState* g_;  // read only through the queries above
   int seat_;
+  const InfoState* view_ = nullptr;  // the view a world was made from, if any
 };
 
 // A rule policy's decision for the seat to act.

@@ -49,6 +49,9 @@ def identity(p: str) -> str:
     built-in policy of this engine build (and, for those that play them, the shipped
     model files' bytes). A bad model path raises ``ValueError`` after reading at most
     ``MAX_MODEL_BYTES``."""
+    if "@" in p:  # SEARCH@MODEL: the search of this build over that model
+        search, _, model = p.partition("@")
+        return f"{identity(search)}+over:{identity(model)}"
     if p.endswith(".dgn"):
         try:
             st = os.stat(p)
