@@ -432,8 +432,10 @@ def test_two_people_at_one_table_finish_a_round(tmp_path, browser):
         click(host, host.find_element(By.ID, "start"))
         command = wait_for("the bot program's command",
                            lambda: host.find_elements(By.CSS_SELECTOR, "#invitelist code[data-remote='2']"))
-        args = command[0].text.split()
-        table, token = args[args.index("--table") + 1], args[args.index("--token") + 1]
+        args = command[0].text.split()  # python -m daguai.bot "ORIGIN/#join=TABLE.TOKEN"
+        assert args[:3] == ["python", "-m", "daguai.bot"], args
+        _, table, token = remote_bot().parse_target(args[3].strip('"'))
+        assert table and token
         bot = threading.Thread(target=lambda: asyncio.run(remote_bot().play(
             srv.ws, table, token, seed=2, stop_after=DEADLINE)), daemon=True)
         bot.start()

@@ -30,6 +30,9 @@ from .store import Store
 #: Seconds between two hints of one seat, and hints computed at once by the whole server.
 HINT_INTERVAL = 3.0
 HINT_CONCURRENCY = 2
+#: Acts a seat may send for one open decision beyond the connection's rate limit (an
+#: illegal answer may be corrected; more than that is a flood again).
+ANSWER_GRACE = 3
 
 
 class Host(Protocol):
@@ -60,6 +63,9 @@ class Conn:
         self.rate, self.burst = rate, burst
         self.tokens, self.stamp = burst, time.monotonic()
         self.closed = False
+        #: acts that may answer the open decision beyond the rate limit: set when a
+        #: ``decide`` is sent (an answer to a decision is never dropped as a flood)
+        self.grace = 0
         self.views = False  # push a fresh view after every decision (the web table)
         self.events = True  # push every event (a bot may do without: decide has the view)
 
@@ -173,7 +179,7 @@ class Table(BotSeats):
         if self.game.match_over:
             conn.send(self._match_over_message())
         elif seat is not None and self.game.current_player == seat:
-            conn.send(self._decide_message(seat))
+            self._send_decide(conn, seat)
 
     def disconnect(self, conn: Conn) -> None:
         """The connection closed or joined elsewhere: its seat is away from now on."""
@@ -193,6 +199,17 @@ class Table(BotSeats):
                 "phase": self.game.phase, "legal": texts,
                 "time_limit": self.seats[seat].time_limit,
                 "view": protocol.view_to_json(self.game, seat)}
+
+    def _send_decide(self, conn: Conn, seat: int) -> None:
+        conn.grace = ANSWER_GRACE
+        conn.send(self._decide_message(seat))
+
+    def answers_open_decision(self, conn: Conn, msg: dict[str, Any]) -> bool:
+        """Whether ``msg`` is an ``act`` of the seat to act for the open decision (it then
+        passes the rate limit: docs/protocol.md "Rate limit")."""
+        return (msg["type"] == "act" and conn.seat is not None and not self.game.match_over
+                and self.game.current_player == conn.seat and self.conns[conn.seat] is conn
+                and msg.get("decision", self.n_decisions) == self.n_decisions)
 
     def _match_over_message(self) -> dict[str, Any]:
         return {"type": "match_over", "match": self.match_id or 0,
@@ -214,7 +231,7 @@ class Table(BotSeats):
             return
         conn = self.conns[seat]
         if conn is not None:
-            conn.send(self._decide_message(seat))
+            self._send_decide(conn, seat)
         else:
             self._schedule_standin(seat)
         if plan.time_limit is not None:
