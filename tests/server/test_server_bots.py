@@ -93,7 +93,8 @@ def test_a_prompt_bot_plays_whole_matches_at_an_instant_table(tmp_path):
 
 
 def test_the_bot_ships_in_the_package_and_reads_join_links():
-    assert bot.parse_target("http://127.0.0.1:8000/#join=abc.tok-en_1") == ("http://127.0.0.1:8000", "abc", "tok-en_1")
+    assert bot.parse_target("http://127.0.0.1:8000/#join=abc.tok-en_1") == (
+        "http://127.0.0.1:8000", "abc", "tok-en_1")
     assert bot.parse_target("ws://127.0.0.1:9/ws") == ("http://127.0.0.1:9", None, None)
     for bad in ("127.0.0.1:8000", "ftp://x/", "http://h/#join=abc"):
         with pytest.raises(ValueError):
