@@ -31,10 +31,11 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from .. import codec, protocol
 from ..rules import Rules
 from ..table import seats_of
+from .hints import HINT_INTERVAL
 from .hub import Hub
 from .messages import MAX_MESSAGE, ProtocolError, schema_error
 from .store import Store
-from .tables import HINT_INTERVAL, Conn
+from .tables import Conn
 
 __all__ = ["create_app"]
 

@@ -16,10 +16,11 @@ from typing import Any
 
 from ..rules import Rules
 from ..table import seats_of
+from .hints import HINT_CONCURRENCY, HINT_INTERVAL
 from .messages import MAX_MESSAGE, ProtocolError, read_client_message, schema_error
 from .seats import SeatPlan, token_hash
 from .store import Store
-from .tables import HINT_CONCURRENCY, HINT_INTERVAL, Conn, Table
+from .tables import Conn, Table
 
 __all__ = ["Hub", "HANDLERS"]
 

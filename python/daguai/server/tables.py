@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import collections
 import concurrent.futures
-import secrets
 import time
 from collections.abc import Callable
 from typing import Any, Protocol
@@ -22,14 +21,12 @@ from ..game import Game
 from ..rules import Rules
 from ..table import seats_of
 from . import advice
+from .hints import Hints
 from .messages import ProtocolError
 from .seats import SeatPlan
 from .standins import BotSeats
 from .store import Store
 
-#: Seconds between two hints of one seat, and hints computed at once by the whole server.
-HINT_INTERVAL = 3.0
-HINT_CONCURRENCY = 2
 #: Acts a seat may send for one open decision beyond the connection's rate limit (an
 #: illegal answer may be corrected; more than that is a flood again).
 ANSWER_GRACE = 3
@@ -96,7 +93,7 @@ class Conn:
             await self._send(text)
 
 
-class Table(BotSeats):
+class Table(BotSeats, Hints):
     """One match at a table (R12): the engine game, the seat plan and who is connected."""
 
     def __init__(self, hub: Host, table_id: str, rules: Rules, seed: int, auto_pass: bool,
@@ -118,6 +115,7 @@ class Table(BotSeats):
         self._bot: asyncio.TimerHandle | None = None
         self._hint_at = [-1e9] * n  # when each seat last asked for a hint (monotonic)
         self._hinting = [False] * n
+        self._warm: tuple[int, asyncio.Future] | None = None  # (decision, its hint computing)
         # since when each seat has had no connection (monotonic; None: connected)
         now = time.monotonic()
         self.away_since: list[float | None] = [now] * n
@@ -203,6 +201,8 @@ class Table(BotSeats):
     def _send_decide(self, conn: Conn, seat: int) -> None:
         conn.grace = ANSWER_GRACE
         conn.send(self._decide_message(seat))
+        if conn.views and self.seats[seat].kind == "human":  # a person at the web table
+            self.prewarm()
 
     def answers_open_decision(self, conn: Conn, msg: dict[str, Any]) -> bool:
         """Whether ``msg`` is an ``act`` of the seat to act for the open decision (it then
@@ -311,42 +311,6 @@ class Table(BotSeats):
         actions, _ = self.legal() if mine else ([], [])
         conn.send(advice.check(self.game, seat, msg["cards"], list(actions),
                                self.n_decisions if mine else None))
-
-    def hint(self, conn: Conn, msg: dict[str, Any]) -> None:
-        """``hint``: the engine's estimate of every choice of the open decision, computed in
-        a worker thread (the loop goes on), at most one per seat per ``HINT_INTERVAL`` s and
-        ``HINT_CONCURRENCY`` in the whole server (docs/protocol.md)."""
-        seat = self._own_decision(conn, msg, "hint")
-        hub = self.hub
-        now = time.monotonic()
-        if self._hinting[seat] or now - self._hint_at[seat] < hub.hint_interval:
-            raise ProtocolError("rate_limited", f"one hint per seat every {hub.hint_interval:g} s")
-        if hub.hints_running >= HINT_CONCURRENCY:
-            raise ProtocolError("rate_limited", "the server is computing other hints: try again")
-        self._hint_at[seat], self._hinting[seat] = now, True
-        hub.hints_running += 1
-        _, texts = self.legal()
-        decision = self.n_decisions
-        game = self.game.clone()  # the thread reads its own copy; play goes on meanwhile
-        seed = secrets.randbits(32)
-        loop = asyncio.get_running_loop()
-
-        async def run() -> None:
-            t0 = time.perf_counter()
-            try:
-                out = await loop.run_in_executor(hub.executor, advice.hint, game, texts, decision, seed)
-                out["seconds"] = round(time.perf_counter() - t0, 3)
-                hub.hint_seconds.append(out["seconds"])
-                conn.send(out)
-            except Exception as exc:  # noqa: BLE001 - reported to the asker, the table goes on
-                conn.send({"type": "error", "code": "unavailable", "message": f"hint failed: {exc}"[:300]})
-            finally:
-                self._hinting[seat] = False
-                hub.hints_running -= 1
-
-        task = asyncio.ensure_future(run())
-        hub.background.add(task)  # a reference until it is done
-        task.add_done_callback(hub.background.discard)
 
     def _receivers(self) -> list[tuple[int | None, Conn]]:
         """(seat, connection) of every joined seat, then (None, spectator) of every spectator."""
