@@ -76,6 +76,18 @@ class Store:
                         "decisions": s.get("decisions"), "match": mid, "spectators": 0})
         return out
 
+    def checkpoint(self, table_id: str) -> dict[str, Any] | None:
+        """One table as stored: rules, seed, auto_pass, seat plans (with token hashes),
+        status and its checkpointed decisions (none once finished); None if unknown."""
+        row = self.db.execute("SELECT rules, seed, auto_pass, seats, status FROM tables WHERE id = ?",
+                              (table_id,)).fetchone()
+        if row is None:
+            return None
+        decs = [json.loads(d) for (d,) in self.db.execute(
+            "SELECT decision FROM decisions WHERE table_id = ? ORDER BY n", (table_id,))]
+        return {"id": table_id, "rules": json.loads(row[0]), "seed": row[1], "auto_pass": bool(row[2]),
+                "seats": json.loads(row[3]), "status": row[4], "decisions": decs}
+
     def table_order(self) -> list[str]:
         """The id of every table, oldest first."""
         return [tid for (tid,) in self.db.execute("SELECT id FROM tables ORDER BY created, rowid")]
