@@ -90,6 +90,7 @@ def test_review_refusals_at_a_live_table():
         assert c.post("/api/review", content=b"[1]").status_code == 400
 
 
+@pytest.mark.slow
 def test_review_of_a_finished_match_any_seat_and_rate_limited(monkeypatch):
     from daguai.server import reviews
 
