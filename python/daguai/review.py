@@ -59,7 +59,8 @@ class ReviewedDecision:
     ``decision`` is its number in the match (0, 1, … across all seats, as the table server
     numbers them, docs/protocol.md); ``line`` the record line of its event (the header is
     line 1; ``daguai analyze RECORD --line line-1`` analyzes the same moment); ``round``
-    0-based. ``hand`` and ``to_beat`` are the cards of that moment; ``choice`` the seat's
+    0-based; ``level`` the rank played this round. ``hand`` and ``to_beat`` are the cards of
+    that moment; ``choice`` the seat's
     action, ``best`` the preferred one (``choice`` itself when ``agrees``). ``worlds``:
     the worlds both were played in; ``points`` / ``points_ci``: the cost in the round's
     points; ``win`` / ``win_ci``: in the chance to win the round; ``choice_win`` and
@@ -71,6 +72,7 @@ class ReviewedDecision:
     round: int
     seat: int
     phase: str
+    level: str
     hand: str
     to_beat: str | None
     to_beat_seat: int | None
@@ -261,6 +263,7 @@ def _judge(
         round=g.round,
         seat=seat,
         phase=g.phase,
+        level=str(g.level),
         hand=str(g.hand(seat)),
         to_beat=None if top is None else str(top),
         to_beat_seat=g.top_seat,

@@ -124,7 +124,7 @@ def create_app(db: str = ":memory:", *, bot_delay: float = 0.0, rate: float = 50
                 return JSONResponse({"table": request.path_params["table"], "status": "finished",
                                      "match": match})
             return _error(404, exc.code, str(exc))
-        return JSONResponse({**t.summary(), "view": protocol.view_to_json(t.game, codec.SPECTATOR)})
+        return JSONResponse({**t.summary(), "view": t.view(codec.SPECTATOR)})
 
     async def list_matches(request: Request) -> Response:
         return JSONResponse(store.matches())

@@ -16,7 +16,7 @@ import time
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from .. import _core, codec, documents, protocol
+from .. import _core, codec, documents, protocol, tricks
 from ..game import Game
 from ..rules import Rules
 from ..table import seats_of
@@ -142,6 +142,10 @@ class Table(BotSeats, Hints):
             round=g.round, levels=g.levels, scores=g.scores, decisions=self.n_decisions,
             match=self.match_id, spectators=len(self.spectators))
 
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """The seat's view (R16) with its history by trick (``trick_starts``, ``last_trick``)."""
+        return tricks.with_tricks(protocol.view_to_json(self.game, seat))
+
     def legal(self) -> tuple[Any, list[str]]:
         if self._legal is None:
             self._legal = self.game.legal_actions()
@@ -173,7 +177,7 @@ class Table(BotSeats, Hints):
         conn.send({"type": "welcome", "protocol": protocol.PROTOCOL_VERSION, "table": self.id,
                    "seat": seat, "rules": self.rules.to_dict(), "seats": self.seat_info(),
                    **({"match": self.match_id} if self.match_id is not None else {})})
-        conn.send({"type": "view", "view": protocol.view_to_json(self.game, seat)})
+        conn.send({"type": "view", "view": self.view(seat)})
         if self.game.match_over:
             conn.send(self._match_over_message())
         elif seat is not None and self.game.current_player == seat:
@@ -196,7 +200,7 @@ class Table(BotSeats, Hints):
         return {"type": "decide", "decision": self.n_decisions, "seat": seat,
                 "phase": self.game.phase, "legal": texts,
                 "time_limit": self.seats[seat].time_limit,
-                "view": protocol.view_to_json(self.game, seat)}
+                "view": self.view(seat)}
 
     def _send_decide(self, conn: Conn, seat: int) -> None:
         conn.grace = ANSWER_GRACE
@@ -374,7 +378,7 @@ class Table(BotSeats, Hints):
                     conn.send_text(texts[key])
         for seat_of, conn in self._receivers():
             if conn.views:
-                conn.send({"type": "view", "view": protocol.view_to_json(g, seat_of)})
+                conn.send({"type": "view", "view": self.view(seat_of)})
         if g.match_over:
             msg = self._match_over_message()
             for c in [*self.conns, *self.spectators]:
