@@ -27,6 +27,19 @@ CREATE TABLE IF NOT EXISTS matches (
 """
 
 
+def _match_winner(tail: str) -> int | None:
+    """The winning team (0 / 1) of a match from the end of its record (its last round's
+    ``match_winner``), or None for a drawn match."""
+    for line in reversed(tail.splitlines()):
+        if '"match_winner"' in line:
+            try:
+                w = json.loads(line).get("match_winner")
+            except ValueError:  # the tail cut the line: look further up
+                continue
+            return w if w in (0, 1) else None
+    return None
+
+
 class Store:
     """The server's database at ``path`` (``":memory:"`` for a throwaway one)."""
 
@@ -113,12 +126,14 @@ class Store:
     def matches(self) -> list[dict[str, Any]]:
         """``GET /api/matches``: every finished match, oldest first (docs/server.md)."""
         out = []
-        for mid, tid, fin, rounds, summary in self.db.execute(
-                "SELECT id, table_id, finished, rounds, summary FROM matches ORDER BY id"):
+        for mid, tid, fin, rounds, summary, tail in self.db.execute(
+                "SELECT id, table_id, finished, rounds, summary, substr(record, -4000) "
+                "FROM matches ORDER BY id"):
             s = json.loads(summary)
             out.append({"match": mid, "table": tid, "finished": fin, "rounds": rounds,
                         "levels": s["levels"], "scores": s["scores"], "seats": s["seats"],
-                        "decisions": s.get("decisions")})  # null for matches stored before it was kept
+                        "decisions": s.get("decisions"),  # null for matches stored before it was kept
+                        "winner": _match_winner(tail)})
         return out
 
     def match_of_table(self, table_id: str) -> int | None:
