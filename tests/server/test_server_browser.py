@@ -4,8 +4,9 @@ buttons only: a whole round against five bots with a declare reading, the hint, 
 explained Play, the round-end screen and a tribute, then on at phone size (390 x 844), in
 中文 and back; and two people at one table (two browsers) finishing a round, then one
 leaving. Along the way: one card notation everywhere (no engine text such as "Th", also for
-a level-10 view; the replay viewer: test_server_browser_replay.py), the hint's per-group counts, and at 中文 Chinese
-drawn with real glyphs when a CJK font is installed (Debian: fonts-noto-cjk). Screenshots
+a level-10 view; the replay viewer's: test_server_browser_replay.py), the hint's
+per-group counts, and at 中文 Chinese drawn with real glyphs when a CJK font is installed
+(Debian: fonts-noto-cjk). Screenshots
 go into the test's temporary folder, or into docs/ (the docs' pictures) only with
 ``DAGUAI_SCREENSHOTS=docs pytest tests/server/test_server_browser.py``, so a plain test run
 leaves the checkout as it was."""
