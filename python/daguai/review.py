@@ -154,8 +154,8 @@ class Review:
         ):
             t.add_column(
                 name,
-                justify=just,
-                overflow="fold",  # type: ignore[arg-type]
+                justify=just,  # type: ignore[arg-type]
+                overflow="fold",
                 no_wrap=just == "right",
             )
         shown = self.decisions if top is None else self.decisions[:top]
@@ -176,7 +176,7 @@ class Review:
 
 def _action_text(d: list[Any]) -> str:
     """The action text (docs/protocol.md) of a record decision ``[seat, type, cards?, as?]``."""
-    kind = d[1]
+    kind = str(d[1])
     if kind in ("pass", "anti_tribute"):
         return kind
     cards = d[2] if len(d) > 2 else ""
@@ -189,6 +189,7 @@ def _action_text(d: list[Any]) -> str:
 class _Moment:
     decision: int
     line: int
+    seat: int
     game: Game
     index: int  # the actual action's index in game.legal_actions()
 
@@ -219,7 +220,7 @@ def _moments(record: Any, seat: int, rounds: set[int] | None) -> tuple[list[_Mom
                 forced += 1
             else:
                 a = protocol.parse_action(g, _action_text(d))
-                out.append(_Moment(n, line, g.clone(), list(legal).index(a)))
+                out.append(_Moment(n, line, seat, g.clone(), list(legal).index(a)))
         protocol.apply_decision(g, d, f"line {line}")
         n += d[1] != "auto_pass"
     if rounds is not None and rounds - played:
@@ -240,12 +241,12 @@ def _judge(
     if n_groups < 2 or len(rows) < 2:
         return None
     mine = rows[0]
+    seat = m.seat
     if best == 0:  # the finalist challenger only gives the paired worlds' count
         other = max(rows[1:], key=lambda r: (r[6], r[5] / r[1] if r[1] else -1e9))
     else:
         other = rows[best]
     m_worlds = min(mine[1], other[1])
-    seat = g.current_player
     top = g.top
     agrees = best == 0
     points, points_ci, win, win_ci = 0.0, None, 0.0, None

@@ -30,7 +30,7 @@ class Hints:
     n_decisions: int
     _hint_at: list[float]
     _hinting: list[bool]
-    _warm: tuple[int, asyncio.Future] | None
+    _warm: tuple[int, asyncio.Future[dict[str, Any]]] | None
 
     def legal(self) -> tuple[Any, list[str]]:
         raise NotImplementedError
@@ -38,7 +38,7 @@ class Hints:
     def _own_decision(self, conn: Any, msg: dict[str, Any], what: str) -> int:
         raise NotImplementedError
 
-    def _compute(self) -> asyncio.Future:
+    def _compute(self) -> asyncio.Future[dict[str, Any]]:
         """The hint of the open decision, computing in the hub's executor on a copy of the
         game (play goes on meanwhile); it counts in the server's ``hints_running``."""
         hub = self.hub

@@ -73,9 +73,9 @@ class Reviews:
         self.executor = concurrent.futures.ThreadPoolExecutor(1, "daguai-review")
         self.running: set[str] = set()
         self.started: dict[str, float] = {}
-        self.cache: collections.OrderedDict[tuple, dict[str, Any]] = collections.OrderedDict()
+        self.cache: collections.OrderedDict[tuple[Any, ...], dict[str, Any]] = collections.OrderedDict()
 
-    def plan(self, doc: Any) -> tuple[tuple, Any, dict[str, Any]]:
+    def plan(self, doc: Any) -> tuple[tuple[Any, ...], Any, dict[str, Any]]:
         """(cache key, a function returning the record, what the answer says about it) for a
         request ``{"match", "seat", "round"}`` or ``{"table", "token", "round"}``;
         :class:`ReviewRefused` if it is malformed or not allowed."""
@@ -96,14 +96,14 @@ class Reviews:
             return ("m", mid, seat, rnd), lambda: self.store.record(mid), about
         return self._plan_table(doc, rnd)
 
-    def _plan_table(self, doc: dict[str, Any], rnd: int) -> tuple[tuple, Any, dict[str, Any]]:
+    def _plan_table(self, doc: dict[str, Any], rnd: int) -> tuple[tuple[Any, ...], Any, dict[str, Any]]:
         tid, token = doc.get("table"), doc.get("token")
         cp = self.store.checkpoint(tid) if isinstance(tid, str) else None
         if cp is None:
             raise ReviewRefused(404, "unknown_table", f"no table {tid!r}")
         names = [p["name"] for p in cp["seats"]]
         if cp["status"] == "finished":  # the whole record is public now
-            mid = self.store.match_of_table(tid)
+            mid = self.store.match_of_table(str(tid))
             return self.plan({"match": mid, "seat": _int(doc, "seat", 0, len(names) - 1), "round": rnd})
         if not isinstance(token, str):
             raise ReviewRefused(403, "bad_token", "a live table's review needs the seat's token")
@@ -117,7 +117,8 @@ class Reviews:
         if rnd >= done:
             raise ReviewRefused(400, "bad_request", f"round {rnd} is not over (rounds over: {done})")
         about = {"match": None, "table": tid, "names": names, "seat": seat, "round": rnd}
-        return ("t", tid, seat, rnd), lambda: record_of_checkpoint(self.store.checkpoint(tid) or cp), about
+        key = ("t", tid, seat, rnd)
+        return key, lambda: record_of_checkpoint(self.store.checkpoint(str(tid)) or cp), about
 
     def start(self, doc: Any) -> AsyncIterator[str]:
         """Check a request and start its review: the answer's lines, ``{"type": "progress",
@@ -142,7 +143,8 @@ class Reviews:
     async def _cached(answer: dict[str, Any]) -> AsyncIterator[str]:
         yield json.dumps({"type": "review", "review": answer}) + "\n"
 
-    async def _run(self, key: tuple, record: Any, about: dict[str, Any], what: str) -> AsyncIterator[str]:
+    async def _run(self, key: tuple[Any, ...], record: Any, about: dict[str, Any],
+                   what: str) -> AsyncIterator[str]:
         loop = asyncio.get_running_loop()
         queue: asyncio.Queue[tuple[float, float]] = asyncio.Queue()
 

@@ -115,7 +115,7 @@ class Table(BotSeats, Hints):
         self._bot: asyncio.TimerHandle | None = None
         self._hint_at = [-1e9] * n  # when each seat last asked for a hint (monotonic)
         self._hinting = [False] * n
-        self._warm: tuple[int, asyncio.Future] | None = None  # (decision, its hint computing)
+        self._warm: tuple[int, asyncio.Future[dict[str, Any]]] | None = None  # (decision, its hint computing)
         # since when each seat has had no connection (monotonic; None: connected)
         now = time.monotonic()
         self.away_since: list[float | None] = [now] * n
