@@ -110,8 +110,9 @@ def test_the_replay_list_steps_names_chinese_and_review(tmp_path, browser):
 
 def test_the_review_of_the_round_just_played_at_a_table(tmp_path, browser):
     """A person's seat with five instant bots: after round 1 (played by the test through the
-    protocol, index 0 each time), the page opens the review as the table page does at a
-    round's end; its costliest decision is daguai.review's on the stored record."""
+    protocol, index 0 each time), the table page, joined with the seat's link, opens the
+    review of round 1 in English and 中文; its costliest decision is daguai.review's on the
+    stored record (the table's checkpoint in the server's database)."""
     import json
 
     from websockets.sync.client import connect
@@ -131,16 +132,26 @@ def test_the_review_of_the_round_just_played_at_a_table(tmp_path, browser):
                         break
                     ws.send(json.dumps({"type": "act", "decision": m["decision"], "index": 0}))
         drv = browser
-        drv.get(srv.base + "/replay")
+        drv.get(srv.base + "/")
         for lang, word in (("en", "Review"), ("zh", "复盘")):
-            drv.execute_script(f"localStorage.setItem('daguai-lang', '{lang}'); "
-                               "localStorage.setItem('daguai-table', arguments[0])",
-                               json.dumps({"table": tid, "token": token}))
-            drv.get(srv.base + "/replay")
+            # the table page itself, joined with the seat's link, opens the review as it does
+            # at a round's end (review.js is loaded into it if the page does not load it yet)
+            drv.execute_script(f"localStorage.setItem('daguai-lang', '{lang}')")
+            drv.get(f"{srv.base}/?lang={lang}#join={tid}.{token}")  # a new page load each time
+            wait_for("the seat", lambda: drv.execute_script("return state.view !== null && state.seat === 0"))
+            drv.execute_async_script(
+                "const done = arguments[arguments.length - 1];"
+                "if (window.daguaiReview) { done(); return; }"
+                "const s = document.createElement('script'); s.src = '/static/review.js';"
+                "s.onload = () => done();"
+                "document.head.appendChild(s);")
             drv.execute_script("window.daguaiReview.open({table: arguments[0], round: 0, seat: 0})", tid)
             wait_for("the review", lambda: drv.execute_script(DONE), 120)
             assert word in drv.find_element(By.ID, "review-panel").text
             got = _costliest(drv)
+            save_shot(drv, tmp_path, f"web-table-review-{lang}.png")
+            drv.find_element(By.ID, "review-close").click()
+            assert not drv.find_elements(By.ID, "review-panel")
         store = Store(db)
         try:
             record = record_of_checkpoint(store.checkpoint(tid))
@@ -148,6 +159,5 @@ def test_the_review_of_the_round_just_played_at_a_table(tmp_path, browser):
             store.close()
         costly = [d for d in review.review(record, 0, rounds=[0]).decisions if not d.agrees]
         assert costly and got == str(costly[0].decision)
-        save_shot(drv, tmp_path, "web-table-review.png")
     finally:
         srv.stop()
