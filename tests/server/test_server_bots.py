@@ -42,6 +42,8 @@ def test_an_answer_to_the_open_decision_passes_the_rate_limit():
             assert recv(ws, "error")["code"] == "rate_limited"
             ws.send_json({"type": "act", "decision": d2["decision"] + 5, "index": 0})
             assert recv(ws, "error")["code"] == "rate_limited"  # not the open decision
+            ws.send_text(json.dumps({"type": "act", "decision": d2["decision"], "index": 0, "x": " " * 5000}))
+            assert recv(ws, "error")["code"] == "rate_limited"  # too long to be read beyond the rate
             ws.send_json({"type": "act", "decision": d2["decision"], "index": 0})
             assert recv(ws, "ack")["decision"] == d2["decision"]
 

@@ -24,6 +24,9 @@ from .tables import Conn, Table
 
 __all__ = ["Hub", "HANDLERS"]
 
+#: Longest message read beyond the rate limit as a possible answer to the open decision.
+MAX_ANSWER = 4096
+
 
 @dataclass
 class Hub:
@@ -158,13 +161,16 @@ class Hub:
     @staticmethod
     def _read(conn: Conn, text: str, allowed: bool) -> dict[str, Any]:
         """The message; beyond the rate only an ``act`` that answers the seat's open decision
-        is read (at most ``ANSWER_GRACE`` per decision), anything else is ``rate_limited``."""
+        is applied (at most ``ANSWER_GRACE`` per decision), anything else is ``rate_limited``
+        (read only if it is at most ``MAX_ANSWER`` characters: a flood costs little)."""
         if allowed:
             return read_client_message(text)
-        try:
-            msg = read_client_message(text)
-        except ProtocolError:
-            msg = None
+        msg = None
+        if len(text) <= MAX_ANSWER:  # an act is short: a longer message is dropped unread
+            try:
+                msg = read_client_message(text)
+            except ProtocolError:
+                msg = None
         if msg is None or conn.table is None or not conn.table.answers_open_decision(conn, msg):
             raise ProtocolError("rate_limited", f"more than {conn.rate:g} messages/s: dropped")
         conn.grace -= 1
