@@ -99,6 +99,11 @@ def test_the_replay_list_steps_names_chinese_and_review(tmp_path, browser):
             assert item.get_attribute("data-best") == costly[0].best
             assert item.find_elements(By.CSS_SELECTOR, ".review-better .card") or costly[0].best == "pass"
         save_shot(drv, tmp_path, "replay-review.png")
+        # a click on the decision shows the table at its moment: the seat to act holds the
+        # decision's hand
+        drv.find_element(By.CSS_SELECTOR, ".review-panel .review-item").click()
+        assert drv.execute_script("return pos") == costly[0].line - 2
+        assert drv.execute_script("return entries[pos + 1].seat") == 3
         # 中文
         drv.find_element(By.ID, "lang").click()
         wait_for("中文", lambda: "第" in drv.find_element(By.ID, "info").text)

@@ -211,7 +211,9 @@ function reviewSide() {
   label.appendChild(pick);
   const button = document.createElement("button"); button.id = "reviewgo"; button.textContent = T("review_go");
   const out = document.createElement("div"); out.id = "reviewout";
-  button.onclick = () => window.daguaiReview.open({ match: matchId, round: (marks[pos] || { round: 0 }).round, seat: Number(pick.value), names, container: out, lang: LANG });
+  // a decision of the review, clicked: the table as it was when that decision was made
+  const onPick = (d) => go(d.line - 2);
+  button.onclick = () => window.daguaiReview.open({ match: matchId, round: (marks[pos] || { round: 0 }).round, seat: Number(pick.value), names, container: out, lang: LANG, onPick });
   side.append(h, note, label, " ", button, out);
 }
 

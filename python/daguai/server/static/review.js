@@ -7,7 +7,8 @@
 //                                                   this browser keeps for the table)
 //   daguaiReview.open({match, round, seat})         any seat of a finished match
 //     options: names (seat names), container (an element to draw in instead of a dialog),
-//     lang ("en" / "zh"; default the page's), top (decisions shown, default 5)
+//     lang ("en" / "zh"; default the page's), top (decisions shown, default 5),
+//     onPick(decision) (a click on a decision: the replay viewer goes to its moment)
 //   -> a Promise of the review document (null if refused); daguaiReview.close()
 //
 // Needs cards.js (cardsRow). Rounds are numbered from 1 on screen, from 0 in the API.
@@ -23,7 +24,7 @@ window.daguaiReview = (function () {
       win: "chance to win the round {win} percentage points", agrees: "the engine agrees",
       close: "Close", failed: "The review failed: {msg}", busy: "The server is busy: try again in a moment.",
       pass: "pass", you: "you", seat: "seat {n}", phase_tribute: "tribute", phase_return: "return",
-      phase_take: "take", phase_play: "play",
+      phase_take: "take", phase_play: "play", show: "show this moment",
     },
     zh: {
       title: "复盘 · 第{round}局 · {name}", computing: "引擎正在复盘{name}的每一手…",
@@ -34,7 +35,7 @@ window.daguaiReview = (function () {
       win: "本局胜率 {win} 个百分点", agrees: "引擎认同",
       close: "关闭", failed: "复盘失败：{msg}", busy: "服务器正忙，请稍后再试。",
       pass: "不要", you: "你", seat: "{n} 号位", phase_tribute: "进贡", phase_return: "还贡",
-      phase_take: "拿牌", phase_play: "出牌",
+      phase_take: "拿牌", phase_play: "出牌", show: "看这一手",
     },
   };
   let dialog = null;
@@ -91,8 +92,9 @@ window.daguaiReview = (function () {
   function fmt(x) { return (x >= 0 ? "+" : "") + x.toFixed(2); }
 
   // One decision on the cards of its moment, the seat's play beside the better one.
-  function item(d, names, lang) {
+  function item(d, names, lang, onPick) {
     const box = el("div", "review-item");
+    if (onPick) { box.style.cursor = "pointer"; box.title = tr(lang, "show"); box.onclick = () => onPick(d); }
     box.dataset.decision = d.decision;
     box.dataset.best = d.best;
     box.dataset.choice = d.choice;
@@ -125,7 +127,7 @@ window.daguaiReview = (function () {
     const costly = doc.decisions.filter((d) => !d.agrees).slice(0, opts.top || 5);
     if (!costly.length) { body.append(el("p", "review-none", tr(lang, "none"))); return; }
     body.append(el("h4", "", tr(lang, "costliest")));
-    for (const d of costly) body.append(item(d, names, lang));
+    for (const d of costly) body.append(item(d, names, lang, opts.onPick));
   }
 
   function panelFor(opts, lang) {
