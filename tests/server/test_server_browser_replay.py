@@ -98,7 +98,7 @@ def test_the_replay_list_steps_names_chinese_and_review(tmp_path, browser):
             item = drv.find_element(By.CSS_SELECTOR, ".review-panel .review-item")
             assert item.get_attribute("data-best") == costly[0].best
             assert item.find_elements(By.CSS_SELECTOR, ".review-better .card") or costly[0].best == "pass"
-        save_shot(drv, tmp_path, "replay-review.png")
+        save_shot(drv, tmp_path, "replay-viewer.png")
         # a click on the decision shows the table at its moment: the seat to act holds the
         # decision's hand
         drv.find_element(By.CSS_SELECTOR, ".review-panel .review-item").click()
