@@ -35,6 +35,11 @@ __all__ = ["Review", "ReviewedDecision", "review", "REVIEW_ROLLOUTS", "REVIEW_FO
 
 #: Rollouts per reviewed decision (the budget of one search; docs/search.md "Game review").
 REVIEW_ROLLOUTS = 256
+#: Groups of equivalent plays raced at one decision, the actual choice's among them (the
+#: search's selection picks the others, docs/search.md "Candidates"): the race gives every
+#: group at least one rollout, so without a cap a leader's 1,000 readings of jokers under
+#: ``wild="declare"`` would cost 1,000 rollouts whatever the budget.
+REVIEW_GROUPS = 32
 #: The version of :meth:`Review.to_dict`'s form.
 REVIEW_FORMAT = 1
 
@@ -64,7 +69,8 @@ class ReviewedDecision:
     action, ``best`` the preferred one (``choice`` itself when ``agrees``). ``worlds``:
     the worlds both were played in; ``points`` / ``points_ci``: the cost in the round's
     points; ``win`` / ``win_ci``: in the chance to win the round; ``choice_win`` and
-    ``best_win``: those chances.
+    ``best_win``: those chances; ``played``: the rollouts the search played (bounded by the
+    budget and :data:`REVIEW_GROUPS`).
     """
 
     decision: int
@@ -88,6 +94,7 @@ class ReviewedDecision:
     win_ci: tuple[float, float] | None
     choice_win: float
     best_win: float
+    played: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON form (docs/search.md "Game review")."""
@@ -235,8 +242,9 @@ def _judge(
 ) -> ReviewedDecision | None:
     """One decision: the search with the actual choice as the incumbent (module docstring)."""
     g = m.game
-    rows, best, _w, _rounds, _used, _budget, n_groups = _core._search(
-        g, rollouts, 0.0, threads, policy, (seed + m.decision) % 2**64, 0, m.index, report, "none"
+    rows, best, _w, _rounds, used, _budget, n_groups = _core._search(
+        g, rollouts, 0.0, threads, policy, (seed + m.decision) % 2**64, REVIEW_GROUPS, m.index, report,
+        "none"
     )
     if n_groups < 2 or len(rows) < 2:
         return None
@@ -273,6 +281,7 @@ def _judge(
         agrees=agrees,
         legal=len(g.legal_actions()),
         groups=n_groups,
+        played=int(used),
         worlds=m_worlds,
         points=points,
         points_ci=points_ci,

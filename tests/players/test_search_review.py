@@ -127,6 +127,22 @@ def test_review_rounds_progress_and_json(record: str) -> None:
     }
 
 
+def test_review_work_is_bounded_under_declare() -> None:
+    """A leader under wild="declare" has hundreds of groups (every reading of the jokers):
+    the review races at most REVIEW_GROUPS of them, so its rollouts stay bounded."""
+    from daguai.review import REVIEW_GROUPS
+
+    rules = Rules.from_dict({"final_level": "3", "wild": "declare", "max_rounds": 1})
+    g = Game(11, rules, auto_pass=True)
+    n = 0
+    while not g.match_over:
+        g.step(_core.PolicyRunner("heuristic", 11, n, g.current_player).act(g))
+        n += 1
+    r = review(g.to_record(), 0, rollouts=16)
+    assert max(d.groups for d in r.decisions) > REVIEW_GROUPS  # such a decision was reviewed
+    assert all(d.played <= 16 + 3 * REVIEW_GROUPS for d in r.decisions), [d.played for d in r.decisions]
+
+
 @pytest.mark.parametrize(
     ("kwargs", "match"),
     [
