@@ -178,3 +178,25 @@ def test_cli_review(record: str, tmp_path, capsys) -> None:
     assert "cost" in capsys.readouterr().out
     assert main(["review", str(path), "--seat", "7"]) == 2
     assert capsys.readouterr().err.count("\n") == 1
+
+
+def test_r16_review_never_reads_the_hidden_cards(record: str) -> None:
+    """R16: a decision judged in the true game and in another deal of the cards the seat
+    could not see (a world sampled from its view) gets the same verdict and cost."""
+    from daguai.review import _judge, _Moment, _moments
+
+    moments, _ = _moments(record, 2, {0})
+    checked = 0
+    for m in moments[:4]:
+        seat = m.game.current_player
+        world = sample_worlds(m.game.view(seat), 1, 99)[0]
+        assert str(world.hand(seat)) == str(m.game.hand(seat))
+        others = [str(world.hand(s)) for s in range(6) if s != seat]
+        if others == [str(m.game.hand(s)) for s in range(6) if s != seat]:
+            continue  # the same deal by chance: nothing to compare
+        twin = _Moment(m.decision, m.line, m.seat, world, m.index)
+        a = _judge(m, 48, "heuristic", 5, 1, lambda d, t: True)
+        b = _judge(twin, 48, "heuristic", 5, 1, lambda d, t: True)
+        assert a == b
+        checked += 1
+    assert checked
