@@ -90,6 +90,10 @@ def test_a_prompt_bot_plays_whole_matches_at_an_instant_table(tmp_path):
             n = asyncio.run(asyncio.wait_for(_naive_bot(srv.ws, body["table"], body["tokens"][0], 20.0), 300))
             print(f"match {m}: {n} decisions of the prompt bot in {time.monotonic() - t0:.1f} s")
             assert n > 20
+        # the packaged bot, as the docs run it: a table against five bots, played to its end
+        out = subprocess.run([sys.executable, "-m", "daguai.bot", "--vs-bots", srv.base], capture_output=True,
+                             text=True, timeout=300)
+        assert out.returncode == 0 and "match over after" in out.stdout, out.stdout + out.stderr
     finally:
         srv.stop()
 
