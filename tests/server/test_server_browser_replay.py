@@ -12,7 +12,7 @@ import time
 
 import httpx  # noqa: E402
 import pytest
-from daguai import review  # noqa: E402
+from daguai.review import review  # noqa: E402
 from daguai.server.reviews import record_of_checkpoint  # noqa: E402
 from daguai.server.store import Store  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
@@ -90,7 +90,7 @@ def test_the_replay_list_steps_names_chinese_and_review(tmp_path, browser):
         drv.find_element(By.ID, "reviewgo").click()
         wait_for("the review", lambda: drv.execute_script(DONE), 120)
         record = httpx.get(f"{srv.base}/api/matches/{mid}/record").text
-        want = review.review(record, 3, rounds=[1])
+        want = review(record, 3, rounds=[1])
         costly = [d for d in want.decisions if not d.agrees]
         got = _costliest(drv)
         assert costly and got == str(costly[0].decision), (got, costly[:1])
@@ -150,7 +150,11 @@ def test_the_review_of_the_round_just_played_at_a_table(tmp_path, browser):
                 "const s = document.createElement('script'); s.src = '/static/review.js';"
                 "s.onload = () => done();"
                 "document.head.appendChild(s);")
-            drv.execute_script("window.daguaiReview.open({table: arguments[0], round: 0, seat: 0})", tid)
+            drv.execute_script("document.body.appendChild(window.daguaiReview.button("
+                               "{table: arguments[0], round: 0, seat: 0}))", tid)
+            button = drv.find_element(By.CSS_SELECTOR, "button.review-open")
+            assert button.text == word
+            drv.execute_script("arguments[0].click()", button)
             wait_for("the review", lambda: drv.execute_script(DONE), 120)
             assert word in drv.find_element(By.ID, "review-panel").text
             got = _costliest(drv)
@@ -162,7 +166,7 @@ def test_the_review_of_the_round_just_played_at_a_table(tmp_path, browser):
             record = record_of_checkpoint(store.checkpoint(tid))
         finally:
             store.close()
-        costly = [d for d in review.review(record, 0, rounds=[0]).decisions if not d.agrees]
+        costly = [d for d in review(record, 0, rounds=[0]).decisions if not d.agrees]
         assert costly and got == str(costly[0].decision)
     finally:
         srv.stop()

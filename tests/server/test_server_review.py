@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 pytest.importorskip("starlette")
-from daguai import review  # noqa: E402
+from daguai.review import review  # noqa: E402
 from daguai.server import create_app  # noqa: E402
 from starlette.testclient import TestClient  # noqa: E402
 
@@ -56,7 +56,7 @@ def test_review_of_a_finished_round_at_a_live_table():
         got = _review_of(lines)
         progress = [x for x in lines if x["type"] == "progress"]
         assert progress and progress[-1]["done"] == progress[-1]["total"]
-        want = review.review(game.to_record(), 0, rounds=[0]).to_dict()
+        want = review(game.to_record(), 0, rounds=[0]).to_dict()
         assert {k: got[k] for k in want} == want
         assert got["names"][0] == "Ann" and got["seat"] == 0 and got["round"] == 0
         dealt = collections.Counter(json.loads(game.to_record().splitlines()[1])["hands"][0].split())
@@ -101,7 +101,7 @@ def test_review_of_a_finished_match_any_seat_and_rate_limited(monkeypatch):
         record = c.get(f"/api/matches/{mid}/record").text
         got = _review_of(_lines(c.post("/api/review", json={"match": mid, "seat": 3, "round": 1})))
         assert {k: got[k] for k in ("decisions", "seat", "rounds")} == {
-            k: v for k, v in review.review(record, 3, rounds=[1]).to_dict().items()
+            k: v for k, v in review(record, 3, rounds=[1]).to_dict().items()
             if k in ("decisions", "seat", "rounds")}
         r = c.post("/api/review", json={"match": mid, "seat": 2, "round": 1})  # at once: too soon
         assert r.status_code == 429 and r.json()["error"] == "rate_limited"

@@ -10,6 +10,7 @@
 //     lang ("en" / "zh"; default the page's), top (decisions shown, default 5),
 //     onPick(decision) (a click on a decision: the replay viewer goes to its moment)
 //   -> a Promise of the review document (null if refused); daguaiReview.close()
+//   daguaiReview.button(opts) -> a "Review" / "复盘" button that opens it (the round-end screen)
 //
 // Needs cards.js (cardsRow). Rounds are numbered from 1 on screen, from 0 in the API.
 "use strict";
@@ -213,5 +214,15 @@ window.daguaiReview = (function () {
     return doc;
   }
 
-  return { open, close, render, STRINGS };
+  // A "Review" button (复盘) that opens the review with `opts` (as open): for the table
+  // page's round-end screen.
+  function button(opts) {
+    const lang = opts.lang || pageLang();
+    const b = el("button", "review-open", lang === "zh" ? "复盘" : "Review");
+    b.type = "button";
+    b.onclick = () => open(opts);
+    return b;
+  }
+
+  return { open, close, render, button, STRINGS };
 })();
