@@ -1,121 +1,12 @@
-"""A remote bot for ``daguai serve``: plain Python, needs only the ``websockets`` package.
+"""The example remote bot now ships in the package as :mod:`daguai.bot`
+(``python -m daguai.bot --help``); this file only runs it, for old instructions::
 
-It joins one seat of a table with the seat's token and answers every ``decide`` message
-with the index of a legal action (docs/protocol.md)::
-
-    daguai serve &                                   # in another terminal
-    python examples/remote_bot.py --vs-bots          # a table: this bot + 5 built-in bots
-    python examples/remote_bot.py --table ID --token TOKEN
-
-The choice is a seeded random pick that depends only on (seed, decision number), so a bot
-that reconnects after a server restart makes the same decisions again. ``--think`` waits
-before answering, like a slow player. A bot in another language does the same: open a
-WebSocket, send ``join``, answer ``decide`` with ``act``.
+    python examples/remote_bot.py --vs-bots
 """
 
 from __future__ import annotations
 
-import argparse
-import asyncio
-import json
-import random
-import time
-import urllib.request
-from dataclasses import dataclass, field
-from typing import Any
-
-import websockets
-
-
-@dataclass
-class BotStats:
-    decisions: int = 0                     # act messages sent (first tries)
-    acks: list[int] = field(default_factory=list)   # decision numbers acknowledged
-    rtts: list[float] = field(default_factory=list)  # act sent -> ack received, seconds
-    errors: list[dict[str, Any]] = field(default_factory=list)
-    messages: list[dict[str, Any]] = field(default_factory=list)  # when keep_messages
-    match_over: dict[str, Any] | None = None
-
-
-def choose(seed: int, decision: int, legal: list[str]) -> int:
-    """A random legal index that depends only on (seed, decision)."""
-    return random.Random(f"{seed}:{decision}").randrange(len(legal))
-
-
-async def play(url: str, table: str, token: str, *, seed: int = 0, think: float = 0.0,
-               keep_messages: bool = False, stop_after: float | None = None) -> BotStats:
-    """Play a seat until the match is over (or the connection closes, or ``stop_after``
-    seconds pass); returns what happened."""
-    stats = BotStats()
-    sent_at: dict[int, float] = {}
-    end = None if stop_after is None else time.monotonic() + stop_after
-    async with websockets.connect(url, max_size=4 << 20) as ws:
-        await ws.send(json.dumps({"type": "join", "table": table, "token": token}))
-        while True:
-            timeout = None if end is None else max(0.0, end - time.monotonic())
-            try:
-                raw = await asyncio.wait_for(ws.recv(), timeout)
-            except (asyncio.TimeoutError, websockets.ConnectionClosed):
-                return stats
-            msg = json.loads(raw)
-            if keep_messages:
-                stats.messages.append(msg)
-            kind = msg["type"]
-            if kind == "decide":
-                if think:
-                    await asyncio.sleep(think)
-                index = choose(seed, msg["decision"], msg["legal"])
-                sent_at[msg["decision"]] = time.monotonic()
-                stats.decisions += 1
-                await ws.send(json.dumps({"type": "act", "decision": msg["decision"], "index": index}))
-            elif kind == "ack":
-                t = sent_at.pop(msg["decision"], None)
-                if t is not None and not msg.get("timeout"):
-                    stats.rtts.append(time.monotonic() - t)
-                stats.acks.append(msg["decision"])
-            elif kind == "error":
-                stats.errors.append(msg)
-                if msg["code"] == "rate_limited":  # ask for the open decision again
-                    await asyncio.sleep(0.2)
-                    await ws.send(json.dumps({"type": "resync"}))
-            elif kind == "match_over":
-                stats.match_over = msg
-                return stats
-
-
-def _post(base: str, path: str, doc: dict[str, Any]) -> dict[str, Any]:
-    req = urllib.request.Request(base + path, data=json.dumps(doc).encode(),
-                                 headers={"content-type": "application/json"}, method="POST")
-    with urllib.request.urlopen(req, timeout=10) as r:
-        body: dict[str, Any] = json.loads(r.read())
-        return body
-
-
-def main() -> None:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--server", default="http://127.0.0.1:8000", help="the server's HTTP address")
-    p.add_argument("--table", help="table id")
-    p.add_argument("--token", help="the seat's secret token")
-    p.add_argument("--vs-bots", action="store_true", help="create a table: this bot + 5 built-in bots")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--think", type=float, default=0.0, help="seconds to wait before each answer")
-    args = p.parse_args()
-    if args.vs_bots:
-        created = _post(args.server, "/api/tables", {"rules": {"final_level": "3"}, "seats": [
-            {"kind": "remote", "name": "remote_bot.py"}] + [{"kind": "bot"}] * 5})
-        args.table, args.token = created["table"], created["tokens"][0]
-        print(f"table {args.table}")
-    if not (args.table and args.token):
-        p.error("give --table and --token, or --vs-bots")
-    url = args.server.replace("http", "ws", 1) + "/ws"
-    stats = asyncio.run(play(url, args.table, args.token, seed=args.seed, think=args.think))
-    if stats.match_over:
-        r = stats.match_over["results"][-1]
-        print(f"match over after {len(stats.match_over['results'])} rounds: levels {r['levels_after']}; "
-              f"{stats.decisions} decisions; record at {args.server}{stats.match_over['record']}")
-    else:
-        print(f"connection closed after {stats.decisions} decisions")
-
+from daguai.bot import main
 
 if __name__ == "__main__":
-    main()
+    raise SystemExit(main())

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import socket
 import subprocess
 import sys
@@ -22,13 +21,10 @@ def free_port() -> int:
 
 
 def remote_bot() -> ModuleType:
-    """examples/remote_bot.py as a module."""
-    spec = importlib.util.spec_from_file_location("remote_bot", ROOT / "examples" / "remote_bot.py")
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("remote_bot", mod)
-    spec.loader.exec_module(mod)
-    return mod
+    """The example remote bot (:mod:`daguai.bot`, which examples/remote_bot.py runs)."""
+    import daguai.bot
+
+    return daguai.bot
 
 
 class ServerProcess:

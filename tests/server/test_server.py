@@ -123,6 +123,7 @@ def test_a_whole_match_with_one_remote_seat_is_stored_and_replays(client):
     assert g.match_over and g.seed == 5 and [r for r in g.results] == over["results"]
     matches = client.get("/api/matches").json()
     assert [m["table"] for m in matches] == [tid]
+    assert matches[0]["winner"] == g.results[-1]["match_winner"]  # the replay list's winner
     stats = client.get("/api/stats").json()
     assert stats["decisions"] == len(protocol.decisions(g.state.events())) and stats["open"] == 0
     assert stats["decision_ms"]["n"] == stats["decision_cpu_ms"]["n"] == stats["decisions"]

@@ -4,8 +4,9 @@ buttons only: a whole round against five bots with a declare reading, the hint, 
 explained Play, the round-end screen and a tribute, then on at phone size (390 x 844), in
 中文 and back; and two people at one table (two browsers) finishing a round, then one
 leaving. Along the way: one card notation everywhere (no engine text such as "Th", also for
-a level-10 view and in the replay viewer), the hint's per-group counts, and at 中文 Chinese
-drawn with real glyphs when a CJK font is installed (Debian: fonts-noto-cjk). Screenshots
+a level-10 view; the replay viewer's: test_server_browser_replay.py), the hint's
+per-group counts, and at 中文 Chinese drawn with real glyphs when a CJK font is installed
+(Debian: fonts-noto-cjk). Screenshots
 go into the test's temporary folder, or into docs/ (the docs' pictures) only with
 ``DAGUAI_SCREENSHOTS=docs pytest tests/server/test_server_browser.py``, so a plain test run
 leaves the checkout as it was."""
@@ -432,8 +433,10 @@ def test_two_people_at_one_table_finish_a_round(tmp_path, browser):
         click(host, host.find_element(By.ID, "start"))
         command = wait_for("the bot program's command",
                            lambda: host.find_elements(By.CSS_SELECTOR, "#invitelist code[data-remote='2']"))
-        args = command[0].text.split()
-        table, token = args[args.index("--table") + 1], args[args.index("--token") + 1]
+        args = command[0].text.split()  # python -m daguai.bot "ORIGIN/#join=TABLE.TOKEN"
+        assert args[:3] == ["python", "-m", "daguai.bot"], args
+        _, table, token = remote_bot().parse_target(args[3].strip('"'))
+        assert table and token
         bot = threading.Thread(target=lambda: asyncio.run(remote_bot().play(
             srv.ws, table, token, seed=2, stop_after=DEADLINE)), daemon=True)
         bot.start()
@@ -478,42 +481,4 @@ def test_two_people_at_one_table_finish_a_round(tmp_path, browser):
         assert not bot.is_alive()
     finally:
         friend.quit()
-        srv.stop()
-
-
-def test_the_replay_viewer_steps_through_a_stored_match(tmp_path, browser):
-    srv = ServerProcess(str(tmp_path / "replay.sqlite3"))
-    try:
-        r = httpx.post(srv.base + "/api/tables", json={
-            "rules": {"max_rounds": 1}, "seed": 3, "seats": [{"kind": "bot", "policy": "greedy"}] * 6})
-        assert r.status_code == 201
-        end = time.monotonic() + 60
-        while not httpx.get(srv.base + "/api/matches").json():
-            assert time.monotonic() < end, "the bot table did not finish"
-            time.sleep(0.1)
-        drv = browser
-        drv.set_window_size(1100, 1000)
-        drv.get(srv.base + "/replay")
-        link = wait_for("the match list", lambda: drv.find_elements(By.CSS_SELECTOR, "#list a"))[0]
-        link.click()
-        drv.find_element(By.ID, "next").click()
-        assert "dealt" in drv.find_element(By.ID, "event").text
-        counts = [e.text for e in drv.find_elements(By.CSS_SELECTOR, "#seats .meta")]
-        assert counts == ["27 cards"] * 6
-        for _ in range(20):
-            drv.find_element(By.ID, "next").click()
-        assert (
-            "plays" in drv.find_element(By.ID, "event").text
-            or "passes" in drv.find_element(By.ID, "event").text
-        )
-        for _ in range(12):  # the events show cards as the table does, never engine text
-            drv.find_element(By.ID, "next").click()
-            text = drv.find_element(By.ID, "event").text + drv.find_element(By.ID, "info").text
-            assert not ENGINE_CARDS.search(text), text
-            if "plays" in text:
-                assert drv.find_elements(By.CSS_SELECTOR, "#event .card")
-        save_shot(drv, tmp_path, "replay-viewer.png")
-        drv.find_element(By.ID, "last").click()
-        assert "round 0" in drv.find_element(By.ID, "event").text  # the round's result
-    finally:
         srv.stop()

@@ -8,12 +8,13 @@ import os
 import sys
 from collections.abc import Sequence
 
-from . import analyze, bench, gate, ladder, rules, serve, simulate, train
+from . import analyze, bench, gate, ladder, review, rules, serve, simulate, train
 from .options import Command, Fail, Parser, rules_epilog, wrap_paragraphs
 
 #: The subcommands, in the order of ``daguai --help``: one module of this folder each.
 COMMANDS: list[Command] = [simulate.SIMULATE, simulate.EVALUATE, bench.COMMAND, serve.COMMAND,
-                           train.COMMAND, gate.COMMAND, analyze.COMMAND, ladder.COMMAND, rules.COMMAND]
+                           train.COMMAND, gate.COMMAND, analyze.COMMAND, ladder.COMMAND,
+                           review.COMMAND, rules.COMMAND]
 
 
 def _documentation_url() -> str | None:

@@ -8,6 +8,7 @@ Routes (docs/server.md):
   (a table for one human against bots in
   every other seat);
 - ``GET /api/matches``, ``GET /api/matches/{id}/record`` (JSON Lines);
+- ``POST /api/review`` a game review streamed as JSON lines (``reviews.py``);
 - ``GET /api/schema`` the JSON Schema; ``WS /ws`` the table protocol (docs/protocol.md).
 """
 
@@ -23,7 +24,7 @@ from typing import Any
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
+from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response, StreamingResponse
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -31,10 +32,12 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from .. import codec, protocol
 from ..rules import Rules
 from ..table import seats_of
+from .hints import HINT_INTERVAL
 from .hub import Hub
 from .messages import MAX_MESSAGE, ProtocolError, schema_error
+from .reviews import ReviewRefused, Reviews
 from .store import Store
-from .tables import HINT_INTERVAL, Conn
+from .tables import Conn
 
 __all__ = ["create_app"]
 
@@ -56,12 +59,14 @@ def create_app(db: str = ":memory:", *, bot_delay: float = 0.0, rate: float = 50
     hub = Hub(store, bot_delay=bot_delay, rate=rate, burst=burst, keep_finished=keep_finished,
               hint_interval=hint_interval)
     hub.resume()
+    reviews = Reviews(store, lambda tid: hub.tables[tid].game.n_results if tid in hub.tables else None)
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         hub.start()
         yield
         hub.executor.shutdown(wait=False, cancel_futures=True)
+        reviews.executor.shutdown(wait=False, cancel_futures=True)
         store.close()
 
     async def read_json(request: Request) -> Any:
@@ -119,7 +124,7 @@ def create_app(db: str = ":memory:", *, bot_delay: float = 0.0, rate: float = 50
                 return JSONResponse({"table": request.path_params["table"], "status": "finished",
                                      "match": match})
             return _error(404, exc.code, str(exc))
-        return JSONResponse({**t.summary(), "view": protocol.view_to_json(t.game, codec.SPECTATOR)})
+        return JSONResponse({**t.summary(), "view": t.view(codec.SPECTATOR)})
 
     async def list_matches(request: Request) -> Response:
         return JSONResponse(store.matches())
@@ -130,6 +135,14 @@ def create_app(db: str = ":memory:", *, bot_delay: float = 0.0, rate: float = 50
         if rec is None:
             return _error(404, "unknown_match", f"no finished match {text!r}")
         return PlainTextResponse(rec, media_type="application/x-ndjson")
+
+    async def post_review(request: Request) -> Response:
+        """A review (docs/server.md "Review"): JSON lines of progress, then the answer."""
+        try:
+            lines = reviews.start(await read_json(request))
+        except ReviewRefused as exc:
+            return _error(exc.status, exc.code, str(exc))
+        return StreamingResponse(lines, media_type="application/x-ndjson")
 
     async def get_stats(request: Request) -> Response:
         return JSONResponse(hub.stats())
@@ -185,6 +198,7 @@ def create_app(db: str = ":memory:", *, bot_delay: float = 0.0, rate: float = 50
         Route("/api/play", play_vs_bots, methods=["POST"]),
         Route("/api/matches", list_matches, methods=["GET"]),
         Route("/api/matches/{match}/record", match_record, methods=["GET"]),
+        Route("/api/review", post_review, methods=["POST"]),
         Route("/api/schema", get_schema, methods=["GET"]),
         Route("/api/stats", get_stats, methods=["GET"]),
         WebSocketRoute("/ws", ws_endpoint),
@@ -192,4 +206,5 @@ def create_app(db: str = ":memory:", *, bot_delay: float = 0.0, rate: float = 50
     ]
     app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={HTTPException: http_error})
     app.state.hub = hub
+    app.state.reviews = reviews
     return app

@@ -16,12 +16,16 @@ from typing import Any
 
 from ..rules import Rules
 from ..table import seats_of
+from .hints import HINT_CONCURRENCY, HINT_INTERVAL
 from .messages import MAX_MESSAGE, ProtocolError, read_client_message, schema_error
 from .seats import SeatPlan, token_hash
 from .store import Store
-from .tables import HINT_CONCURRENCY, HINT_INTERVAL, Conn, Table
+from .tables import Conn, Table
 
 __all__ = ["Hub", "HANDLERS"]
+
+#: Longest message read beyond the rate limit as a possible answer to the open decision.
+MAX_ANSWER = 4096
 
 
 @dataclass
@@ -146,12 +150,31 @@ class Hub:
         try:
             if len(text) > MAX_MESSAGE:
                 raise ProtocolError("too_large", f"messages are limited to {MAX_MESSAGE} bytes")
-            if not conn.allow():
+            allowed = conn.allow()
+            if not allowed and (conn.grace <= 0 or conn.table is None):
                 raise ProtocolError("rate_limited", f"more than {conn.rate:g} messages/s: dropped")
-            msg = read_client_message(text)
+            msg = self._read(conn, text, allowed)
             HANDLERS[msg["type"]](self, conn, msg)
         except ProtocolError as exc:
             conn.send({"type": "error", "code": exc.code, "message": str(exc)})
+
+    @staticmethod
+    def _read(conn: Conn, text: str, allowed: bool) -> dict[str, Any]:
+        """The message; beyond the rate only an ``act`` that answers the seat's open decision
+        is applied (at most ``ANSWER_GRACE`` per decision), anything else is ``rate_limited``
+        (read only if it is at most ``MAX_ANSWER`` characters: a flood costs little)."""
+        if allowed:
+            return read_client_message(text)
+        msg = None
+        if len(text) <= MAX_ANSWER:  # an act is short: a longer message is dropped unread
+            try:
+                msg = read_client_message(text)
+            except ProtocolError:
+                msg = None
+        if msg is None or conn.table is None or not conn.table.answers_open_decision(conn, msg):
+            raise ProtocolError("rate_limited", f"more than {conn.rate:g} messages/s: dropped")
+        conn.grace -= 1
+        return msg
 
     def _join(self, conn: Conn, msg: dict[str, Any]) -> None:
         table = self.table(msg["table"])

@@ -27,6 +27,19 @@ CREATE TABLE IF NOT EXISTS matches (
 """
 
 
+def _match_winner(tail: str) -> int | None:
+    """The winning team (0 / 1) of a match from the end of its record (its last round's
+    ``match_winner``), or None for a drawn match."""
+    for line in reversed(tail.splitlines()):
+        if '"match_winner"' in line:
+            try:
+                w = json.loads(line).get("match_winner")
+            except ValueError:  # the tail cut the line: look further up
+                continue
+            return w if w in (0, 1) else None
+    return None
+
+
 class Store:
     """The server's database at ``path`` (``":memory:"`` for a throwaway one)."""
 
@@ -76,6 +89,18 @@ class Store:
                         "decisions": s.get("decisions"), "match": mid, "spectators": 0})
         return out
 
+    def checkpoint(self, table_id: str) -> dict[str, Any] | None:
+        """One table as stored: rules, seed, auto_pass, seat plans (with token hashes),
+        status and its checkpointed decisions (none once finished); None if unknown."""
+        row = self.db.execute("SELECT rules, seed, auto_pass, seats, status FROM tables WHERE id = ?",
+                              (table_id,)).fetchone()
+        if row is None:
+            return None
+        decs = [json.loads(d) for (d,) in self.db.execute(
+            "SELECT decision FROM decisions WHERE table_id = ? ORDER BY n", (table_id,))]
+        return {"id": table_id, "rules": json.loads(row[0]), "seed": row[1], "auto_pass": bool(row[2]),
+                "seats": json.loads(row[3]), "status": row[4], "decisions": decs}
+
     def table_order(self) -> list[str]:
         """The id of every table, oldest first."""
         return [tid for (tid,) in self.db.execute("SELECT id FROM tables ORDER BY created, rowid")]
@@ -101,12 +126,14 @@ class Store:
     def matches(self) -> list[dict[str, Any]]:
         """``GET /api/matches``: every finished match, oldest first (docs/server.md)."""
         out = []
-        for mid, tid, fin, rounds, summary in self.db.execute(
-                "SELECT id, table_id, finished, rounds, summary FROM matches ORDER BY id"):
+        for mid, tid, fin, rounds, summary, tail in self.db.execute(
+                "SELECT id, table_id, finished, rounds, summary, substr(record, -4000) "
+                "FROM matches ORDER BY id"):
             s = json.loads(summary)
             out.append({"match": mid, "table": tid, "finished": fin, "rounds": rounds,
                         "levels": s["levels"], "scores": s["scores"], "seats": s["seats"],
-                        "decisions": s.get("decisions")})  # null for matches stored before it was kept
+                        "decisions": s.get("decisions"),  # null for matches stored before it was kept
+                        "winner": _match_winner(tail)})
         return out
 
     def match_of_table(self, table_id: str) -> int | None:

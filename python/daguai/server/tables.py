@@ -12,24 +12,24 @@ from __future__ import annotations
 import asyncio
 import collections
 import concurrent.futures
-import secrets
 import time
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from .. import _core, codec, documents, protocol
+from .. import _core, codec, documents, protocol, tricks
 from ..game import Game
 from ..rules import Rules
 from ..table import seats_of
 from . import advice
+from .hints import Hints
 from .messages import ProtocolError
 from .seats import SeatPlan
 from .standins import BotSeats
 from .store import Store
 
-#: Seconds between two hints of one seat, and hints computed at once by the whole server.
-HINT_INTERVAL = 3.0
-HINT_CONCURRENCY = 2
+#: Acts a seat may send for one open decision beyond the connection's rate limit (an
+#: illegal answer may be corrected; more than that is a flood again).
+ANSWER_GRACE = 3
 
 
 class Host(Protocol):
@@ -60,6 +60,9 @@ class Conn:
         self.rate, self.burst = rate, burst
         self.tokens, self.stamp = burst, time.monotonic()
         self.closed = False
+        #: acts that may answer the open decision beyond the rate limit: set when a
+        #: ``decide`` is sent (an answer to a decision is never dropped as a flood)
+        self.grace = 0
         self.views = False  # push a fresh view after every decision (the web table)
         self.events = True  # push every event (a bot may do without: decide has the view)
 
@@ -90,7 +93,7 @@ class Conn:
             await self._send(text)
 
 
-class Table(BotSeats):
+class Table(BotSeats, Hints):
     """One match at a table (R12): the engine game, the seat plan and who is connected."""
 
     def __init__(self, hub: Host, table_id: str, rules: Rules, seed: int, auto_pass: bool,
@@ -112,6 +115,7 @@ class Table(BotSeats):
         self._bot: asyncio.TimerHandle | None = None
         self._hint_at = [-1e9] * n  # when each seat last asked for a hint (monotonic)
         self._hinting = [False] * n
+        self._warm: tuple[int, asyncio.Future[dict[str, Any]]] | None = None  # (decision, its hint computing)
         # since when each seat has had no connection (monotonic; None: connected)
         now = time.monotonic()
         self.away_since: list[float | None] = [now] * n
@@ -137,6 +141,10 @@ class Table(BotSeats):
             table=self.id, finished=g.match_over, rules=self.rules.to_dict(), seats=self.seat_info(),
             round=g.round, levels=g.levels, scores=g.scores, decisions=self.n_decisions,
             match=self.match_id, spectators=len(self.spectators))
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """The seat's view (R16) with its history by trick (``trick_starts``, ``last_trick``)."""
+        return tricks.with_tricks(protocol.view_to_json(self.game, seat))
 
     def legal(self) -> tuple[Any, list[str]]:
         if self._legal is None:
@@ -169,11 +177,11 @@ class Table(BotSeats):
         conn.send({"type": "welcome", "protocol": protocol.PROTOCOL_VERSION, "table": self.id,
                    "seat": seat, "rules": self.rules.to_dict(), "seats": self.seat_info(),
                    **({"match": self.match_id} if self.match_id is not None else {})})
-        conn.send({"type": "view", "view": protocol.view_to_json(self.game, seat)})
+        conn.send({"type": "view", "view": self.view(seat)})
         if self.game.match_over:
             conn.send(self._match_over_message())
         elif seat is not None and self.game.current_player == seat:
-            conn.send(self._decide_message(seat))
+            self._send_decide(conn, seat)
 
     def disconnect(self, conn: Conn) -> None:
         """The connection closed or joined elsewhere: its seat is away from now on."""
@@ -192,7 +200,20 @@ class Table(BotSeats):
         return {"type": "decide", "decision": self.n_decisions, "seat": seat,
                 "phase": self.game.phase, "legal": texts,
                 "time_limit": self.seats[seat].time_limit,
-                "view": protocol.view_to_json(self.game, seat)}
+                "view": self.view(seat)}
+
+    def _send_decide(self, conn: Conn, seat: int) -> None:
+        conn.grace = ANSWER_GRACE
+        conn.send(self._decide_message(seat))
+        if conn.views and self.seats[seat].kind == "human":  # a person at the web table
+            self.prewarm()
+
+    def answers_open_decision(self, conn: Conn, msg: dict[str, Any]) -> bool:
+        """Whether ``msg`` is an ``act`` of the seat to act for the open decision (it then
+        passes the rate limit: docs/protocol.md "Rate limit")."""
+        return (msg["type"] == "act" and conn.seat is not None and not self.game.match_over
+                and self.game.current_player == conn.seat and self.conns[conn.seat] is conn
+                and msg.get("decision", self.n_decisions) == self.n_decisions)
 
     def _match_over_message(self) -> dict[str, Any]:
         return {"type": "match_over", "match": self.match_id or 0,
@@ -214,7 +235,7 @@ class Table(BotSeats):
             return
         conn = self.conns[seat]
         if conn is not None:
-            conn.send(self._decide_message(seat))
+            self._send_decide(conn, seat)
         else:
             self._schedule_standin(seat)
         if plan.time_limit is not None:
@@ -295,42 +316,6 @@ class Table(BotSeats):
         conn.send(advice.check(self.game, seat, msg["cards"], list(actions),
                                self.n_decisions if mine else None))
 
-    def hint(self, conn: Conn, msg: dict[str, Any]) -> None:
-        """``hint``: the engine's estimate of every choice of the open decision, computed in
-        a worker thread (the loop goes on), at most one per seat per ``HINT_INTERVAL`` s and
-        ``HINT_CONCURRENCY`` in the whole server (docs/protocol.md)."""
-        seat = self._own_decision(conn, msg, "hint")
-        hub = self.hub
-        now = time.monotonic()
-        if self._hinting[seat] or now - self._hint_at[seat] < hub.hint_interval:
-            raise ProtocolError("rate_limited", f"one hint per seat every {hub.hint_interval:g} s")
-        if hub.hints_running >= HINT_CONCURRENCY:
-            raise ProtocolError("rate_limited", "the server is computing other hints: try again")
-        self._hint_at[seat], self._hinting[seat] = now, True
-        hub.hints_running += 1
-        _, texts = self.legal()
-        decision = self.n_decisions
-        game = self.game.clone()  # the thread reads its own copy; play goes on meanwhile
-        seed = secrets.randbits(32)
-        loop = asyncio.get_running_loop()
-
-        async def run() -> None:
-            t0 = time.perf_counter()
-            try:
-                out = await loop.run_in_executor(hub.executor, advice.hint, game, texts, decision, seed)
-                out["seconds"] = round(time.perf_counter() - t0, 3)
-                hub.hint_seconds.append(out["seconds"])
-                conn.send(out)
-            except Exception as exc:  # noqa: BLE001 - reported to the asker, the table goes on
-                conn.send({"type": "error", "code": "unavailable", "message": f"hint failed: {exc}"[:300]})
-            finally:
-                self._hinting[seat] = False
-                hub.hints_running -= 1
-
-        task = asyncio.ensure_future(run())
-        hub.background.add(task)  # a reference until it is done
-        task.add_done_callback(hub.background.discard)
-
     def _receivers(self) -> list[tuple[int | None, Conn]]:
         """(seat, connection) of every joined seat, then (None, spectator) of every spectator."""
         out: list[tuple[int | None, Conn]] = [(s, c) for s, c in enumerate(self.conns) if c is not None]
@@ -393,7 +378,7 @@ class Table(BotSeats):
                     conn.send_text(texts[key])
         for seat_of, conn in self._receivers():
             if conn.views:
-                conn.send({"type": "view", "view": protocol.view_to_json(g, seat_of)})
+                conn.send({"type": "view", "view": self.view(seat_of)})
         if g.match_over:
             msg = self._match_over_message()
             for c in [*self.conns, *self.spectators]:

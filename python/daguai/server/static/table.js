@@ -115,7 +115,7 @@ function showInvites(table, tokens, seats) {
       const li = document.createElement("li");
       const code = document.createElement("code");
       code.dataset.remote = s;
-      code.textContent = `python examples/remote_bot.py --server ${location.origin} --table ${table} --token ${tokens[s]}`;
+      code.textContent = `python -m daguai.bot "${location.origin}/#join=${table}.${tokens[s]}"`;
       li.append(T("remote_seat", { n: s }) + ": ", code);
       list.appendChild(li);
     }
