@@ -22,6 +22,7 @@ from .game import Game
 from .positions import PositionError, fill_hidden_hands
 from .progress import ProgressBar
 from .rules import Rules
+from .stats import Z95, wilson_interval
 
 __all__ = ["Analysis", "Group", "analyze", "sample_worlds"]
 
@@ -63,23 +64,10 @@ def sample_worlds(view: _core.InfoState, n: int, seed: int = 0) -> list[Game]:
 # analysis: the groups of equivalent plays of the seat to act, raced over sampled worlds
 
 
-_Z95 = 1.959963984540054
 
 #: What analyze ranks by (docs/search.md "analyze").
 MEASURE = ("points: the mean change of the seat's score in this round (R13) when the group's "
            "play is made and every seat then follows the rollout policy, with its 95% interval")
-
-
-def _wilson(k: int, n: int) -> tuple[float, float]:
-    """95% Wilson score interval of a proportion k / n."""
-    if n == 0:
-        return (0.0, 1.0)
-    p = k / n
-    d = 1 + _Z95 ** 2 / n
-    c = (p + _Z95 ** 2 / (2 * n)) / d
-    h = _Z95 * math.sqrt(p * (1 - p) / n + _Z95 ** 2 / (4 * n * n)) / d
-    # at k = 0 (k = n) the bound is exactly 0 (1); c - h would round to about 1e-17
-    return (0.0 if k == 0 else max(0.0, c - h), 1.0 if k == n else min(1.0, c + h))
 
 
 def _mean_sd(xs: list[float]) -> tuple[float, float]:
@@ -133,7 +121,7 @@ class Group:
     @property
     def win_ci(self) -> tuple[float, float]:
         """95% Wilson interval of :attr:`win`."""
-        return _wilson(self.wins, self.worlds)
+        return wilson_interval(self.wins, self.worlds)
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON form (:func:`daguai.documents.group_to_json`)."""
@@ -242,7 +230,7 @@ def _groups(rows: list[Any], best: int) -> list[Group]:
         ci = None
         if n >= 2:
             mean, sd = _mean_sd(values)
-            h = _Z95 * sd / math.sqrt(n)
+            h = Z95 * sd / math.sqrt(n)
             ci = (mean - h, mean + h)
         tie = False
         if i != best:
@@ -251,7 +239,7 @@ def _groups(rows: list[Any], best: int) -> list[Group]:
                 tie = True
             else:
                 diff, sd = _mean_sd([best_values[k] - values[k] for k in range(m)])
-                tie = diff - _Z95 * sd / math.sqrt(m) <= 0
+                tie = diff - Z95 * sd / math.sqrt(m) <= 0
         out.append((-rnd, -(score / n if n else 0.0), i,
                     Group(tuple(str(a) for a in members), n, w, d, lo, score / n if n else 0.0, ci, rnd,
                           best=i == best, tie=tie)))

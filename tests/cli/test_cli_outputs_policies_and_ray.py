@@ -323,7 +323,7 @@ def test_to_pandas_to_arrow_and_files(tmp_path):
 
 def test_t_intervals_for_small_samples():
     """Found: the 95% interval used z = 1.96 even for 10 deals."""
-    from daguai.run.stats import _ci, _t_quantile_own, t_quantile
+    from daguai.stats import _ci, _t_quantile_own, t_quantile
 
     e = evaluate("greedy", "random", 10, seed=5)
     d = e.deal_score_diff

@@ -13,6 +13,7 @@ from typing import Any
 
 from ..checks import check_int, check_rules, check_seed
 from ..rules import Rules
+from ..run.evaluation import INTERVAL
 
 __all__ = ["GateResult", "gate"]
 
@@ -25,7 +26,7 @@ class GateResult:
     candidate: str
     incumbent: str
     net_win_rate: float  # the candidate's wins minus losses per game, duplicate
-    net_win_ci: tuple[float, float]  # 95% Student-t over the deals
+    net_win_ci: tuple[float, float]  # 95%, in [-1, 1] (daguai.stats.bounded_mean_interval)
     mean_score_diff: float
     score_diff_ci: tuple[float, float]
     deals: int
@@ -41,7 +42,7 @@ class GateResult:
                 "net_win_ci": [num(x) for x in self.net_win_ci],
                 "mean_score_diff": num(self.mean_score_diff),
                 "score_diff_ci": [num(x) for x in self.score_diff_ci],
-                "deals": self.deals, "seed": self.seed, "interval": "95% Student-t over the deals"}
+                "deals": self.deals, "seed": self.seed, "interval": INTERVAL}
 
     def line(self) -> str:
         lo, hi = self.net_win_ci

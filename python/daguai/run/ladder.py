@@ -34,12 +34,12 @@ from .. import _core
 from ..checks import check_int, check_model_rules, check_policy, check_rules, policy_name
 from ..documents import nan_to_none
 from ..rules import Rules
+from ..stats import bounded_mean_interval
 from ..table import seats_of
 from .evaluation import evaluate
 from .identity import identity as _identity
 from .results import render_text
 from .simulation import simulate
-from .stats import _ci
 
 __all__ = ["ladder", "LadderResult", "Pairing", "Rating", "DEFAULT_POOL", "default_cache_path"]
 
@@ -246,7 +246,7 @@ class _Cache:
 
 def _pairing(a: str, b: str, net: np.ndarray, wins: int, draws: int, losses: int, elapsed: float,
              cached: bool, cross: bool = False) -> Pairing:
-    mean, lo, hi = _ci(net)
+    mean, lo, hi = bounded_mean_interval(net)  # W-L per round, in [-1, 1]
     return Pairing(a, b, len(net), wins, draws, losses, mean, (lo, hi), elapsed, cached, cross)
 
 
