@@ -10,9 +10,9 @@ import math
 import subprocess
 import sys
 
+import daguai
 import numpy as np
 import pytest
-import daguai
 from daguai import simulate
 from daguai.run.results import mean_interval, wilson_interval
 from daguai.stats import bounded_mean_interval
