@@ -17,7 +17,7 @@ from typing import Any
 from . import _core, documents
 from .bots import is_model_path
 from .checks import check_int, check_seed
-from .errors import safe_json_loads
+from .errors import read_path, safe_json_loads
 from .game import Game
 from .positions import PositionError, fill_hidden_hands
 from .progress import ProgressBar
@@ -195,6 +195,7 @@ class Analysis:
 
 
 def _game_of(source: Any, upto: int | None) -> Game:
+    source = read_path(source, PositionError, "analyze: file")  # a pathlib.Path: its file
     if isinstance(source, Game):
         if upto is not None:
             raise ValueError("upto is for a record, not a Game")
@@ -276,7 +277,8 @@ def analyze(source: Any, *, upto: int | None = None, rollouts: int | None = None
     worse half stops after each, the last one running is the best.
 
     ``source``: a Game, a position (dict or JSON text, docs/records.md), or a record (text)
-    with ``upto`` = a line number (required for a record). A position may give only the
+    with ``upto`` = a line number (required for a record); either may be a ``pathlib.Path``
+    of its file (a ``str`` is always text: docs/errors.md "Paths"). A position may give only the
     acting seat's hand (the others ``null``): "a hand with a public history"
     (:func:`fill_hidden_hands`). ``time``: seconds; the race is rerun with doubled budgets
     (starting from ``rollouts``, default 1,000) until the time is spent, and the last race

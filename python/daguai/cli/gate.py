@@ -10,6 +10,7 @@ import sys
 from .options import (
     PROGRESS_DELAY,
     Command,
+    RuleAction,
     add_model_rules,
     parse_rules,
     positive,
@@ -29,7 +30,7 @@ def _add_gate(p: argparse.ArgumentParser) -> None:
                    help="seed of the deals: deal i depends only on (S, i) (default 0)")
     p.add_argument("--threads", type=positive, default=None, metavar="T",
                    help="C++ threads (default: all CPUs)")
-    p.add_argument("--rule", "--rules", dest="rules", action="append", default=[], metavar="KEY=VALUE",
+    p.add_argument("--rule", "--rules", dest="rules", action=RuleAction, default=[], metavar="KEY=VALUE",
                    help="the rules of the games (repeatable); a model trained for others is refused")
     add_model_rules(p)
     p.add_argument("--json", action="store_true", help="print the figures as JSON on stdout")

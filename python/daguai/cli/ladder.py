@@ -9,6 +9,7 @@ import sys
 from .options import (
     Command,
     Fail,
+    RuleAction,
     add_model_rules,
     note,
     parse_rules,
@@ -32,7 +33,7 @@ def _add(p: argparse.ArgumentParser) -> None:
                    help="seed of the deals, the same for every pair (default 0)")
     p.add_argument("--threads", type=positive, default=None, metavar="T",
                    help="C++ threads (default: all CPUs)")
-    p.add_argument("--rule", "--rules", dest="rules", action="append", default=[],
+    p.add_argument("--rule", "--rules", dest="rules", action=RuleAction, default=[],
                    metavar="KEY=VALUE", help="a rule variant, e.g. --rule table=4p2d (repeatable)")
     p.add_argument("--auto-pass", action="store_true", help="apply forced passes automatically")
     add_model_rules(p)

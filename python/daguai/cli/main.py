@@ -9,6 +9,7 @@ import sys
 from collections.abc import Sequence
 
 from . import analyze, bench, gate, ladder, serve, simulate, train
+from .messages import flag_text, os_error_text
 from .options import Command, Fail, Parser, rules_epilog, wrap_paragraphs
 
 #: The subcommands, in the order of ``daguai --help``: one module of this folder each.
@@ -72,7 +73,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             pass
         return 0
     except (ValueError, TypeError, OverflowError, MemoryError) as exc:  # bad input: exit 2
-        message = " ".join(str(exc).split()) or type(exc).__name__
+        message = flag_text(" ".join(str(exc).split())) or type(exc).__name__
         if isinstance(exc, MemoryError):
             message = (
                 f"out of memory{': ' + message if message != 'MemoryError' else ''} (ask for fewer games)"
@@ -80,7 +81,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"daguai: error: {message}", file=sys.stderr)
         return 2
     except (ImportError, OSError, RuntimeError) as exc:
-        message = " ".join(str(exc).split()) or type(exc).__name__
+        message = os_error_text(exc) if isinstance(exc, OSError) else " ".join(str(exc).split())
+        message = message or type(exc).__name__
         print(f"daguai: error: {message}", file=sys.stderr)
         return 1
 
