@@ -172,23 +172,35 @@ class Analysis:
                    else f"to beat: {self.to_beat} (seat {self.to_beat_seat})")
         out.append(f"{self.legal:,} legal actions in {self.n_groups:,} groups; {self.rollouts:,} rollouts "
                    f"in {self.rounds} round{'s' if self.rounds != 1 else ''} of the race")
+        out += self._budget_note()
         if self.rounds == 0:
             played = sum(g.worlds > 0 for g in self.groups)
             out.append(f"time ran out in the race's first round: {played:,} groups played (--time)")
-        out.append(f"{'#':>4} {'play (equivalent plays)':<30} {'worlds':>7} {'points':>7} "
+        out.append("ranked by the race: the round a group reached (later first), then points")
+        out.append(f"{'#':>4} {'play (equivalent plays)':<28} {'round':>5} {'worlds':>7} {'points':>7} "
                    f"{'[95% interval]':>16} {'win%':>6}")
         shown = self.groups if top is None else self.groups[:top]
         for i, g in enumerate(shown, 1):
             mark = "*" if g.best else ("≈" if g.tie else " ")
             ci = f"[{g.points_ci[0]:+.2f}, {g.points_ci[1]:+.2f}]" if g.points_ci else "[  n/a  ]"
-            out.append(f"{i:>3}{mark} {g.name[:30]:<30} {g.worlds:>7,} {g.points:>+7.2f} {ci:>16} "
-                       f"{100 * g.win:>6.1f}")
+            rnd = str(g.round + 1) if g.worlds else "-"
+            out.append(f"{i:>3}{mark} {g.name[:28]:<28} {rnd:>5} {g.worlds:>7,} {g.points:>+7.2f} "
+                       f"{ci:>16} {100 * g.win:>6.1f}")
         if len(shown) < len(self.groups):
             out.append(f"     ({len(self.groups) - len(shown):,} more groups: --all shows them)")
         ties = sum(g.tie for g in self.groups)
         out.append(f"*: best (the race's winner); ≈: not separated from it (paired, 95%): {ties:,}")
         out.append("points: mean change of your score this round (R13); worlds: its rollouts")
         return out
+
+    def _budget_note(self) -> list[str]:
+        """Why the rollouts played differ from the budget asked, when they do (docs/search.md
+        "The race": every rollout played is counted, the budget is split in whole worlds)."""
+        if self.rounds == 0 or self.rollouts == self.budget:
+            return []
+        if self.rollouts < self.budget:
+            return [f"(of {self.budget:,} asked: the last round splits what is left evenly)"]
+        return [f"(over the {self.budget:,} asked: each group plays one rollout a round at least)"]
 
     def __str__(self) -> str:
         return "\n".join(self.lines())
