@@ -196,3 +196,15 @@ def test_rows_are_stored_with_their_key_fields(tmp_path):
     assert (a, b, n, seed) == ("random", "greedy", 4, 5)
     assert json.loads(rules) == daguai.Rules().to_dict()
     assert 2 * sum(json.loads(net)) == wins - losses and wins + draws + losses == 8
+
+
+def test_no_interval_in_the_text_is_a_point_or_leaves_its_bounds(tmp_path):
+    """At 4 deals a pair's W-L interval is never [-1.000, -1.000]; the anchor's rating is 0
+    by definition and says so instead of showing [+0, +0]."""
+    res = ladder(["random", "greedy", "heuristic"], 4, seed=5, cache=False, threads=1, cross_play=())
+    text = res.summary(80)
+    assert "[+0, +0]" not in text and "(anchor)" in text
+    for p in res.pairings:
+        lo, hi = p.net_win_ci
+        assert -1 <= lo <= p.net_win_rate <= hi <= 1 and hi - lo > 0.1
+        assert f"[{lo:+.3f}, {hi:+.3f}]" in text

@@ -138,7 +138,9 @@ class LadderResult:
                               ("95% CI", "right"), ("rounds", "right")):
             t.add_column(name, justify=justify, no_wrap=True)  # type: ignore[arg-type]
         for i, r in enumerate(self.ratings, 1):
-            t.add_row(str(i), r.name, f"{r.elo:+.0f}", f"[{r.lo:+.0f}, {r.hi:+.0f}]", f"{r.games:,}")
+            # the anchor is 0 by definition, not by measurement: no interval to show
+            ci = "(anchor)" if r.name == self.anchor else f"[{r.lo:+.0f}, {r.hi:+.0f}]"
+            t.add_row(str(i), r.name, f"{r.elo:+.0f}", ci, f"{r.games:,}")
         m = Table(box=box.SIMPLE_HEAD, pad_edge=False)
         for name, justify in (("A", "left"), ("B", "left"), ("W-L per round", "right"),
                               ("95% CI", "right")):
