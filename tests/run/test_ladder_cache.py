@@ -128,6 +128,12 @@ def test_an_empty_cache_path_is_refused():
         run_ladder("")
 
 
+def test_a_cache_that_cannot_be_created_is_refused(tmp_path):
+    (tmp_path / "file").write_text("x")
+    with pytest.raises(LadderCacheError, match="cannot open it"):
+        run_ladder(tmp_path / "file" / "c.sqlite")  # its folder would be inside a file
+
+
 def test_a_locked_cache_is_refused_after_a_bounded_wait(tmp_path, monkeypatch):
     db = tmp_path / "c.sqlite"
     run_ladder(db)

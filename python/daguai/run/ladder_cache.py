@@ -121,13 +121,17 @@ class LadderCache:
         except FileNotFoundError:
             kind = None
         except OSError as exc:
-            raise LadderCacheError(f"ladder cache {text}: {exc.strerror or exc}") from None
+            raise LadderCacheError(f"ladder cache {text}: cannot open it ({exc.strerror or exc})") from None
         if kind is not None:  # before any open: a FIFO would block, a device read forever
             raise LadderCacheError(f"ladder cache {text} is {kind}, not a SQLite file")
         try:
-            Path(text).parent.mkdir(parents=True, exist_ok=True)
-            self.db = sqlite3.connect(text, timeout=LOCK_TIMEOUT)
-            self.db.execute(f"PRAGMA busy_timeout = {int(LOCK_TIMEOUT * 1000)}")
+            try:
+                Path(text).parent.mkdir(parents=True, exist_ok=True)
+                self.db = sqlite3.connect(text, timeout=LOCK_TIMEOUT)
+                self.db.execute(f"PRAGMA busy_timeout = {int(LOCK_TIMEOUT * 1000)}")
+            except (OSError, sqlite3.Error) as exc:  # no folder, no permission
+                why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+                raise LadderCacheError(f"ladder cache {text}: cannot open it ({why})") from None
             self._check(text)
         except BaseException:
             self.close()
