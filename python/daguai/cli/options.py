@@ -131,10 +131,10 @@ def _rule_values() -> dict[str, str]:
 
 def rules_epilog() -> str:
     """The one line that ends the help of a command with --rule (the list is long: it is
-    printed by ``--rule help``, and the rules themselves are in docs/rules.md)."""
+    printed by ``--rule help``; the rules themselves: ``daguai rules``, docs/rules.md)."""
     return textwrap.fill("rules: --rule KEY=VALUE (repeatable); '--rule help' lists every rule "
-                         "with its values and default; the rules of the game: docs/rules.md",
-                         help_width())
+                         "with its values and default; the rules of the game: daguai rules "
+                         "(docs/rules.md)", help_width())
 
 
 def rules_listing() -> str:
