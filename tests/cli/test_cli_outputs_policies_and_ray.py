@@ -231,7 +231,9 @@ def test_rules_repeatable_and_listed():
     from daguai.rules import _CHOICES
 
     for command in ("simulate", "evaluate"):
-        text = run(command, "--help", COLUMNS="100").stdout
+        # the help ends with one line pointing at --rule help, which lists the values
+        assert "--rule help" in run(command, "--help", COLUMNS="100").stdout
+        text = run(command, "--rule", "help", COLUMNS="100").stdout
         for key, default in daguai.Rules().to_dict().items():
             line = next((x for x in text.splitlines() if x.strip().startswith(key + " ")), None)
             assert line is not None, key
