@@ -328,7 +328,8 @@ def ladder(players: Sequence[str] | None = None, n_deals: int = 200, *, seed: in
     if len(checked) < 2:
         raise ValueError(f"a ladder needs at least two players, got {len(checked)}")
     if len(set(checked)) != len(checked):
-        raise ValueError(f"a ladder's players must differ, got {checked}")
+        twice = next(p for p in checked if checked.count(p) > 1)
+        raise ValueError(f"a ladder's players must differ: {twice} is named more than once")
     n_deals = check_int(n_deals, "n_deals", 2, 2**31 - 1)
     seed = check_int(seed, "seed", 0, 2**64 - 1)
     rules = check_rules(rules)
