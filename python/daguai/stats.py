@@ -2,7 +2,7 @@
 installed, else exact finite sums), the 95% interval of a mean, of a mean bounded in
 ``[lo, hi]`` (a net win rate) and of a share (Wilson). The search (:mod:`daguai.search`),
 the hints of the server, :func:`daguai.simulate`'s figures, the duplicate evaluation and the
-ladder all use these (docs/simulation.md "Intervals")."""
+ladder all use these (docs/simulation.md "Duplicate evaluation" and "Uncertainty")."""
 
 from __future__ import annotations
 
@@ -116,8 +116,8 @@ def bounded_mean_interval(values: np.ndarray, lo: float = -1.0, hi: float = 1.0,
     sample, the normal interval is taken around the adjusted mean with the adjusted spread,
     and the result is clipped to ``[lo, hi]`` (and made to hold the sample mean). For 0/1
     values it is exactly Agresti and Coull's "add two successes and two failures" interval;
-    for many values it is the Student-t interval (at 2,000 deals the ends move by a few
-    thousandths of the width; where most deals end level, by up to 2%). Its coverage is at
+    with many values it approaches the Student-t interval (the pseudo-values weigh about
+    3.84 / n), and near a bound it is wider and pulled toward the middle. Its coverage is at
     least about 95% from 4 values up (``tests/run/test_run_intervals.py``). Four deals all
     lost give [-1, +0.09]: four deals do not show that a player never wins."""
     x = np.asarray(values, dtype=np.float64)
