@@ -28,6 +28,7 @@ import daguai
 import numpy as np
 from daguai import _core
 from daguai._core import _testing
+from daguai.stats import wilson_interval
 
 
 def same_choice(g: daguai.Game, seat: int, a: _core.Action, b: _core.Action) -> bool:
@@ -134,16 +135,6 @@ def report_learned(policies: list[str], rounds: int, seed: int) -> None:
               f"  (uniform {uniform:.3f})  argmax share {argmax:.3f}", flush=True)
 
 
-def wilson(k: int, n: int) -> tuple[float, float]:
-    if n == 0:
-        return (0.0, 1.0)
-    p, z = k / n, 1.96
-    d = 1 + z * z / n
-    c = (p + z * z / (2 * n)) / d
-    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return (c - h, c + h)
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rounds", type=int, default=6)
@@ -158,10 +149,10 @@ def main() -> None:
     for p in args.policies:
         n, d = fit(p, args.rounds, args.seed)
         total_n, total_d = total_n + n, total_d + d
-        lo, hi = wilson(d, n)
+        lo, hi = wilson_interval(d, n)
         print(f"{p:16s} decisions {n:6d}  differ {d:6d}  eps {d / max(1, n):.3f}  [{lo:.3f}, {hi:.3f}]",
               flush=True)
-    lo, hi = wilson(total_d, total_n)
+    lo, hi = wilson_interval(total_d, total_n)
     print(f"{'all':16s} decisions {total_n:6d}  differ {total_d:6d}  eps {total_d / max(1, total_n):.3f}"
           f"  [{lo:.3f}, {hi:.3f}]")
 

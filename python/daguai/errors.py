@@ -19,13 +19,15 @@ an operator between unrelated types) or an uninitialized native object.
 from __future__ import annotations
 
 import json
+import os
+import stat
 from collections.abc import Callable
 from typing import Any
 
 from ._core import CardError, IllegalActionError, IllegalPlayError
 
 __all__ = ["CardError", "CodecError", "IllegalActionError", "IllegalPlayError", "MissingExtraError",
-           "ReplayError", "safe_json_loads"]
+           "ReplayError", "looks_like_path", "read_path", "safe_json_loads"]
 
 
 class CodecError(ValueError):
@@ -76,4 +78,45 @@ def safe_json_loads(text: str | bytes | bytearray, error: Callable[[str], Except
     except RecursionError:
         raise error(f"{what}: not JSON of this format (nested too deeply)") from None
     except (ValueError, TypeError) as exc:  # JSONDecodeError, UnicodeDecodeError
+        if isinstance(text, str) and looks_like_path(text):
+            raise error(f"{what}: not JSON: {text.strip()!r} looks like a file name; pass "
+                        f"pathlib.Path({text.strip()!r}) to read the file, or its text") from None
         raise error(f"{what}: not JSON ({exc})") from None
+
+
+#: Endings of the files a document is read from (records, positions, game documents).
+_DOCUMENT_SUFFIXES = (".json", ".jsonl", ".ndjson", ".txt", ".csv")
+
+
+def looks_like_path(text: str) -> bool:
+    """Whether text that is not JSON reads as a file name rather than a document: one line,
+    not starting like JSON, holding a path separator or ending like a document file
+    (``pos.json``, ``game.jsonl``). Decided by the text alone: the file system is never
+    asked (the text may come from the network, and the answer must not tell what exists)."""
+    name = text.strip()
+    if not name or len(name) > 4096 or "\n" in name or name[0] in "{[\"":
+        return False
+    return os.sep in name or "/" in name or name.lower().endswith(_DOCUMENT_SUFFIXES)
+
+
+def read_path(source: Any, error: Callable[[str], Exception], what: str) -> Any:
+    """``source`` itself, or for an ``os.PathLike`` (``pathlib.Path``) the text of the file
+    it names (docs/errors.md "Paths"): a file that cannot be opened raises Python's own
+    ``OSError`` (``FileNotFoundError``, ``PermissionError``), as ``open`` does; a path that
+    is not a regular file (a folder, a FIFO, a device) and bytes that are not UTF-8 raise
+    ``error(message)`` naming the file, before any read for the former."""
+    if not isinstance(source, os.PathLike):
+        return source
+    path = os.fspath(source)
+    if isinstance(path, bytes):
+        path = os.fsdecode(path)
+    mode = os.stat(path).st_mode
+    if not stat.S_ISREG(mode):
+        kind = "a folder" if stat.S_ISDIR(mode) else ("a FIFO" if stat.S_ISFIFO(mode) else "a device")
+        raise error(f"{what} {path} is {kind}, not a regular file")
+    with open(path, "rb") as f:
+        data = f.read()
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise error(f"{what} {path}: not UTF-8 text") from None

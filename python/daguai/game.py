@@ -7,6 +7,7 @@ card to return, and (optional variants) 抗贡 / joker-tribute offers and takes.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable, Iterator
 from operator import attrgetter
 from typing import Any
@@ -14,7 +15,7 @@ from typing import Any
 from . import _core, codec, protocol, records
 from ._core import Action, Hand, Play
 from .checks import check_rules, check_seed
-from .errors import ReplayError, safe_json_loads
+from .errors import ReplayError, read_path, safe_json_loads
 from .observations import observation as _observation
 from .positions import game_from_position, position_of
 from .protocol import RECORD_FORMAT
@@ -244,8 +245,10 @@ class Game:
         return position_of(self)
 
     @classmethod
-    def from_position(cls, position: str | bytes | dict[str, Any], *, record: bool = True) -> Game:
-        """A game from a position (dict or JSON text, the form :meth:`position` returns).
+    def from_position(cls, position: str | bytes | dict[str, Any] | os.PathLike[str], *,
+                      record: bool = True) -> Game:
+        """A game from a position (dict or JSON text, the form :meth:`position` returns, or a
+        ``pathlib.Path`` of a file holding it: docs/errors.md "Paths").
 
         The position is validated first: :class:`daguai.PositionError` (a ``ValueError``)
         names the first problem: card totals (R2: three of each face between the hands and
@@ -254,7 +257,8 @@ class Game:
         return game_from_position(cls, position, record=record)
 
     @classmethod
-    def from_record(cls, record: str | Iterable[str] | list[dict[str, Any]], upto: int | None = None) -> Game:
+    def from_record(cls, record: str | Iterable[str] | list[dict[str, Any]] | os.PathLike[str],
+                    upto: int | None = None) -> Game:
         """The game as it stood after line ``upto`` of a record (all of it when None).
 
         Lines are numbered as in the text (header = line 1, blank lines count). Forced passes
@@ -283,9 +287,10 @@ class Game:
         })
 
     @classmethod
-    def from_json(cls, text: str | bytes) -> Game:
+    def from_json(cls, text: str | bytes | os.PathLike[str]) -> Game:
         """Inverse of :meth:`to_json`; raises :class:`ReplayError` (a ValueError) on a
         corrupt document or an illegal decision, naming the first bad entry."""
+        text = read_path(text, ReplayError, "game document file")  # a pathlib.Path: its file
         doc = safe_json_loads(text, ReplayError, "the game document")
         if not isinstance(doc, dict) or doc.get("format") != "daguai-game":
             raise ReplayError("not a daguai game document (format != 'daguai-game')")
@@ -359,8 +364,12 @@ class Game:
         return "\n".join(lines)
 
 
-def replay(record: str | Iterable[str] | list[dict[str, Any]], upto: int | None = None) -> Game:
+def replay(record: str | Iterable[str] | list[dict[str, Any]] | os.PathLike[str],
+           upto: int | None = None) -> Game:
     """Re-play a record through the engine and return the final game.
+
+    ``record``: the record's text, its lines, its entries, or a ``pathlib.Path`` of its file
+    (a ``str`` is always the text: a file name gets an error saying to pass a ``Path``).
 
     Walks the record and the engine's own log together: each decision is applied (it must
     be legal and by the seat to act), then the record's line must equal, field for field,

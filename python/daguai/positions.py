@@ -15,7 +15,7 @@ from typing import Any
 
 from . import _core, codec, documents
 from .documents import POSITION_FORMAT
-from .errors import safe_json_loads
+from .errors import read_path, safe_json_loads
 from .rules import LEVELS, Rules
 from .table import seats_of, table_info
 
@@ -69,8 +69,9 @@ def game_from_position(cls: type, position: str | bytes | Mapping[str, Any], *,
     return g
 
 
-def _parse_position(position: str | bytes | Mapping[str, Any]) -> tuple[Rules, Any]:
+def _parse_position(position: Any) -> tuple[Rules, Any]:
     """(rules, engine Position) of a position document; PositionError on malformed input."""
+    position = read_path(position, _fail, "position file")  # a pathlib.Path: its file
     if isinstance(position, (str, bytes, bytearray)):
         doc = safe_json_loads(position, _fail, "the position")
     elif isinstance(position, Mapping):

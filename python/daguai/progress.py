@@ -94,6 +94,13 @@ class ProgressBar:
         if finished:
             self.close()
 
+    def note(self, text: str) -> None:
+        """A line of text on the bar's stream, above the bar while it is drawn."""
+        if self._progress is not None and not self._closed:
+            self._progress.console.print(text, markup=False, highlight=False)
+        else:
+            print(text, file=self.stream, flush=True)
+
     def close(self) -> None:
         """Stop drawing (called when the run completes; call it after an interruption)."""
         if self._progress is not None and not self._closed:

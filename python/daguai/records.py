@@ -6,11 +6,12 @@ of ``game.py``, which calls them."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable
 from typing import Any, TypeVar
 
 from . import codec, protocol
-from .errors import ReplayError, safe_json_loads
+from .errors import ReplayError, read_path, safe_json_loads
 from .protocol import RECORD_FORMAT
 from .rules import Rules
 
@@ -58,8 +59,9 @@ def new_game(cls: type[G], header: dict[str, Any]) -> G:
         raise ReplayError(f"bad header: {exc}") from None
 
 
-def _read_lines(source: str | Iterable[str]) -> list[tuple[int, Any]]:
+def _read_lines(source: str | Iterable[str] | os.PathLike[str]) -> list[tuple[int, Any]]:
     """(text line number, parsed entry) for every non-blank line."""
+    source = read_path(source, ReplayError, "record file")  # a pathlib.Path: its file
     try:
         lines = source.splitlines() if isinstance(source, str) else list(source)
     except TypeError:
@@ -74,12 +76,13 @@ def _read_lines(source: str | Iterable[str]) -> list[tuple[int, Any]]:
     return out
 
 
-def read_record(source: str | Iterable[str]) -> list[dict[str, Any]]:
-    """Parse a JSON Lines record (text or lines) into entries; raises ReplayError."""
+def read_record(source: str | Iterable[str] | os.PathLike[str]) -> list[dict[str, Any]]:
+    """Parse a JSON Lines record (text, lines or a ``pathlib.Path``) into entries; raises ReplayError."""
     return [e for _, e in _read_lines(source)]
 
 
-def replay(cls: type[G], record: str | Iterable[str] | list[dict[str, Any]], upto: int | None = None) -> G:
+def replay(cls: type[G], record: str | Iterable[str] | list[dict[str, Any]] | os.PathLike[str],
+           upto: int | None = None) -> G:
     """:func:`daguai.game.replay` for the Game class ``cls`` (its documentation says what a
     replay checks, and ``upto``)."""
     if isinstance(record, list) and all(isinstance(x, dict) for x in record):

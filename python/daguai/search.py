@@ -17,11 +17,12 @@ from typing import Any
 from . import _core, documents
 from .bots import is_model_path
 from .checks import check_int, check_seed
-from .errors import safe_json_loads
+from .errors import read_path, safe_json_loads
 from .game import Game
 from .positions import PositionError, fill_hidden_hands
 from .progress import ProgressBar
 from .rules import Rules
+from .stats import Z95, wilson_interval
 
 __all__ = ["Analysis", "Group", "analyze", "sample_worlds"]
 
@@ -63,23 +64,10 @@ def sample_worlds(view: _core.InfoState, n: int, seed: int = 0) -> list[Game]:
 # analysis: the groups of equivalent plays of the seat to act, raced over sampled worlds
 
 
-_Z95 = 1.959963984540054
 
 #: What analyze ranks by (docs/search.md "analyze").
 MEASURE = ("points: the mean change of the seat's score in this round (R13) when the group's "
            "play is made and every seat then follows the rollout policy, with its 95% interval")
-
-
-def _wilson(k: int, n: int) -> tuple[float, float]:
-    """95% Wilson score interval of a proportion k / n."""
-    if n == 0:
-        return (0.0, 1.0)
-    p = k / n
-    d = 1 + _Z95 ** 2 / n
-    c = (p + _Z95 ** 2 / (2 * n)) / d
-    h = _Z95 * math.sqrt(p * (1 - p) / n + _Z95 ** 2 / (4 * n * n)) / d
-    # at k = 0 (k = n) the bound is exactly 0 (1); c - h would round to about 1e-17
-    return (0.0 if k == 0 else max(0.0, c - h), 1.0 if k == n else min(1.0, c + h))
 
 
 def _mean_sd(xs: list[float]) -> tuple[float, float]:
@@ -133,7 +121,7 @@ class Group:
     @property
     def win_ci(self) -> tuple[float, float]:
         """95% Wilson interval of :attr:`win`."""
-        return _wilson(self.wins, self.worlds)
+        return wilson_interval(self.wins, self.worlds)
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON form (:func:`daguai.documents.group_to_json`)."""
@@ -184,17 +172,20 @@ class Analysis:
                    else f"to beat: {self.to_beat} (seat {self.to_beat_seat})")
         out.append(f"{self.legal:,} legal actions in {self.n_groups:,} groups; {self.rollouts:,} rollouts "
                    f"in {self.rounds} round{'s' if self.rounds != 1 else ''} of the race")
+        out += self._budget_note()
         if self.rounds == 0:
             played = sum(g.worlds > 0 for g in self.groups)
             out.append(f"time ran out in the race's first round: {played:,} groups played (--time)")
-        out.append(f"{'#':>4} {'play (equivalent plays)':<30} {'worlds':>7} {'points':>7} "
+        out.append("ranked by the race: the round a group reached (later first), then points")
+        out.append(f"{'#':>4} {'play (equivalent plays)':<28} {'round':>5} {'worlds':>7} {'points':>7} "
                    f"{'[95% interval]':>16} {'win%':>6}")
         shown = self.groups if top is None else self.groups[:top]
         for i, g in enumerate(shown, 1):
             mark = "*" if g.best else ("≈" if g.tie else " ")
             ci = f"[{g.points_ci[0]:+.2f}, {g.points_ci[1]:+.2f}]" if g.points_ci else "[  n/a  ]"
-            out.append(f"{i:>3}{mark} {g.name[:30]:<30} {g.worlds:>7,} {g.points:>+7.2f} {ci:>16} "
-                       f"{100 * g.win:>6.1f}")
+            rnd = str(g.round + 1) if g.worlds else "-"
+            out.append(f"{i:>3}{mark} {g.name[:28]:<28} {rnd:>5} {g.worlds:>7,} {g.points:>+7.2f} "
+                       f"{ci:>16} {100 * g.win:>6.1f}")
         if len(shown) < len(self.groups):
             out.append(f"     ({len(self.groups) - len(shown):,} more groups: --all shows them)")
         ties = sum(g.tie for g in self.groups)
@@ -202,11 +193,21 @@ class Analysis:
         out.append("points: mean change of your score this round (R13); worlds: its rollouts")
         return out
 
+    def _budget_note(self) -> list[str]:
+        """Why the rollouts played differ from the budget asked, when they do (docs/search.md
+        "The race": every rollout played is counted, the budget is split in whole worlds)."""
+        if self.rounds == 0 or self.rollouts == self.budget:
+            return []
+        if self.rollouts < self.budget:
+            return [f"(of {self.budget:,} asked: the last round splits what is left evenly)"]
+        return [f"(over the {self.budget:,} asked: each group plays one rollout a round at least)"]
+
     def __str__(self) -> str:
         return "\n".join(self.lines())
 
 
 def _game_of(source: Any, upto: int | None) -> Game:
+    source = read_path(source, PositionError, "analyze: file")  # a pathlib.Path: its file
     if isinstance(source, Game):
         if upto is not None:
             raise ValueError("upto is for a record, not a Game")
@@ -242,7 +243,7 @@ def _groups(rows: list[Any], best: int) -> list[Group]:
         ci = None
         if n >= 2:
             mean, sd = _mean_sd(values)
-            h = _Z95 * sd / math.sqrt(n)
+            h = Z95 * sd / math.sqrt(n)
             ci = (mean - h, mean + h)
         tie = False
         if i != best:
@@ -251,7 +252,7 @@ def _groups(rows: list[Any], best: int) -> list[Group]:
                 tie = True
             else:
                 diff, sd = _mean_sd([best_values[k] - values[k] for k in range(m)])
-                tie = diff - _Z95 * sd / math.sqrt(m) <= 0
+                tie = diff - Z95 * sd / math.sqrt(m) <= 0
         out.append((-rnd, -(score / n if n else 0.0), i,
                     Group(tuple(str(a) for a in members), n, w, d, lo, score / n if n else 0.0, ci, rnd,
                           best=i == best, tie=tie)))
@@ -288,7 +289,8 @@ def analyze(source: Any, *, upto: int | None = None, rollouts: int | None = None
     worse half stops after each, the last one running is the best.
 
     ``source``: a Game, a position (dict or JSON text, docs/records.md), or a record (text)
-    with ``upto`` = a line number (required for a record). A position may give only the
+    with ``upto`` = a line number (required for a record); either may be a ``pathlib.Path``
+    of its file (a ``str`` is always text: docs/errors.md "Paths"). A position may give only the
     acting seat's hand (the others ``null``): "a hand with a public history"
     (:func:`fill_hidden_hands`). ``time``: seconds; the race is rerun with doubled budgets
     (starting from ``rollouts``, default 1,000) until the time is spent, and the last race

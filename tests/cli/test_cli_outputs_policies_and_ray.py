@@ -231,7 +231,9 @@ def test_rules_repeatable_and_listed():
     from daguai.rules import _CHOICES
 
     for command in ("simulate", "evaluate"):
-        text = run(command, "--help", COLUMNS="100").stdout
+        # the help ends with one line pointing at --rule help, which lists the values
+        assert "--rule help" in run(command, "--help", COLUMNS="100").stdout
+        text = run(command, "--rule", "help", COLUMNS="100").stdout
         for key, default in daguai.Rules().to_dict().items():
             line = next((x for x in text.splitlines() if x.strip().startswith(key + " ")), None)
             assert line is not None, key
@@ -323,7 +325,7 @@ def test_to_pandas_to_arrow_and_files(tmp_path):
 
 def test_t_intervals_for_small_samples():
     """Found: the 95% interval used z = 1.96 even for 10 deals."""
-    from daguai.run.stats import _ci, _t_quantile_own, t_quantile
+    from daguai.stats import _ci, _t_quantile_own, t_quantile
 
     e = evaluate("greedy", "random", 10, seed=5)
     d = e.deal_score_diff

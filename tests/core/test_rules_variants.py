@@ -160,10 +160,16 @@ def test_engine_enums_spell_the_strings_the_game_uses():
     assert all(e[0].upper() in _core.EventType.__members__ for e in g.state.events())
 
 
-def test_cli_help_lists_every_variant():
+def test_cli_rule_help_lists_every_variant(capsys):
+    """``--rule help`` lists every variant (the help of a command ends with one line
+    pointing to it and to docs/rules.md instead of the whole list)."""
     parser = build_parser()
     sub = next(a for a in parser._actions if a.dest == "command")
-    epilog = sub.choices["simulate"].epilog
+    assert len(sub.choices["simulate"].epilog.splitlines()) <= 3
+    with pytest.raises(SystemExit) as exit_:
+        parser.parse_args(["evaluate", "--rule", "help"])
+    assert exit_.value.code == 0
+    epilog = capsys.readouterr().out
     for row in ROWS:
         line = next(ln for ln in epilog.splitlines() if ln.split()[:1] == [row["name"]])
         if row["kind"] in ("choice", "level"):

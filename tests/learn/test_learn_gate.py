@@ -24,7 +24,10 @@ def test_a_model_beats_a_weak_incumbent():
 def test_a_model_against_itself_is_not_promoted():
     r = gate(MODEL, MODEL, deals=50, seed=5, threads=1)
     assert not r.promoted
-    assert r.net_win_rate == 0 and r.net_win_ci == (0.0, 0.0)  # every deal a tie
+    # every deal a tie: the interval holds 0 with room either side (50 deals do not show
+    # that two players are equal, only that neither is far ahead)
+    lo, hi = r.net_win_ci
+    assert r.net_win_rate == 0 and lo == -hi and 0 < hi < 0.1
     assert "not promoted" in r.line()
 
 

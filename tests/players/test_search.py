@@ -318,7 +318,7 @@ def test_analyze_cli_bar_on_a_terminal_stderr(tmp_path):
 def test_wilson_bounds_are_exact_at_the_ends():
     """Found: a lower bound printed as 1.7e-18 (c - h rounding); at 0 of n it is 0, at n of
     n the upper bound is 1, and the interval holds the proportion."""
-    from daguai.search import _wilson
+    from daguai.stats import wilson_interval as _wilson
     for n in range(1, 400):
         assert _wilson(0, n)[0] == 0.0 and _wilson(n, n)[1] == 1.0
         for k in (0, n // 3, n):

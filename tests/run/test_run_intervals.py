@@ -10,10 +10,12 @@ import math
 import subprocess
 import sys
 
+import daguai
 import numpy as np
 import pytest
 from daguai import simulate
 from daguai.run.results import mean_interval, wilson_interval
+from daguai.stats import bounded_mean_interval
 
 
 def wilson_reference(k: int, n: int, z: float = 1.959963984540054) -> tuple[float, float]:
@@ -40,7 +42,6 @@ def test_wilson_covers_about_95_percent_exactly():
         cover = sum(math.comb(n, k) * p**k * (1 - p) ** (n - k)
                     for k in range(n + 1) if wilson_interval(k, n)[0] <= p <= wilson_interval(k, n)[1])
         assert 0.91 <= cover <= 0.99, (p, cover)
-    assert math.isnan(wilson_interval(0, 0)[0])
 
 
 def test_mean_interval_is_student_t():
@@ -101,3 +102,72 @@ def test_plot_draws_error_bars(tmp_path, monkeypatch):
     lo, hi = wilson_interval(int((r["winner"] == 0).sum()), 100)
     win = 100 * (r["winner"] == 0).mean()
     assert bars[0][:, 0] == pytest.approx([win - 100 * lo, 100 * hi - win])
+
+
+def test_one_wilson_interval_with_one_answer_at_no_trials():
+    """The search's groups, the server's hints and simulate's figures share one Wilson
+    interval; with no trials every share is possible: the whole range [0, 1], never NaN
+    (a hint's JSON must stay valid)."""
+    import daguai.search
+    import daguai.stats
+    from daguai.search import Group
+
+    assert wilson_interval is daguai.stats.wilson_interval
+    assert not hasattr(daguai.search, "_wilson")
+    assert wilson_interval(0, 0) == (0.0, 1.0)
+    empty = Group(("pass",), 0, 0, 0, 0, 0.0, None, 0)
+    assert empty.win_ci == (0.0, 1.0)
+    played = Group(("pass",), 20, 7, 3, 10, 0.0, None, 1)
+    assert played.win_ci == wilson_interval(7, 20)
+
+
+@pytest.mark.parametrize("values", [[-1.0] * 4, [-1.0] * 20, [-1.0] * 19 + [-0.5], [0.0] * 4,
+                                    [1.0] * 3 + [0.5], [-1.0, 1.0]])
+def test_a_bounded_rate_never_gets_an_interval_outside_its_bounds_or_a_point(values):
+    """Wins minus losses per round lies in [-1, 1]: its interval stays inside, holds the
+    mean, and is never a point at a few deals (20 deals at -0.975 once printed
+    [-1.0273, -0.9227], 4 lost deals [-1.000, -1.000])."""
+    x = np.array(values)
+    mean, lo, hi = bounded_mean_interval(x)
+    assert mean == pytest.approx(x.mean())
+    assert -1.0 <= lo <= mean <= hi <= 1.0
+    assert hi - lo > 0.05
+    if len(values) == 4 and values[0] == -1.0:
+        assert hi > -0.2  # four lost deals do not show that a player never wins
+
+
+def test_the_bounded_interval_is_agresti_coull_for_0_1_values():
+    """On 0/1 values in [0, 1] it is the Agresti-Coull interval (z**2/2 pseudo-successes and
+    pseudo-failures, normal quantile), clipped to [0, 1]."""
+    z = 1.959963984540054
+    for k, n in ((0, 5), (3, 10), (9, 10), (40, 100)):
+        x = np.array([1.0] * k + [0.0] * (n - k))
+        nt = n + z * z
+        pt = (k + z * z / 2) / nt
+        half = z * math.sqrt(pt * (1 - pt) / nt)
+        _, lo, hi = bounded_mean_interval(x, 0.0, 1.0)
+        assert lo == pytest.approx(min(k / n, max(0.0, pt - half)))
+        assert hi == pytest.approx(max(k / n, min(1.0, pt + half)))
+
+
+@pytest.mark.parametrize("probs", [(0.9, 0.05, 0.05, 0.0, 0.0), (0.97, 0.02, 0.01, 0.0, 0.0),
+                                   (0.7, 0.1, 0.1, 0.05, 0.05), (0.1, 0.2, 0.4, 0.2, 0.1)])
+@pytest.mark.parametrize("n", [4, 10, 20])
+def test_the_bounded_interval_covers_the_true_rate_at_few_deals(probs, n):
+    """Coverage by simulation (fixed seed): the per-deal net win takes the values -1, -1/2,
+    0, 1/2, 1; near a bound the Student-t interval covered the true rate in as few as 12%
+    of runs at 4 deals, this one in at least ~95%."""
+    values = np.array([-1.0, -0.5, 0.0, 0.5, 1.0])
+    p = np.array(probs)
+    true = float(p @ values)
+    rng = np.random.default_rng(7)
+    runs = rng.choice(values, size=(1500, n), p=p)
+    covered = sum(lo <= true <= hi for _, lo, hi in map(bounded_mean_interval, runs))
+    assert covered / len(runs) >= 0.93, covered / len(runs)
+
+
+def test_evaluate_prints_an_interval_inside_the_bounds():
+    e = daguai.evaluate("random", "heuristic", 20, seed=0, threads=1)
+    lo, hi = e.net_win_ci
+    assert -1.0 <= lo <= e.net_win_rate <= hi <= 1.0 and hi - lo > 0.05
+    assert "Agresti-Coull" in e.summary(80) and "Agresti-Coull" in e.figures()["interval"]

@@ -43,13 +43,53 @@ def _add_analyze(an: argparse.ArgumentParser) -> None:
     an.add_argument("--quiet", "-q", action="store_true", help="no progress bar (it draws on stderr)")
 
 
+def _read_source(source: str) -> str:
+    """The text of FILE ('-': stdin), refusing what is not a file before reading it."""
+    import os
+    import stat
+
+    if source == "-":
+        return sys.stdin.read()
+    mode = os.stat(source).st_mode  # FileNotFoundError: "no such file: FILE"
+    if not stat.S_ISREG(mode):
+        what = "a folder" if stat.S_ISDIR(mode) else ("a FIFO" if stat.S_ISFIFO(mode) else "a device")
+        raise ValueError(f"{source} is {what}, not a position or record file")
+    with open(source, "rb") as f:
+        data = f.read()
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ValueError(f"{source}: not a position JSON file (not UTF-8 text)") from None
+
+
+def _check_position_text(name: str, text: str) -> None:
+    """A file without --line must be a position JSON document: say what it is otherwise."""
+    import json
+
+    first = next((line for line in text.splitlines() if line.strip()), "")
+    if first.lstrip().startswith("{") and '"record"' in first:
+        return  # a record: analyze asks for --line
+    try:
+        json.loads(text)
+    except RecursionError:
+        return  # analyze says "nested too deeply"
+    except ValueError:
+        looks = ("it looks like CSV" if "," in first and not first.lstrip().startswith(("{", "["))
+                 else "it is empty" if not first else "it is not JSON")
+        raise ValueError(f"{name}: not a position JSON file ({looks}); a record (JSON Lines) "
+                         "needs --line N") from None
+
+
 def _cmd_analyze(args: argparse.Namespace) -> int:
     import json
 
     from ..search import analyze
+    from .messages import flag_text, os_error_text
 
     try:
-        text = sys.stdin.read() if args.source == "-" else open(args.source, encoding="utf-8").read()
+        text = _read_source(args.source)
+        if args.line is None:
+            _check_position_text("stdin" if args.source == "-" else args.source, text)
         result = analyze(
             text,
             upto=args.line,
@@ -61,8 +101,11 @@ def _cmd_analyze(args: argparse.Namespace) -> int:
             inference=args.inference,
             progress=not args.quiet and sys.stderr.isatty(),
         )
-    except (ValueError, OSError) as exc:  # bad input: one line, status 2
-        print(f"daguai: error: {' '.join(str(exc).split())}", file=sys.stderr)
+    except OSError as exc:  # bad input: one line, status 2
+        print(f"daguai: error: {os_error_text(exc)}", file=sys.stderr)
+        return 2
+    except ValueError as exc:
+        print(f"daguai: error: {flag_text(' '.join(str(exc).split()))}", file=sys.stderr)
         return 2
     if args.json:
         print(json.dumps(result.to_dict(), ensure_ascii=False))

@@ -5,8 +5,18 @@ candidate is promoted, 1 when it is not."""
 from __future__ import annotations
 
 import argparse
+import sys
 
-from .options import Command, add_model_rules, parse_rules, positive, print_json, seed_number
+from .options import (
+    PROGRESS_DELAY,
+    Command,
+    RuleAction,
+    add_model_rules,
+    parse_rules,
+    positive,
+    print_json,
+    seed_number,
+)
 
 
 def _add_gate(p: argparse.ArgumentParser) -> None:
@@ -20,17 +30,29 @@ def _add_gate(p: argparse.ArgumentParser) -> None:
                    help="seed of the deals: deal i depends only on (S, i) (default 0)")
     p.add_argument("--threads", type=positive, default=None, metavar="T",
                    help="C++ threads (default: all CPUs)")
-    p.add_argument("--rule", "--rules", dest="rules", action="append", default=[], metavar="KEY=VALUE",
+    p.add_argument("--rule", "--rules", dest="rules", action=RuleAction, default=[], metavar="KEY=VALUE",
                    help="the rules of the games (repeatable); a model trained for others is refused")
     add_model_rules(p)
     p.add_argument("--json", action="store_true", help="print the figures as JSON on stdout")
+    p.add_argument("--progress", dest="progress", action="store_true", default=None,
+                   help="always show the progress bar (default: on long runs when stderr is a terminal)")
+    p.add_argument("--no-progress", dest="progress", action="store_false", help="no progress bar")
 
 
 def _run_gate(args: argparse.Namespace) -> int:
     from ..learn.gate import gate
+    from ..progress import ProgressBar
 
-    r = gate(args.candidate, args.incumbent, args.deals, args.seed, parse_rules(args.rules),
-             threads=args.threads, model_rules=args.model_rules)
+    rules = parse_rules(args.rules)
+    delay = 0.0 if args.progress else (PROGRESS_DELAY if args.progress is None and sys.stderr.isatty()
+                                       else None)
+    bar = None if delay is None else ProgressBar("rounds", delay=delay, label="gate")
+    try:
+        r = gate(args.candidate, args.incumbent, args.deals, args.seed, rules,
+                 threads=args.threads, model_rules=args.model_rules, progress=bar)
+    finally:
+        if bar is not None:
+            bar.close()
     if args.json:
         print_json(r.figures())
     else:

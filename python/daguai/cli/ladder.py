@@ -9,6 +9,7 @@ import sys
 from .options import (
     Command,
     Fail,
+    RuleAction,
     add_model_rules,
     note,
     parse_rules,
@@ -32,7 +33,7 @@ def _add(p: argparse.ArgumentParser) -> None:
                    help="seed of the deals, the same for every pair (default 0)")
     p.add_argument("--threads", type=positive, default=None, metavar="T",
                    help="C++ threads (default: all CPUs)")
-    p.add_argument("--rule", "--rules", dest="rules", action="append", default=[],
+    p.add_argument("--rule", "--rules", dest="rules", action=RuleAction, default=[],
                    metavar="KEY=VALUE", help="a rule variant, e.g. --rule table=4p2d (repeatable)")
     p.add_argument("--auto-pass", action="store_true", help="apply forced passes automatically")
     add_model_rules(p)
@@ -45,12 +46,23 @@ def _add(p: argparse.ArgumentParser) -> None:
     p.add_argument("--plot", action="append", default=[], metavar="PATH",
                    help="draw the ratings with their intervals (.png, .pdf, .svg); repeatable")
     p.add_argument("--json", action="store_true", help="print the figures as JSON on stdout")
-    p.add_argument("--quiet", "-q", action="store_true", help="no notes on stderr")
+    p.add_argument("--progress", dest="progress", action="store_true", default=None,
+                   help="always show the progress bar over the pairs (default: when stderr is a "
+                        "terminal)")
+    p.add_argument("--no-progress", dest="progress", action="store_false",
+                   help="no progress bar")
+    p.add_argument("--quiet", "-q", action="store_true", help="no notes and no bar on stderr")
 
 
 def _run(args: argparse.Namespace) -> int:
+    from ..errors import MissingExtraError, require
+    from ..progress import ProgressBar
     from ..run.ladder import ladder
 
+    try:  # before anything is played
+        require("daguai ladder", "ladder", "statsmodels")
+    except MissingExtraError as exc:
+        raise Fail(str(exc)) from None
     rules = parse_rules(args.rules)
     plots = plot_paths(args.plot)
     if args.no_cache and args.cache is not None:
@@ -60,12 +72,23 @@ def _run(args: argparse.Namespace) -> int:
         raise Fail("ladder players are built-in names or .dgn files, not Python callables")
     players = list(args.players) or None
 
-    def progress(line: str) -> None:
-        note(args, line)
+    show_bar = not args.quiet and args.progress is not False and (args.progress or sys.stderr.isatty())
+    bar = ProgressBar("pairs", label="ladder", min_interval=0.0) if show_bar else None
 
-    result = ladder(players, args.deals, seed=args.seed, rules=rules, cache=cache,
-                    threads=args.threads, cross_play=() if args.no_cross_play else None,
-                    auto_pass=args.auto_pass, progress=progress, model_rules=args.model_rules)
+    def notes(line: str) -> None:
+        if bar is not None:
+            bar.note(line)
+        else:
+            note(args, line)
+
+    try:
+        result = ladder(players, args.deals, seed=args.seed, rules=rules, cache=cache,
+                        threads=args.threads, cross_play=() if args.no_cross_play else None,
+                        auto_pass=args.auto_pass, progress=bar, notes=notes,
+                        model_rules=args.model_rules)
+    finally:
+        if bar is not None:
+            bar.close()
     if args.json:
         print_json(result.figures())
     else:

@@ -9,6 +9,7 @@ import sys
 from collections.abc import Sequence
 
 from . import analyze, bench, gate, ladder, review, rules, serve, simulate, train
+from .messages import flag_text, os_error_text
 from .options import Command, Fail, Parser, rules_epilog, wrap_paragraphs
 
 #: The subcommands, in the order of ``daguai --help``: one module of this folder each.
@@ -101,7 +102,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             pass
         return 0
     except (ValueError, TypeError, OverflowError, MemoryError) as exc:  # bad input: exit 2
-        message = " ".join(str(exc).split()) or type(exc).__name__
+        message = flag_text(" ".join(str(exc).split())) or type(exc).__name__
         if isinstance(exc, MemoryError):
             message = (
                 f"out of memory{': ' + message if message != 'MemoryError' else ''} (ask for fewer games)"
@@ -109,6 +110,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"daguai: error: {message}", file=sys.stderr)
         return 2
     except (ImportError, OSError, RuntimeError) as exc:
-        message = " ".join(str(exc).split()) or type(exc).__name__
+        message = os_error_text(exc) if isinstance(exc, OSError) else " ".join(str(exc).split())
+        message = message or type(exc).__name__
         print(f"daguai: error: {message}", file=sys.stderr)
         return 1

@@ -26,7 +26,21 @@ class Parser(argparse.ArgumentParser):
     """argparse with one-line errors (no usage dump); --help stays complete."""
 
     def error(self, message: str) -> NoReturn:
-        self.exit(2, f"daguai: error: {' '.join(message.split())}\n")
+        from .messages import argparse_text, flag_text
+
+        self.exit(2, f"daguai: error: {argparse_text(flag_text(' '.join(message.split())))}\n")
+
+
+class RuleAction(argparse._AppendAction):
+    """``--rule KEY=VALUE`` (repeatable); ``--rule help`` prints every rule with its values
+    and default and exits, as ``--help`` does (before the other arguments are checked)."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: Any, option_string: str | None = None) -> None:
+        if isinstance(values, str) and values.strip().lower() == "help":
+            print(rules_listing())
+            parser.exit(0)
+        super().__call__(parser, namespace, values, option_string)
 
 
 class Fail(Exception):
@@ -88,7 +102,13 @@ def policy_arg(text: str) -> Any:
     try:
         return check_policy(text)
     except ValueError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
+        from .messages import did_you_mean
+
+        message = str(exc)
+        known = f"unknown policy {text!r}"
+        if message.startswith(known):  # a misspelled name: the closest built-in one
+            message = known + did_you_mean(text, POLICY_NAMES) + message[len(known):]
+        raise argparse.ArgumentTypeError(message) from None
 
 
 def _rule_values() -> dict[str, str]:
@@ -110,6 +130,15 @@ def _rule_values() -> dict[str, str]:
 
 
 def rules_epilog() -> str:
+    """The one line that ends the help of a command with --rule (the list is long: it is
+    printed by ``--rule help``; the rules themselves: ``daguai rules``, docs/rules.md)."""
+    return textwrap.fill("rules: --rule KEY=VALUE (repeatable); '--rule help' lists every rule "
+                         "with its values and default; the rules of the game: daguai rules "
+                         "(docs/rules.md)", help_width())
+
+
+def rules_listing() -> str:
+    """Every rule variant with its values, default and rule id (``--rule help``)."""
     from ..rules import VARIANTS
 
     values = _rule_values()
@@ -156,7 +185,10 @@ def parse_rules(items: Sequence[str] | None) -> Any:
             if not sep or not key:
                 raise Fail(f"--rule: expected KEY=VALUE, got {item!r}")
             if key not in defaults:
-                raise Fail(f"--rule: unknown rule {key!r} (known: {', '.join(defaults)})")
+                from .messages import did_you_mean
+
+                raise Fail(f"--rule: unknown rule {key!r}{did_you_mean(key, defaults)} (known: "
+                           f"{', '.join(defaults)}; --rule help lists them)")
             value = value.strip()
             default = defaults[key]
             if isinstance(default, bool):
@@ -299,7 +331,7 @@ def add_common(p: argparse.ArgumentParser) -> None:
                    help="seed of the run: game i depends only on (S, i) (default 0)")
     p.add_argument("--threads", type=positive, default=None, metavar="T",
                    help="C++ threads (default: all CPUs; with --ray: threads per task, default 1)")
-    p.add_argument("--rule", "--rules", dest="rules", action="append", default=[], metavar="KEY=VALUE",
+    p.add_argument("--rule", "--rules", dest="rules", action=RuleAction, default=[], metavar="KEY=VALUE",
                    help="a rule variant, e.g. --rule wild=high --rule dealer=stay (repeatable; "
                         "or comma-separated: --rule wild=high,dealer=stay); every rule below")
     p.add_argument("--auto-pass", action="store_true",

@@ -7,7 +7,7 @@ import argparse
 import sys
 
 from ..learn.config import TrainConfig
-from .options import Command, Fail, int_text, parse_rules, positive, seed_number
+from .options import Command, Fail, RuleAction, int_text, parse_rules, positive, seed_number
 
 
 def _widths(text: str) -> tuple[int, ...]:
@@ -63,7 +63,7 @@ def _add_train(p: argparse.ArgumentParser) -> None:
                    help="start over even if RUN has a checkpoint (default: resume from it)")
     p.add_argument("--actors", type=positive, default=C.actors, metavar="N",
                    help=f"actor processes (default {C.actors})")
-    p.add_argument("--rule", "--rules", dest="rules", action="append", default=[], metavar="KEY=VALUE",
+    p.add_argument("--rule", "--rules", dest="rules", action=RuleAction, default=[], metavar="KEY=VALUE",
                    help="train for a table or rule variant, e.g. --rule table=4p2d (repeatable; a "
                         "new run's setting: a resumed run keeps its checkpoint's rules)")
     p.add_argument("--init", metavar="MODEL", default=C.init,

@@ -12,7 +12,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..checks import check_int, check_rules, check_seed
+from ..progress import ProgressLike
 from ..rules import Rules
+from ..run.evaluation import INTERVAL
 
 __all__ = ["GateResult", "gate"]
 
@@ -25,7 +27,7 @@ class GateResult:
     candidate: str
     incumbent: str
     net_win_rate: float  # the candidate's wins minus losses per game, duplicate
-    net_win_ci: tuple[float, float]  # 95% Student-t over the deals
+    net_win_ci: tuple[float, float]  # 95%, in [-1, 1] (daguai.stats.bounded_mean_interval)
     mean_score_diff: float
     score_diff_ci: tuple[float, float]
     deals: int
@@ -41,7 +43,7 @@ class GateResult:
                 "net_win_ci": [num(x) for x in self.net_win_ci],
                 "mean_score_diff": num(self.mean_score_diff),
                 "score_diff_ci": [num(x) for x in self.score_diff_ci],
-                "deals": self.deals, "seed": self.seed, "interval": "95% Student-t over the deals"}
+                "deals": self.deals, "seed": self.seed, "interval": INTERVAL}
 
     def line(self) -> str:
         lo, hi = self.net_win_ci
@@ -52,11 +54,13 @@ class GateResult:
 
 
 def gate(candidate: str, incumbent: str, deals: int = 2000, seed: int = 0, rules: Rules | None = None,
-         *, threads: int | None = None, model_rules: str = "same") -> GateResult:
+         *, threads: int | None = None, model_rules: str = "same",
+         progress: ProgressLike = None) -> GateResult:
     """Duplicate evaluation of ``candidate`` against ``incumbent`` (policy names or ``.dgn``
     paths) on ``deals`` deals of ``seed``: promoted when the lower end of the 95% interval of
     the candidate's net win rate is above zero (a model against itself never is: every deal
-    is a tie, the interval [0, 0]). The bad arguments :func:`daguai.run.evaluate` refuses
+    is a tie, the interval holds 0). ``progress``: as in :func:`daguai.run.evaluate` (True:
+    a bar on stderr over the ``2 * deals`` rounds). The bad arguments :func:`daguai.run.evaluate` refuses
     raise its errors (``ValueError``; ``ModelError`` for a bad model file or a model trained
     for other rules)."""
     from ..run.evaluation import evaluate
@@ -68,7 +72,7 @@ def gate(candidate: str, incumbent: str, deals: int = 2000, seed: int = 0, rules
         if not isinstance(p, str):
             raise ValueError(f"{name} must be a policy name or a .dgn path, got {type(p).__name__}")
     r = evaluate(candidate, incumbent, deals, seed=seed, rules=rules, threads=threads,
-                 model_rules=model_rules)
+                 model_rules=model_rules, progress=progress)
     lo, hi = (float(x) for x in r.net_win_ci)
     return GateResult(promoted=bool(lo > 0), candidate=candidate, incumbent=incumbent,
                       net_win_rate=float(r.net_win_rate), net_win_ci=(lo, hi),

@@ -15,12 +15,15 @@ from .. import documents
 from ..checks import PolicyLike, check_int, check_policy, policy_name
 from ..progress import ProgressLike, progress_callback
 from ..rules import Rules
+from ..stats import _ci, bounded_mean_interval
 from .cluster import RAY_TIMEOUT
 from .results import SimResult, _pct, render_text
 from .simulation import simulate
-from .stats import _ci
 
 __all__ = ["evaluate", "EvalResult"]
+
+#: How the intervals are made (docs/simulation.md "Duplicate evaluation").
+INTERVAL = "95% intervals over the deals: Agresti-Coull in [-1, 1] for W-L, Student-t for scores"
 
 
 @dataclass(frozen=True, eq=False)
@@ -28,8 +31,10 @@ class EvalResult:
     """Result of :func:`evaluate` (duplicate evaluation of A against B).
 
     Rates are over all ``2 * n_deals`` games, from A's side. ``score_diff`` is A's per-seat
-    score minus B's per-seat score in a game; the confidence intervals are 95% Student-t
-    intervals over the ``n_deals`` per-deal values (the mean of the deal's two games).
+    score minus B's per-seat score in a game; the confidence intervals are 95% intervals over
+    the ``n_deals`` per-deal values (the mean of the deal's two games): for the net win rate,
+    bounded in [-1, 1], :func:`daguai.stats.bounded_mean_interval` (never outside the bounds,
+    never a point); for the score difference, Student-t.
     """
 
     policy_a: str
@@ -71,7 +76,7 @@ class EvalResult:
             "win_rate": self.win_rate, "draw_rate": self.draw_rate, "loss_rate": self.loss_rate,
             "net_win_rate": self.net_win_rate, "net_win_ci": list(self.net_win_ci),
             "mean_score_diff": self.mean_score_diff, "score_diff_ci": list(self.score_diff_ci),
-            "interval": "95% Student-t over the deals", "elapsed": self.elapsed,
+            "interval": INTERVAL, "elapsed": self.elapsed,
         }
         if per_deal:
             out["deal_net_win"] = self.deal_net_win.tolist()
@@ -153,8 +158,7 @@ class EvalResult:
             f"daguai evaluate: {self.policy_a} (A) vs {self.policy_b} (B), {self.n_deals:,} deals x 2 "
             f"seatings = {g:,} {unit}, seed {self.seed}, {rules}",
             counts, est,
-            "(Student-t intervals over the deals: mean ± t(0.975, n-1)·sd/√n of the per-deal "
-            "means of the two seatings)",
+            f"({INTERVAL}; a deal's value is the mean of its two seatings)",
             f"time: {self.elapsed:.2f} s",
         ]
 
@@ -200,7 +204,7 @@ def evaluate(policy_a: PolicyLike, policy_b: PolicyLike, n_deals: int = 1000, *,
     wins = int((w1 == 0).sum() + (w2 == 1).sum())
     losses = int((w1 == 1).sum() + (w2 == 0).sum())
     draws = 2 * n_deals - wins - losses
-    net, nlo, nhi = _ci(deal_net)
+    net, nlo, nhi = bounded_mean_interval(deal_net)  # a rate in [-1, 1]
     sd, slo, shi = _ci(deal_diff)
     g = 2 * n_deals
     return EvalResult(

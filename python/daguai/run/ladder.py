@@ -12,20 +12,17 @@ when it is in the pool (else at the first player).
 Results are cached per pairing in SQLite: the key is the two players' identities (a built-in
 name with the engine's build, :mod:`daguai.run.identity`; a model file by the SHA-256 of its
 bytes), the deals, the seed, the rules and ``auto_pass``, so adding a player to a ladder plays
-only its own pairs.
+only its own pairs (:mod:`daguai.run.ladder_cache`: every row is checked when read).
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 import math
 import os
-import sqlite3
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -33,13 +30,15 @@ import numpy as np
 from .. import _core
 from ..checks import check_int, check_model_rules, check_policy, check_rules, policy_name
 from ..documents import nan_to_none
+from ..errors import require
+from ..progress import ProgressBar, ProgressLike, progress_callback
 from ..rules import Rules
+from ..stats import bounded_mean_interval
 from ..table import seats_of
 from .evaluation import evaluate
-from .identity import identity as _identity
+from .ladder_cache import LadderCache, default_cache_path
 from .results import render_text
 from .simulation import simulate
-from .stats import _ci
 
 __all__ = ["ladder", "LadderResult", "Pairing", "Rating", "DEFAULT_POOL", "default_cache_path"]
 
@@ -50,15 +49,6 @@ DEFAULT_POOL: tuple[str, ...] = ("random", "greedy", "heuristic", "heuristic_exa
 
 #: Elo points per unit of log-odds: a 200-point gap is a 76% share of the rounds.
 ELO_PER_LOGIT = 400.0 / math.log(10.0)
-_CACHE_FORMAT = 1
-def default_cache_path() -> Path:
-    """Where pairings are cached: ``$DAGUAI_CACHE/ladder.sqlite``, else the XDG cache folder
-    (``$XDG_CACHE_HOME``, else ``~/.cache``) ``/daguai/ladder.sqlite``."""
-    base = os.environ.get("DAGUAI_CACHE")
-    if base:
-        return Path(base) / "ladder.sqlite"
-    xdg = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(xdg) / "daguai" / "ladder.sqlite"
 
 
 @dataclass(frozen=True)
@@ -148,7 +138,9 @@ class LadderResult:
                               ("95% CI", "right"), ("rounds", "right")):
             t.add_column(name, justify=justify, no_wrap=True)  # type: ignore[arg-type]
         for i, r in enumerate(self.ratings, 1):
-            t.add_row(str(i), r.name, f"{r.elo:+.0f}", f"[{r.lo:+.0f}, {r.hi:+.0f}]", f"{r.games:,}")
+            # the anchor is 0 by definition, not by measurement: no interval to show
+            ci = "(anchor)" if r.name == self.anchor else f"[{r.lo:+.0f}, {r.hi:+.0f}]"
+            t.add_row(str(i), r.name, f"{r.elo:+.0f}", ci, f"{r.games:,}")
         m = Table(box=box.SIMPLE_HEAD, pad_edge=False)
         for name, justify in (("A", "left"), ("B", "left"), ("W-L per round", "right"),
                               ("95% CI", "right")):
@@ -195,59 +187,22 @@ class LadderResult:
         plt.close(fig)
 
 
-# ---- players and the cache ----------------------------------------------------------------
-
-class _Cache:
-    """Pairing results in SQLite, keyed by everything the result depends on."""
-
-    def __init__(self, path: Path | None):
-        self.db: sqlite3.Connection | None = None
-        if path is None:
-            return
-        path.parent.mkdir(parents=True, exist_ok=True)
-        self.db = sqlite3.connect(str(path))
-        self.db.execute("CREATE TABLE IF NOT EXISTS pairings (key TEXT PRIMARY KEY, a TEXT, b TEXT, "
-                        "n_deals INTEGER, seed INTEGER, rules TEXT, deal_net TEXT, wins INTEGER, "
-                        "draws INTEGER, losses INTEGER, elapsed REAL)")
-        self.db.commit()
-
-    @staticmethod
-    def key(kind: str, a: str, b: str, n_deals: int, seed: int, rules: Rules, auto_pass: bool) -> str:
-        doc = {"format": _CACHE_FORMAT, "kind": kind, "a": _identity(a), "b": _identity(b),
-               "n_deals": n_deals, "seed": seed, "rules": rules.to_dict(), "auto_pass": auto_pass}
-        return hashlib.sha256(json.dumps(doc, sort_keys=True).encode()).hexdigest()
-
-    def get(self, key: str) -> tuple[np.ndarray, int, int, int, float] | None:
-        if self.db is None:
-            return None
-        row = self.db.execute("SELECT deal_net, wins, draws, losses, elapsed FROM pairings WHERE key = ?",
-                              (key,)).fetchone()
-        if row is None:
-            return None
-        try:
-            net = np.asarray(json.loads(row[0]), dtype=np.float64)
-        except (ValueError, TypeError):
-            return None  # a damaged row is played again, not trusted
-        return net, int(row[1]), int(row[2]), int(row[3]), float(row[4])
-
-    def put(self, key: str, a: str, b: str, n_deals: int, seed: int, rules: Rules, net: np.ndarray,
-            wins: int, draws: int, losses: int, elapsed: float) -> None:
-        if self.db is None:
-            return
-        self.db.execute("INSERT OR REPLACE INTO pairings VALUES (?,?,?,?,?,?,?,?,?,?,?)",
-                        (key, a, b, n_deals, seed, json.dumps(rules.to_dict()),
-                         json.dumps(net.tolist()), wins, draws, losses, elapsed))
-        self.db.commit()
-
-    def close(self) -> None:
-        if self.db is not None:
-            self.db.close()
-
+# ---- pairings ------------------------------------------------------------------------------
 
 def _pairing(a: str, b: str, net: np.ndarray, wins: int, draws: int, losses: int, elapsed: float,
              cached: bool, cross: bool = False) -> Pairing:
-    mean, lo, hi = _ci(net)
+    mean, lo, hi = bounded_mean_interval(net)  # W-L per round, in [-1, 1]
     return Pairing(a, b, len(net), wins, draws, losses, mean, (lo, hi), elapsed, cached, cross)
+
+
+def _play(kind: str, a: str, b: str, n_deals: int, seed: int, rules: Rules, threads: int | None,
+          auto_pass: bool) -> tuple[np.ndarray, int, int, int, float]:
+    """Play one pairing ("pair": a duplicate evaluation; "cross": a cross-play row)."""
+    if kind == "cross":
+        return _cross_play(a, b, n_deals, seed, rules, threads, auto_pass)
+    r = evaluate(a, b, n_deals, seed=seed, rules=rules, threads=threads, auto_pass=auto_pass,
+                 model_rules="any")  # the pool's models were checked before
+    return r.deal_net_win, r.wins, r.draws, r.losses, r.elapsed
 
 
 def _cross_play(x: str, partner: str, n_deals: int, seed: int, rules: Rules, threads: int | None,
@@ -283,10 +238,8 @@ def fit_ratings(players: Sequence[str], pairings: Sequence[Pairing], anchor: str
     seatings of a deal as independent rounds overstates their variance (duplicate play
     cancels much of the deal's luck), so the intervals are conservative.
     """
-    try:
-        import statsmodels.api as sm  # type: ignore[import-untyped]
-    except ImportError:
-        raise ImportError("the ladder's ratings need statsmodels: pip install 'daguai[ladder]'") from None
+    require("the ladder's ratings", "ladder", "statsmodels")
+    import statsmodels.api as sm  # type: ignore[import-untyped]
 
     index = {p: i for i, p in enumerate(players)}
     free = [p for p in players if p != anchor]
@@ -326,7 +279,8 @@ def ladder(players: Sequence[str] | None = None, n_deals: int = 200, *, seed: in
            rules: Rules | None = None, cache: str | os.PathLike[str] | None | bool = True,
            threads: int | None = None, cross_play: Sequence[str] | None = None,
            partner: str = "heuristic", auto_pass: bool = False,
-           progress: Callable[[str], None] | None = None, model_rules: str = "same") -> LadderResult:
+           progress: ProgressLike = None, model_rules: str = "same",
+           notes: Callable[[str], None] | None = None) -> LadderResult:
     """Play a round-robin of duplicate matches among ``players`` and rate them together.
 
     Parameters
@@ -342,12 +296,18 @@ def ladder(players: Sequence[str] | None = None, n_deals: int = 200, *, seed: in
         The table and variants (default ``Rules()``).
     cache : path, True, False or None
         The SQLite file of cached pairings (True: :func:`default_cache_path`; False / None:
-        no cache). A pairing found there is not played again.
+        no cache). A pairing found there is not played again; a row that does not agree
+        with its key or itself is played again (``notes`` says so). A file that is not a
+        ladder cache raises :class:`~daguai.run.ladder_cache.LadderCacheError` (a
+        ``ValueError``) before any pairing is played.
     cross_play : sequence of str, optional
         Players to also seat with ``partner`` team-mates against a team of ``partner``
         (default: every player of the pool but ``partner``; ``()`` for none).
-    progress : callable, optional
-        Called with a line of text before each pairing is played.
+    progress : None, True or callable
+        ``progress(done, total)`` over the pairings (cached ones included), or True for a
+        bar on stderr (:mod:`daguai.progress`).
+    notes : callable, optional
+        Called with a line of text before each pairing is played and for each bad cache row.
     model_rules : {"same", "any"}
         As in :func:`daguai.simulate`: a ``.dgn`` model trained for other rules is refused
         before any pairing is played, unless ``"any"``.
@@ -368,7 +328,8 @@ def ladder(players: Sequence[str] | None = None, n_deals: int = 200, *, seed: in
     if len(checked) < 2:
         raise ValueError(f"a ladder needs at least two players, got {len(checked)}")
     if len(set(checked)) != len(checked):
-        raise ValueError(f"a ladder's players must differ, got {checked}")
+        twice = next(p for p in checked if checked.count(p) > 1)
+        raise ValueError(f"a ladder's players must differ: {twice} is named more than once")
     n_deals = check_int(n_deals, "n_deals", 2, 2**31 - 1)
     seed = check_int(seed, "seed", 0, 2**64 - 1)
     rules = check_rules(rules)
@@ -380,38 +341,37 @@ def ladder(players: Sequence[str] | None = None, n_deals: int = 200, *, seed: in
     for p in crossers:
         if p not in checked:
             raise ValueError(f"cross-play player {p!r} is not in the pool")
-    path = default_cache_path() if cache is True else (None if cache in (False, None) else Path(cache))  # type: ignore[arg-type]
-    store = _Cache(path)
+    # fail before any pairing is played: the ratings' package, then the cache file
+    require("the ladder's ratings", "ladder", "statsmodels")
+    path = default_cache_path() if cache is True else (None if cache in (False, None) else cache)
+    store = LadderCache(path, notes)  # type: ignore[arg-type]
+    jobs = [("pair", a, b) for i, a in enumerate(checked) for b in checked[i + 1:]]
+    jobs += [("cross", x, partner) for x in crossers]
+    report = progress_callback(progress, "pairings")
     start = time.perf_counter()
     pairings: list[Pairing] = []
     cross: list[Pairing] = []
     try:
-        for i, a in enumerate(checked):
-            for b in checked[i + 1:]:
-                key = store.key("pair", a, b, n_deals, seed, rules, auto_pass)
-                hit = store.get(key)
-                if hit is None:
-                    if progress is not None:
-                        progress(f"{a} vs {b}: {n_deals:,} deals")
-                    r = evaluate(a, b, n_deals, seed=seed, rules=rules, threads=threads,
-                                 auto_pass=auto_pass, model_rules="any")  # checked above
-                    hit = (r.deal_net_win, r.wins, r.draws, r.losses, r.elapsed)
-                    store.put(key, a, b, n_deals, seed, rules, *hit)
-                    pairings.append(_pairing(a, b, *hit, cached=False))
-                else:
-                    pairings.append(_pairing(a, b, *hit, cached=True))
-        for x in crossers:
-            key = store.key("cross", x, partner, n_deals, seed, rules, auto_pass)
-            hit = store.get(key)
+        if report is not None:
+            report(0, len(jobs))
+        for done, (kind, a, b) in enumerate(jobs, 1):
+            key = store.key(kind, a, b, n_deals, seed, rules, auto_pass)
+            hit = store.get(key, a, b, n_deals, seed, rules)
             cached = hit is not None
             if hit is None:
-                if progress is not None:
-                    progress(f"cross-play: {x} with {partner} partners: {n_deals:,} deals")
-                hit = _cross_play(x, partner, n_deals, seed, rules, threads, auto_pass)
-                store.put(key, x, partner, n_deals, seed, rules, *hit)
-            cross.append(_pairing(x, partner, *hit, cached=cached, cross=True))
+                if notes is not None:
+                    notes(f"{a} vs {b}: {n_deals:,} deals" if kind == "pair" else
+                          f"cross-play: {a} with {b} partners: {n_deals:,} deals")
+                hit = _play(kind, a, b, n_deals, seed, rules, threads, auto_pass)
+                store.put(key, a, b, n_deals, seed, rules, *hit)
+            (pairings if kind == "pair" else cross).append(
+                _pairing(a, b, *hit, cached=cached, cross=kind == "cross"))
+            if report is not None:
+                report(done, len(jobs))
     finally:
         store.close()
+        if isinstance(report, ProgressBar):
+            report.close()
     anchor = "heuristic" if "heuristic" in checked else checked[0]
     ratings = fit_ratings(checked, pairings, anchor)
     return LadderResult(tuple(checked), n_deals, seed, rules, anchor, ratings, tuple(pairings),

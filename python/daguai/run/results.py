@@ -12,6 +12,7 @@ import numpy as np
 
 from .. import _core
 from ..rules import Rules
+from ..stats import mean_interval, wilson_interval
 
 __all__ = ["SimResult", "COLUMNS", "column_names", "mean_interval", "render_text", "wilson_interval"]
 
@@ -43,40 +44,6 @@ def _flat_columns(columns: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
 
 def _pct(k: float, n: float) -> str:
     return f"{100.0 * k / n:5.1f}%" if n else "    -"
-
-
-#: The normal quantile of a two-sided 95% interval.
-Z95 = 1.959963984540054
-
-
-def wilson_interval(k: int, n: int, z: float = Z95) -> tuple[float, float]:
-    """The Wilson score interval of a share ``k / n`` (95% for the default ``z``).
-
-    Chosen over the normal ("Wald") interval because win shares here are often near 0 or 1
-    (heuristic against random wins 98% of rounds), where Wald's interval collapses to a
-    point or leaves [0, 1]; Wilson's stays inside and keeps its coverage. ``(nan, nan)`` for
-    ``n = 0``."""
-    if n <= 0:
-        return float("nan"), float("nan")
-    p = k / n
-    denom = 1.0 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * float(np.sqrt(p * (1 - p) / n + z * z / (4 * n * n))) / denom
-    # exact ends at k = 0 and k = n (the formula gives them up to rounding)
-    return (0.0 if k == 0 else max(0.0, centre - half)), (1.0 if k == n else min(1.0, centre + half))
-
-
-def mean_interval(values: np.ndarray) -> tuple[float, float]:
-    """A 95% Student-t interval for the mean of independent ``values`` (the games of a
-    simulation are independent: each has its own seeded deal); ``(nan, nan)`` below 2."""
-    from .stats import t_quantile
-
-    n = len(values)
-    if n < 2:
-        return float("nan"), float("nan")
-    mean = float(np.mean(values))
-    half = t_quantile(0.975, n - 1) * float(np.std(values, ddof=1)) / float(np.sqrt(n))
-    return mean - half, mean + half
 
 
 def _ci_text(ci: tuple[float, float] | list[float] | None, scale: float = 100.0, digits: int = 1) -> str:

@@ -120,7 +120,8 @@ def hint(game: Game, legal_texts: list[str], decision: int, seed: int,
     hint's budget of time, more rollouts are worth more than inference; docs/search.md)."""
     import time
 
-    from ..search import _wilson, analyze
+    from ..search import analyze
+    from ..stats import wilson_interval as _wilson
 
     if worlds is None:
         worlds = hint_worlds(len(legal_texts))

@@ -53,8 +53,57 @@ def schema_error(name: str, doc: Any) -> str | None:
         return f"a value the schema cannot check (schema {name})"
     if error is None:
         return None
+    while error.validator in ("oneOf", "anyOf") and error.context:  # the closest form's reason
+        error = jsonschema.exceptions.best_match(error.context)
     where = "/".join(str(p) for p in error.absolute_path)
-    return f"{where + ': ' if where else ''}{error.message[:200]} (schema {name})"
+    return f"{where + ': ' if where else ''}{_readable(error)} (schema {name})"
+
+
+_JSON_TYPES = {dict: "an object", list: "a list", str: "text", bool: "true or false",
+               int: "a whole number", float: "a number", type(None): "null"}
+
+
+def _json_value(value: Any) -> str:
+    """A short JSON text of a schema's own value (names, bounds), never a Python repr."""
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        text = _JSON_TYPES.get(type(value), "a value")
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+def _readable(error: Any) -> str:
+    """What a schema error means in words, from its kind and the schema's figures; the
+    client's value is named by its JSON type only (never echoed as a Python repr)."""
+    kind, want, got = error.validator, error.validator_value, error.instance
+    what = _JSON_TYPES.get(type(got), "a value")
+    count = len(got) if isinstance(got, (list, dict, str)) else 0
+    if kind == "required":
+        missing = next((k for k in want if isinstance(got, dict) and k not in got), want[0])
+        return f"missing the field {_json_value(missing)}"
+    if kind == "additionalProperties":
+        known = error.schema.get("properties", {}) if isinstance(error.schema, dict) else {}
+        extra = sorted(str(k) for k in got if k not in known) if isinstance(got, dict) else []
+        return f"unknown field {_json_value(extra[0])}" if extra else "unknown field"
+    if kind == "type":
+        names = want if isinstance(want, list) else [want]
+        return f"must be of type {' or '.join(names)}, got {what}"
+    if kind in ("enum", "const"):
+        allowed = want if kind == "enum" else [want]
+        return f"must be one of {', '.join(_json_value(v) for v in allowed)}"
+    if kind in ("minItems", "maxItems"):
+        return f"must have {'at least' if kind == 'minItems' else 'at most'} {want} entries, got {count}"
+    if kind in ("minLength", "maxLength"):
+        most = "at least" if kind == "minLength" else "at most"
+        return f"must be {most} {want} characters long, got {count}"
+    if kind in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
+        word = {"minimum": ">=", "maximum": "<=", "exclusiveMinimum": ">", "exclusiveMaximum": "<"}[kind]
+        return f"must be {word} {want}"
+    if kind in ("oneOf", "anyOf"):
+        return f"is not one of the forms the schema allows ({what})"
+    if kind == "pattern":
+        return f"does not match the pattern {_json_value(want)}"
+    return f"is not what the schema allows ({kind})"
 
 
 def read_client_message(text: str) -> dict[str, Any]:
