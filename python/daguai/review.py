@@ -29,7 +29,8 @@ from .checks import check_int, check_seed
 from .errors import ReplayError
 from .game import Game
 from .records import _read_lines, new_game
-from .search import _Z95, MAX_ROLLOUTS, MAX_THREADS, _mean_sd, _wilson
+from .search import MAX_ROLLOUTS, MAX_THREADS, _mean_sd
+from .stats import Z95, wilson_interval
 
 __all__ = ["Review", "ReviewedDecision", "review", "REVIEW_ROLLOUTS", "REVIEW_FORMAT"]
 
@@ -51,8 +52,8 @@ def _diff_interval(a: int, na: int, b: int, nb: int) -> tuple[float, float]:
     Wilson intervals). The two rates come from the same worlds with common random numbers,
     which correlates them positively: the interval is then wider than needed, not narrower."""
     p1, p2 = a / na, b / nb
-    l1, u1 = _wilson(a, na)
-    l2, u2 = _wilson(b, nb)
+    l1, u1 = wilson_interval(a, na)
+    l2, u2 = wilson_interval(b, nb)
     d = p1 - p2
     return (d - math.sqrt((p1 - l1) ** 2 + (u2 - p2) ** 2), d + math.sqrt((u1 - p1) ** 2 + (p2 - l2) ** 2))
 
@@ -261,7 +262,7 @@ def _judge(
     if not agrees:
         diffs = [float(other[7][k] - mine[7][k]) for k in range(m_worlds)]
         points, sd = _mean_sd(diffs)
-        h = _Z95 * sd / math.sqrt(m_worlds)
+        h = Z95 * sd / math.sqrt(m_worlds)
         points_ci = (points - h, points + h)
         win = other[2] / other[1] - mine[2] / mine[1]
         win_ci = _diff_interval(other[2], other[1], mine[2], mine[1])
