@@ -13,7 +13,8 @@ from daguai.errors import ReplayError
 from daguai.game import Game
 from daguai.review import review
 from daguai.rules import Rules
-from daguai.search import _Z95, sample_worlds
+from daguai.search import sample_worlds
+from daguai.stats import Z95 as _Z95
 
 
 def _match(seed: int = 5) -> str:
