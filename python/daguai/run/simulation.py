@@ -132,15 +132,21 @@ def _run_slow(rules: Rules, seed: int, first: int, count: int, policies: Sequenc
               view_seat: int = -1) -> dict[str, np.ndarray]:
     # The rows are filled by the engine's column table (cpp/engine/run/columns.cpp), as in C++.
     rows = _core._ResultRows(rules._core, count, matches)
+    worlds: list[Game] = []
+    if start is not None and view_seat >= 0:
+        # World i of the view, as in C++: the sampler's world k depends only on (seed, k),
+        # so one draw of first + count worlds gives worlds first .. first + count - 1.
+        from ..search import sample_worlds
+
+        worlds = sample_worlds(start.view(view_seat), first + count, seed)[first:]
     for j in range(count):
         i = first + j
         if start is None:
             g = Game(seed, rules, game=i, auto_pass=auto_pass, record=True)  # policies see the history
         elif view_seat < 0:
             g = start.clone()
-        else:  # world i of the view, as in C++ (sample_worlds' world i)
-            from ..search import sample_worlds
-            g = sample_worlds(start.view(view_seat), i + 1, seed)[i]
+        else:
+            g = worlds[j]
         dealer, level = g.dealer, LEVELS.index(g.level)
         plays, passes = _play(g, policies, matches)
         rows.fill(j, g.state, seed, i, dealer, level, plays, passes)
