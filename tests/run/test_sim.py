@@ -209,9 +209,10 @@ def test_slow_path_equals_fast_variants(rules):
 
 
 def test_slow_path_draws_each_world_once(monkeypatch):
-    """The slow path from a view's worlds samples n worlds for n games (it sampled n(n+1)/2:
-    world i as sample_worlds(view, i + 1)[i]), and plays the same worlds as before: the
-    sampler's world k depends only on (seed, k), so a longer draw starts with a shorter one."""
+    """The slow path from a view's worlds samples n worlds for n games, once per run (it
+    sampled n(n+1)/2: world i as sample_worlds(view, i + 1)[i]), and plays the same worlds as
+    before: the sampler's world k depends only on (seed, k), so a longer draw starts with a
+    shorter one."""
     import daguai.search
 
     g = Game(3, record=True)
@@ -240,8 +241,14 @@ def test_slow_path_draws_each_world_once(monkeypatch):
     fast = simulate(6, ["heuristic"] * 6, seed=11, position=g.position(), worlds=True)
     for k in ("order", "scores", "winner"):
         assert np.array_equal(slow[k], fast[k]), k
-    halves = simulate(6, pols, seed=11, position=g.position(), worlds=True, batch=3)  # first = 3
+    drawn.clear()
+    monkeypatch.setattr(daguai.search, "sample_worlds", counting)
+    halves = simulate(6, pols, seed=11, position=g.position(), worlds=True, batch=1)
+    assert drawn == [6]  # one draw for the run, not one per call (1 + 2 + ... + 6 before)
     assert np.array_equal(halves["order"], fast["order"])
+    part = _run_slow(g.rules, 11, 3, 3, pols, False, g.auto_pass, g, g.current_player)  # worlds 3..5
+    assert np.array_equal(part["order"], fast["order"][3:])
+    assert simulate(0, pols, seed=11, position=g.position(), worlds=True).n == 0
 
 
 def test_play_game_helper(base):
