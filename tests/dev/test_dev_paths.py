@@ -47,7 +47,7 @@ SKIPPED = {"__pycache__", ".git", "node_modules", ".pytest_cache", ".mypy_cache"
 #: Paths a text names but the tree does not hold: written at run time or by a build (their
 #: docs say so).
 MADE = (
-    "python/daguai/_core.",  # the built native module (its .so)
+    "python/daguai/_core.cpython",  # the built native module (python/daguai/_core.cpython-*.so)
     "training/<",
     "examples/reinforce_weights.npz",  # written by examples/reinforce.py
 )
@@ -83,7 +83,8 @@ def named_paths(text: str) -> list[tuple[int, str]]:
             end = m.end()
             if end < len(line) and line[end] in "<{":  # cpp/engine/<layer>/...
                 continue
-            if PLACEHOLDER.search(path) or path.startswith(MADE) or path.count("/") == 0:
+            if PLACEHOLDER.search(path) or path.startswith(MADE) or path.count("/") == 0 \
+                    or re.fullmatch(r"python/daguai/_core\*?\.so", path):
                 continue
             out.append((n, "cpp/" + path if path.startswith(IN_CPP) else path))
     return out
