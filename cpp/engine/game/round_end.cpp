@@ -18,8 +18,8 @@ void pair_tributes(TributePairing how, const Table& tb, int n, const std::int8_t
                    const std::int8_t* recv, std::array<std::int8_t, kMaxTributers>* out_t,
                    std::array<std::int8_t, kMaxTributers>* out_r) {
   // trib: tributers by finishing position (better first); recv: receivers, better first.
-  std::array<std::int8_t, kMaxTributers> match =
-      tributer_array(std::int8_t(-1));  // receiver index -> tributer seat
+  // receiver index -> tributer seat
+  std::array<std::int8_t, kMaxTributers> match = tributer_array(std::int8_t(-1));
   if (how == TributePairing::kFinishOrder) {
     for (int i = 0; i < n; ++i) match[i] = trib[n - 1 - i];  // last-placed pays the first
   } else {
