@@ -102,7 +102,7 @@ def train(episodes: int = 300, seed: int = 0, lr: float = 0.01, opponents: str =
     Deterministic for a given seed: the environment plays ``Game(seed, game=k)`` in episode
     k, and the sampling of actions uses ``numpy.random.default_rng(seed)``.
     """
-    import daguai.learn.gym_env  # noqa: F401 - registers daguai/DaGuai-v0
+    import daguai.learn.envs.gym_env  # noqa: F401 - registers daguai/DaGuai-v0
     import gymnasium
 
     if policy is None:

@@ -139,7 +139,7 @@ WorldTiming time_worlds(const GameState& g, int n, std::uint64_t seed) {
 std::vector<double> time_decisions(const Rules& rules, PolicyId policy, PolicyId opponent,
                                    std::uint64_t seed, int rounds) {
   std::vector<double> ns;
-  std::array<PolicyScratch, 6> scratch;
+  std::array<PolicyScratch, kSeats> scratch;
   std::vector<Action> legal;
   const auto cpu_ns = [] {
     timespec t;
@@ -148,7 +148,7 @@ std::vector<double> time_decisions(const Rules& rules, PolicyId policy, PolicyId
   };
   for (int i = 0; i < rounds; ++i) {
     GameState g(rules, seed, std::uint64_t(i), false, false, Start::kRandom);
-    std::array<Rng, 6> rngs;
+    std::array<Rng, kSeats> rngs;
     for (int s = 0; s < 6; ++s)
       rngs[std::size_t(s)] = Rng::stream(seed, std::uint64_t(i), Stream::kPolicy, std::uint64_t(s));
     while (!g.match_over() && g.results().empty()) {
@@ -182,7 +182,7 @@ namespace {
 void network_decisions(const Rules& rules, std::uint64_t seed, int rounds,
                        std::vector<std::vector<float>>* states,
                        std::vector<std::vector<float>>* actions, std::vector<int>* heuristic) {
-  std::array<PolicyScratch, 6> scratch;
+  std::array<PolicyScratch, kSeats> scratch;
   Decision d;
   Rng unused(0);  // the heuristic draws nothing
   for (int i = 0; i < rounds; ++i) {

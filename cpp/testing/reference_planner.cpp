@@ -1,6 +1,6 @@
 // The reference planner: the heuristic's plan in its plainest form, kept as the slow,
 // obvious statement of the plan (players/planner.hpp says what a plan is); the fast planner
-// must make exactly the same plans (tests/test_analysis_planner.py compares them).
+// must make exactly the same plans (tests/players/test_analysis_planner.py compares them).
 #include "reference_planner.hpp"
 
 #include <algorithm>

@@ -46,7 +46,7 @@ from ._core import (
 from .analysis import min_plays
 from .errors import CodecError
 from .game import RECORD_FORMAT, Game, ReplayError, read_record, replay
-from .learn.batch_env import BatchEnv
+from .learn.envs.batch_env import BatchEnv
 from .learn.tensors import (
     CAND_FEATURES,
     NUM_ABSTRACT,
@@ -95,7 +95,7 @@ def pettingzoo_env(**kwargs: Any) -> Any:
     """The PettingZoo AEC environment (:func:`daguai.env.env`; keyword arguments of
     :class:`daguai.env.raw_env`). Needs ``pip install 'daguai[rl]'``; imported on first use,
     so ``import daguai`` does not need PettingZoo. See docs/learning.md."""
-    from .learn.pettingzoo_env import env as _env
+    from .learn.envs.pettingzoo_env import env as _env
 
     return _env(**kwargs)
 
@@ -165,6 +165,6 @@ __all__ = [
     "Rng",
 ]
 
-from .learn import _gym_ids  # noqa: E402
+from .learn.envs import _gym_ids  # noqa: E402
 
 _gym_ids.install()  # Gymnasium ids on `import daguai`, without importing Gymnasium

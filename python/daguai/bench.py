@@ -211,7 +211,7 @@ def measure_learning(steps: int = 200) -> list[Row]:
         rows.append(("  the same, inputs streamed from memory instead of in cache",
                      t["float_stream_ns"] / t["quantized_stream_ns"], "x", NAN))
     try:
-        from .learn.pettingzoo_env import env as aec_env
+        from .learn.envs.pettingzoo_env import env as aec_env
     except ImportError:
         return rows
     e = aec_env()

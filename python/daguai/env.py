@@ -1,8 +1,8 @@
-"""``daguai.env`` is ``daguai.learn.pettingzoo_env`` under the name PettingZoo's convention
+"""``daguai.env`` is ``daguai.learn.envs.pettingzoo_env`` under the name PettingZoo's convention
 expects (``from daguai import env``): the same module object, so its names and attributes
 are one."""
 
 import importlib
 import sys
 
-sys.modules[__name__] = importlib.import_module("daguai.learn.pettingzoo_env")
+sys.modules[__name__] = importlib.import_module("daguai.learn.envs.pettingzoo_env")

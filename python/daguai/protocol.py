@@ -1,9 +1,9 @@
 """The network forms of daguai: actions, plays, views and games (the table protocol).
 
 The events themselves (record lines, decisions, a view's history, what each audience sees)
-are encoded by the one event codec, :mod:`daguai.codec`, whose names this module re-exports
-under their old names (``event_to_json``, ``event_for_seat``, ``entry_decision``, ...). The
-table server's messages (``daguai serve``, docs/protocol.md) are built from both; the JSON
+are encoded by the one event codec, :mod:`daguai.codec` (``codec.encode``, ``codec.restrict``,
+``codec.decision``, ``codec.entry_decision``). The table server's messages (``daguai serve``,
+docs/protocol.md) are built from both; the JSON
 Schema of every message ships with the package (:func:`schema`).
 
 Forms
@@ -32,15 +32,14 @@ from typing import Any
 
 from . import _core, codec
 from ._core import Action, Play
-from .codec import decisions, dumps, entry_decision, play_to_json, result_to_json
+from .codec import decisions, dumps, play_to_json, result_to_json
 from .errors import CodecError, ReplayError
 from .table import table_info
 
 __all__ = [
     "PROTOCOL_VERSION", "RECORD_FORMAT", "ACTION_TYPES", "ReplayError",
     "play_to_json", "play_from_json", "action_to_json", "action_text", "parse_action",
-    "action_from_json", "decision_of_event", "decisions", "apply_decision", "event_to_json",
-    "entry_decision", "event_for_seat", "history_entry", "result_to_json", "view_to_json",
+    "action_from_json", "decisions", "apply_decision", "result_to_json", "view_to_json",
     "public_view", "position_to_json", "dumps", "schema", "SCHEMA_NAME", "old_reading",
 ]
 
@@ -133,13 +132,7 @@ def action_from_json(game: Any, d: Any) -> Action:
     return parse_action(game, text)
 
 
-# ---- decisions and events: the codec's (daguai.codec), under their old names ------------
-def decision_of_event(name: str, s: int, other: int, flags: int, payload: Any) -> list[Any] | None:
-    """The decision ``[seat, type, cards?, as?]`` an engine log event records, or None
-    (:func:`daguai.codec.decision`)."""
-    return codec.decision((name, s, other, flags, payload))
-
-
+# ---- decisions: applied to a game (read by daguai.codec) ---------------------------------
 def apply_decision(g: Any, a: Any, where: str = "decision") -> None:
     """Apply one decision ``[seat, type, cards?, as?]`` to ``g`` (a Game); raises
     :class:`ReplayError` naming ``where`` when it is malformed (:func:`daguai.codec.read_decision`),
@@ -210,23 +203,6 @@ def old_reading(cards: Any, declared: Any, level: str, rules: Any) -> str | None
     if now is None or (now.kind, now.key) != (old.kind, old.key):
         return None
     return " ".join(now.jokers_as)
-
-
-def event_to_json(name: str, s: int, other: int, flags: int, payload: Any) -> dict[str, Any]:
-    """The record entry (docs/records.md) of one engine log event (:func:`daguai.codec.encode`)."""
-    return codec.encode((name, s, other, flags, payload))
-
-
-def event_for_seat(e: dict[str, Any], seat: int | None) -> dict[str, Any]:
-    """A record entry as ``seat`` may see it (R16); ``seat=None``: the public form
-    (:func:`daguai.codec.restrict`)."""
-    return codec.restrict(e, seat)
-
-
-def history_entry(event: tuple, seat: int) -> dict[str, Any] | None:
-    """An engine log event as it appears in ``Game.observation(seat)["history"]``
-    (:func:`daguai.codec.encode` with ``form="view"``)."""
-    return codec.encode(event, seat, form="view")
 
 
 # ---- views -------------------------------------------------------------------------------

@@ -277,8 +277,7 @@ def check_inference(inference: Any) -> str:
 
 def analyze(source: Any, *, upto: int | None = None, rollouts: int | None = None,
             time: float | None = None, policy: str = "heuristic", seed: int = 0, threads: int = 1,
-            progress: Any = None, worlds: int | None = None,
-            inference: str = ANALYZE_INFERENCE) -> Analysis:
+            progress: Any = None, inference: str = ANALYZE_INFERENCE) -> Analysis:
     """Which play wins: the groups of equivalent actions of the seat to act, raced over
     sampled worlds and ranked by the seat's mean score change in the round (:data:`MEASURE`).
 
@@ -310,17 +309,7 @@ def analyze(source: Any, *, upto: int | None = None, rollouts: int | None = None
     network's softmax over its Q-values with a fitted temperature (``ValueError`` at a table
     without a learned model; docs/search.md "Inference from play"); both deterministic for a
     seed as well. Any other value raises ``ValueError`` naming it.
-
-    ``worlds``: the old name of ``rollouts`` (each rollout plays one sampled world), still
-    accepted with a ``DeprecationWarning`` so that scripts written for it keep working.
     """
-    if worlds is not None:
-        import warnings
-
-        if rollouts is not None:
-            raise ValueError("give rollouts= only (worlds= is its old name)")
-        warnings.warn("analyze(worlds=) is now analyze(rollouts=)", DeprecationWarning, stacklevel=2)
-        rollouts = worlds
     if time is not None:
         if isinstance(time, bool) or not isinstance(time, (int, float)) or not 0 < time <= MAX_SECONDS:
             raise ValueError(f"time must be a number of seconds in (0, {MAX_SECONDS:g}], got {time!r}")

@@ -116,6 +116,7 @@ def test_evaluate():
     ([], "no command"),
     (["evaluate", "heuristic"], "required"),
     (["simulate", "--bogus"], "unrecognized arguments"),
+    (["analyze", "p.json", "--worlds", "64"], "unrecognized arguments: --worlds"),  # now --rollouts
 ])
 def test_bad_arguments(args, needle):
     p = run(*args)

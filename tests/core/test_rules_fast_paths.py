@@ -1,6 +1,6 @@
 """The engine's fast paths against their slow references.
 
-- Five-card classification by table (cpp/engine/five_table.*) against the branchy
+- Five-card classification by table (cpp/engine/plays/five_table.*) against the branchy
   classifier it replaced (``_testing.classify_reference``, detail::classify_five), R5-R7:
   exhaustively over every multiset of five symbols (13 ranks + joker), mixed suits and one
   suit, for several (level, wild, wrap) settings; and on random five-card sets at every level.
@@ -14,20 +14,16 @@
 from __future__ import annotations
 
 import itertools
-import os
 import random
-import sys
 from collections import Counter
 
 import daguai
 import numpy as np
 import pytest
+import test_rules_perft  # tests/core is on pytest's pythonpath (pyproject.toml)
 from daguai import LegalPlays, Rng, Rules, _core
 from daguai._core import _testing
 from scipy.stats import chisquare
-
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import test_rules_perft  # noqa: E402
 
 RANKS = "23456789TJQKA"
 SUITS = "shdc"

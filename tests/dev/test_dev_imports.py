@@ -17,7 +17,7 @@ import pytest
 
 PACKAGE_DIR = Path(__file__).resolve().parents[2] / "python" / "daguai"
 
-#: The one alias module: ``daguai.env`` is ``daguai.learn.pettingzoo_env`` (PettingZoo's convention).
+#: The one alias module: ``daguai.env`` is ``daguai.learn.envs.pettingzoo_env`` (PettingZoo's convention).
 SHIMS = {"daguai.env"}
 
 #: The tools on top of every layer: the command line (the ``daguai.cli`` folder) and the

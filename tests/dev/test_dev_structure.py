@@ -22,7 +22,7 @@ PACKAGE = ROOT / "python" / "daguai"
 MAX_MODULE_LINES = 450
 MAX_TOP_TEST_FILES = 25
 #: The one alias module and what it aliases.
-ALIASES = {"env.py": "daguai.learn.pettingzoo_env"}
+ALIASES = {"env.py": "daguai.learn.envs.pettingzoo_env"}
 #: Where comments and docstrings must not narrate history (folders, or single files).
 HISTORY_FREE = ["cpp", "python", "tests", "benchmarks", "examples", "docs/development.md"]
 #: "issue 16", "Issues 8", "issue #3" in prose; "#12" only inside a comment.

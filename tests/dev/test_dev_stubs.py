@@ -1,4 +1,4 @@
-"""The hand-written stubs (python/daguai/_core.pyi) agree with the compiled module: mypy's
+"""The hand-written stubs (python/daguai/_core/__init__.pyi) agree with the compiled module: mypy's
 stubtest compares every name, signature and property of daguai._core with the stubs.
 
 Three kinds of report are artefacts of pybind11 itself, not differences between the stubs and

@@ -100,7 +100,7 @@ def test_an_opponent_name_with_a_surrogate_is_a_card_error():
 
 def test_a_tampered_gym_num_envs_is_refused_on_loading():
     """Was an IndexError at the next step (the arrays had 3 rows, num_envs said 5)."""
-    gym_vector = pytest.importorskip("daguai.learn.gym_vector")
+    gym_vector = pytest.importorskip("daguai.learn.envs.gym_vector")
     v = gym_vector.DaGuaiVectorEnv(num_envs=3)
     v.reset(seed=1)
     v.num_envs = 5

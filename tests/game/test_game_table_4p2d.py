@@ -27,7 +27,7 @@ SETTINGS = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 # ---------------------------------------------------------------------------
-# The table descriptor (engine/table.hpp)
+# The table descriptor (engine/core/table.hpp)
 # ---------------------------------------------------------------------------
 
 def test_r18_table_descriptors():
@@ -633,7 +633,7 @@ def test_r18_batch_env_rewards_per_seat():
 
 def test_r18_pettingzoo_and_gym_envs():
     from daguai.env import raw_env
-    from daguai.learn.gym_env import DaGuaiEnv
+    from daguai.learn.envs.gym_env import DaGuaiEnv
     e = raw_env(rules=R4)
     e.reset(seed=3)
     assert e.possible_agents == [f"player_{s}" for s in range(4)]
@@ -651,7 +651,7 @@ def test_r18_pettingzoo_and_gym_envs():
 
 def test_r18_openspiel_game():
     pyspiel = pytest.importorskip("pyspiel")
-    import daguai.learn.openspiel_game  # noqa: F401  (registers the games)
+    import daguai.learn.envs.openspiel_game  # noqa: F401  (registers the games)
     game = pyspiel.load_game("python_daguai_4p2d")
     assert game.num_players() == 4 and game.max_utility() == 3.0
     state = game.new_initial_state()

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 gymnasium = pytest.importorskip("gymnasium")
-import daguai.learn.gym_env  # noqa: E402,F401  (registers the ids)
+import daguai.learn.envs.gym_env  # noqa: E402,F401  (registers the ids)
 
 MODEL = str(Path(daguai.__file__).parent / "models" / "learned.dgn")
 EXAMPLE = str(Path(__file__).resolve().parents[2] / "examples" / "reinforce.py") + ":policy"

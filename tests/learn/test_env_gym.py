@@ -1,4 +1,4 @@
-"""Gymnasium environments (python/daguai/learn/gym_env.py): Gymnasium's own env checker, the
+"""Gymnasium environments (python/daguai/learn/envs/gym_env.py): Gymnasium's own env checker, the
 single-agent env against daguai.Game stepped with the same decisions and the same C++
 opponents, and the vector env against daguai.BatchEnv."""
 
@@ -18,8 +18,8 @@ from daguai import (  # noqa: E402
     action_from_abstract,
     encode_observation,
 )
-from daguai.learn.gym_env import ENV_ID, SELF_PLAY_ID, DaGuaiEnv  # noqa: E402
-from daguai.learn.gym_vector import DaGuaiVectorEnv  # noqa: E402
+from daguai.learn.envs.gym_env import ENV_ID, SELF_PLAY_ID, DaGuaiEnv  # noqa: E402
+from daguai.learn.envs.gym_vector import DaGuaiVectorEnv  # noqa: E402
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 
 
@@ -36,7 +36,7 @@ def test_gymnasium_check_env(kwargs):
 
 def test_registered_ids_and_module_entry_point():
     assert ENV_ID in gymnasium.envs.registry and SELF_PLAY_ID in gymnasium.envs.registry
-    env = gymnasium.make("daguai.learn.gym_env:daguai/DaGuai-v0", opponents="random")
+    env = gymnasium.make("daguai.learn.envs.gym_env:daguai/DaGuai-v0", opponents="random")
     assert isinstance(env.unwrapped, DaGuaiEnv)
     v = gymnasium.make_vec(SELF_PLAY_ID, num_envs=3)
     assert isinstance(v, DaGuaiVectorEnv) and v.num_envs == 3

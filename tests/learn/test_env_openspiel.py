@@ -1,4 +1,4 @@
-"""The OpenSpiel adapter (python/daguai/learn/openspiel_game.py): OpenSpiel's own random
+"""The OpenSpiel adapter (python/daguai/learn/envs/openspiel_game.py): OpenSpiel's own random
 simulation test, and the adapter's rounds against daguai.Game stepped directly."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import pytest
 
 pyspiel = pytest.importorskip("pyspiel")
 
-import daguai.learn.openspiel_game  # noqa: E402,F401 - registers "python_daguai"
+import daguai.learn.envs.openspiel_game  # noqa: E402,F401 - registers "python_daguai"
 from daguai import Game, Rules, abstract_mask, action_from_abstract, encode_observation  # noqa: E402
 
 

@@ -342,6 +342,6 @@ def test_import_daguai_does_not_import_pettingzoo():
 def test_missing_pettingzoo_gives_a_clear_import_error(monkeypatch):
     monkeypatch.setitem(sys.modules, "pettingzoo", None)
     monkeypatch.delitem(sys.modules, "daguai.env")
-    monkeypatch.delitem(sys.modules, "daguai.learn.pettingzoo_env")  # daguai.env is this module
+    monkeypatch.delitem(sys.modules, "daguai.learn.envs.pettingzoo_env")  # daguai.env is this module
     with pytest.raises(ImportError, match=r"pip install 'daguai\[rl\]'"):
         importlib.import_module("daguai.env")

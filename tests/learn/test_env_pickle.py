@@ -127,7 +127,7 @@ def _steps(env, actions):
 
 def test_the_vector_env_pickles_mid_episode_and_the_copy_plays_identically():
     """Found: DaGuaiVectorEnv could not be pickled because BatchEnv could not."""
-    from daguai.learn.gym_vector import DaGuaiVectorEnv
+    from daguai.learn.envs.gym_vector import DaGuaiVectorEnv
 
     vec = DaGuaiVectorEnv(num_envs=3, max_episode_steps=40)
     obs, _ = vec.reset(seed=9)
@@ -154,7 +154,7 @@ def _play_in_child(blob: bytes, actions: list) -> list:
 
 
 def test_a_pickled_vector_env_plays_on_in_a_spawned_process():
-    from daguai.learn.gym_vector import DaGuaiVectorEnv
+    from daguai.learn.envs.gym_vector import DaGuaiVectorEnv
 
     vec = DaGuaiVectorEnv(num_envs=2, seed=4)
     obs, _ = vec.reset(seed=4)

@@ -27,7 +27,7 @@ ENV = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
 @pytest.mark.parametrize("imports", ["import daguai, gymnasium", "import gymnasium, daguai"])
 def test_make_works_after_import_daguai_in_either_order(imports):
     """Found: `gymnasium.make("daguai/DaGuai-v0")` raised NamespaceNotFound unless
-    daguai.learn.gym_env had been imported; `import daguai` alone must not import Gymnasium."""
+    daguai.learn.envs.gym_env had been imported; `import daguai` alone must not import Gymnasium."""
     code = (f"{imports}\nimport sys\n"
             "e = gymnasium.make('daguai/DaGuai-v0', opponents='random')\n"
             "e.reset(seed=1)\n"

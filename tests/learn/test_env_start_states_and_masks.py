@@ -256,7 +256,7 @@ def test_one_mask_dtype_int8_everywhere():
     e.reset(seed=1)
     assert e.observe(e.agent_selection)["action_mask"].dtype == np.int8
     pytest.importorskip("gymnasium")
-    import daguai.learn.gym_env  # noqa: F401 - registers the ids
+    import daguai.learn.envs.gym_env  # noqa: F401 - registers the ids
     import gymnasium
 
     obs, info = gymnasium.make("daguai/DaGuai-v0").reset(seed=1)

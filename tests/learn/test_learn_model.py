@@ -1,4 +1,4 @@
-"""The learned player's native half (engine/learned.hpp): the .dgn file, the C++
+"""The learned player's native half (engine/learned/learned.hpp): the .dgn file, the C++
 forward pass against PyTorch, the features against a plain-Python reading of the view (R16),
 the switching rule, the model registry, and the self-play generator's determinism (R17)."""
 

@@ -180,7 +180,7 @@ def test_a_4p2d_model_is_refused_at_6p3d_and_plays_at_4p2d_R18(tmp_path):
 
 def test_the_gym_environment_refuses_a_model_of_other_rules(tmp_path):
     pytest.importorskip("gymnasium")
-    from daguai.learn.gym_env import DaGuaiEnv
+    from daguai.learn.envs.gym_env import DaGuaiEnv
 
     six = _model_for(tmp_path / "six.dgn", None)
     with pytest.raises(_core.ModelError, match="not for this game's"):

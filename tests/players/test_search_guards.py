@@ -8,6 +8,7 @@ with exit status 2 and one line (docs/errors.md)."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import textwrap
@@ -21,7 +22,7 @@ from game_helpers import mid_game
 
 
 def test_threads_above_the_cap_are_a_value_error_not_an_abort():
-    """Found: analyze(g, worlds=2, threads=40000) aborted the process (SIGABRT)."""
+    """Found: analyze(g, rollouts=2, threads=40000) aborted the process (SIGABRT)."""
     g = mid_game()
     for threads in (40000, MAX_THREADS + 1, 0, -1):
         with pytest.raises(ValueError, match=rf"threads must be an integer in \[1, {MAX_THREADS}\]"):
@@ -37,8 +38,7 @@ def test_a_thread_that_cannot_start_is_an_error_not_an_abort(tmp_path):
     start: the search must end with a clean error (or succeed), never SIGABRT."""
     script = tmp_path / "limit.py"
     script.write_text(textwrap.dedent("""
-        import random, resource, sys
-        sys.path.insert(0, "tests")
+        import random, resource
         from daguai import Game
         from daguai.search import analyze
         from game_helpers import mid_game, random_steps
@@ -50,8 +50,10 @@ def test_a_thread_that_cannot_start_is_an_error_not_an_abort(tmp_path):
         except (ValueError, MemoryError) as exc:
             print("error:", exc)
     """))
+    # the child imports game_helpers from pytest's pythonpath (pyproject.toml), as this module does
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
     p = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=600,
-                       check=False)
+                       check=False, env=env)
     assert p.returncode == 0, p.stderr[-2000:]
     assert p.stdout.startswith(("ran", "error:")), p.stdout
     if p.stdout.startswith("error:"):
@@ -59,7 +61,7 @@ def test_a_thread_that_cannot_start_is_an_error_not_an_abort(tmp_path):
 
 
 def test_budgets_are_bounded():
-    """Found: analyze(g, worlds=10**9) ran without bound (3.3 GB RSS after 60 s)."""
+    """Found: analyze(g, rollouts=10**9) ran without bound (3.3 GB RSS after 60 s)."""
     g = mid_game()
     for bad in (10**9, MAX_ROLLOUTS + 1, 2**31, 2**64, 0, -5):
         with pytest.raises(ValueError, match=rf"rollouts must be an integer in \[1, {MAX_ROLLOUTS}\]"):
@@ -67,8 +69,8 @@ def test_budgets_are_bounded():
     for bad in (0, -1.0, float("nan"), float("inf"), 3601, True, "5"):
         with pytest.raises(ValueError, match="time must be a number of seconds"):
             analyze(g, time=bad)
-    with pytest.warns(DeprecationWarning), pytest.raises(ValueError, match="rollouts must be an integer"):
-        analyze(g, worlds=10**9)  # the old name of the budget: an alias, bounded the same
+    with pytest.raises(TypeError, match="worlds"):
+        analyze(g, worlds=64)  # the budget is rollouts=: the old name is gone
     with pytest.raises(ValueError, match="budget"):
         _core._search(g, 0, 0.0, 1, "heuristic", 1)
     with pytest.raises(ValueError, match="budget"):
@@ -103,7 +105,7 @@ def test_seeds_and_world_counts_out_of_range():
 
 
 def test_declare_random_rollouts_are_bounded_by_time():
-    """Found: under wild="declare", analyze(worlds=3, policy="random") on a 764-action lead
+    """Found: under wild="declare", analyze(rollouts=3, policy="random") on a 764-action lead
     took 47 s. A --time budget bounds it: the race stops at the deadline (a first round that
     did not finish is reported as such)."""
     g = Game(3, rules=Rules(wild="declare"))

@@ -208,6 +208,49 @@ def test_slow_path_equals_fast_variants(rules):
         assert np.array_equal(a, fast[k]), k
 
 
+def test_slow_path_draws_each_world_once(monkeypatch):
+    """The slow path from a view's worlds samples n worlds for n games, once per run (it
+    sampled n(n+1)/2: world i as sample_worlds(view, i + 1)[i]), and plays the same worlds as
+    before: the sampler's world k depends only on (seed, k), so a longer draw starts with a
+    shorter one."""
+    import daguai.search
+
+    g = Game(3, record=True)
+    for _ in range(20):
+        g.step(g.legal_actions()[0])
+    view = g.view(g.current_player)
+
+    def hands(w):
+        return [str(w.hand(s)) for s in range(w.seats)]
+
+    old = [hands(daguai.search.sample_worlds(view, i + 1, 11)[i]) for i in range(5)]
+    assert [hands(w) for w in daguai.search.sample_worlds(view, 5, 11)] == old  # prefix-stable
+    assert len({tuple(h) for h in old}) > 1  # the worlds differ
+    drawn = []
+    real = daguai.search.sample_worlds
+
+    def counting(v, n, seed=0):
+        drawn.append(n)
+        return real(v, n, seed)
+
+    monkeypatch.setattr(daguai.search, "sample_worlds", counting)
+    pols = [lambda v, s: _core.PolicyRunner("heuristic", 0, 0, s).act(v)] + ["heuristic"] * 5
+    slow = simulate(6, pols, seed=11, position=g.position(), worlds=True, batch=6)
+    assert drawn == [6]
+    monkeypatch.undo()
+    fast = simulate(6, ["heuristic"] * 6, seed=11, position=g.position(), worlds=True)
+    for k in ("order", "scores", "winner"):
+        assert np.array_equal(slow[k], fast[k]), k
+    drawn.clear()
+    monkeypatch.setattr(daguai.search, "sample_worlds", counting)
+    halves = simulate(6, pols, seed=11, position=g.position(), worlds=True, batch=1)
+    assert drawn == [6]  # one draw for the run, not one per call (1 + 2 + ... + 6 before)
+    assert np.array_equal(halves["order"], fast["order"])
+    part = _run_slow(g.rules, 11, 3, 3, pols, False, g.auto_pass, g, g.current_player)  # worlds 3..5
+    assert np.array_equal(part["order"], fast["order"][3:])
+    assert simulate(0, pols, seed=11, position=g.position(), worlds=True).n == 0
+
+
 def test_play_game_helper(base):
     g, plays, passes = play_game(SEED, 3, A_VS_B)
     assert g.result(-1)["order"] == base["order"][3].tolist()

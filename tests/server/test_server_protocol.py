@@ -9,7 +9,7 @@ import random
 import daguai
 import jsonschema
 import pytest
-from daguai import Game, Rules, protocol
+from daguai import Game, Rules, codec, protocol
 from game_helpers import random_steps
 
 SCHEMA = protocol.schema()
@@ -149,7 +149,7 @@ def test_every_document_of_a_match_validates(wild):
         kinds.add(e["event"])
         validate(e, "event")
         for seat in (*range(6), None):
-            validate(protocol.event_for_seat(e, seat), "event")
+            validate(codec.restrict(e, seat), "event")
     assert {"deal", "play", "pass", "round_end", "tribute"} <= kinds and kinds & {"return", "take"}
     doc = json.loads(g.to_json())
     validate(doc, "game_document")
@@ -193,17 +193,17 @@ def test_public_view_holds_no_private_card():
         assert not (e["event"] in ("return", "offer", "take") and "cards" in e)
 
 
-def test_event_for_seat_hides_other_hands_and_pair_cards():
+def test_restrict_hides_other_hands_and_pair_cards():
     deal = {"event": "deal", "round": 1, "dealer": 2, "levels": ["2", "2"],
             "hands": [f"{r}s" for r in "234567"]}
-    mine = protocol.event_for_seat(deal, 3)
+    mine = codec.restrict(deal, 3)
     assert mine["hands"] == [None, None, None, "5s", None, None]
-    assert protocol.event_for_seat(deal, None)["hands"] == [None] * 6
+    assert codec.restrict(deal, None)["hands"] == [None] * 6
     ret = {"event": "return", "seat": 1, "to": 4, "card": "3c"}
-    assert protocol.event_for_seat(ret, 1) == ret and protocol.event_for_seat(ret, 4) == ret
-    assert protocol.event_for_seat(ret, 0) == {"event": "return", "seat": 1, "to": 4}
+    assert codec.restrict(ret, 1) == ret and codec.restrict(ret, 4) == ret
+    assert codec.restrict(ret, 0) == {"event": "return", "seat": 1, "to": 4}
     trib = {"event": "tribute", "seat": 4, "to": 1, "card": "BJ"}
-    assert protocol.event_for_seat(trib, 0) == trib  # the tribute card is public (R11)
+    assert codec.restrict(trib, 0) == trib  # the tribute card is public (R11)
 
 
 def test_play_json_round_trip():
@@ -231,3 +231,10 @@ def test_replay_uses_the_protocol_and_still_detects_tampering():
     lines[i] = json.dumps(e)
     with pytest.raises(daguai.ReplayError, match=f"line {i + 1}: unknown event"):
         daguai.replay("\n".join(lines))
+
+
+def test_protocol_has_no_old_codec_names():
+    """The event codec is daguai.codec: protocol keeps no second name for its functions."""
+    for old in ("event_to_json", "event_for_seat", "entry_decision", "decision_of_event", "history_entry"):
+        assert not hasattr(protocol, old), old
+        assert old not in protocol.__all__

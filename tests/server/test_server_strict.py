@@ -16,7 +16,7 @@ import jsonschema
 import pytest
 
 pytest.importorskip("starlette")
-from daguai import protocol  # noqa: E402
+from daguai import codec, protocol  # noqa: E402
 from daguai.server import create_app  # noqa: E402
 from daguai.server.messages import CLIENT_TYPES, ProtocolError, read_client_message  # noqa: E402
 from starlette.testclient import TestClient  # noqa: E402
@@ -267,10 +267,10 @@ def test_event_index_and_decision_numbering_are_as_documented(client):
     assert events and [e["index"] for e in events] == list(range(events[0]["index"], events[-1]["index"] + 1))
     for e in events:
         entry = json.loads(record[e["index"] + 1])
-        assert e["event"] == protocol.event_for_seat(entry, None)
+        assert e["event"] == codec.restrict(entry, None)
     table = hub_of(client).tables[tid]
     decided = [m["decision"] for m in seen if m["type"] == "decide"]
     assert decided == sorted(set(decided)) and decided[-1] < table.n_decisions
     forced = sum(1 for line in record[1:] if json.loads(line).get("auto") is True)
-    decisions = sum(1 for line in record[1:] if protocol.entry_decision(json.loads(line)) is not None)
+    decisions = sum(1 for line in record[1:] if codec.entry_decision(json.loads(line)) is not None)
     assert forced > 0 and table.n_decisions == decisions  # forced passes take no number

@@ -1,4 +1,4 @@
-// Hand analysis: min_plays, and the heuristic's plan (tests/test_analysis_planner.py).
+// Hand analysis: min_plays, and the heuristic's plan (tests/players/test_analysis_planner.py).
 #include <pybind11/stl.h>
 
 #include "convert.hpp"

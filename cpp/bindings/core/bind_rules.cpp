@@ -1,5 +1,5 @@
-// The rule-variant table (engine/rules.hpp) for Python: RULE_VARIANTS, CoreRules built and read
-// by name, and the native enums of the rule choices and of the engine's phases, actions and
+// The rule-variant table (engine/core/rules.hpp) for Python: RULE_VARIANTS, CoreRules built and
+// read by name, and the native enums of the rule choices and of the engine's phases, actions and
 // events. Nothing here names a single variant: every variant is one row of rule_variants().
 #include <pybind11/native_enum.h>
 

@@ -1,5 +1,5 @@
 // The event codec's native half: the table of event kinds and the one audience rule (R16,
-// cpp/engine/audience.hpp), for the Python codec (daguai/codec.py). Binds only.
+// cpp/engine/game/audience.hpp), for the Python codec (daguai/codec.py). Binds only.
 #include <string>
 
 #include "convert.hpp"
@@ -48,7 +48,7 @@ void bind_codec(py::module_& m) {
       },
       py::arg("event"), py::arg("seat"), py::arg("other"), py::arg("audience"),
       "Whether `audience` (a seat, SPECTATOR or REFEREE) sees the private part of an event "
-      "(R16, cpp/engine/audience.hpp).");
+      "(R16, cpp/engine/game/audience.hpp).");
 }
 
 }  // namespace daguai::bind

@@ -1,4 +1,4 @@
-// GameState, Action, ActionList: the match state machine (engine/state.hpp) for Python.
+// GameState, Action, ActionList: the match state machine (engine/game/state.hpp) for Python.
 #include <pybind11/stl.h>
 
 #include "convert.hpp"
@@ -22,7 +22,7 @@ struct ActionList {
 py::object play_or_none(const Play& p, bool present) { return present ? py::cast(p) : py::none(); }
 
 // A Python action for the current decision: an Action as it is, a Play, action text
-// (parse_action, the one parser: engine/actions.hpp) or cards (a Hand, a list of card
+// (parse_action, the one parser: engine/io/actions.hpp) or cards (a Hand, a list of card
 // strings) read for the phase (card_action).
 Action to_action(const GameState& g, py::handle obj) {
   if (py::isinstance<Action>(obj)) return obj.cast<Action>();
@@ -419,7 +419,8 @@ void bind_game(py::module_& m) {
         d["early_leaver"] = t->early_leaver;
         return d;
       },
-      py::arg("name"), "The table descriptor (engine/table.hpp) of '6p3d' or '4p2d' as a dict.");
+      py::arg("name"),
+      "The table descriptor (engine/core/table.hpp) of '6p3d' or '4p2d' as a dict.");
 
   py::class_<Action>(m, "Action",
                      "One decision: play, pass, tribute, anti_tribute, return, offer or take.")
@@ -490,7 +491,7 @@ void bind_game(py::module_& m) {
         return parse_action(g, to_text(text, "action text"));
       },
       py::arg("game"), py::arg("text"),
-      "The action an action text names for the current decision (engine/actions.hpp).");
+      "The action an action text names for the current decision (engine/io/actions.hpp).");
 
   py::class_<GameState> state(m, "GameState", "The C++ match state (use daguai.Game).");
   bind_state_construction(state);

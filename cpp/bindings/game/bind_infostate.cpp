@@ -1,5 +1,5 @@
-// Information states (engine/infostate.hpp) and the determinization sampler
-// (engine/sampler.hpp). The InfoState object is the Python view a seat's policy receives:
+// Information states (engine/game/infostate.hpp) and the determinization sampler
+// (engine/beliefs/sampler.hpp). The InfoState object is the Python view a seat's policy receives:
 // it holds the seat's own hand and public facts only (R16).
 #include <pybind11/stl.h>
 

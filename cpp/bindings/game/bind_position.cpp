@@ -1,4 +1,4 @@
-// Positions (engine/state.hpp Position): built from plain Python values by
+// Positions (engine/game/state.hpp Position): built from plain Python values by
 // daguai.Game.from_position, which parses the JSON form (docs/records.md).
 #include <pybind11/stl.h>
 

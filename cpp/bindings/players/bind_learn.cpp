@@ -1,5 +1,5 @@
-// The learned player (engine/learned.hpp): the network, its features, the model registry and
-// the self-play generator of the trainer's actors (python/daguai/learn/).
+// The learned player (engine/learned/learned.hpp): the network, its features, the model registry
+// and the self-play generator of the trainer's actors (python/daguai/learn/).
 #include <pybind11/stl.h>
 
 #include "convert.hpp"
@@ -48,7 +48,8 @@ namespace {
 // The Q-network of a .dgn file. Immutable after construction: no lock needed (guard.hpp),
 // safe from any thread.
 void bind_network(py::module_& m) {
-  py::class_<Network>(m, "Network", "A Q-network read from a .dgn file (engine/learned.hpp).")
+  py::class_<Network>(m, "Network",
+                      "A Q-network read from a .dgn file (engine/learned/network.hpp).")
       .def_static(
           "from_bytes",
           [](py::handle b) {

@@ -102,7 +102,7 @@ void bind_simulate(py::module_& m) {
         return py::tuple(out);
       },
       py::arg("rules") = nullptr,
-      "The result columns of a simulation (cpp/engine/columns.cpp), in order: name, dtype, "
+      "The result columns of a simulation (cpp/engine/run/columns.cpp), in order: name, dtype, "
       "width (0 = 1-D) at the rules' table, matches_only, doc.");
 }
 

@@ -77,7 +77,7 @@ void bind_testing_oracles(py::module_& t) {
         return out;
       },
       py::arg("hand"), py::arg("level"), py::arg("top"), py::arg("rules"),
-      "The legal plays of a hand in groups of equivalent plays (engine/candidates.hpp).");
+      "The legal plays of a hand in groups of equivalent plays (engine/search/candidates.hpp).");
   t.def(
       "consistent",
       [](const InfoState& v, std::vector<Cards> hands) {

@@ -27,13 +27,18 @@ constexpr std::uint64_t mix64(std::uint64_t x) { return splitmix64(&x); }
 enum class Stream : std::uint64_t {
   kDeal = 1,          // index = round number: the shuffle of that round
   kFirstDealer = 2,   // index = 0: the first round's dealer (R10)
-  kPolicy = 3,        // index = seat: a built-in policy's choices
+  kPolicy = 3,        // index = seat: a built-in policy's choices (kIncumbentIndex: the
+                      // search's incumbent, drawn from the search's own seed)
   kStart = 4,         // index = 0: a random start state (Start::kRandom, docs/game.md)
   kSample = 5,        // index = world k: sample_worlds' k-th world (seed = its seed, game = 0)
   kExplore = 6,       // index = seat: the learner's exploration in self-play (learned.hpp)
   kContinuation = 7,  // self-play's continuation policies (run/self_play.hpp): index = seat
                       // for the draw from the pool, 6 (b + 1) + seat for branch b's play-out
 };
+
+// Stream::kPolicy's index of the search's incumbent (search.cpp): past every seat, so it never
+// meets a seat's own stream.
+constexpr std::uint64_t kIncumbentIndex = 99;
 
 class Rng {
  public:

@@ -2,8 +2,8 @@
 // (rule_variants(), rules.cpp): name, kind, choices, bounds, rule id and doc of every variant.
 // Everything else is derived from that table: the CoreRules binding (get/set by name), the
 // Python `daguai.Rules` dataclass (fields, defaults, validation, docstring), the CLI's --rules
-// help and the checks of the docs (tests/test_rules_variants.py). Python's `daguai.Rules` is the
-// user-facing object; it converts itself once into this struct.
+// help and the checks of the docs (tests/core/test_rules_variants.py). Python's `daguai.Rules` is
+// the user-facing object; it converts itself once into this struct.
 //
 // Adding a variant (docs/development.md "Adding a rule variant"): a field of `Rules` with its
 // default, for a choice its enum (names in rule_variants() in the same order), one row of

@@ -2,7 +2,9 @@
 
 namespace daguai {
 
-static_assert(kTable6p3d.seats <= kMaxTableSeats && kTable4p2d.seats <= kMaxTableSeats);
+static_assert(kTable6p3d.seats <= kSeats && kTable4p2d.seats <= kSeats);
+static_assert(kTable6p3d.max_tributers <= kMaxTributers &&
+              kTable4p2d.max_tributers <= kMaxTributers);
 static_assert(kTable6p3d.decks <= kMaxCopies && kTable4p2d.decks <= kMaxCopies);
 static_assert(kTable6p3d.seats * kTable6p3d.hand_size == kTable6p3d.deck_size());  // R2: 162
 static_assert(kTable4p2d.seats * kTable4p2d.hand_size == kTable4p2d.deck_size());  // R18: 108

@@ -14,8 +14,8 @@
 // R14  forfeit: the leaver loses forfeit_leaver b (18 / 12), or early_leaver b before the
 //      minimum rounds (3 / 2, docs/game.md); opponents gain 3 / 2 / 1 b (or 1 b early).
 //
-// Fixed-size arrays stay sized for the largest table (kSeats = 6 in state.hpp); loops run
-// to table.seats.
+// Fixed-size arrays stay sized for the largest table (kSeats, kMaxTributers); loops run to
+// table.seats and table.max_tributers.
 #pragma once
 
 #include <array>
@@ -26,7 +26,16 @@
 
 namespace daguai {
 
-constexpr int kMaxTableSeats = 6;  // the largest table: array sizes
+constexpr int kSeats = 6;         // the largest table's seats: the size of per-seat arrays
+constexpr int kMaxTributers = 3;  // R9: the largest table's team size: tribute pair arrays
+
+// A per-tributer array holding `v` in every entry.
+template <class T>
+constexpr std::array<T, kMaxTributers> tributer_array(T v) {
+  std::array<T, kMaxTributers> a{};
+  a.fill(v);
+  return a;
+}
 
 struct Table {
   TableKind kind;
@@ -50,6 +59,8 @@ struct Table {
   static constexpr int team_of(int seat) { return seat & 1; }
   // Play order: the seat after `seat`.
   constexpr int next(int seat, int k = 1) const { return (seat + k) % seats; }
+  // How many seats after `from` `to` sits in play order (0 .. seats - 1).
+  constexpr int distance(int from, int to) const { return (to - from + seats) % seats; }
 };
 
 inline constexpr Table kTable6p3d{TableKind::k6p3d, "6p3d", 6, 3, 27, 3, 3, true,

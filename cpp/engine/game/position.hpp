@@ -34,7 +34,7 @@ struct Position {
   std::array<std::int64_t, kSeats> scores{};
   std::array<int, 2> final_failures{{0, 0}};
   int n_pairs = 0;  // R11: this round's tribute pairs, tributers[i] pays receivers[i]
-  std::array<std::int8_t, 3> tributers{}, receivers{};
+  std::array<std::int8_t, kMaxTributers> tributers{}, receivers{};
   std::array<Cards, kSeats> hands{};  // the hands now (after the history)
   std::vector<HistoryEntry> history;  // this round's decisions so far, in order
   bool auto_pass = false;

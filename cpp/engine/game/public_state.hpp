@@ -28,7 +28,6 @@
 
 namespace daguai {
 
-constexpr int kSeats = kMaxTableSeats;  // array size: the largest table (table.hpp)
 constexpr int kHandSize = 27;
 constexpr int team_of(int seat) { return seat & 1; }
 
@@ -78,8 +77,8 @@ struct PublicState {
   // R11 tribute pairs: tributers[i] pays receivers[i]; tribute_face[i] = the card paid
   // (-1 not yet, -2 refused by anti_tribute); pair_step = the pair being settled.
   int n_pairs = 0, pair_step = 0;
-  std::array<std::int8_t, 3> tributers{}, receivers{};
-  std::array<int, 3> tribute_face{{-1, -1, -1}};
+  std::array<std::int8_t, kMaxTributers> tributers{}, receivers{};
+  std::array<int, kMaxTributers> tribute_face = tributer_array(-1);
 
   // This round's automatic passes, in order (infostate.hpp: forced-pass constraints).
   using ForcedLog = SharedLog<ForcedPass, 16>;
@@ -96,8 +95,8 @@ struct PublicState {
 // tribute with joker_tribute_choice, taken; -1 before) and the offer cards. R16: known to the
 // pair alone; a view holds its own pair's entries (the others stay -1 / empty).
 struct Exchange {
-  std::array<int, 3> return_face{{-1, -1, -1}};
-  std::array<Cards, 3> offer{};
+  std::array<int, kMaxTributers> return_face = tributer_array(-1);
+  std::array<Cards, kMaxTributers> offer{};
 };
 
 }  // namespace daguai

@@ -66,6 +66,21 @@ struct Action {
   }
 };
 
+// The two decisions of the play phase (R8): `seat` plays `p`, or passes.
+inline Action play_action(int seat, const Play& p) {
+  Action a;
+  a.type = ActionType::kPlay;
+  a.seat = std::int8_t(seat);
+  a.play = p;
+  return a;
+}
+inline Action pass_action(int seat) {
+  Action a;
+  a.type = ActionType::kPass;
+  a.seat = std::int8_t(seat);
+  return a;
+}
+
 // Result of a round (R9, R13). Seats in finishing order; tributers[i] pays receivers[i].
 struct RoundResult {
   int round = 0;
@@ -76,7 +91,7 @@ struct RoundResult {
   std::int8_t level_rank = 0;  // the round's level rank L
   std::array<std::int8_t, 2> levels_before{}, levels_after{};
   std::int8_t n_tributers = 0;
-  std::array<std::int8_t, 3> tributers{}, receivers{};
+  std::array<std::int8_t, kMaxTributers> tributers{}, receivers{};
   std::array<std::int32_t, kSeats> scores{};  // score change of each seat
   bool match_over = false;
   std::int8_t match_winner = -1;  // when match_over: team, or -1 for a draw

@@ -58,8 +58,9 @@ void encode_observation(const InfoState& v, float* obs) {
   const int seat = v.seat;
   // R18: relative seats modulo the table's seats; at 4p2d the slots of relative seats 4 and 5
   // stay zero (the shape is the same for both tables).
-  const int seats = v.table().seats;
-  auto rel = [&](int s) { return (s - seat + seats) % seats; };
+  const Table& tb = v.table();
+  const int seats = tb.seats;
+  auto rel = [&](int s) { return tb.distance(seat, s); };
   put_counts(v.hand, obs + kObsHand);
   for (int s = 0; s < seats; ++s)
     put_counts(v.pub.played[std::size_t(s)], obs + kObsPlayed + 54 * rel(s));
@@ -91,7 +92,7 @@ void encode_observation(const InfoState& v, float* obs) {
     if (v.exchange.return_face[std::size_t(i)] >= 0)
       obs[kObsExchange + v.exchange.return_face[std::size_t(i)]] += 1;
   obs[kObsScores] = float(v.pub.scores[std::size_t(seat)]) / 100.0f;
-  obs[kObsScores + 1] = float(v.pub.scores[std::size_t((seat + 1) % seats)]) / 100.0f;
+  obs[kObsScores + 1] = float(v.pub.scores[std::size_t(tb.next(seat))]) / 100.0f;
 }
 
 void encode_candidate(const Action& a, int level, float* out) {

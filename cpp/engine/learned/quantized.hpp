@@ -17,25 +17,12 @@
 // 2^(31 - kInShift - s0) in size (1,024 for the shipped model, whose largest seen is 54).
 #pragma once
 
-#include <algorithm>
-#include <cmath>
 #include <cstdint>
 #include <vector>
 
+#include <daguai/learned/quantized/quantize.hpp>
+
 namespace daguai {
-
-constexpr int kInShift = 10;    // input units: 2^-10
-constexpr int kActShift = 9;    // activation units: 2^-9
-constexpr int kActMax = 32767;  // the largest activation: 64 - 2^-9
-constexpr int kQuantPad = 32;   // widths padded to 32 int16 (one AVX-512 register)
-
-struct QuantizedLayer {
-  int out = 0, out_padded = 0;
-  int shift = 0;                    // w_q = round(w * 2^shift)
-  std::vector<std::int16_t> w;      // [in][out_padded], input-major, each row swizzled (.cpp)
-  std::vector<std::int32_t> b;      // [out_padded], units 2^-(kActShift + shift)
-  std::vector<std::int32_t> dense;  // the output layer (out 1): w as [padded(in)], in order
-};
 
 class QuantizedNetwork {
  public:
@@ -59,20 +46,12 @@ class QuantizedNetwork {
  private:
   int inputs_ = 0, state_inputs_ = 0, h0_ = 0, h0p_ = 0, s0_ = 0;
   Shared shared_;
-  std::uint64_t serial_ = 0;      // names these weights in the per-thread accumulator cache
-  std::vector<std::int16_t> w0_;  // [inputs][h0p_], input-major, each row swizzled (.cpp)
+  std::uint64_t serial_ = 0;  // names these weights in the per-thread accumulator cache
+  std::vector<std::int16_t>
+      w0_;  // [inputs][h0p_], input-major, each row swizzled (kSwizzle, quantized/quantize.hpp)
   std::vector<std::int32_t> b0_;  // [h0p_]
   std::vector<QuantizedLayer> layers_;
 };
-
-// The input quantization: x * 2^kInShift clamped to +-32767, plus 0.5 away from zero, then
-// truncated toward zero (a NaN is 0). The AVX2 copy does the same float operations.
-inline std::int16_t quantize_input(float x) {
-  float s = x * float(1 << kInShift);  // exact: a power-of-two scale
-  if (!(s == s)) s = 0.0f;
-  s = std::min(std::max(s, -32767.0f), 32767.0f);
-  return std::int16_t(int(s + std::copysign(0.5f, s)));
-}
 
 // The integer pass's kernels: each gives the same integers. The best this CPU has is used
 // unless a test or benchmark caps it (set_quantized_kernel, for this process).

@@ -17,9 +17,9 @@ int lead_rank(const Play& p) {
 // Whether a partner (first = 2) or an opponent (first = 1) of `seat` is still in the round
 // with at most five cards: partners sit at even distance (R18).
 bool close_to_out(const PolicyView& g, int seat, int first) {
-  const int seats = table_of(g.rules()).seats;
-  for (int k = first; k < seats; k += 2) {
-    const int o = (seat + k) % seats;
+  const Table& tb = table_of(g.rules());
+  for (int k = first; k < tb.seats; k += 2) {
+    const int o = tb.next(seat, k);
     if (!g.is_out(o) && g.cards_left(o) <= 5) return true;
   }
   return false;

@@ -1,24 +1,10 @@
-// What the rule policies (random.cpp, greedy.cpp, heuristic.cpp) share: building an action,
-// the "cheapness" order of plays, and the decisions outside the play phase (R11).
+// What the rule policies (random.cpp, greedy.cpp, heuristic.cpp) share: the "cheapness" order of
+// plays, and the decisions outside the play phase (R11).
 #pragma once
 
 #include <daguai/players/policy.hpp>
 
 namespace daguai {
-
-inline Action play_action(int seat, const Play& p) {
-  Action a;
-  a.type = ActionType::kPlay;
-  a.seat = std::int8_t(seat);
-  a.play = p;
-  return a;
-}
-inline Action pass_action(int seat) {
-  Action a;
-  a.type = ActionType::kPass;
-  a.seat = std::int8_t(seat);
-  return a;
-}
 
 // Level cards and jokers among the cards of a play.
 inline int control_cards(const Play& p, int level) {

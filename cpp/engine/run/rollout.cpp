@@ -34,12 +34,13 @@ void run_one(const SimConfig& cfg, const InfoState* view, std::int64_t i, const 
 
 }  // namespace
 
-std::array<PolicyId, 6> seat_policies(const std::vector<std::string>& names, const Rules& rules) {
+std::array<PolicyId, kSeats> seat_policies(const std::vector<std::string>& names,
+                                           const Rules& rules) {
   const Table& tb = table_of(rules);
   if (names.size() != std::size_t(tb.seats))
     throw GameError("simulate needs " + std::to_string(tb.seats) +
                     " policies (one per seat), got " + std::to_string(names.size()));
-  std::array<PolicyId, 6> out{};
+  std::array<PolicyId, kSeats> out{};
   for (std::size_t s = 0; s < names.size(); ++s) out[s] = parse_policy(names[s]);
   return out;
 }

@@ -25,7 +25,7 @@ struct SimConfig {
   std::int64_t n = 0;
   bool matches = false;  // false: one round per game (the match's first round)
   bool auto_pass = false;
-  std::array<PolicyId, 6> policies{};
+  std::array<PolicyId, kSeats> policies{};
   int threads = 1;
   std::int64_t max_rounds_per_match = 10000;  // safety net for matches
   // Rollouts from a position: every game starts from `start` (a copy), or, with
@@ -37,7 +37,8 @@ struct SimConfig {
 
 // One policy per seat of the rules' table (R18), by name; GameError "simulate needs 6
 // policies (one per seat), got 5" or an unknown name's (parse_policy).
-std::array<PolicyId, 6> seat_policies(const std::vector<std::string>& names, const Rules& rules);
+std::array<PolicyId, kSeats> seat_policies(const std::vector<std::string>& names,
+                                           const Rules& rules);
 
 // Output columns (row i = game first_game + i), one pointer per column of result_columns()
 // (columns.hpp: names, dtypes, widths); a null pointer skips a column.

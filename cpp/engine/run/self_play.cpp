@@ -13,8 +13,9 @@ double uniform01(Rng& r) { return double(r.next() >> 11) * 0x1.0p-53; }
 // playing policy[s] from its stream rngs[s] (a copy: both branches of a pair start from the
 // same streams, R17): (+1 / 0 / -1 for its team, its score change).
 std::pair<float, float> branch_value(const GameState& g, const Action& a, int seat,
-                                     const std::array<PolicyId, 6>& policy, std::array<Rng, 6> rngs,
-                                     std::array<PolicyScratch, 6>& scratch) {
+                                     const std::array<PolicyId, kSeats>& policy,
+                                     std::array<Rng, kSeats> rngs,
+                                     std::array<PolicyScratch, kSeats>& scratch) {
   GameState c = g;
   const std::size_t rounds = c.results().size();
   c.apply(a);
@@ -29,10 +30,10 @@ std::pair<float, float> branch_value(const GameState& g, const Action& a, int se
 
 // The seats' continuation policies of a game: one from the pool, drawn per seat from
 // Rng::stream(seed, game, kContinuation, seat) when the pool has two or more.
-std::array<PolicyId, 6> draw_continuation(const SelfPlayConfig& cfg, std::uint64_t game,
-                                          int seats) {
+std::array<PolicyId, kSeats> draw_continuation(const SelfPlayConfig& cfg, std::uint64_t game,
+                                               int seats) {
   const std::vector<PolicyId>& pool = cfg.continuation;
-  std::array<PolicyId, 6> out{};
+  std::array<PolicyId, kSeats> out{};
   out.fill(pool.empty() ? PolicyId::kHeuristic : pool[0]);
   if (pool.size() < 2) return out;
   for (int s = 0; s < seats; ++s) {
@@ -43,9 +44,9 @@ std::array<PolicyId, 6> draw_continuation(const SelfPlayConfig& cfg, std::uint64
 }
 
 // The play-out streams of the game's b-th branched decision (R16: one per seat).
-std::array<Rng, 6> continuation_streams(const SelfPlayConfig& cfg, std::uint64_t game,
-                                        std::uint64_t b) {
-  std::array<Rng, 6> out;
+std::array<Rng, kSeats> continuation_streams(const SelfPlayConfig& cfg, std::uint64_t game,
+                                             std::uint64_t b) {
+  std::array<Rng, kSeats> out;
   for (std::size_t s = 0; s < out.size(); ++s)
     out[s] = Rng::stream(cfg.seed, game, Stream::kContinuation, 6 * (b + 1) + s);
   return out;
@@ -76,16 +77,16 @@ void push_frame(Frames* out, const std::vector<float>& state, const float* actio
 
 void self_play(const SelfPlayConfig& cfg, Frames* out, std::int64_t* rounds) {
   check_continuation(cfg);
-  std::array<PolicyScratch, 6> scratch, branch_scratch;
+  std::array<PolicyScratch, kSeats> scratch, branch_scratch;
   Decision d;
   for (std::int64_t i = 0; i < cfg.n; ++i) {
     const std::uint64_t game = cfg.first_game + std::uint64_t(i);
     GameState g(cfg.rules, cfg.seed, game, /*auto_pass=*/false, /*record=*/false,
                 cfg.random_start ? Start::kRandom : Start::kFresh);
     const int seats = g.table().seats;
-    const std::array<PolicyId, 6> cont = draw_continuation(cfg, game, seats);
+    const std::array<PolicyId, kSeats> cont = draw_continuation(cfg, game, seats);
     std::uint64_t branched = 0;
-    std::array<Rng, 6> rngs, explore;
+    std::array<Rng, kSeats> rngs, explore;
     for (int s = 0; s < seats; ++s) {
       rngs[std::size_t(s)] = Rng::stream(cfg.seed, game, Stream::kPolicy, std::uint64_t(s));
       explore[std::size_t(s)] = Rng::stream(cfg.seed, game, Stream::kExplore, std::uint64_t(s));
@@ -125,7 +126,7 @@ void self_play(const SelfPlayConfig& cfg, Frames* out, std::int64_t* rounds) {
           alt = int(ex.bounded(std::uint64_t(n - 1)));
           if (alt >= main) ++alt;
         }
-        const std::array<Rng, 6> crn = continuation_streams(cfg, game, branched++);
+        const std::array<Rng, kSeats> crn = continuation_streams(cfg, game, branched++);
         const auto vm =
             branch_value(g, cands.actions[std::size_t(main)], seat, cont, crn, branch_scratch);
         const auto va =

@@ -44,8 +44,8 @@ struct SelfPlayConfig {
   Rules rules;
   std::uint64_t seed = 0, first_game = 0;
   std::int64_t n = 0;
-  std::array<PolicyId, 6> policies{};
-  std::array<bool, 6> record{};
+  std::array<PolicyId, kSeats> policies{};
+  std::array<bool, kSeats> record{};
   double epsilon = 0;
   double branch = 1;
   bool random_start = true;

@@ -354,7 +354,7 @@ Action pimc_action(const PolicyView& view, Rng& rng, PolicyScratch& s, const Sea
   const std::uint64_t seed = rng.next();
   // The incumbent, kept when no candidate is clearly better: the rollout policy's own choice,
   // or that of cfg.incumbent (a stronger policy than the rollouts: the expert's network).
-  Rng prior_rng = Rng::stream(seed, 0, Stream::kPolicy, 99);
+  Rng prior_rng = Rng::stream(seed, 0, Stream::kPolicy, kIncumbentIndex);
   if (!cfg.decide) throw GameError("search: the config has no rollout dispatcher");
   const PolicyId judge = cfg.incumbent == kNoPolicy ? cfg.rollout : cfg.incumbent;
   const Action prior = cfg.decide(judge, view, prior_rng, s);

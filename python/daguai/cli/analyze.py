@@ -23,10 +23,9 @@ def _add_analyze(an: argparse.ArgumentParser) -> None:
     )
     an.add_argument("--line", type=positive, default=None, metavar="N",
                     help="the record line to analyze after (required for a record)")
-    an.add_argument("--rollouts", "--worlds", type=positive, default=None, metavar="N",
+    an.add_argument("--rollouts", type=positive, default=None, metavar="N",
                     help=f"budget of the race in rollouts, at most {MAX_ROLLOUTS:,} "
-                         f"(default {ANALYZE_ROLLOUTS:,}; with --time: the first race's, default 1,000); "
-                         "--worlds is its old name")
+                         f"(default {ANALYZE_ROLLOUTS:,}; with --time: the first race's, default 1,000)")
     an.add_argument("--time", type=seconds, default=None, metavar="SECONDS",
                     help=f"race with doubled budgets until SECONDS (at most {MAX_SECONDS:g}) are spent")
     an.add_argument("--policy", type=policy_arg, default="heuristic", metavar="NAME",

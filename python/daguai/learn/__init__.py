@@ -5,6 +5,9 @@ Using a model needs only numpy: ``daguai.simulate("learned", "heuristic")`` play
 model, ``"path/to/model.dgn"`` any other. Training needs PyTorch (the ``train`` extra):
 :func:`train`, :func:`export` and :class:`QNet` import it on first use (:class:`TrainConfig`,
 the settings, needs no PyTorch and imports at once).
+
+The environments for other people's learners (BatchEnv, Gymnasium, PettingZoo, OpenSpiel)
+are :mod:`daguai.learn.envs`, apart from this trainer.
 """
 
 from __future__ import annotations

@@ -28,7 +28,7 @@ DEFAULT_WIDTHS = (256, 128)
 MAX_ACTORS = 256
 #: The most policies a continuation pool may hold (the engine's bound, bind_learn.cpp).
 MAX_CONTINUATION = 64
-_MAX_LAYERS, _MAX_WIDTH = 8, 4096  # the engine's bounds (cpp/engine/learned.hpp)
+_MAX_LAYERS, _MAX_WIDTH = 8, 4096  # the engine's bounds (cpp/engine/learned/format.hpp)
 
 
 def check_widths(widths: Sequence[int]) -> tuple[int, ...]:

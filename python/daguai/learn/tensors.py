@@ -11,7 +11,7 @@ the single source of truth for every layout). Layouts are versioned by
 - :func:`abstract_id`, :func:`action_from_abstract`, :func:`abstract_mask` — the fixed-size
   abstract action space of :data:`NUM_ABSTRACT` ids.
 
-The batched C++ environment :class:`daguai.BatchEnv` is ``batch_env.py``.
+The batched C++ environment :class:`daguai.BatchEnv` is ``envs/batch_env.py``.
 
 The PettingZoo environment is :mod:`daguai.env` (optional dependencies, not imported here).
 """

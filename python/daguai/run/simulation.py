@@ -127,20 +127,29 @@ def _play(g: Game, pols: Sequence[PolicyLike], matches: bool) -> tuple[int, int]
     return plays + driver.plays, passes + driver.passes
 
 
+def _view_worlds(start: Game, view_seat: int, seed: int, first: int, count: int) -> list[Game]:
+    """Worlds first .. first + count - 1 of the view, as in C++ (game i plays world i): the
+    sampler's world k depends only on (seed, k), so one draw gives them all."""
+    from ..search import sample_worlds
+
+    return sample_worlds(start.view(view_seat), first + count, seed)[first:] if count > 0 else []
+
+
 def _run_slow(rules: Rules, seed: int, first: int, count: int, policies: Sequence[PolicyLike],
               matches: bool, auto_pass: bool, start: Game | None = None,
-              view_seat: int = -1) -> dict[str, np.ndarray]:
+              view_seat: int = -1, worlds: Sequence[Game] | None = None) -> dict[str, np.ndarray]:
     # The rows are filled by the engine's column table (cpp/engine/run/columns.cpp), as in C++.
     rows = _core._ResultRows(rules._core, count, matches)
+    if start is not None and view_seat >= 0 and worlds is None:
+        worlds = _view_worlds(start, view_seat, seed, first, count)
     for j in range(count):
         i = first + j
         if start is None:
             g = Game(seed, rules, game=i, auto_pass=auto_pass, record=True)  # policies see the history
         elif view_seat < 0:
             g = start.clone()
-        else:  # world i of the view, as in C++ (sample_worlds' world i)
-            from ..search import sample_worlds
-            g = sample_worlds(start.view(view_seat), i + 1, seed)[i]
+        else:
+            g = worlds[j]  # type: ignore[index]
         dealer, level = g.dealer, LEVELS.index(g.level)
         plays, passes = _play(g, policies, matches)
         rows.fill(j, g.state, seed, i, dealer, level, plays, passes)
@@ -149,11 +158,11 @@ def _run_slow(rules: Rules, seed: int, first: int, count: int, policies: Sequenc
 
 def _run_range(rules: Rules, seed: int, first: int, count: int, policies: Sequence[PolicyLike],
                matches: bool, threads: int, auto_pass: bool, start: Game | None = None,
-               view_seat: int = -1) -> dict[str, np.ndarray]:
+               view_seat: int = -1, worlds: Sequence[Game] | None = None) -> dict[str, np.ndarray]:
     if all(isinstance(p, str) for p in policies):
         return _run_fast(rules, seed, first, count, policies, matches, threads, auto_pass,  # type: ignore[arg-type]
                          start, view_seat)
-    return _run_slow(rules, seed, first, count, policies, matches, auto_pass, start, view_seat)
+    return _run_slow(rules, seed, first, count, policies, matches, auto_pass, start, view_seat, worlds)
 
 
 def _ray_task(rules: Rules, seed: int, first: int, count: int, policies: Sequence[PolicyLike],
@@ -263,11 +272,16 @@ def simulate(n: int = 10_000, policies: Sequence[PolicyLike] = ("heuristic", "ra
         # The first call is one game per thread, so the first progress report comes after
         # one game's time however slow the policies (a search policy takes seconds a game).
         count = batch or (max(1, math.ceil(n / 100)) if not fast else threads)
+        # The slow path from a view's worlds draws them once for the run (about 1 KB a world):
+        # a draw per call would sample worlds 0 .. first again for every call.
+        drawn = None
+        if origin is not None and view_seat >= 0 and not fast:
+            drawn = _view_worlds(origin, view_seat, seed, 0, n)
         while first < n or not parts:
             count = min(count, n - first)
             t0 = time.perf_counter()
             parts.append(_run_range(rules, seed, first, count, pols, matches, threads, auto_pass,
-                                    origin, view_seat))
+                                    origin, view_seat, None if drawn is None else drawn[first:first + count]))
             spent = time.perf_counter() - t0
             first += count
             if report is not None:

@@ -8,14 +8,14 @@ from typing import Any
 
 import numpy as np
 
-from .. import _core
-from .._core import Action, GameState, IllegalActionError
-from ..checks import check_int, check_model_rules, check_rules, check_seed
-from ..codec import short_repr
-from ..game import Game
-from ..records import STARTS
-from ..rules import Rules
-from ..table import seats_of
+from ... import _core
+from ..._core import Action, GameState, IllegalActionError
+from ...checks import check_int, check_model_rules, check_rules, check_seed
+from ...codec import short_repr
+from ...game import Game
+from ...records import STARTS
+from ...rules import Rules
+from ...table import seats_of
 
 __all__ = ["BatchEnv", "Outputs"]
 

@@ -115,13 +115,13 @@ except ImportError as _exc:  # pragma: no cover - depends on the installation
         f"({_exc})"
     ) from _exc
 
-from .. import _core
-from .._core import Action, IllegalActionError
-from ..checks import check_rules
-from ..game import Game
-from ..rules import Rules
-from ..table import seats_of
-from .tensors import NUM_ABSTRACT, OBS_VERSION, observation_bounds
+from ... import _core
+from ..._core import Action, IllegalActionError
+from ...checks import check_rules
+from ...game import Game
+from ...rules import Rules
+from ...table import seats_of
+from ..tensors import NUM_ABSTRACT, OBS_VERSION, observation_bounds
 
 __all__ = ["env", "raw_env"]
 

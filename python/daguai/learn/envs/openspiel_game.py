@@ -4,7 +4,7 @@ Needs the optional package ``open_spiel`` (``pip install 'daguai[openspiel]'``).
 this module registers the Python game ``"python_daguai"`` with :func:`pyspiel.register_game`:
 
 >>> import pyspiel
->>> import daguai.learn.openspiel_game
+>>> import daguai.learn.envs.openspiel_game
 >>> game = pyspiel.load_game("python_daguai")
 >>> state = game.new_initial_state()          # a chance node: the deal
 
@@ -50,14 +50,14 @@ try:
     import pyspiel
 except ImportError as _exc:  # pragma: no cover - depends on the installation
     raise ImportError(
-        "daguai.learn.openspiel_game needs the optional package open_spiel: "
+        "daguai.learn.envs.openspiel_game needs the optional package open_spiel: "
         f"pip install 'daguai[openspiel]' (or: pip install open_spiel). ({_exc})") from _exc
 
-from .. import _core
-from ..game import Game
-from ..rules import Rules
-from ..table import table_info
-from .tensors import NUM_ABSTRACT, OBS_SIZE, action_from_abstract
+from ... import _core
+from ...game import Game
+from ...rules import Rules
+from ...table import table_info
+from ..tensors import NUM_ABSTRACT, OBS_SIZE, action_from_abstract
 
 __all__ = ["DaGuaiGame", "DaGuaiGame4p2d", "DaGuaiState", "GAME_NAME", "GAME_NAME_4P2D"]
 
@@ -67,7 +67,7 @@ _SEED_BYTES = 8
 
 
 def _type_and_info(table: str, short_name: str, long_name: str) -> tuple[Any, Any]:
-    """The OpenSpiel GameType and GameInfo of a table (engine/table.hpp, R18)."""
+    """The OpenSpiel GameType and GameInfo of a table (engine/core/table.hpp, R18)."""
     t = table_info(table)
     players = t["seats"]
     # A round's decisions: at most one play per card, each followed by at most seats - 1

@@ -5,7 +5,7 @@ registered at once; otherwise (Gymnasium installed, not yet imported) a one-shot
 hook registers them right after ``import gymnasium`` finishes, so ``import daguai`` never
 pays for importing Gymnasium. Either way ``gymnasium.make("daguai/DaGuai-v0")`` works after
 ``import daguai`` and ``import gymnasium`` in any order. The entry points are strings:
-:mod:`daguai.learn.gym_env` is imported by the first ``make``.
+:mod:`daguai.learn.envs.gym_env` is imported by the first ``make``.
 """
 
 from __future__ import annotations
@@ -26,9 +26,9 @@ def register(gymnasium: ModuleType) -> None:
     """Register both ids with ``gymnasium`` (idempotent)."""
     registry = gymnasium.envs.registry
     if ENV_ID not in registry:
-        gymnasium.register(id=ENV_ID, entry_point="daguai.learn.gym_env:DaGuaiEnv")
+        gymnasium.register(id=ENV_ID, entry_point="daguai.learn.envs.gym_env:DaGuaiEnv")
     if SELF_PLAY_ID not in registry:
-        gymnasium.register(id=SELF_PLAY_ID, vector_entry_point="daguai.learn.gym_vector:DaGuaiVectorEnv")
+        gymnasium.register(id=SELF_PLAY_ID, vector_entry_point="daguai.learn.envs.gym_vector:DaGuaiVectorEnv")
 
 
 class _Loader(importlib.abc.Loader):

@@ -9,13 +9,14 @@ already does, as soon as Gymnasium is imported too: ``daguai._gym_ids``):
     every policy ``simulate`` takes by name (built-ins and model files run in C++, import
     paths in Python) or Python callables ``policy(game, seat) -> action``.
     ``gymnasium.make("daguai/DaGuai-v0", seat=0, opponents="heuristic")``.
-``"daguai/DaGuaiSelfPlay-v0"`` — :class:`daguai.learn.gym_vector.DaGuaiVectorEnv`, ``gymnasium.make_vec`` only
+``"daguai/DaGuaiSelfPlay-v0"`` — :class:`daguai.learn.envs.gym_vector.DaGuaiVectorEnv`,
+``gymnasium.make_vec`` only
     :class:`daguai.BatchEnv` behind Gymnasium's vector API: ``num_envs`` games stepped
     together in C++, one policy acting for whichever seat is to act (self-play).
     ``gymnasium.make_vec("daguai/DaGuaiSelfPlay-v0", num_envs=256)``.
 
 ``gymnasium.make("daguai/DaGuai-v0")`` works after ``import daguai`` (and
-``"daguai.learn.gym_env:daguai/DaGuai-v0"`` imports it in one call).
+``"daguai.learn.envs.gym_env:daguai/DaGuai-v0"`` imports it in one call).
 
 Conventions of both
 -------------------
@@ -44,20 +45,20 @@ try:
     from gymnasium import spaces
 except ImportError as _exc:  # pragma: no cover - depends on the installation
     raise ImportError(
-        "daguai.learn.gym_env needs the optional package gymnasium: pip install 'daguai[rl]' "
+        "daguai.learn.envs.gym_env needs the optional package gymnasium: pip install 'daguai[rl]' "
         f"(or: pip install gymnasium). ({_exc})") from _exc
 
-from .. import _core
-from .._core import IllegalActionError
-from ..bots import Bot
-from ..checks import check_model_rules, check_policy, check_rules, check_seed
-from ..game import Game
-from ..rules import Rules
-from ..table import seats_of
+from ... import _core
+from ..._core import IllegalActionError
+from ...bots import Bot
+from ...checks import check_model_rules, check_policy, check_rules, check_seed
+from ...game import Game
+from ...rules import Rules
+from ...table import seats_of
+from ..tensors import NUM_ABSTRACT
+from ..tensors import observation_bounds as _observation_bounds
 from . import _gym_ids
 from ._gym_ids import ENV_ID, SELF_PLAY_ID
-from .tensors import NUM_ABSTRACT
-from .tensors import observation_bounds as _observation_bounds
 
 __all__ = ["DaGuaiEnv", "ENV_ID", "SELF_PLAY_ID", "BUILTIN_POLICIES"]
 

@@ -1,7 +1,7 @@
 """The self-play vector environment ``"daguai/DaGuaiSelfPlay-v0"`` (docs/learning.md
 "Gymnasium"): :class:`daguai.BatchEnv` behind Gymnasium's vector API, one policy acting for
 whichever seat is to act in ``num_envs`` games stepped together in C++. The conventions it
-shares with :class:`daguai.learn.gym_env.DaGuaiEnv` are in ``gym_env.py``; needs the
+shares with :class:`daguai.learn.envs.gym_env.DaGuaiEnv` are in ``gym_env.py``; needs the
 optional package ``gymnasium``."""
 
 from __future__ import annotations
@@ -17,15 +17,15 @@ try:
     from gymnasium.vector.utils import batch_space
 except ImportError as _exc:  # pragma: no cover - depends on the installation
     raise ImportError(
-        "daguai.learn.gym_vector needs the optional package gymnasium: pip install 'daguai[rl]' "
+        "daguai.learn.envs.gym_vector needs the optional package gymnasium: pip install 'daguai[rl]' "
         f"(or: pip install gymnasium). ({_exc})") from _exc
 
-from .._core import IllegalActionError
-from ..checks import check_rules, check_seed
-from ..rules import Rules
+from ..._core import IllegalActionError
+from ...checks import check_rules, check_seed
+from ...rules import Rules
+from ..tensors import NUM_ABSTRACT
 from .batch_env import BatchEnv
 from .gym_env import _check_start, _obs_space
-from .tensors import NUM_ABSTRACT
 
 __all__ = ["DaGuaiVectorEnv"]
 
