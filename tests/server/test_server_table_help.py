@@ -25,7 +25,7 @@ def test_families_merge_kickers_and_suits_only_r5():
     rank, a different kind or a joker spent does."""
     game = daguai.Game(1)
     legal = [str(a) for a in game.legal_actions()]
-    fam = dict(zip(legal, advice.families(game, legal)))
+    fam = dict(zip(legal, advice.families(game, legal), strict=True))
     fours = [t for t in legal if fam[t][0] == "four_plus_one"]
     by_four: dict[str, set[int]] = {}
     for t in fours:

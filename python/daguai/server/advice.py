@@ -210,7 +210,7 @@ def hint(game: Game, legal_texts: list[str], decision: int, seed: int,
                           "win_ci": list(_wilson(g.wins, n)), "draw_ci": list(_wilson(g.draws, n)),
                           "lose_ci": list(_wilson(g.losses, n))})
     # rows a player reads as one: plays that differ only by a kicker or a suit (docs/server.md)
-    for c, (kind, family) in zip(cands, families(game, [c["text"] for c in cands])):
+    for c, (kind, family) in zip(cands, families(game, [c["text"] for c in cands]), strict=True):
         c["family"] = family
         if kind is not None:
             c["kind"] = kind

@@ -170,7 +170,7 @@ class Table(BotSeats):
                 self._standin = None
         conn.table, conn.seat = self, seat
         seats = [{**i, "time_limit": p.time_limit} if p.time_limit is not None else i
-                 for i, p in zip(self.seat_info(), self.seats)]  # the page's time bars
+                 for i, p in zip(self.seat_info(), self.seats, strict=True)]  # the page's time bars
         conn.send({"type": "welcome", "protocol": protocol.PROTOCOL_VERSION, "table": self.id,
                    "seat": seat, "rules": self.rules.to_dict(), "seats": seats,
                    **({"match": self.match_id} if self.match_id is not None else {})})
