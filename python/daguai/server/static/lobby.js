@@ -118,7 +118,7 @@ async function loadRules() {
 }
 
 // ---- chat and emotes ---------------------------------------------------------------------
-const EMOTES = ["☺", "♥", "★", "✌", "☹", "‼"];  // symbols common fonts have (no emoji font needed)
+const EMOTES = ["☺", "♥", "★", "✓", "☹", "‼"];  // symbols common fonts have (no emoji font needed)
 function setupChat() {
   const others = state.seats.some((s) => s.seat !== state.seat && s.kind !== "bot");
   $("chat").hidden = !others;

@@ -381,7 +381,10 @@ function renderHint() {
   const level = state.view.level;
   const rows = hintRows(h).slice(0, HINT_ROWS);
   const top = rows.find((r) => r.best) || rows[0];
-  if (top) box.appendChild(suggestionNode(top.first, level));
+  const head = document.createElement("div");
+  head.className = "hint-head";
+  if (top) head.appendChild(suggestionNode(top.first, level));
+  box.appendChild(head);
   const toggle = document.createElement("button");
   toggle.type = "button"; toggle.id = "hint-toggle"; toggle.className = "small-btn";
   toggle.textContent = T(state.hintDetails ? "hint_hide" : "hint_details");
@@ -393,7 +396,8 @@ function renderHint() {
   const about = document.createElement("div");
   about.className = "legend numbers";
   about.textContent = T("hint_about", { seconds: h.seconds }) + " " + T("hint_legend");
-  box.append(toggle, about);
+  head.appendChild(toggle);
+  box.appendChild(about);
   const list = document.createElement("ol");
   rows.forEach((g, i) => {
     const c = g.first;
