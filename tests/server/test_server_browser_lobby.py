@@ -32,11 +32,18 @@ def test_lobby_four_seats_time_bar_spectator_and_chat(tmp_path):
     try:
         open_page(host, srv.base + "/?seed=4", "en", (1280, 800))
         assert shown(host, "setup") and not visible(host, "buttons")  # no Play / Pass at the set-up
-        text = wait_for("the rules summary", lambda: host.execute_script(
-            "return document.getElementById('rulestext').textContent"), 10)
+        text = wait_for(
+            "the rules summary",
+            lambda: host.execute_script("return document.getElementById('rulestext').textContent"),
+            10,
+        )
         assert "大怪路子" in text and "three decks" in text, text
         assert [o.get_attribute("value") for o in Select(host.find_element(By.ID, "speed")).options] == [
-            "slow", "normal", "fast", "instant"]
+            "slow",
+            "normal",
+            "fast",
+            "instant",
+        ]
         Select(host.find_element(By.ID, "tablekind")).select_by_value("4p2d")
         assert len(host.find_elements(By.CSS_SELECTOR, "#seatplan .seatchoice")) == 4
         Select(host.find_element(By.ID, "speed")).select_by_value("fast")
@@ -50,7 +57,7 @@ def test_lobby_four_seats_time_bar_spectator_and_chat(tmp_path):
         # the 4-seat ring: the partner (seat 2) straight across, the opponents left and right
         check_ring(host, [2])
         seats = host.execute_script("""return [...document.querySelectorAll('#seats .seat')].map(d =>
-          [d.style.gridArea.split(' ')[0], d.getBoundingClientRect().left + d.getBoundingClientRect().width / 2])""")
+          [d.style.gridArea.split(' ')[0], (r => r.left + r.width / 2)(d.getBoundingClientRect())])""")
         assert [a for a, _ in seats] == ["p0", "p1", "p3", "p5"] and abs(seats[0][1] - seats[2][1]) < 5, seats
         # the seat to act with a time limit has a running bar (the host's own seats have 90 s)
         wait_for("the host's turn", lambda: host.execute_script("return !!state.decide"), 30)
@@ -65,7 +72,9 @@ def test_lobby_four_seats_time_bar_spectator_and_chat(tmp_path):
         click(other, row.find_element(By.CSS_SELECTOR, "button.watch"))
         wait_for("watching", lambda: "观战" in other.find_element(By.ID, "status").text, 10)
         wait_for("the spectator's ring", lambda: other.find_elements(By.CSS_SELECTOR, "#seats .seat"), 10)
-        assert not visible(other, "buttons") and not visible(other, "hand") and not visible(other, "handtools")
+        assert (
+            not visible(other, "buttons") and not visible(other, "hand") and not visible(other, "handtools")
+        )
         # chat: text, never markup, on both screens
         host.find_element(By.ID, "chattext").send_keys("<b>hi</b> 你好")
         click(host, host.find_element(By.ID, "chatsend"))
@@ -86,9 +95,13 @@ def test_hand_help_keyboard_tribute_words_and_motion(tmp_path):
         click(drv, drv.find_element(By.ID, "start"))
         wait_for("the first decision", lambda: drv.execute_script("return !!state.decide"), 30)
         # hold the server's messages: the test drives the page's own state from here on
-        drv.execute_script("window.held = []; window.handler = state.ws.onmessage;"
-                           "state.ws.onmessage = (m) => window.held.push(m);")
-        hand = lambda: [e.get_attribute("data-card") for e in drv.find_elements(By.CSS_SELECTOR, "#hand .card")]  # noqa: E731
+        drv.execute_script(
+            "window.held = []; window.handler = state.ws.onmessage;"
+            "state.ws.onmessage = (m) => window.held.push(m);"
+        )
+        def hand() -> list[str]:
+            return [e.get_attribute("data-card") for e in drv.find_elements(By.CSS_SELECTOR, "#hand .card")]
+
         click(drv, drv.find_element(By.ID, "sort"))
         suits = [c[1] for c in hand() if c not in ("SJ", "BJ")]
         assert suits == sorted(suits, key="shdc".index), suits
@@ -103,7 +116,11 @@ def test_hand_help_keyboard_tribute_words_and_motion(tmp_path):
         click(drv, drv.find_element(By.ID, "clear"))
         cards = hand()
         rank = next(c[0] for c in cards if c not in ("SJ", "BJ") and sum(x[0] == c[0] for x in cards) >= 2)
-        el = next(e for e in drv.find_elements(By.CSS_SELECTOR, "#hand .card") if e.get_attribute("data-card")[0] == rank)
+        el = next(
+            e
+            for e in drv.find_elements(By.CSS_SELECTOR, "#hand .card")
+            if e.get_attribute("data-card")[0] == rank
+        )
         ActionChains(drv).double_click(el).perform()
         picked = drv.execute_script("return [...state.selected].map(i => handCards()[i])")
         assert sorted(picked) == sorted(c for c in cards if c[0] == rank), (picked, rank)
@@ -115,8 +132,10 @@ def test_hand_help_keyboard_tribute_words_and_motion(tmp_path):
         body.send_keys(Keys.ARROW_RIGHT, Keys.ARROW_RIGHT, Keys.SPACE)
         assert drv.execute_script("return [...state.selected]") == [1]
         assert drv.find_elements(By.CSS_SELECTOR, "#hand .card.cursor.sel")
-        sent = drv.execute_script("state.sent = []; const s0 = state.ws.send.bind(state.ws);"
-                                  "state.ws.send = (t) => { state.sent.push(t); s0(t); }; return true")
+        sent = drv.execute_script(
+            "state.sent = []; const s0 = state.ws.send.bind(state.ws);"
+            "state.ws.send = (t) => { state.sent.push(t); s0(t); }; return true"
+        )
         assert sent
         body.send_keys("h")
         assert any('"hint"' in t for t in drv.execute_script("return state.sent"))
@@ -144,13 +163,18 @@ def test_hand_help_keyboard_tribute_words_and_motion(tmp_path):
                       stake: T('why_stake', {w: 1, l: 1, n: 1})};
           setLang('zh'); render();
           return {en, zh: document.getElementById('prompt').textContent};""")
-        assert got["en"]["prompt"] == "Your turn: beat the single with a higher single (1 card), or pass.", got
+        assert got["en"]["prompt"] == "Your turn: beat the single with a higher single (1 card), or pass.", (
+            got
+        )
         assert "1 card ·" in got["en"]["seat1"] and "(1 tributer)" in got["en"]["stake"], got
         assert got["zh"] == "轮到你：出更大的单张压过，或者不要。", got
         # motion, and none under prefers-reduced-motion
         glow = "return getComputedStyle(document.querySelector('#seats .seat.turn')).animationName"
         assert drv.execute_script(glow) == "glow"
-        drv.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-reduced-motion", "value": "reduce"}]})
+        drv.execute_cdp_cmd(
+            "Emulation.setEmulatedMedia",
+            {"features": [{"name": "prefers-reduced-motion", "value": "reduce"}]},
+        )
         time.sleep(0.1)
         assert drv.execute_script(glow) == "none"
         # the mute button is remembered

@@ -16,9 +16,7 @@ import re
 import time
 from typing import Any
 
-import httpx
 import pytest
-from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 from server_helpers import ROOT, ServerProcess
@@ -47,8 +45,9 @@ def ring(drv: Any) -> dict[str, Any]:
       const out = {};
       for (const d of document.querySelectorAll('#seats .seat')) {
         const r = d.getBoundingClientRect();
-        out[d.dataset.seat] = {area: d.style.gridArea.split(' ')[0], x: r.left + r.width / 2, y: r.top + r.height / 2,
-                               cls: d.className, tags: [...d.querySelectorAll('.tag')].map(t => t.textContent),
+        out[d.dataset.seat] = {area: d.style.gridArea.split(' ')[0], x: r.left + r.width / 2,
+                               y: r.top + r.height / 2, cls: d.className,
+                               tags: [...d.querySelectorAll('.tag')].map(t => t.textContent),
                                mark: d.querySelector('.turnmark').textContent};
       }
       return {seats: out, me: state.seat};""")
@@ -74,15 +73,25 @@ def check_ring(drv: Any, partners: list[int]) -> None:
 def check_turn(drv: Any, seat: int) -> None:
     """``seat`` is marked as the one to act: its box has the turn class and the arrow."""
     zh = drv.execute_script("return LANG") == "zh"
-    wait_for(f"seat {seat} marked to act", lambda: (lambda s: "turn" in s["cls"] and ("出牌中" if zh else "to act") in s["mark"])(
-        ring(drv)["seats"][str(seat)]), 15)
+    wait_for(
+        f"seat {seat} marked to act",
+        lambda: (lambda s: "turn" in s["cls"] and ("出牌中" if zh else "to act") in s["mark"])(
+            ring(drv)["seats"][str(seat)]
+        ),
+        15,
+    )
     assert drv.execute_script("return document.querySelectorAll('#seats .seat.turn').length") == 1
 
 
 def check_own_turn_signal(drv: Any) -> None:
     """On one's own turn: a beep (counted even when muted), the title and the icon change."""
-    got = drv.execute_script("return {title: document.title, beeps: state.beeps, icon: document.querySelector('link[rel=icon]').href}")
-    assert got["title"].startswith("●") and got["beeps"] >= 1 and got["icon"].startswith("data:image/png"), got
+    got = drv.execute_script(
+        "return {title: document.title, beeps: state.beeps,"
+        " icon: document.querySelector('link[rel=icon]').href}"
+    )
+    assert got["title"].startswith("●") and got["beeps"] >= 1 and got["icon"].startswith("data:image/png"), (
+        got
+    )
 
 
 def check_hint_first_line(drv: Any, phone: bool) -> None:
@@ -92,23 +101,33 @@ def check_hint_first_line(drv: Any, phone: bool) -> None:
     zh = drv.execute_script("return LANG") == "zh"
     click(drv, drv.find_element(By.ID, "hint"))
     first = wait_for("the hint's first line", lambda: drv.find_elements(By.ID, "hint-first"), 60)[0].text
-    want = ("建议：", ("出牌", "不要", "进贡", "还贡")) if zh else ("Suggestion:", ("Play", "Pass", "Pay tribute", "Return"))
+    want = (
+        ("建议：", ("出牌", "不要", "进贡", "还贡"))
+        if zh
+        else ("Suggestion:", ("Play", "Pass", "Pay tribute", "Return"))
+    )
     assert first.startswith(want[0]) and any(w in first for w in want[1]), first
     assert not re.search(r"95%|interval|区间|Engine's estimate", first), first
     drv.execute_script("window.firstRow = document.querySelector('#hintbox .cand');")
-    rows = drv.execute_script("return [...document.querySelectorAll('#hintbox .cand')].map(r => r.dataset.family)")
+    rows = drv.execute_script(
+        "return [...document.querySelectorAll('#hintbox .cand')].map(r => r.dataset.family)"
+    )
     assert len(rows) == len(set(rows)), rows  # one row per family
     numbers = drv.find_elements(By.CSS_SELECTOR, "#hintbox .cand .numbers")
     assert numbers and not any(n.is_displayed() for n in numbers)  # behind "details"
     click(drv, drv.find_element(By.ID, "hint-toggle"))
     assert all(n.is_displayed() for n in numbers[:1] if not phone) or phone
-    assert re.search(r"\d+ deals|\d+局", drv.find_element(By.CSS_SELECTOR, "#hintbox .cand .numbers").get_attribute("textContent"))
+    assert re.search(
+        r"\d+ deals|\d+局",
+        drv.find_element(By.CSS_SELECTOR, "#hintbox .cand .numbers").get_attribute("textContent"),
+    )
     click(drv, drv.find_element(By.ID, "hint-toggle"))
     time.sleep(1.0)  # views, checks and bots' moves arrive meanwhile
     assert drv.execute_script("return window.firstRow.isConnected"), "the hint's rows were redrawn"
     if phone:
         m = drv.execute_script("""const r = (q) => document.querySelector(q).getBoundingClientRect();
-          return {rows: [...document.querySelectorAll('#hintbox .cand')].map(e => e.getBoundingClientRect().height),
+          const rows = [...document.querySelectorAll('#hintbox .cand')];
+          return {rows: rows.map(e => e.getBoundingClientRect().height),
                   hint: r('#hintbox').bottom, hand: r('#hand').top};""")
         assert max(m["rows"]) <= 48 and m["hint"] <= m["hand"], m
 
@@ -131,7 +150,11 @@ def continue_in_sight(drv: Any) -> None:
 def check_leave_end(drv: Any, leaver: str) -> None:
     """After a Leave: who left, the match won by forfeit, no "draw", no "?" order."""
     zh = drv.execute_script("return LANG") == "zh"
-    wait_for("the round end after the Leave", lambda: shown(drv, "roundend") and drv.find_elements(By.ID, "re-match"), 30)
+    wait_for(
+        "the round end after the Leave",
+        lambda: shown(drv, "roundend") and drv.find_elements(By.ID, "re-match"),
+        30,
+    )
     title = drv.find_element(By.ID, "re-title").text
     body = drv.find_element(By.ID, "re-body").text
     assert title == (f"{leaver}离开了比赛。" if zh else f"{leaver} left the match."), title
@@ -149,14 +172,20 @@ def test_two_people_ring_turn_hint_standings_and_a_leave(tmp_path):
         open_page(host, srv.base + "/?bot_delay=0.05&seed=3", "en", (1280, 800))
         Select(host.find_element(By.ID, "plan2")).select_by_value("friend")  # the host's partner
         click(host, host.find_element(By.ID, "start"))
-        link = wait_for("the invite link", lambda: host.find_elements(By.CSS_SELECTOR, "#invitelist a[data-seat='2']"))
+        link = wait_for(
+            "the invite link", lambda: host.find_elements(By.CSS_SELECTOR, "#invitelist a[data-seat='2']")
+        )
         href = link[0].get_attribute("href")
         click(host, host.find_element(By.ID, "invites-close"))
         # the invited friend who has not joined has a badge, gone once they are here
-        wait_for("the invited badge", lambda: "invited · not here yet" in ring(host)["seats"]["2"]["tags"], 10)
+        wait_for(
+            "the invited badge", lambda: "invited · not here yet" in ring(host)["seats"]["2"]["tags"], 10
+        )
         open_page(friend, href, "zh", (390, 844))
         wait_for("the friend's seat", lambda: "2号位" in friend.find_element(By.ID, "status").text)
-        wait_for("the badge gone", lambda: "invited · not here yet" not in ring(host)["seats"]["2"]["tags"], 10)
+        wait_for(
+            "the badge gone", lambda: "invited · not here yet" not in ring(host)["seats"]["2"]["tags"], 10
+        )
         check_ring(host, [2, 4])
         check_ring(friend, [0, 4])
         for drv in (host, friend):
@@ -185,8 +214,11 @@ def test_two_people_ring_turn_hint_standings_and_a_leave(tmp_path):
                 acted = True
             if not acted:
                 time.sleep(0.05)
-        wait_for("a play in this round", lambda: host.execute_script(
-            "return state.log.some(e => e.event === 'play')"), 15)
+        wait_for(
+            "a play in this round",
+            lambda: host.execute_script("return state.log.some(e => e.event === 'play')"),
+            15,
+        )
         friend.execute_script("window.daguaiReview = {open: (a) => { window.reviewed = a; }};")
         for drv in (host, friend):
             if shown(drv, "roundend"):
@@ -198,7 +230,10 @@ def test_two_people_ring_turn_hint_standings_and_a_leave(tmp_path):
         shot(friend, tmp_path, "leave-phone.png")
         click(friend, friend.find_element(By.ID, "re-review"))
         assert friend.execute_script("return window.reviewed") == {
-            "table": friend.execute_script("return state.table"), "round": 0, "seat": 2}
+            "table": friend.execute_script("return state.table"),
+            "round": 0,
+            "seat": 2,
+        }
         assert not host.find_elements(By.ID, "re-review")  # no review module on that page
         # a rejoin: the dismissed screen stays away; the open one comes back with its last trick
         click(friend, friend.find_element(By.ID, "roundend-ok"))
@@ -208,7 +243,9 @@ def test_two_people_ring_turn_hint_standings_and_a_leave(tmp_path):
         assert not shown(friend, "roundend")
         host.refresh()
         wait_for("the host's round end again", lambda: shown(host, "roundend"), 15)
-        assert host.find_elements(By.CSS_SELECTOR, "#re-trick li .card"), host.find_element(By.ID, "re-body").text
+        assert host.find_elements(By.CSS_SELECTOR, "#re-trick li .card"), host.find_element(
+            By.ID, "re-body"
+        ).text
         check_leave_end(host, "You")
         host.execute_script("document.getElementById('lang').click()")  # the other language, the same facts
         check_leave_end(host, "你")

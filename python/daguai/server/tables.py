@@ -345,15 +345,15 @@ class Table(BotSeats):
         spectators), at most one per seat every ``CHAT_INTERVAL`` s; its text (1 to 200
         characters, the schema) is passed on as text, control characters removed: the
         page shows it as text, never as HTML."""
+        text = "".join(ch for ch in msg["text"] if ch.isprintable()).strip()
+        if not text:
+            raise ProtocolError("bad_message", "chat: the text is empty")
         seat = conn.seat
         if seat is None:
             raise ProtocolError("not_joined", "a spectator cannot chat: join a seat")
         now = time.monotonic()
         if now - self._chat_at[seat] < CHAT_INTERVAL:
             raise ProtocolError("rate_limited", f"one chat message per seat every {CHAT_INTERVAL:g} s")
-        text = "".join(ch for ch in msg["text"] if ch.isprintable()).strip()
-        if not text:
-            raise ProtocolError("bad_message", "chat: the text is empty")
         self._chat_at[seat] = now
         out = codec.dumps({"type": "chat", "seat": seat, "text": text})
         for _, c in self._receivers():

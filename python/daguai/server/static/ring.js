@@ -70,7 +70,7 @@ function renderSeats(v) {
     part("points", " · " + T("score", { n: v.scores[s] }));
     const e = lastPlay[s];
     const current = v.top !== null && (s === v.top.seat || v.passed.includes(s));
-    const key = e ? JSON.stringify(e) + "|" + v.round : "";
+    const key = e ? `${JSON.stringify(e)}|${v.round}|${v.level}|${LANG}` : "";
     last.className = "last" + (current ? (s === v.top.seat ? " top" : "") : " old");
     if (state.lastKeys[s] !== key) {
       const landed = state.lastKeys[s] !== undefined && e && e.event === "play";
@@ -135,10 +135,11 @@ function renderStandings(v) {
     box.appendChild(p);
   }
   const f = document.createElement("div");
-  f.className = "final";
+  f.className = "final" + (state.rules.max_rounds ? " limit" : "");
   f.textContent = T("final_line", { final: rankName(final) }) +
     (state.rules.max_rounds ? " " + T("max_rounds_line", { m: state.rules.max_rounds }) : "");
   box.appendChild(f);
+  box.title = f.textContent;
 }
 
 // ---- the turn signal: a short beep (muted by the header's button), title and favicon ----
