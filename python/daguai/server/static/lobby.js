@@ -115,6 +115,11 @@ async function loadRules() {
     p.textContent = para;
     box.appendChild(p);
   }
+  const full = document.createElement("p");  // the complete rules ship with the package
+  const code = document.createElement("code");
+  code.textContent = "daguai rules";
+  full.append(T("rules_full") + ": ", code, " (docs/rules.md)");
+  box.appendChild(full);
 }
 
 // ---- chat and emotes ---------------------------------------------------------------------
