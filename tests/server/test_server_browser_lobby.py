@@ -168,6 +168,12 @@ def test_hand_help_keyboard_tribute_words_and_motion(tmp_path):
         )
         assert "1 card ·" in got["en"]["seat1"] and "(1 tributer)" in got["en"]["stake"], got
         assert got["zh"] == "轮到你：出更大的单张压过，或者不要。", got
+        # p passes (the decision above has only "pass")
+        drv.execute_script("state.sent = []; state.ws.send = (t) => state.sent.push(t);")
+        body.send_keys("p")
+        assert drv.execute_script("return state.sent.map(t => JSON.parse(t))") == [
+            {"type": "act", "decision": 10**6 + 1, "index": 0}
+        ]
         # motion, and none under prefers-reduced-motion
         glow = "return getComputedStyle(document.querySelector('#seats .seat.turn')).animationName"
         assert drv.execute_script(glow) == "glow"

@@ -219,6 +219,9 @@ def test_two_people_ring_turn_hint_standings_and_a_leave(tmp_path):
             lambda: host.execute_script("return state.log.some(e => e.event === 'play')"),
             15,
         )
+        # motion: a play landed in its seat (the class stays after its animation)
+        landed = "#seats .seat .last.landed"
+        wait_for("a play landing", lambda: host.find_elements(By.CSS_SELECTOR, landed), 15)
         friend.execute_script("window.daguaiReview = {open: (a) => { window.reviewed = a; }};")
         for drv in (host, friend):
             if shown(drv, "roundend"):

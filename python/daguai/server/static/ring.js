@@ -71,15 +71,18 @@ function renderSeats(v) {
     const e = lastPlay[s];
     const current = v.top !== null && (s === v.top.seat || v.passed.includes(s));
     const key = e ? `${JSON.stringify(e)}|${v.round}|${v.level}|${LANG}` : "";
+    // a play that arrived while the page was open lands (the class stays until the next one)
+    const fresh = state.lastKeys[s] !== key;
+    const landed = fresh ? state.lastKeys[s] !== undefined && e && e.event === "play" : last.classList.contains("landed");
     last.className = "last" + (current ? (s === v.top.seat ? " top" : "") : " old");
-    if (state.lastKeys[s] !== key) {
-      const landed = state.lastKeys[s] !== undefined && e && e.event === "play";
+    if (fresh) {
       state.lastKeys[s] = key;
       last.innerHTML = "";
       if (e && e.event === "play") last.appendChild(cardsRow(e.cards, v.level));
       else if (e) last.textContent = T("passes");
-      if (landed) { last.classList.remove("landed"); void last.offsetWidth; last.classList.add("landed"); }
-    } else if (last.firstChild && last.firstChild.nodeType === 3 && e && e.event === "pass") last.textContent = T("passes");
+      if (landed) void last.offsetWidth;  // restart the animation
+    }
+    if (landed) last.classList.add("landed"); else if (last.firstChild && last.firstChild.nodeType === 3 && e && e.event === "pass") last.textContent = T("passes");
     timeBar(bar, turn ? timeLimitOf(s) : null, s, v);
   }
   trickMotion(v);
