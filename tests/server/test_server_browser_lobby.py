@@ -80,7 +80,9 @@ def test_lobby_four_seats_time_bar_spectator_and_chat(tmp_path):
         click(host, host.find_element(By.ID, "chatsend"))
         wait_for("the chat line", lambda: "<b>hi</b> 你好" in other.find_element(By.ID, "chatlog").text, 10)
         assert not other.find_elements(By.CSS_SELECTOR, "#chatlog b b")
-        assert host.find_element(By.CSS_SELECTOR, "#seats .seat.me .bubble").text == "<b>hi</b> 你好"
+        bubble = host.find_element(By.CSS_SELECTOR, "#seats .seat.me .bubble")  # fades in: read its text
+        wait_for("the bubble", lambda: "on" in bubble.get_attribute("class"), 10)
+        assert bubble.get_attribute("textContent") == "<b>hi</b> 你好"
     finally:
         host.quit()
         other.quit()
