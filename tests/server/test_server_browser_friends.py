@@ -113,15 +113,17 @@ def check_hint(drv: Any) -> None:
     named = wait_for("the rows' combinations", lambda: drv.execute_script(
         "return [...document.querySelectorAll('#hintbox .cand .kind')].map(k => k.textContent)"), 15)
     assert all(k in kinds for k in named), named
-    legend = drv.find_element(By.CSS_SELECTOR, "#hintbox .legend").text
+    # behind "details": read whether shown or not
+    legend = drv.find_element(By.CSS_SELECTOR, "#hintbox .legend").get_attribute("textContent")
     assert ("预计的得分" in legend) if zh else ("ranked by the points" in legend), legend
     # the best row ranked above a row with the better win chance says why (32% against 40%)
     note = drv.execute_script("""
       const real = state.hint, h = JSON.parse(JSON.stringify(real));
-      const groups = [...new Set(h.candidates.map(c => c.group))];
+      const row = (c) => c.family !== undefined ? c.family : c.group;  // one row per family
+      const groups = [...new Set(h.candidates.map(row))];
       if (groups.length < 2) return 'one group';
       const [a, b] = groups;
-      for (const c of h.candidates) c.win = c.group === a ? 0.32 : c.group === b ? 0.4 : c.win;
+      for (const c of h.candidates) c.win = row(c) === a ? 0.32 : row(c) === b ? 0.4 : c.win;
       state.hint = h; renderHint();
       const best = document.querySelector('#hintbox .cand.best .note');
       const text = best ? best.textContent : null;

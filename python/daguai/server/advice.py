@@ -13,7 +13,8 @@ from typing import Any
 from ..game import Game
 from ..plays import interpretations
 
-__all__ = ["check", "hint", "hint_worlds", "HINT_SECONDS", "HINT_MAX_WORLDS", "REASONS"]
+__all__ = ["check", "combos", "families", "hint", "hint_worlds", "COMBO_KINDS", "HINT_SECONDS",
+           "HINT_MAX_WORLDS", "REASONS"]
 
 #: The time a hint aims at: its worlds are sized from the measured cost of recent rollouts.
 HINT_SECONDS = 0.4
@@ -98,6 +99,77 @@ def _why_not(game: Game, phase: str, sel: list[str], top: Any, mine: bool) -> di
     return {"code": "not_legal", "kind": best.kind.name.lower()}
 
 
+#: The five-card combinations the web table points out in a hand (R5): the straights, flushes
+#: and the bombs (four-plus-one, straight flush, five of a kind).
+COMBO_KINDS = ("straight", "flush", "four_plus_one", "straight_flush", "five_of_a_kind")
+#: Most combinations of one kind listed in one ``decide`` (a hand can hold hundreds).
+MAX_COMBOS = 30
+
+
+def combos(game: Game, seat: int) -> list[dict[str, Any]]:
+    """The plays of :data:`COMBO_KINDS` the seat's hand holds, as the engine lists a
+    leader's legal plays (R5, R8: whatever the play to beat), one per set of cards, at most
+    :data:`MAX_COMBOS` of each kind, lowest first, as ``{kind, cards}``: what the web table
+    marks in the hand. Only the engine classifies; the page draws."""
+    from .._core import Kind
+    from ..plays import legal_plays
+
+    seen: set[tuple[str, ...]] = set()
+    count: collections.Counter[str] = collections.Counter()
+    out: list[dict[str, Any]] = []
+    for p in legal_plays(game.hand(seat), game.level, None, game.rules):
+        kind = Kind(p.kind).name.lower()
+        if kind not in COMBO_KINDS or count[kind] >= MAX_COMBOS:
+            continue
+        cards = str(p.cards).split()
+        key = tuple(sorted(cards))
+        if key in seen:
+            continue
+        seen.add(key)
+        count[kind] += 1
+        out.append({"kind": kind, "cards": " ".join(cards)})
+    return out
+
+
+def _family(a: Any) -> tuple[Any, ...]:
+    """What a play is apart from its suits and its kicker (R5): its kind, the ranks of its
+    main part (the four of a four-plus-one, the three of a full house, every card of the
+    others; a joker counts as the face it stands for, R6) and how many jokers it spends.
+    Plays with the same family differ only by a suit or a kicker."""
+    if a.type != "play":
+        return (a.type, str(a))
+    cards = str(a.cards).split()
+    faces = [c[0] for c in cards if c not in ("SJ", "BJ")]
+    jokers = [c for c in cards if c in ("SJ", "BJ")]
+    faces += [f[0] for f in a.play.jokers_as] if a.play.jokers_as else jokers
+    count = collections.Counter(faces)
+    kind = a.play.kind.name.lower()
+    if kind in ("four_plus_one", "full_house"):
+        need = 4 if kind == "four_plus_one" else 3
+        main = tuple(sorted(r for r, n in count.items() if n >= need))
+    else:
+        main = tuple(sorted(faces))
+    return (kind, main, len(jokers))
+
+
+def families(game: Game, texts: list[str]) -> list[tuple[str | None, int]]:
+    """For each action text: its combination (``kind``, None for a pass or a tribute) and
+    its family number, 0, 1, ... in the order families first appear (:func:`_family`)."""
+    from ..protocol import parse_action
+
+    numbers: dict[tuple[Any, ...], int] = {}
+    out: list[tuple[str | None, int]] = []
+    for text in texts:
+        try:
+            a = parse_action(game, text)
+        except ValueError:
+            out.append((None, numbers.setdefault(("?", text), len(numbers))))
+            continue
+        kind = a.play.kind.name.lower() if a.type == "play" else None
+        out.append((kind, numbers.setdefault(_family(a), len(numbers))))
+    return out
+
+
 def hint_worlds(n_legal: int, cost: float | None = None) -> int:
     """Worlds for a hint over ``n_legal`` candidates: every candidate is played in every
     world, so a hint takes about worlds × n_legal × ``cost`` seconds (default: the measured
@@ -138,5 +210,10 @@ def hint(game: Game, legal_texts: list[str], decision: int, seed: int,
                           "n": n, "win": g.win, "draw": g.draw, "lose": g.lose,
                           "win_ci": list(_wilson(g.wins, n)), "draw_ci": list(_wilson(g.draws, n)),
                           "lose_ci": list(_wilson(g.losses, n))})
+    # rows a player reads as one: plays that differ only by a kicker or a suit (docs/server.md)
+    for c, (kind, family) in zip(cands, families(game, [c["text"] for c in cands]), strict=True):
+        c["family"] = family
+        if kind is not None:
+            c["kind"] = kind
     return {"type": "hint", "decision": decision, "seat": a.seat, "worlds": worlds,
             "policy": a.policy, "candidates": cands}

@@ -210,4 +210,5 @@ HANDLERS: dict[str, Callable[[Hub, Conn, dict[str, Any]], None]] = {
     "check": lambda hub, conn, msg: _joined(conn).check(conn, msg),
     "hint": lambda hub, conn, msg: _joined(conn).hint(conn, msg),
     "leave": lambda hub, conn, msg: _joined(conn).leave(conn),
+    "chat": lambda hub, conn, msg: _joined(conn).chat(conn, msg),
 }

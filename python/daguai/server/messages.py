@@ -14,7 +14,7 @@ from .. import protocol
 MAX_MESSAGE = 64 * 1024
 #: The client message types; each is the schema's ``client_<type>`` entry and a row of the
 #: hub's handler table (``hub.HANDLERS``).
-CLIENT_TYPES = ("join", "act", "resync", "ping", "check", "hint", "leave")
+CLIENT_TYPES = ("join", "act", "resync", "ping", "check", "hint", "leave", "chat")
 
 
 class ProtocolError(Exception):

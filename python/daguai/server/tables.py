@@ -30,6 +30,8 @@ from .store import Store
 #: Acts a seat may send for one open decision beyond the connection's rate limit (an
 #: illegal answer may be corrected; more than that is a flood again).
 ANSWER_GRACE = 3
+#: Seconds between two chat messages of one seat (more often: ``rate_limited``).
+CHAT_INTERVAL = 1.0
 
 
 class Host(Protocol):
@@ -116,6 +118,7 @@ class Table(BotSeats, Hints):
         self._hint_at = [-1e9] * n  # when each seat last asked for a hint (monotonic)
         self._hinting = [False] * n
         self._warm: tuple[int, asyncio.Future[dict[str, Any]]] | None = None  # (decision, its hint computing)
+        self._chat_at = [-1e9] * n  # when each seat last chatted (monotonic)
         # since when each seat has had no connection (monotonic; None: connected)
         now = time.monotonic()
         self.away_since: list[float | None] = [now] * n
@@ -174,8 +177,10 @@ class Table(BotSeats, Hints):
                 self._standin.cancel()
                 self._standin = None
         conn.table, conn.seat = self, seat
+        seats = [{**i, "time_limit": p.time_limit} if p.time_limit is not None else i
+                 for i, p in zip(self.seat_info(), self.seats, strict=True)]  # the page's time bars
         conn.send({"type": "welcome", "protocol": protocol.PROTOCOL_VERSION, "table": self.id,
-                   "seat": seat, "rules": self.rules.to_dict(), "seats": self.seat_info(),
+                   "seat": seat, "rules": self.rules.to_dict(), "seats": seats,
                    **({"match": self.match_id} if self.match_id is not None else {})})
         conn.send({"type": "view", "view": self.view(seat)})
         if self.game.match_over:
@@ -197,10 +202,14 @@ class Table(BotSeats, Hints):
     # ---- decisions ------------------------------------------------------------------
     def _decide_message(self, seat: int) -> dict[str, Any]:
         _, texts = self.legal()
-        return {"type": "decide", "decision": self.n_decisions, "seat": seat,
-                "phase": self.game.phase, "legal": texts,
-                "time_limit": self.seats[seat].time_limit,
-                "view": self.view(seat)}
+        msg = {"type": "decide", "decision": self.n_decisions, "seat": seat,
+               "phase": self.game.phase, "legal": texts,
+               "time_limit": self.seats[seat].time_limit,
+               "view": self.view(seat)}
+        found = advice.combos(self.game, seat) if self.game.phase == "play" else []
+        if found:  # the straights, flushes and bombs the page marks in the hand
+            msg["combos"] = found
+        return msg
 
     def _send_decide(self, conn: Conn, seat: int) -> None:
         conn.grace = ANSWER_GRACE
@@ -315,6 +324,25 @@ class Table(BotSeats, Hints):
         actions, _ = self.legal() if mine else ([], [])
         conn.send(advice.check(self.game, seat, msg["cards"], list(actions),
                                self.n_decisions if mine else None))
+
+    def chat(self, conn: Conn, msg: dict[str, Any]) -> None:
+        """``chat``: a seat's short message or emote, to everyone at the table (seats and
+        spectators), at most one per seat every ``CHAT_INTERVAL`` s; its text (1 to 200
+        characters, the schema) is passed on as text, control characters removed: the
+        page shows it as text, never as HTML."""
+        text = "".join(ch for ch in msg["text"] if ch.isprintable()).strip()
+        if not text:
+            raise ProtocolError("bad_message", "chat: the text is empty")
+        seat = conn.seat
+        if seat is None:
+            raise ProtocolError("not_joined", "a spectator cannot chat: join a seat")
+        now = time.monotonic()
+        if now - self._chat_at[seat] < CHAT_INTERVAL:
+            raise ProtocolError("rate_limited", f"one chat message per seat every {CHAT_INTERVAL:g} s")
+        self._chat_at[seat] = now
+        out = codec.dumps({"type": "chat", "seat": seat, "text": text})
+        for _, c in self._receivers():
+            c.send_text(out)
 
     def _receivers(self) -> list[tuple[int | None, Conn]]:
         """(seat, connection) of every joined seat, then (None, spectator) of every spectator."""

@@ -20,7 +20,7 @@ const TEXT = {
     play: "Play", tribute: "Pay tribute", return: "Return", offer: "Offer", take: "Take", clear: "Clear",
     hint: "Hint", anti: "Refuse tribute (show jokers)",
     your_turn_lead: "Your lead: select any single, pair, triple or five cards.",
-    your_turn_follow: "Your turn: beat the {kind} with a higher {kind} of {n} cards, or pass.",
+    your_turn_follow: "Your turn: beat the {kind} with a higher {kind} ({n} cards), or pass.",
     your_tribute: "Pay tribute: select a card of the highest power in your hand.",
     your_return: "Return any one card to the player who paid you.",
     your_offer: "Offer cards for the joker tribute.", your_take: "Take one of the offered cards.",
@@ -44,7 +44,7 @@ const TEXT = {
     levels_title: "Levels", tribute_next: "Next round's tribute", no_tribute: "No tribute next round.",
     pays: "{a} pays tribute to {b}", you_pay: "You pay tribute to {b}", pays_you: "{a} pays tribute to you",
     continue: "Continue",
-    why_stake: "Stake scoring: each winner +{w}, each loser −{l} ({n} tributer(s)).",
+    why_stake: "Stake scoring: each winner +{w}, each loser −{l} ({n} tributers).",
     why_stake_draw: "A draw scores nothing.", why_levels_up: "Levels scoring: the dealer's team went up: its players +3, the others −1 (× base).",
     why_levels: "Levels scoring: no level change, every player +1 (× base).",
     why_simple: "Simple scoring: winners +3, losers −3 (× base).", why_simple_draw: "Simple scoring: a draw gives everyone +1 (× base).",
@@ -61,6 +61,32 @@ const TEXT = {
     last_trick: "The round's last trick", still_holding: "Still holding cards: {who}",
     why_draw: "Why a draw: team {f} had the first player out, but all of team {o} went out before team {f} did.",
     forced_tribute: "Only one card could be paid: your tribute {card} was paid automatically.",
+    cards_left_one: "1 card",
+    your_turn_follow_one: "Your turn: beat the {kind} with a higher {kind} (1 card), or pass.",
+    why_stake_one: "Stake scoring: each winner +{w}, each loser −{l} (1 tributer).",
+    partner: "partner", to_act: "to act", invited: "invited · not here yet", your_turn_title: "Your turn",
+    mute: "Sound on (click to mute)", unmute: "Sound off (click to turn on)",
+    forfeit_title: "{who} left the match.", forfeit_title_you: "You left the match.",
+    match_forfeit: "The match ended by forfeit: team {team} wins the match.",
+    no_order: "Nobody went out before the match ended.",
+    hint_first: "Suggestion:", hint_details: "details", hint_hide: "hide details", hint_equal: "about equal",
+    hint_variants: "(+{n} like it)", hint_variants_one: "(+1 like it)", hint_win: "win {win}",
+    hint_numbers: "{ci} · draw {draw} · lose {lose} · {n} deals", hint_numbers_one: "{ci} · draw {draw} · lose {lose} · 1 deal",
+    hint_about: "Engine's estimate in {seconds} s of your team's chance to win the round after each choice; plays that differ only by a kicker or a suit share a row; \"about equal\": the 95% intervals overlap.",
+    sort_power: "Sort: by power", sort_suit: "Sort: by suit", combo_count: "{kind} ×{n}",
+    keys_help: "Keys: ← → move, space select, enter play, p pass, h hint, c clear; double-click a card: its whole rank.",
+    standings: "Standings", your_team: "your team", team_line: "Team {team}: level {level} · score {score}",
+    final_line: "The match is won by the first team to win a round at level {final} as the dealer's team.",
+    needs_levels: "to win: {k} more levels to {final}, then a round won there",
+    needs_levels_one: "to win: 1 more level to {final}, then a round won there",
+    needs_win: "to win: one round won at {final} as the dealer's team",
+    max_rounds_line: "At most {m} rounds: then the higher level wins.",
+    open_tables: "Open tables", no_tables: "No open table right now.", watch: "Watch",
+    free_seats: "{n} free seats", free_seats_one: "1 free seat", players: "Players: {who}",
+    table_kind: "Table", t6: "6 players, 3 decks", t4: "4 players, 2 decks",
+    speed: "Bot speed", speed_slow: "slow", speed_normal: "normal", speed_fast: "fast", speed_instant: "instant",
+    time_limit: "Time per move", no_limit: "no limit", seconds: "{n} s", rules_full: "The full rules",
+    round_n: "round {n}", chat: "Chat", send: "Send", chat_placeholder: "Say something…", review: "Review",
   },
   zh: {
     title: "大怪路子 · daguai", replays: "回放", lang: "English", new: "新牌桌", leave: "离开牌桌",
@@ -78,7 +104,6 @@ const TEXT = {
     play: "出牌", tribute: "进贡", return: "还贡", offer: "给牌", take: "拿牌", clear: "重选", hint: "提示",
     anti: "抗贡（亮出大小怪）",
     your_turn_lead: "轮到你出牌：单张、对子、三张或五张。",
-    your_turn_follow: "轮到你：用更大的{n}张{kind}压过，或者不要。",
     your_tribute: "进贡：选一张你手里最大的牌。", your_return: "还贡：任选一张牌还给进贡的人。",
     your_offer: "给牌：选出要给的牌。", your_take: "拿牌：从给的牌里拿一张。",
     waiting: "等{who}…", match_over: "比赛结束。",
@@ -115,6 +140,28 @@ const TEXT = {
     last_trick: "这一局的最后一轮", still_holding: "手里还有牌：{who}",
     why_draw: "为什么平局：{f}队头游，可是{o}队先全部出完了。",
     forced_tribute: "只有一张牌可以进贡：已自动进贡{card}。",
+    your_turn_follow: "轮到你：出更大的{kind}压过，或者不要。",
+    partner: "队友", to_act: "出牌中", invited: "已邀请 · 还没进来", your_turn_title: "轮到你了",
+    mute: "有声音（点一下静音）", unmute: "静音（点一下打开声音）",
+    forfeit_title: "{who}离开了比赛。", forfeit_title_you: "你离开了比赛。",
+    match_forfeit: "有人逃跑，比赛结束：{team}队赢了。", no_order: "比赛结束前没有人出完。",
+    hint_first: "建议：", hint_details: "详细", hint_hide: "收起", hint_equal: "差不多",
+    hint_variants: "（另有{n}种类似）", hint_win: "赢 {win}",
+    hint_numbers: "{ci} · 平 {draw} · 输 {lose} · {n}局",
+    hint_about: "电脑用{seconds}秒估算每种出法之后你们队赢这一局的机会；只差带牌或花色的出法合成一行；“差不多”：95%区间重叠。",
+    sort_power: "排序：按大小", sort_suit: "排序：按花色", combo_count: "{kind}×{n}",
+    keys_help: "键盘：← → 移动，空格选牌，回车出牌，p 不要，h 提示，c 重选；双击一张牌：选中同点数的所有牌。",
+    standings: "比分", your_team: "你们队", team_line: "{team}队：打{level} · {score}分",
+    final_line: "先以庄家队身份在{final}赢一局的队赢得比赛。",
+    needs_levels: "要赢：再升{k}级到{final}，然后在{final}赢一局",
+    needs_win: "要赢：作为庄家队在{final}赢一局",
+    max_rounds_line: "最多打{m}局：然后级数高的队赢。",
+    open_tables: "开着的牌桌", no_tables: "现在没有开着的牌桌。", watch: "观战",
+    free_seats: "{n}个空位", players: "玩家：{who}",
+    table_kind: "牌桌", t6: "六人三副牌", t4: "四人两副牌",
+    speed: "电脑速度", speed_slow: "慢", speed_normal: "中", speed_fast: "快", speed_instant: "立刻",
+    time_limit: "每步时间", no_limit: "不限", seconds: "{n}秒", rules_full: "完整规则",
+    round_n: "第{n}局", chat: "聊天", send: "发送", chat_placeholder: "说点什么…", review: "复盘",
   },
 };
 // Combination names as players say them (R5); card names (R2, R3).
@@ -129,8 +176,10 @@ const KIND_NAMES = {
 const TEAM_NAMES = { en: ["A", "B"], zh: ["甲", "乙"] };
 let LANG = localStorage.getItem("daguai-lang") || ((navigator.language || "").startsWith("zh") ? "zh" : "en");
 // The text of `key` in `lang` (English if that language lacks it).
+// A count of one takes the key's "_one" form where the language has one ("1 card").
 function TL(lang, key, vars) {
-  let s = (TEXT[lang] && TEXT[lang][key]) || TEXT.en[key] || key;
+  const one = vars && vars.n === 1 && TEXT[lang] && TEXT[lang][key + "_one"];
+  let s = one || (TEXT[lang] && TEXT[lang][key]) || TEXT.en[key] || key;
   for (const [k, v] of Object.entries(vars || {})) s = s.split("{" + k + "}").join(String(v));
   return s;
 }

@@ -7,7 +7,9 @@ const $ = (id) => document.getElementById(id);
 const state = {
   ws: null, table: null, token: null, seat: null, seats: [], rules: {}, view: null, decide: null,
   selected: new Set(), check: null, choice: null, hint: null, hintPending: false, matchOver: null,
-  shownRound: -1, onConfirm: null, showEmpty: false, kinds: {}, log: [], ended: null, notice: "",
+  shownRound: -1, onConfirm: null, showEmpty: false, log: [], ended: null, notice: "",
+  sortBy: localStorage.getItem("daguai-sort") || "power", muted: localStorage.getItem("daguai-muted") === "1",
+  beeps: 0, hintDetails: false,
 };
 
 function status(text) { $("status").textContent = text; }
@@ -30,69 +32,9 @@ function pct(p) { return Math.round(100 * p) + "%"; }
 function interval(ci) { return `[${Math.round(100 * ci[0])}–${Math.round(100 * ci[1])}]`; }
 function inMatch() { return state.seat !== null && state.view && !state.matchOver && state.view.phase !== "match_over"; }
 function seenKey() { return "daguai-seen-" + state.table; }
+function endedKey() { return "daguai-ended-" + state.table; }
 
-// ---- tables --------------------------------------------------------------------------
-function showSetup() {
-  $("setup").hidden = false;
-  const box = $("seatplan");
-  box.innerHTML = "";
-  for (let s = 0; s < 6; s++) {
-    const l = document.createElement("label");
-    l.className = "seatchoice";
-    const name = document.createElement("span");
-    name.textContent = T("seat_n", { n: s }) + " ";
-    l.appendChild(name);
-    if (s === 0) {
-      const me = document.createElement("b");
-      me.textContent = T("me") + " · " + T("my_name");
-      const input = document.createElement("input");
-      input.id = "myname"; input.maxLength = 40; input.placeholder = T("name_host");
-      input.value = localStorage.getItem("daguai-name") || "";
-      l.append(me, " ", input);
-    } else {
-      const sel = document.createElement("select");
-      sel.id = "plan" + s;
-      for (const v of ["bot", "friend", "remote"]) {
-        const o = document.createElement("option");
-        o.value = v; o.textContent = T(v);
-        sel.appendChild(o);
-      }
-      l.appendChild(sel);
-    }
-    box.appendChild(l);
-  }
-  status(T("start_hint"));
-}
-
-async function startTable() {
-  const rules = { wild: $("wild").value };
-  if ($("final").value !== "A") rules.final_level = $("final").value;
-  const policy = $("policy").value;
-  // the host's own name is what the friends see at this seat ("You" is only ever the reader)
-  const typed = $("myname").value.trim().slice(0, 40);
-  if (typed) localStorage.setItem("daguai-name", typed); else localStorage.removeItem("daguai-name");
-  const seats = [{ kind: "human", name: typed || T("name_host"), bot_after: 60 }];
-  for (let s = 1; s < 6; s++) {
-    const choice = $("plan" + s).value;
-    seats.push(choice === "friend" ? { kind: "human", name: T("name_friend", { n: s }), bot_after: 60 }
-      : choice === "remote" ? { kind: "remote", name: T("name_remote", { n: s }), bot_after: 60 }
-      : { kind: "bot", policy, name: T("name_bot", { n: s }) });
-  }
-  const req = { rules, seats };
-  const query = new URLSearchParams(location.search);
-  const delay = query.get("bot_delay");  // seconds per bot move
-  req.bot_delay = delay !== null ? Number(delay) : 0.6;
-  if (query.get("seed") !== null) req.seed = Number(query.get("seed"));  // a chosen deal (tests)
-  const r = await fetch("/api/tables", { method: "POST", headers: { "content-type": "application/json" },
-                                         body: JSON.stringify(req) });
-  const body = await r.json();
-  if (!r.ok) { status("⚠ " + body.message); return; }
-  $("setup").hidden = true;
-  showInvites(body.table, body.tokens, seats);
-  localStorage.setItem("daguai-table", JSON.stringify({ table: body.table, token: body.tokens[0] }));
-  connect(body.table, body.tokens[0]);
-}
-
+// ---- tables: the set-up and the lobby are lobby.js ---------------------------------------
 function showInvites(table, tokens, seats) {
   const list = $("invitelist");
   list.innerHTML = "";
@@ -128,8 +70,14 @@ function showInvites(table, tokens, seats) {
 function connect(table, token) {
   if (state.ws) { const old = state.ws; state.ws = null; old.close(); }
   Object.assign(state, { table, token, decide: null, view: null, check: null, hint: null, hintPending: false,
-                         matchOver: null, selected: new Set(), kinds: {}, log: [], ended: null, notice: "" });
+                         matchOver: null, selected: new Set(), log: [], ended: null, notice: "", seatEls: null,
+                         combos: null, hadTop: null });
+  // the last round-end screen the reader dismissed (Continue) and the last trick of the
+  // round that ended last, kept across reloads and rejoins of this table
   state.shownRound = Number(localStorage.getItem("daguai-seen-" + table) || -1);
+  try { state.ended = JSON.parse(localStorage.getItem("daguai-ended-" + table) || "null"); } catch (err) { state.ended = null; }
+  $("roundend").hidden = true;
+  $("chatlog").innerHTML = "";
   const ws = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws");
   state.ws = ws;
   ws.onopen = () => {
@@ -153,24 +101,34 @@ function onMessage(msg) {
         : T("you_are", { table: msg.table, seat: msg.seat, team: teamName(msg.seat % 2) });
       status(state.statusText());
       $("leave").hidden = msg.seat === null;
+      setupChat();
       break;
     case "view": setView(msg.view); maybeRoundEnd(); render(); break;
-    case "decide":
+    case "decide": {
+      const fresh = !state.decide || state.decide.decision !== msg.decision;
       state.decide = msg; setView(msg.view); state.selected.clear(); state.check = null;
       state.choice = null; state.hint = null; state.showEmpty = false; maybeRoundEnd();
       if (forcedTribute(msg)) break;
+      if (fresh) beep();  // the turn signal: a beep, the title and the icon (ring.js)
       render(); sendCheck(); break;
+    }
     case "ack": if (state.decide && msg.decision === state.decide.decision) { state.decide = null; state.hint = null; } render(); break;
     case "checked":
-      if (msg.cards in state.kinds) for (const r of msg.readings) state.kinds[msg.cards][r.text] = r.kind;
       if (msg.cards === selectionText()) { state.check = msg; state.choice = msg.readings.length ? msg.readings[0].index : null; }
       renderDecision(); break;
     case "hint":
       state.hintPending = false;
-      if (state.decide && msg.decision === state.decide.decision) { state.hint = msg; askKinds(msg); }
+      if (state.decide && msg.decision === state.decide.decision) state.hint = msg;
       renderDecision(); break;
     case "event": onEvent(msg.event); break;
-    case "match_over": state.matchOver = msg; state.decide = null; showRoundEnd(msg.results[msg.results.length - 1], msg); render(); break;
+    case "chat": onChat(msg); break;
+    case "match_over": {
+      state.matchOver = msg; state.decide = null;
+      const r = msg.results[msg.results.length - 1];
+      // a screen the reader dismissed does not come back on a rejoin; an open one gains the replay link
+      if (r && (r.round > state.shownRound || !$("roundend").hidden)) showRoundEnd(r, msg);
+      render(); break;
+    }
     case "error":
       if (msg.code === "rate_limited" || msg.code === "unavailable") state.hintPending = false;
       $("explain").textContent = "⚠ " + prettyCards(msg.message);
@@ -193,9 +151,10 @@ function setView(v) {
     .reduce((k, e) => k + nCards(e), 0));
 }
 function onEvent(e) {
-  if (e.event === "round_end" && state.view) {
+  if ((e.event === "round_end" || e.event === "forfeit") && state.view) {  // a Leave ends it too
     const t = lastTrick(state.log, state.startLeft || state.view.cards_left);
     state.ended = { round: e.round, level: state.view.level, trick: t.trick, left: t.left };
+    localStorage.setItem(endedKey(), JSON.stringify(state.ended));
   } else if (e.event === "deal") state.log = [];
   else state.log.push(e);
 }
@@ -223,7 +182,6 @@ function forcedTribute(d) {
 }
 
 // ---- the selection ---------------------------------------------------------------------
-function handCards() { return state.view && state.view.hand ? sortHand(state.view.hand, state.view.level) : []; }
 function selectionText() { const h = handCards(); return [...state.selected].sort((a, b) => a - b).map(i => h[i]).join(" "); }
 function sendCheck() { if (state.seat !== null && state.view && state.view.hand) send({ type: "check", cards: selectionText() }); }
 function selectCards(cards) {
@@ -244,38 +202,6 @@ function act(index) {
 }
 
 // ---- drawing ---------------------------------------------------------------------------
-function renderSeats(v) {
-  const box = $("seats");
-  box.innerHTML = "";
-  const lastPlay = {};
-  for (const e of v.history) if (e.event === "play" || e.event === "pass") lastPlay[e.seat] = e;
-  for (let s = 0; s < 6; s++) {
-    const d = document.createElement("div");
-    d.className = "seat" + (s === v.current_player ? " turn" : "") + (s === state.seat ? " me" : "");
-    const info = state.seats[s] || {};
-    const pos = v.finish_order.indexOf(s);
-    const name = document.createElement("div");
-    name.className = "name";
-    name.textContent = seatName(s) + " ";
-    const tag = (text, cls) => { const t = document.createElement("span"); t.className = "tag " + (cls || ""); t.textContent = text; name.appendChild(t); };
-    tag(teamName(s % 2), "team" + (s % 2));
-    if (s === v.dealer) tag(T("dealer"));
-    if (pos >= 0) tag(T("out", { n: pos + 1 }));
-    if (info.bot_playing) tag(T("bot_playing"), "away");
-    const meta = document.createElement("div");
-    meta.className = "meta";
-    meta.textContent = `${T("seat", { n: s })} · ${T("cards_left", { n: v.cards_left[s] })} · ${T("score", { n: v.scores[s] })}`;
-    const last = document.createElement("div");
-    const e = lastPlay[s];
-    const current = v.top !== null && (s === v.top.seat || v.passed.includes(s));
-    last.className = "last" + (current ? (s === v.top.seat ? " top" : "") : " old");
-    if (e && e.event === "play") last.appendChild(cardsRow(e.cards, v.level));
-    else if (e) last.textContent = T("passes");
-    d.append(name, meta, last);
-    box.appendChild(d);
-  }
-}
-
 function eventNode(e, level) {
   const li = document.createElement("li");
   const who = seatName(e.seat);
@@ -313,19 +239,13 @@ function render() {
   hist.innerHTML = "";
   for (const e of v.history) hist.appendChild(eventNode(e, v.level));
   hist.scrollTop = 1e9;
-  const hand = handCards();
-  const hb = $("hand");
-  hb.innerHTML = "";
-  hand.forEach((c, i) => {
-    const el = cardElement(c, v.level, false);
-    el.setAttribute("role", "button");
-    if (state.selected.has(i)) el.classList.add("sel");
-    el.onclick = () => {
-      state.selected.has(i) ? state.selected.delete(i) : state.selected.add(i);
-      state.check = null; state.choice = null; state.showEmpty = true; render(); sendCheck();
-    };
-    hb.appendChild(el);
-  });
+  renderHand(v);
+  renderStandings(v);
+  // spectators and the set-up have no Play / Pass / Clear / Hint
+  $("buttons").hidden = state.seat === null || !$("setup").hidden || !v.hand;
+  $("me").classList.toggle("watching", state.seat === null);
+  const mine = !!state.decide && !state.matchOver;
+  if (mine !== !!state.signalled) turnSignal(mine);
   renderDecision();
 }
 
@@ -390,16 +310,22 @@ function renderDecision() {
   $("submit").onclick = () => { if (state.choice !== null) act(state.choice); };
 }
 
-// The hint: one row per group of equivalent plays (the server's `group`, best first), with
-// that group's own number of deals: the race stops groups that fall behind early, so the
-// counts differ (docs/protocol.md); the race's best highlighted.
-function hintGroups(h) {
-  const groups = [];
+// The hint for a player: one plain suggestion first ("Play 8♠ 8♥"), then one row per
+// family of plays (the server's `family`: plays that differ only by a kicker or a suit),
+// best first, each with its win chance, "about equal" where its 95% interval overlaps the
+// suggestion's, and the other numbers (draw, lose, the intervals, the deals each was tried
+// in: the race gives each group its own, docs/protocol.md) behind "details". The list is
+// drawn once per hint (and language): nothing under the pointer is replaced.
+function hintRows(h) {
+  const rows = [], at = {};
   for (const c of h.candidates) {
-    const g = groups[c.group] || (groups[c.group] = { rows: [], best: c.best, first: c });
-    g.rows.push(c);
+    const key = c.family !== undefined ? c.family : "g" + c.group;
+    if (!(key in at)) { at[key] = rows.length; rows.push({ first: c, best: c.best, texts: new Set(), groups: new Set() }); }
+    const r = rows[at[key]];
+    r.texts.add(c.text); r.groups.add(c.group);
+    if (c.best) { r.best = true; r.first = c; }
   }
-  return groups.filter(Boolean);
+  return rows;
 }
 
 function choiceNode(text, level) {
@@ -415,60 +341,93 @@ function choiceNode(text, level) {
   return { node: span, cards: a.verb === "pass" || a.verb === "anti_tribute" ? null : a.cards };
 }
 
-// The rows' combinations (R5) as the server names them: a `check` of each row's cards
-// answers its readings with their kinds (the page does not classify cards itself).
-function askKinds(h) {
-  state.kinds = {};
-  for (const g of hintGroups(h).slice(0, HINT_ROWS)) {
-    const a = splitAction(g.first.text);
-    if (a.verb !== "play") continue;
-    const cards = a.cards.join(" ");
-    if (!(cards in state.kinds)) { state.kinds[cards] = {}; send({ type: "check", cards }); }
+// "Play 8♠ 8♥", "Pass", "Pay tribute 8♠" ... in the reader's language.
+function suggestionNode(c, level) {
+  const a = splitAction(c.text);
+  const p = document.createElement("div");
+  p.id = "hint-first";
+  const lead = document.createElement("b");
+  lead.textContent = T("hint_first") + " ";
+  p.appendChild(lead);
+  if (a.verb === "pass") p.append(T("pass"));
+  else if (a.verb === "anti_tribute") p.append(T("anti"));
+  else {
+    p.append(T(a.verb === "play" ? "play" : a.verb) + " ", cardsRow(a.cards.join(" "), level));
+    if (a.as) p.append(" ", T("jokers_as", { as: "" }), cardsRow(a.as, level));
+    if (c.kind) p.append(" · " + kindName(c.kind));
   }
-}
-function rowKind(text) {
-  const a = splitAction(text);
-  const known = a.verb === "play" ? state.kinds[a.cards.join(" ")] : null;
-  if (!known) return null;
-  const kinds = Object.values(known);
-  return known[text] || (kinds.length && kinds.every((k) => k === kinds[0]) ? kinds[0] : null);
+  return p;
 }
 const HINT_ROWS = 6;
+function overlaps(a, b) { return a[0] <= b[1] && b[0] <= a[1]; }
 
 function renderHint() {
   const box = $("hintbox");
   const h = state.hint;
-  if (state.hintPending) { box.hidden = false; box.textContent = T("hint_thinking"); return; }
-  if (!h || !state.decide || h.decision !== state.decide.decision) { box.hidden = true; box.innerHTML = ""; return; }
+  if (state.hintPending) {
+    box.hidden = false;
+    if (box.dataset.drawn !== "thinking") { box.dataset.drawn = "thinking"; box.textContent = T("hint_thinking"); state.hintDrawn = null; }
+    return;
+  }
+  if (!h || !state.decide || h.decision !== state.decide.decision) {
+    box.hidden = true; box.innerHTML = ""; box.dataset.drawn = ""; state.hintDrawn = null; return;
+  }
   box.hidden = false;
+  box.classList.toggle("details", state.hintDetails);
+  if (state.hintDrawn && state.hintDrawn.hint === h && state.hintDrawn.lang === LANG) return;  // drawn once
+  state.hintDrawn = { hint: h, lang: LANG };
+  box.dataset.drawn = "hint";
   box.innerHTML = "";
-  const title = document.createElement("div");
-  title.textContent = T("hint_title", { seconds: h.seconds });
-  const legend = document.createElement("div");
-  legend.className = "legend";
-  legend.textContent = T("hint_legend");
-  box.append(title, legend);
+  const level = state.view.level;
+  const rows = hintRows(h).slice(0, HINT_ROWS);
+  const top = rows.find((r) => r.best) || rows[0];
+  const head = document.createElement("div");
+  head.className = "hint-head";
+  if (top) head.appendChild(suggestionNode(top.first, level));
+  box.appendChild(head);
+  const toggle = document.createElement("button");
+  toggle.type = "button"; toggle.id = "hint-toggle"; toggle.className = "small-btn";
+  toggle.textContent = T(state.hintDetails ? "hint_hide" : "hint_details");
+  toggle.onclick = () => {
+    state.hintDetails = !state.hintDetails;
+    box.classList.toggle("details", state.hintDetails);
+    toggle.textContent = T(state.hintDetails ? "hint_hide" : "hint_details");
+  };
+  const about = document.createElement("div");
+  about.className = "legend numbers";
+  about.textContent = T("hint_about", { seconds: h.seconds }) + " " + T("hint_legend");
+  head.appendChild(toggle);
+  box.appendChild(about);
   const list = document.createElement("ol");
-  const rows = hintGroups(h).slice(0, HINT_ROWS);
   rows.forEach((g, i) => {
     const c = g.first;
     const li = document.createElement("li");
     li.className = "cand" + (g.best ? " best" : "");
-    li.dataset.index = c.index;
-    li.dataset.group = c.group;
-    const choice = choiceNode(c.text, state.view.level);
+    li.dataset.index = c.index; li.dataset.group = c.group;
+    if (c.family !== undefined) li.dataset.family = c.family;
+    const choice = choiceNode(c.text, level);
     li.append(choice.node);
-    const kind = rowKind(c.text);
-    if (kind) { const k = document.createElement("span"); k.className = "kind"; k.textContent = kindName(kind); li.append(" ", k); }
-    if (g.rows.length > 1) li.append(" ", T("hint_same", { n: g.rows.length - 1 }));
-    const est = c.n ? T("hint_row", { win: `${pct(c.win)} ${interval(c.win_ci)}`, draw: `${pct(c.draw)} ${interval(c.draw_ci)}`,
-                                     lose: `${pct(c.lose)} ${interval(c.lose_ci)}` }) : T("hint_untried");
-    li.append(" " + est + " · " + T("hint_n", { n: c.n }));
+    if (c.kind) { const k = document.createElement("span"); k.className = "kind"; k.textContent = kindName(c.kind); li.append(" ", k); }
+    if (g.texts.size > 1) { const m = document.createElement("span"); m.className = "more"; m.textContent = T("hint_variants", { n: g.texts.size - 1 }); li.append(" ", m); }
+    const win = document.createElement("span");
+    win.className = "win";
+    win.textContent = c.n ? T("hint_win", { win: pct(c.win) }) : T("hint_untried");
+    li.append(" ", win);
     if (g.best) { const b = document.createElement("span"); b.className = "tag"; b.textContent = T("hint_best"); li.append(" ", b); }
+    else if (top && c.n && top.first.n && overlaps(c.win_ci, top.first.win_ci)) {
+      const e = document.createElement("span"); e.className = "tag equal"; e.textContent = T("hint_equal"); li.append(" ", e);
+    }
     // the ranking is by expected points: the best row says so when a row below it has the
     // better win chance (the legend says it for every row)
     if (g.best && c.n && rows.slice(i + 1).some((o) => o.first.n && o.first.win > c.win)) {
       const note = document.createElement("span"); note.className = "note"; note.textContent = T("hint_points_note"); li.append(" ", note);
+    }
+    if (c.n) {
+      const nums = document.createElement("span");
+      nums.className = "numbers";
+      nums.textContent = T("hint_numbers", { ci: interval(c.win_ci), draw: `${pct(c.draw)} ${interval(c.draw_ci)}`,
+                                             lose: `${pct(c.lose)} ${interval(c.lose_ci)}`, n: c.n });
+      li.append(" ", nums);
     }
     li.onclick = () => { if (choice.cards) selectCards(choice.cards); };
     list.appendChild(li);
@@ -477,26 +436,36 @@ function renderHint() {
 }
 
 // ---- the end of a round (R9, R11, R13) ---------------------------------------------------
+// A round's end is shown until the reader dismisses it (Continue); a dismissed one never
+// comes back, also not after a reload or a rejoin (the round is kept in localStorage).
 function maybeRoundEnd() {
   const r = state.view && state.view.last_result;
-  if (r && r.round > state.shownRound) showRoundEnd(r, null);
+  if (r && r.round > state.shownRound && (r.round !== state.openRound || $("roundend").hidden)) showRoundEnd(r, null);
 }
 
 function showRoundEnd(r, over) {
   if (!r) return;
   state.roundEnd = [r, over];  // redrawn as it is when the language changes
   const mine = state.seat === null ? null : state.seat % 2;
-  const title = r.winner === null ? T("round_draw") : mine === null ? T("team_wins", { team: teamName(r.winner) })
+  const forfeit = r.forfeit !== null && r.forfeit !== undefined;
+  // a Leave ends the match by forfeit (R14): say who left, not "a draw"
+  const title = forfeit ? (r.forfeit === state.seat ? T("forfeit_title_you") : T("forfeit_title", { who: seatName(r.forfeit) }))
+    : r.winner === null ? T("round_draw") : mine === null ? T("team_wins", { team: teamName(r.winner) })
     : r.winner === mine ? T("round_won") : T("round_lost");
   $("re-title").textContent = title;
   const body = $("re-body");
   body.innerHTML = "";
   const section = (key) => { const h = document.createElement("h3"); h.textContent = T(key); body.appendChild(h); };
   section("finishing");
-  const order = document.createElement("ol");
-  order.id = "re-order";
-  for (const s of r.order) { const li = document.createElement("li"); li.textContent = s === null ? "?" : `${seatName(s)} (${teamName(s % 2)})`; order.appendChild(li); }
-  body.appendChild(order);
+  const out = r.order.filter((s) => s !== null);  // a forfeit leaves the rest of the order unknown
+  if (out.length) {
+    const order = document.createElement("ol");
+    order.id = "re-order";
+    for (const s of out) { const li = document.createElement("li"); li.textContent = `${seatName(s)} (${teamName(s % 2)})`; order.appendChild(li); }
+    body.appendChild(order);
+  } else {
+    const p = document.createElement("p"); p.id = "re-order-none"; p.textContent = T("no_order"); body.appendChild(p);
+  }
   if (r.winner === null && (r.forfeit === null || r.forfeit === undefined) && r.order.length && r.order[0] !== null) {
     const f = r.order[0] % 2;  // R9: the first player's team did not get all its players out first
     const draw = document.createElement("p");
@@ -545,11 +514,22 @@ function showRoundEnd(r, over) {
   } else {
     const m = document.createElement("p");
     m.id = "re-match";
-    m.textContent = r.match_winner === null ? T("match_draw") : T("match_won", { team: teamName(r.match_winner) });
+    m.textContent = r.match_winner === null ? T("match_draw")
+      : T(forfeit ? "match_forfeit" : "match_won", { team: teamName(r.match_winner) });
     body.appendChild(m);
     if (over) { const a = document.createElement("a"); a.href = `/replay?match=${over.match}`; a.textContent = T("replay"); body.appendChild(a); }
   }
-  state.shownRound = Math.max(state.shownRound, r.round);
+  // the review of the round (review.js, when the page has it)
+  const actions = $("re-actions");
+  const old = $("re-review");
+  if (old) old.remove();
+  if (window.daguaiReview && typeof window.daguaiReview.open === "function") {
+    const b = document.createElement("button");
+    b.type = "button"; b.id = "re-review"; b.textContent = T("review");
+    b.onclick = () => window.daguaiReview.open({ table: state.table, round: r.round, seat: state.seat });
+    actions.insertBefore(b, $("roundend-ok"));
+  }
+  state.openRound = r.round;
   $("roundend").hidden = false;
 }
 
@@ -575,6 +555,7 @@ $("confirm-yes").onclick = () => { $("confirm").hidden = true; const f = state.o
 $("confirm-no").onclick = () => { $("confirm").hidden = true; state.onConfirm = null; };
 $("roundend-ok").onclick = () => {
   $("roundend").hidden = true;
+  state.shownRound = Math.max(state.shownRound, state.openRound ?? -1);
   if (state.table) localStorage.setItem(seenKey(), String(state.shownRound));
 };
 $("start").onclick = startTable;
@@ -587,9 +568,37 @@ $("hint").onclick = () => {
   send({ type: "hint", decision: state.decide.decision });
   renderDecision();
 };
+$("mute").onclick = () => {
+  state.muted = !state.muted;
+  localStorage.setItem("daguai-muted", state.muted ? "1" : "0");
+  renderMute();
+};
+$("sort").onclick = toggleSort;
+document.addEventListener("keydown", onKey);
+$("chatform").onsubmit = (ev) => { ev.preventDefault(); sendChat($("chattext").value); $("chattext").value = ""; };
+$("tablekind").onchange = showSetup;
+// Who is connected changes while the page is open (a friend joins, a stand-in bot plays):
+// the table's summary is read every few seconds for the seats' badges.
+async function refreshSeats() {
+  if (!state.table || !state.view || state.matchOver || document.hidden) return;
+  try {
+    const r = await fetch(`/api/tables/${state.table}`);
+    if (!r.ok) return;
+    const t = await r.json();
+    if (!t.seats || t.table !== state.table) return;
+    t.seats.forEach((s, i) => { if (state.seats[i]) Object.assign(state.seats[i], { connected: s.connected, bot_playing: s.bot_playing }); });
+    if (state.view) renderSeats(state.view);
+  } catch (err) { /* the next try */ }
+}
+setInterval(refreshSeats, 3000);
+function setTexts() {
+  $("lang").textContent = T("lang");
+  $("chattext").placeholder = T("chat_placeholder");
+  renderMute();
+}
 $("lang").onclick = () => {
   setLang(LANG === "zh" ? "en" : "zh");
-  $("lang").textContent = T("lang");
+  setTexts();
   if (state.statusText && state.ws && state.ws.readyState === 1) status(state.statusText());
   render();
   if (!$("setup").hidden) showSetup();
@@ -598,7 +607,7 @@ $("lang").onclick = () => {
 
 // ---- start: an invite link, a spectator link, the last table, or the set-up ----------------
 setLang(LANG);
-$("lang").textContent = T("lang");
+setTexts();
 // An invite link (#join=TABLE.TOKEN) or a spectator link (#watch=TABLE), opened in a new tab
 // or pasted into this one; the token is kept (localStorage) and taken out of the address.
 function fromHash() {
