@@ -208,7 +208,7 @@ function eventNode(e, level) {
   if (e.event === "play") {
     li.append(who + ": ", cardsRow(e.cards, level), " " + kindName(e.kind));
     if (e.as) li.append(" · ", T("jokers_as", { as: "" }), cardsRow(e.as, level));
-  } else if (e.event === "pass") li.textContent = `${who}: ${T("passes")}`;
+  } else if (e.event === "pass") li.textContent = `${who}: ${window.daguaiTricks ? daguaiTricks.passWord(e, LANG) : T("passes")}`;
   else if (e.event === "tribute") { li.append(`${who} → ${seatName(e.to)} ${kindName("tribute")}: `, cardsRow(e.card, level)); }
   else if (e.event === "return") { li.append(`${who} → ${seatName(e.to)} ${kindName("return")}`); if (e.cards || e.card) li.append(": ", cardsRow(e.cards || e.card, level)); }
   else if (e.event === "anti_tribute") { li.append(`${who}: ${T("anti")} `, cardsRow(e.jokers, level)); }
@@ -526,7 +526,7 @@ function showRoundEnd(r, over) {
   if (window.daguaiReview && typeof window.daguaiReview.open === "function") {
     const b = document.createElement("button");
     b.type = "button"; b.id = "re-review"; b.textContent = T("review");
-    b.onclick = () => window.daguaiReview.open({ table: state.table, round: r.round, seat: state.seat });
+    b.onclick = () => window.daguaiReview.open({ table: state.table, round: r.round, seat: state.seat, lang: LANG });
     actions.insertBefore(b, $("roundend-ok"));
   }
   state.openRound = r.round;
