@@ -23,24 +23,15 @@ from pathlib import Path as _Path
 # model of the game's table (engine/learned/models.hpp; each read on first use). Before the
 # imports below: bots.BOTS and run.POLICIES list the policy names at import
 if (_Path(__file__).parent / "models" / "learned.dgn").is_file():
-    _core._set_builtin_model(str(_Path(__file__).parent / "models" / "learned.dgn"), "6p3d")
+    _core.learned._set_builtin_model(str(_Path(__file__).parent / "models" / "learned.dgn"), "6p3d")
 if (_Path(__file__).parent / "models" / "learned_4p2d.dgn").is_file():
-    _core._set_builtin_model(str(_Path(__file__).parent / "models" / "learned_4p2d.dgn"), "4p2d")
+    _core.learned._set_builtin_model(str(_Path(__file__).parent / "models" / "learned_4p2d.dgn"), "4p2d")
 
 from . import bots  # noqa: E402
 from . import learn as learn  # noqa: E402  (daguai.learn: the learned player; torch only on demand)
-from ._core import (
-    PLAY_DTYPE,
-    Action,
-    ActionList,
-    CardError,
-    Hand,
-    IllegalActionError,
-    IllegalPlayError,
-    Kind,
-    Play,
-    PositionError,
-)
+from ._core.core import CardError, Hand, IllegalActionError
+from ._core.game import Action, ActionList, PositionError
+from ._core.plays import PLAY_DTYPE, IllegalPlayError, Kind, Play
 from .analysis import min_plays
 from .errors import CodecError
 from .game import RECORD_FORMAT, Game, ReplayError, read_record, replay
@@ -68,7 +59,6 @@ from .plays import (
     classify,
     classify_many,
     compare,
-    count_legal_plays,
     count_plays,
     count_plays_by_family,
     interpretations,
@@ -144,7 +134,6 @@ __all__ = [
     "classify",
     "classify_many",
     "compare",
-    "count_legal_plays",
     "count_plays",
     "count_plays_by_family",
     "interpretations",

@@ -27,7 +27,7 @@ from . import _core
 __all__ = ["BOTS", "Bot", "get", "greedy", "heuristic", "load", "random"]
 
 #: The names of the built-in policies (the C++ catalog, cpp/engine/catalog/policies.def).
-BOTS = tuple(_core.policy_names())
+BOTS = tuple(_core.catalog.policy_names())
 
 
 def is_model_path(text: Any) -> bool:
@@ -40,7 +40,7 @@ def is_model_path(text: Any) -> bool:
     # the bytes are checked here first (a FIFO, /dev/zero or a huge file is refused by its
     # stat and header before anything is read to the end), then the engine loads the file
     read_model_file(text)
-    _core.policy_id(text)
+    _core.catalog.policy_id(text)
     return True
 
 
@@ -70,18 +70,18 @@ class Bot:
                     game_id = id(game)
                     ref = weakref.ref(game, lambda _, k=game_id: self._runners.pop(k, None))
                 except TypeError:  # not weak-referenceable: a fresh runner each call
-                    return _core.PolicyRunner(self.name, key[0], key[1], seat)
+                    return _core.run.PolicyRunner(self.name, key[0], key[1], seat)
                 entry = self._runners[id(game)] = (ref, {})
             runner = entry[1].get(key)
             if runner is None:
-                runner = entry[1][key] = _core.PolicyRunner(self.name, key[0], key[1], seat)
+                runner = entry[1][key] = _core.run.PolicyRunner(self.name, key[0], key[1], seat)
             return runner
 
     def __call__(self, game: Any, seat: int) -> Any:
         """The decision of this policy for ``seat``, the player to act in ``game``."""
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < 6:
             raise ValueError(f"seat must be 0..5, got {seat!r}")
-        if isinstance(game, _core.InfoState):
+        if isinstance(game, _core.game.InfoState):
             raise ValueError(
                 f"daguai.bots.{self.name} needs the Game, not a view: a view carries no seed, so "
                 "the bot cannot take its built-in random stream. Give the bot itself (or its "

@@ -73,7 +73,7 @@ def check_rules(rules: Any, *, mappings: bool = True) -> Rules:
 
 def policy_names() -> tuple[str, ...]:
     """The built-in policies (the C++ catalog, cpp/engine/catalog/policies.def)."""
-    return tuple(_core.policy_names())
+    return tuple(_core.catalog.policy_names())
 
 
 def policy_name(p: PolicyLike) -> str:
@@ -167,7 +167,7 @@ def check_model_rules(policies: Any, rules: Rules, model_rules: Any = "same") ->
         if p.endswith(".dgn"):
             trained = rules_of(p)
             if trained != game:
-                raise _core.ModelError(
+                raise _core.learned.ModelError(
                     f"model {p!r} was trained for {_rules_text(trained)}, not for this game's "
                     f"{_rules_text(game)}; play it anyway with model_rules='any' "
                     "(command line: --any-model-rules)")

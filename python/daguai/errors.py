@@ -22,7 +22,8 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from ._core import CardError, IllegalActionError, IllegalPlayError
+from ._core.core import CardError, IllegalActionError
+from ._core.plays import IllegalPlayError
 
 __all__ = ["CardError", "CodecError", "IllegalActionError", "IllegalPlayError", "MissingExtraError",
            "ReplayError", "safe_json_loads"]

@@ -34,7 +34,7 @@ MAX_SECONDS = 3600.0        # analyze(time=)
 ANALYZE_ROLLOUTS = 150_000  # analyze's default budget
 
 
-def sample_worlds(view: _core.InfoState, n: int, seed: int = 0) -> list[Game]:
+def sample_worlds(view: _core.game.InfoState, n: int, seed: int = 0) -> list[Game]:
     """``n`` complete games consistent with what ``view``'s seat knows.
 
     The hidden cards are dealt uniformly over their physical assignments (as a random deal
@@ -48,13 +48,13 @@ def sample_worlds(view: _core.InfoState, n: int, seed: int = 0) -> list[Game]:
     Raises ``ValueError`` for ``n`` outside 1 .. ``MAX_WORLDS`` (65,536), a seed outside
     0 .. 2**64 - 1, a view that is not an ``InfoState`` or a finished match.
     """
-    if not isinstance(view, _core.InfoState):
+    if not isinstance(view, _core.game.InfoState):
         raise ValueError(f"sample_worlds needs a view (Game.view(seat)), got {type(view).__name__}")
     n = check_int(n, "n", 1, MAX_WORLDS)
     seed = check_seed(seed)
     rules = Rules.from_dict(view.rules.to_dict())  # the view's CoreRules as a daguai.Rules
     out = []
-    for state in _core.sample_worlds(view, n, seed):
+    for state in _core.beliefs.sample_worlds(view, n, seed):
         out.append(Game._of(state, rules))
     return out
 
@@ -234,7 +234,7 @@ def _game_of(source: Any, upto: int | None) -> Game:
 
 
 def _groups(rows: list[Any], best: int) -> list[Group]:
-    """Groups from the rows of ``_core._search``, ranked: the later race round first, then
+    """Groups from the rows of ``_core.catalog._search``, ranked: the later race round first, then
     the higher mean, then the search order."""
     best_values = rows[best][7]
     out = []
@@ -262,7 +262,7 @@ def _groups(rows: list[Any], best: int) -> list[Group]:
 #: The models of play a search may infer from (docs/search.md "Inference from play").
 INFERENCES = ("none", "heuristic", "learned")
 #: Uniform worlds drawn per world kept when inferring (cpp/engine/search/inference.hpp).
-INFERENCE_WORLDS: int = _core.INFERENCE_WORLDS
+INFERENCE_WORLDS: int = _core.search.INFERENCE_WORLDS
 #: analyze's default model of play (docs/search.md "Inference from play": "Default").
 ANALYZE_INFERENCE = "none"
 
@@ -329,7 +329,7 @@ def analyze(source: Any, *, upto: int | None = None, rollouts: int | None = None
     seed = check_seed(seed)
     inference = check_inference(inference)
     # a search policy cannot roll out (the registry says which are: cpp/engine/players/policy.hpp)
-    rollout_policies = [e["name"] for e in _core.policy_entries() if e["kind"] != "search"]
+    rollout_policies = [e["name"] for e in _core.catalog.policy_entries() if e["kind"] != "search"]
     # a model file rolls out too (is_model_path loads and checks it)
     if not is_model_path(policy) and (not isinstance(policy, str) or policy not in rollout_policies):
         raise ValueError(f"rollout policy must be one of {', '.join(rollout_policies)}, got {policy!r}")
@@ -341,7 +341,7 @@ def analyze(source: Any, *, upto: int | None = None, rollouts: int | None = None
     ms = 1000.0 * time if time is not None else 0.0
 
     def search(report: Any) -> Any:
-        return _core._search(g, budget, ms, threads, policy, seed, 0, -1, report, inference)
+        return _core.catalog._search(g, budget, ms, threads, policy, seed, 0, -1, report, inference)
 
     if progress is True:  # the one progress display (daguai.progress), on stderr
         bar = ProgressBar("ms" if ms else "rollouts", label="analyzing")

@@ -77,7 +77,7 @@ def test_callable_policy_gets_tensor_and_history():
 
 
 def test_public_bots():
-    """Found: built-in bots only through the private _core.PolicyRunner."""
+    """Found: built-in bots only through the private _core.run.PolicyRunner."""
     from daguai import bots
 
     assert daguai.bots is bots and "bots" in daguai.__all__
@@ -342,7 +342,7 @@ def test_max_rounds_per_match_from_cpp():
     """MAX_ROUNDS_PER_MATCH is read from C++, not copied."""
     from daguai.run import results, simulation
 
-    assert simulation.MAX_ROUNDS_PER_MATCH == _core.MAX_ROUNDS_PER_MATCH == 10_000
+    assert simulation.MAX_ROUNDS_PER_MATCH == _core.run.MAX_ROUNDS_PER_MATCH == 10_000
     assert [name for name, *_ in results.COLUMNS] == results.column_names(True)
     assert list(simulate(2, matches=True, threads=1)) == results.column_names(True)
     assert list(simulate(2, threads=1)) == results.column_names(False)

@@ -61,7 +61,7 @@ def test_r5_r6_five_table_equals_reference_exhaustive(level, rd):
     rules = Rules(**rd)
     texts = list(_five_sets(False)) + list(_five_sets(True))
     assert len(texts) > 15000
-    faces = np.array([[_core.parse_face(t) for t in text.split()] for text in texts], dtype=np.uint8)
+    faces = np.array([[_core.core.parse_face(t) for t in text.split()] for text in texts], dtype=np.uint8)
     kinds, keys = daguai.classify_many(faces, level, rules)  # batch path: tables
     mismatches = []
     for i, text in enumerate(texts):
@@ -122,7 +122,7 @@ def _random_positions(seed: int, n: int):
 
 def test_r8_count_plays_and_play_at_equal_legal_plays_random():
     for hand, level, top, rules in _random_positions(11, 120):
-        plays = list(_core.legal_plays(hand, level, top, rules._core))  # eager list
+        plays = list(_core.plays.legal_plays(hand, level, top, rules._core))  # eager list
         assert daguai.count_plays(hand, level, top, rules) == len(plays)
         assert sum(daguai.count_plays_by_family(hand, level, top, rules).values()) == len(plays)
         for k in sorted({0, len(plays) - 1, len(plays) // 2, len(plays) // 3}):
@@ -193,7 +193,7 @@ def test_r8_sample_play_is_play_at_of_one_draw():
 def test_lazy_legal_plays_sequence():
     hand = test_rules_perft.HANDS["deal6"]
     lazy = daguai.legal_plays(hand, "3")
-    eager = _core.legal_plays(hand, "3", None, Rules()._core)
+    eager = _core.plays.legal_plays(hand, "3", None, Rules()._core)
     assert isinstance(lazy, LegalPlays) and lazy._plays is None
     assert len(lazy) == len(eager) > 500 and lazy._plays is None
     assert lazy[0] == eager[0] and lazy[-1] == eager[-1] and lazy[123] == eager[123]
@@ -232,7 +232,7 @@ def test_r8_play_at_every_index_following(rd, top, every_declare_index=False):
     """play_at skips whole blocks of plays (per rank, rank pair, rank set, suit)."""
     rules = Rules(**rd)
     hand = test_rules_perft.HANDS["deal4"]
-    plays = list(_core.legal_plays(hand, "6", top, rules._core))
+    plays = list(_core.plays.legal_plays(hand, "6", top, rules._core))
     assert daguai.count_plays(hand, "6", top, rules) == len(plays)
     # every index; under declare (thousands of plays, slow interpretations: one case took
     # 31-45 s) 30 spread indices, every index in the slow run (the test below)

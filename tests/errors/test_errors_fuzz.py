@@ -118,13 +118,12 @@ def _fresh_game(d: Draw) -> Game:
 
 
 # module functions (daguai.__all__)
-for _fn in ("classify", "interpretations", "legal_plays", "legal_plays_array", "count_legal_plays",
-            "min_plays"):
+for _fn in ("classify", "interpretations", "legal_plays", "legal_plays_array", "min_plays"):
     @case(_fn)
     def _cards_level_rules(d: Draw, _name: str = _fn) -> Any:
         fn = getattr(daguai, _name)
         args = [d(JUNK), d(LEVEL)]
-        if _name in ("legal_plays", "legal_plays_array", "count_legal_plays"):
+        if _name in ("legal_plays", "legal_plays_array"):
             args.append(d(JUNK))  # top
         if _name == "min_plays":
             return fn(*args, rules=d(RULES))
@@ -324,9 +323,9 @@ def _no_constructor(d: Draw) -> Any:
 @case("uninitialized")
 def _uninitialized(d: Draw) -> Any:
     """Objects made with __new__ and no __init__ are unusable (TypeError), never garbage."""
-    cls = d(st.sampled_from([Game, daguai._core.GameState, Hand, daguai.Play, daguai.Action,
-                             daguai.ActionList, daguai._core.CoreRules, daguai._core.BatchEnv,
-                             daguai._core.PolicyRunner]))
+    cls = d(st.sampled_from([Game, daguai._core.game.GameState, Hand, daguai.Play, daguai.Action,
+                             daguai.ActionList, daguai._core.core.CoreRules, daguai._core.run.BatchEnv,
+                             daguai._core.run.PolicyRunner]))
     obj = cls.__new__(cls)
     names = [n for n in dir(cls) if not n.startswith(("__", "_pybind11")) or n in (
         "__str__", "__repr__", "__len__", "__iter__", "__hash__", "__reduce__", "__bool__")]

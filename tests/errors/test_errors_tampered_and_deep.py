@@ -170,7 +170,7 @@ def test_rules_values_that_are_deep_huge_or_arrays_are_value_errors(name, value)
     with pytest.raises(ValueError, match=f"Rules.{name}"):
         Rules.from_dict({name: value})
     with pytest.raises(ValueError, match=name):
-        _core.CoreRules(**{name: value})
+        _core.core.CoreRules(**{name: value})
 
 
 def test_a_record_header_with_rules_nested_deep_is_a_replay_error():

@@ -52,7 +52,7 @@ def play_against_reference(seed, seat, opponents, rules, episodes, start=None):
     obs, info = env.reset(seed=seed)
     for ep in range(episodes):
         g = Game(seed, rules.replace(max_rounds=1), game=ep, start=env.start)
-        runners = {s: _core.PolicyRunner(opponents, seed, ep, s) for s in range(6) if s not in seats}
+        runners = {s: _core.run.PolicyRunner(opponents, seed, ep, s) for s in range(6) if s not in seats}
 
         def advance(g=g, runners=runners):
             while not g.match_over and g.current_player not in seats:

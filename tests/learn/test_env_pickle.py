@@ -80,7 +80,7 @@ def test_a_pickled_batch_env_is_independent_of_its_original():
 
 def _state(env: daguai.BatchEnv) -> tuple:
     fn, args = env._env.__reduce__()
-    assert fn is _core._batch_env_from_state
+    assert fn is _core.run._batch_env_from_state
     return args
 
 
@@ -91,13 +91,13 @@ def test_a_corrupt_batch_env_state_is_refused_by_name():
     for _ in range(5):
         out = env.step(_actions(env, out, rng))
     good = list(_state(env))
-    assert _same(_core._batch_env_from_state(*good).observe(), env.observe())
+    assert _same(_core.run._batch_env_from_state(*good).observe(), env.observe())
 
     def refused(i: int, value: object, words: str, error: type = IllegalActionError) -> None:
         bad = list(good)
         bad[i] = value
         with pytest.raises(error, match=words):
-            _core._batch_env_from_state(*bad)
+            _core.run._batch_env_from_state(*bad)
 
     refused(0, 0, "n out of range")
     refused(7, ["nobody"] + good[7][1:], "unknown policy 'nobody'")
@@ -113,7 +113,7 @@ def test_a_corrupt_batch_env_state_is_refused_by_name():
     refused(11, np.zeros(3, dtype=np.float32), "output arrays of the wrong size")
     refused(1, {"wild": "nonsense"}, "wild", daguai.CardError)  # the rules' own check
     with pytest.raises(IllegalActionError, match="14 fields"):
-        _core._batch_env_from_state(*good[:5])
+        _core.run._batch_env_from_state(*good[:5])
 
 
 def _steps(env, actions):

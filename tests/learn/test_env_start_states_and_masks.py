@@ -6,7 +6,7 @@
 - ``from daguai import env`` gave a module that could not be called;
 - ``ActionList`` could not be sliced;
 - mask dtypes differed (uint8 / int8 / bool): one dtype, int8;
-- docs/learning.md sent users to the private ``daguai._core.BatchEnv``.
+- docs/learning.md sent users to the private ``daguai._core.run.BatchEnv``.
 """
 
 from __future__ import annotations
@@ -271,7 +271,7 @@ def test_one_mask_dtype_int8_everywhere():
 
 def test_learning_docs_use_the_public_batch_env():
     doc = (Path(__file__).parents[2] / "docs" / "learning.md").read_text(encoding="utf-8")
-    assert "_core.BatchEnv" not in doc and "rules._core" not in doc
+    assert "_core.run.BatchEnv" not in doc and "rules._core" not in doc
     assert "daguai.BatchEnv(" in doc
 
 

@@ -99,7 +99,7 @@ def _valid() -> bytes:
 
 
 def _rehash(body: bytes) -> bytes:
-    return body + struct.pack("<Q", _core._dgn_hash(body))
+    return body + struct.pack("<Q", _core.learned._dgn_hash(body))
 
 
 @pytest.mark.parametrize("mutate, message", [
@@ -213,7 +213,7 @@ def test_features_match_a_python_reading_of_the_view():
                 if str(a.type) == "play":
                     for c in a.cards:
                         cards.remove(c)
-                plays, _ = _core.heuristic_plan(cards, g.level, g.rules._core)
+                plays, _ = _core._testing.heuristic_plan(cards, g.level, g.rules._core)
                 assert f[123] == pytest.approx(len(plays) / 10)
         checked += 1
     assert checked > 30
@@ -296,7 +296,7 @@ def test_the_shipped_model_is_a_builtin_policy():
     import json
     from pathlib import Path
 
-    assert "learned" in _core.policy_names() and "learned" in daguai.bots.BOTS
+    assert "learned" in _core.catalog.policy_names() and "learned" in daguai.bots.BOTS
     path = Path(daguai.__file__).parent / "models" / "learned.dgn"
     net = Network.from_file(str(path))
     meta = json.loads(net.meta)
@@ -317,7 +317,7 @@ def test_the_shipped_model_is_a_builtin_policy():
 
 
 def _self_play(first: int, n: int, policies=("heuristic",) * 6, record=(True,) * 6, eps=0.0, branch=1.0):
-    return _core._self_play(daguai.Rules()._core, 7, first, n, list(policies), list(record), eps, branch)
+    return _core.run._self_play(daguai.Rules()._core, 7, first, n, list(policies), list(record), eps, branch)
 
 
 def test_self_play_is_deterministic_and_split_independent():
@@ -355,6 +355,6 @@ def test_self_play_refuses_bad_arguments():
     with pytest.raises(ValueError, match="branch"):
         _self_play(0, 1, branch=-1.0)
     with pytest.raises(ValueError, match="one policy"):
-        _core._self_play(daguai.Rules()._core, 0, 0, 1, ["heuristic"], [True], 0.0, 1.0)
+        _core.run._self_play(daguai.Rules()._core, 0, 0, 1, ["heuristic"], [True], 0.0, 1.0)
     with pytest.raises(ValueError, match="recorded seat"):
         _self_play(0, 1, policies=("greedy",) * 6)

@@ -89,13 +89,13 @@ def consistent(v, hands: list[Counter], rules) -> bool:
         if seat == v.seat:
             continue
         then = hands[seat] + faces(since_pass)
-        if _core.count_legal_plays(Hand.from_faces(sorted(then.elements())), v.level, top,
-                                   v.rules) > 0:
+        if _core.plays.count_plays(Hand.from_faces(sorted(then.elements())), v.level, top,
+                                   v.rules)[0] > 0:
             return False
     cur = v.current_player
     if v.auto_pass and v.phase == "play" and v.top is not None and cur is not None and cur != v.seat:
-        if _core.count_legal_plays(Hand.from_faces(sorted(hands[cur].elements())), v.level, v.top,
-                                   v.rules) == 0:
+        if _core.plays.count_plays(Hand.from_faces(sorted(hands[cur].elements())), v.level, v.top,
+                                   v.rules)[0] == 0:
             return False
     return True
 

@@ -49,7 +49,7 @@ def test_constraint_model_equals_the_reference_on_every_assignment(entry):
     for parts, _w in gen:
         hands = ref.hands_of(v, seats, parts)
         want = ref.consistent(v, hands, g.rules)
-        got = _core._world_violation(v, _hands(hands))
+        got = _core._testing.world_violation(v, _hands(hands))
         assert want == (got == ""), (parts, got)
         n += 1
         consistent += want
@@ -90,7 +90,7 @@ def test_worlds_follow_the_exact_distribution(entry, method):
     g, v = _view(entry)
     seats, exact, _total = ref.exact(v, g.rules)
     probs = {_key_of(k, seats): p for k, p in exact.items()}
-    arr = _core._sample_hands_array(v, N, 2024 + method, method)
+    arr = _core._testing.sample_hands_array(v, N, 2024 + method, method)
     observed = Counter(_keys(arr, v, seats))
     outside = sum(c for k, c in observed.items() if k not in probs)
     assert outside == 0, f"{outside} of {N} worlds are outside the consistent set"

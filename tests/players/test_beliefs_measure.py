@@ -87,7 +87,7 @@ def test_sampled_beliefs_match_the_exact_marginals(entry):
     known = np.stack([v.known[s].counts() for s in range(n)]).astype(np.int64)
     unseen = v.unseen.counts().astype(np.int64)
     hidden = np.array(v.hidden_counts, dtype=np.int64)
-    worlds = _core._sample_hands_array(v, 20_000, 7, 0)
+    worlds = _core._testing.sample_hands_array(v, 20_000, 7, 0)
     p = bench.beliefs(worlds, known, unseen, hidden)
     exact = _exact_marginals(v, g)
     assert exact.sum() == pytest.approx(float((unseen > 0).sum()))  # each unseen face sums to 1

@@ -47,12 +47,12 @@ def decision_points(rules, auto_pass, games, every, seed0=0):
 
 def check_worlds(g, seat, n, seed):
     v = g.view(seat)
-    arr = _core._sample_hands_array(v, n, seed)
+    arr = _core._testing.sample_hands_array(v, n, seed)
     for k in range(n):
         hands = [_core_hand(arr[k, s]) for s in range(g.seats)]
-        assert _core._world_violation(v, hands) == ""
-        w = _core._world_game(v, hands)  # raises PositionError if the validator refuses it
-        u = _core.information_state(w, seat, True)
+        assert _core._testing.world_violation(v, hands) == ""
+        w = _core._testing.world_game(v, hands)  # raises PositionError if the validator refuses it
+        u = _core.game.information_state(w, seat, True)
         for f in FIELDS:
             assert getattr(u, f) == getattr(v, f), f
         assert [(s, str(t), str(c)) for s, t, c in u.forced] == \
@@ -96,10 +96,10 @@ def test_a_seat_after_many_forced_passes_gets_its_worlds_r8():
     g = Game.from_position(TIGHT["position"])
     v = g.view(TIGHT["seat"])
     assert len(v.forced) == 23
-    arr = _core._sample_hands_array(v, 40, 6024, 0)
+    arr = _core._testing.sample_hands_array(v, 40, 6024, 0)
     for w in arr:
         hands = [Hand.from_counts(w[s]) for s in range(g.seats)]
-        assert _core._world_violation(v, hands) == ""
+        assert _core._testing.world_violation(v, hands) == ""
     world = sample_worlds(v, 1, 6024)[0]
     assert world.view(TIGHT["seat"]).hand == v.hand
 
@@ -110,7 +110,7 @@ def test_the_exhaustive_search_prunes_by_the_facts_more_cards_break_r8():
     g = Game.from_position(TIGHT["position"])
     v = g.view(TIGHT["seat"])
     hands, steps = _testing.exhaustive_world(v)
-    assert hands is not None and _core._world_violation(v, hands) == ""
+    assert hands is not None and _core._testing.world_violation(v, hands) == ""
     assert steps < 2_000_000
     assert [h.counts().sum() for h in hands] == [len(v.hand) if s == v.seat else v.cards_left[s]
                                                  for s, h in enumerate(hands)]
@@ -144,10 +144,10 @@ def test_two_full_hands_after_many_forced_passes_get_their_worlds_r8():
     g = Game.from_position(TWO_FULL["position"])
     v = g.view(TWO_FULL["seat"])
     assert len(v.forced) == 21 and sorted(v.hidden_counts)[-2:] == [27, 27]
-    arr = _core._sample_hands_array(v, 8, 6024, 0)
+    arr = _core._testing.sample_hands_array(v, 8, 6024, 0)
     for w in arr:
         hands = [Hand.from_counts(w[s]) for s in range(g.seats)]
-        assert _core._world_violation(v, hands) == ""
+        assert _core._testing.world_violation(v, hands) == ""
 
 
 TIGHT25 = json.loads((Path(__file__).parent / "golden" / "tight_25_forced_passes.json").read_text())
@@ -161,7 +161,7 @@ def test_25_forced_passes_and_71_hidden_cards_never_exhaust_the_start_search_r8(
     v = g.view(TIGHT25["seat"])
     assert len(v.forced) == 25 and sum(v.hidden_counts) == 71
     for seed in (1093, 6024):
-        arr = _core._sample_hands_array(v, 24 if seed == 6024 else 1, seed, 0)
+        arr = _core._testing.sample_hands_array(v, 24 if seed == 6024 else 1, seed, 0)
         for w in arr:
             hands = [Hand.from_counts(w[s]) for s in range(g.seats)]
-            assert _core._world_violation(v, hands) == ""
+            assert _core._testing.world_violation(v, hands) == ""

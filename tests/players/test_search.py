@@ -21,8 +21,8 @@ def test_search_uses_only_the_view():
     g = mid_game()
     w = daguai.sample_worlds(g.view(g.current_player), 1, seed=3)[0]
     assert any(w.hand(s) != g.hand(s) for s in range(6))
-    a = _core._search(g, 60, 0.0, 1, "greedy", 1)
-    b = _core._search(w, 60, 0.0, 1, "greedy", 1)
+    a = _core.catalog._search(g, 60, 0.0, 1, "greedy", 1)
+    b = _core.catalog._search(w, 60, 0.0, 1, "greedy", 1)
     assert [r[1:] for r in a[0]] == [r[1:] for r in b[0]]
 
 
@@ -30,9 +30,9 @@ def test_search_bad_budget():
     g = mid_game()
     for args in [(0, 0.0, 1), (10, 0.0, 0), (10, -1.0, 1)]:
         with pytest.raises(ValueError, match="budget|threads"):
-            _core._search(g, *args, "heuristic", 1)
+            _core.catalog._search(g, *args, "heuristic", 1)
     with pytest.raises(ValueError, match="search policy"):
-        _core._search(g, 10, 0.0, 1, "pimc", 1)
+        _core.catalog._search(g, 10, 0.0, 1, "pimc", 1)
 
 
 def test_pimc_is_registered_like_the_builtins():
@@ -178,11 +178,11 @@ def test_python_policy_receives_a_view_only():
 
     def spy(view, seat):
         seen.append(view)
-        assert isinstance(view, _core.InfoState) and view.seat == seat == view.current_player
-        assert not any(isinstance(x, (_core.GameState, Game)) for x in gc.get_referents(view))
+        assert isinstance(view, _core.game.InfoState) and view.seat == seat == view.current_player
+        assert not any(isinstance(x, (_core.game.GameState, Game)) for x in gc.get_referents(view))
         for name in dir(view):
             if not name.startswith("__"):
-                assert not isinstance(getattr(view, name), (_core.GameState, Game)), name
+                assert not isinstance(getattr(view, name), (_core.game.GameState, Game)), name
         with pytest.raises(AttributeError):
             view.game  # noqa: B018
         return view.legal_actions()[0]
@@ -195,7 +195,7 @@ def test_python_seats_leave_the_others_in_cpp():
     """Builtin seats in a mixed run make the same decisions as in an all-C++ run: a Python
     wrapper of heuristic on one team gives the C++ columns."""
     def py_heuristic(view, seat):
-        return _core.PolicyRunner("heuristic", 0, 0, seat).act(view)  # heuristic reads only the view
+        return _core.run.PolicyRunner("heuristic", 0, 0, seat).act(view)  # heuristic reads only the view
 
     a = daguai.simulate(6, (py_heuristic, "random"), seed=4)
     b = daguai.simulate(6, ("heuristic", "random"), seed=4)
@@ -236,7 +236,7 @@ def test_simulate_from_a_position():
     assert len({tuple(r) for r in w1["order"]}) > 1  # the hidden hands differ between worlds
     # the slow path (a Python seat) plays the same worlds
     def py_heuristic(view, seat):
-        return _core.PolicyRunner("heuristic", 0, 0, seat).act(view)
+        return _core.run.PolicyRunner("heuristic", 0, 0, seat).act(view)
     slow = daguai.simulate(5, (py_heuristic, "heuristic"), seed=1, position=pos, worlds=True)
     assert np.array_equal(slow["order"], w1["order"][:5])
     with pytest.raises(ValueError, match="worlds"):

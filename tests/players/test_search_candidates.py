@@ -29,7 +29,7 @@ class Trees:
     def __call__(self, hand: Hand) -> int:
         if hand not in self.of_hand:
             children = frozenset((int(p.kind), p.key, p.size, self(hand - p.cards))
-                                 for p in _core.legal_plays(hand, self.level, None, self.rules))
+                                 for p in _core.plays.legal_plays(hand, self.level, None, self.rules))
             self.of_hand[hand] = self.ids.setdefault(children, len(self.ids))
         return self.of_hand[hand]
 
@@ -64,7 +64,7 @@ def test_groups_are_equivalent_by_exhaustive_comparison(wild):
         trees = Trees(level, rules)
         groups = _testing.play_groups(hand, level, None, rules._core)
         plays = [p for g in groups for p in g]
-        assert len(plays) == len(_core.legal_plays(hand, level, None, rules._core))
+        assert len(plays) == len(_core.plays.legal_plays(hand, level, None, rules._core))
         for g in groups:
             first = g[0]
             for p in g[1:]:
@@ -89,7 +89,7 @@ def test_follow_groups_are_equivalent():
     for _ in range(40):
         hand = small_hand(rng)
         level = rng.choice(RANKS)
-        leads = _core.legal_plays(hand, level, None, rules._core)
+        leads = _core.plays.legal_plays(hand, level, None, rules._core)
         top = rng.choice(leads)
         trees = Trees(level, rules)
         for g in _testing.play_groups(hand, level, top, rules._core):
@@ -114,7 +114,7 @@ def test_suits_relabelled_and_dead_suits():
 
 
 def search_rows(g, rollouts=1, keep=0, incumbent=-1):
-    return _core._search(g, rollouts, 0.0, 1, "heuristic", 3, keep, incumbent)[0]
+    return _core.catalog._search(g, rollouts, 0.0, 1, "heuristic", 3, keep, incumbent)[0]
 
 
 def test_an_opening_lead_searches_every_group_once():
@@ -156,8 +156,8 @@ def test_the_rest_is_one_group_per_kind_and_key_first():
     last."""
     g = Game(3)
     hand, rules = g.hand(g.current_player), g.rules._core
-    units = {str(p.cards) for p in _core.heuristic_plan(hand, g.level, rules)[0]}
-    units |= {str(p.cards) for p in _core.min_plays(hand, g.level, rules)[1]}
+    units = {str(p.cards) for p in _core._testing.heuristic_plan(hand, g.level, rules)[0]}
+    units |= {str(p.cards) for p in _core.plays.min_plays(hand, g.level, rules)[1]}
     rows = search_rows(g, keep=60)
     assert len(rows) == 60
     assert len({(int(a.play.kind), a.play.key) for a in g.legal_actions()}) > 60

@@ -17,10 +17,10 @@ from daguai.learn import Network, learn_features
 
 
 def test_expert_is_a_search_policy_never_a_rollout_policy():
-    entries = {e["name"]: e for e in _core.policy_entries()}
+    entries = {e["name"]: e for e in _core.catalog.policy_entries()}
     assert entries["expert"]["kind"] == "search" and entries["expert"]["rollouts"] == 256
     with pytest.raises(ValueError, match="rollout policy cannot be a search policy"):
-        _core._search(daguai.Game(1).state, 8, 0.0, 1, "expert", 1)
+        _core.catalog._search(daguai.Game(1).state, 8, 0.0, 1, "expert", 1)
 
 
 def test_expert_is_the_plain_search_without_a_learned_model():
@@ -29,7 +29,7 @@ def test_expert_is_the_plain_search_without_a_learned_model():
     code = textwrap.dedent("""
         import daguai
         from daguai import _core
-        _core._set_builtin_model("", "6p3d")
+        _core.learned._set_builtin_model("", "6p3d")
         a = daguai.simulate(2, policies=["expert", "heuristic"], seed=31, threads=1)
         b = daguai.simulate(2, policies=["pimc", "heuristic"], seed=31, threads=1)
         print(a.to_pandas().equals(b.to_pandas()))
@@ -45,7 +45,7 @@ def _heuristic_points(first_seed, games, every, offset, max_steps=10**6):
     caller (each policy acts on a copy of the state)."""
     for seed in range(first_seed, first_seed + games):
         g = daguai.Game(seed)
-        heur = [_core.PolicyRunner("heuristic", seed, 0, s) for s in range(6)]
+        heur = [_core.run.PolicyRunner("heuristic", seed, 0, s) for s in range(6)]
         step = 0
         while g.current_player is not None and step < max_steps:
             seat = g.current_player
@@ -62,9 +62,9 @@ def test_expert_keeps_the_networks_choice_more_often_than_pimc_does():
     points = 0
     for g, seat, _ in _heuristic_points(900, 3, 9, 4):
         if len(g.legal_actions()) > 2:
-            net = _core.PolicyRunner("learned", 1, 0, seat).act(g.state)
+            net = _core.run.PolicyRunner("learned", 1, 0, seat).act(g.state)
             for name in kept:
-                if _core.PolicyRunner(name, 5, 0, seat).act(g.state) == net:
+                if _core.run.PolicyRunner(name, 5, 0, seat).act(g.state) == net:
                     kept[name] += 1
             points += 1
             if points == 12:
@@ -75,7 +75,7 @@ def test_expert_keeps_the_networks_choice_more_often_than_pimc_does():
 
 def _groups(g):
     """The groups of equivalent actions of the seat to act (candidates.hpp), as lists."""
-    return [row[0] for row in _core._search(g, 1, 0.0, 1, "heuristic", 1, 0)[0]]
+    return [row[0] for row in _core.catalog._search(g, 1, 0.0, 1, "heuristic", 1, 0)[0]]
 
 
 def test_expert_races_the_networks_best_groups():
@@ -89,13 +89,13 @@ def test_expert_races_the_networks_best_groups():
             state, cands, feats, _ = learn_features(g)
             q = net.evaluate(state, feats, quantized=True)
             groups = _groups(g)
-            choice = _core.PolicyRunner("learned", 1, 0, seat).act(g.state)
+            choice = _core.run.PolicyRunner("learned", 1, 0, seat).act(g.state)
             top = [next(i for i, grp in enumerate(groups) if choice in grp)]
             for k in np.argsort(-q, kind="stable"):
                 i = next(i for i, grp in enumerate(groups) if cands[k] in grp)
                 if len(top) < 4 and i not in top:
                     top.append(i)
-            expert = _core.PolicyRunner("expert", 5, 0, seat).act(g.state)
+            expert = _core.run.PolicyRunner("expert", 5, 0, seat).act(g.state)
             assert any(expert in groups[i] for i in top), (g.seed, step)
             points += 1
             narrowed += len(groups) > len(top)

@@ -27,7 +27,7 @@ def test_threads_above_the_cap_are_a_value_error_not_an_abort():
         with pytest.raises(ValueError, match=rf"threads must be an integer in \[1, {MAX_THREADS}\]"):
             analyze(g, rollouts=2, threads=threads)
         with pytest.raises(ValueError, match=rf"threads must be in \[1, {MAX_THREADS}\]"):
-            _core._search(g, 2, 0.0, threads, "heuristic", 1)
+            _core.catalog._search(g, 2, 0.0, threads, "heuristic", 1)
     assert analyze(g, rollouts=40, threads=MAX_THREADS) == analyze(g, rollouts=40, threads=1)
 
 
@@ -70,9 +70,9 @@ def test_budgets_are_bounded():
     with pytest.warns(DeprecationWarning), pytest.raises(ValueError, match="rollouts must be an integer"):
         analyze(g, worlds=10**9)  # the old name of the budget: an alias, bounded the same
     with pytest.raises(ValueError, match="budget"):
-        _core._search(g, 0, 0.0, 1, "heuristic", 1)
+        _core.catalog._search(g, 0, 0.0, 1, "heuristic", 1)
     with pytest.raises(ValueError, match="budget"):
-        _core._search(g, 10, -1.0, 1, "heuristic", 1)
+        _core.catalog._search(g, 10, -1.0, 1, "heuristic", 1)
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2**31, 1.84e13, 2**62, 2**63, 2**64 - 1])
@@ -86,7 +86,7 @@ def test_every_seed_in_range_is_accepted_everywhere(seed):
     assert analyze(g, rollouts=30, seed=seed, threads=2) == a
     w = daguai.sample_worlds(g.view(g.current_player), 2, seed=seed)
     assert len(w) == 2
-    assert _core._search(g, 20, 0.0, 1, "heuristic", seed)[4] >= 20
+    assert _core.catalog._search(g, 20, 0.0, 1, "heuristic", seed)[4] >= 20
 
 
 def test_seeds_and_world_counts_out_of_range():
@@ -157,7 +157,7 @@ def test_the_largest_seed_everywhere(entry):
         "evaluate": lambda s: daguai.evaluate("heuristic", "random", 2, seed=s),
         "Rng": lambda s: daguai.Rng(s),
         "BatchEnv": lambda s: daguai.BatchEnv(1, seed=s),
-        "PolicyRunner": lambda s: _core.PolicyRunner("pimc24", s, 0, 0),
+        "PolicyRunner": lambda s: _core.run.PolicyRunner("pimc24", s, 0, 0),
         "fill_hidden_hands": lambda s: daguai.positions.fill_hidden_hands(partial, seed=s),
     }
     calls[entry](seed)

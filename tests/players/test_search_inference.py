@@ -33,7 +33,7 @@ def _played_game(seed: int, steps: int) -> Game:
     """Round 0 of a seeded match after `steps` heuristic decisions (no tribute, no forced
     passes: the reference's positions are plain prefixes of the round)."""
     g = Game(seed=seed)
-    runners = [_core.PolicyRunner("heuristic", seed, 0, s) for s in range(6)]
+    runners = [_core.run.PolicyRunner("heuristic", seed, 0, s) for s in range(6)]
     for _ in range(steps):
         g.step(runners[g.current_player].act(g.state))
     assert g.state.n_results == 0
@@ -44,7 +44,7 @@ def _hands_of(counts: np.ndarray) -> list[Hand]:
     return [Hand.from_counts([int(c) for c in row]) for row in counts]
 
 
-def _same(g: Game, seat: int, entry: list, choice: _core.Action) -> bool:
+def _same(g: Game, seat: int, entry: list, choice: _core.game.Action) -> bool:
     if entry[1] == "pass" or choice.play is None:
         return entry[1] == "pass" and choice.play is None
     s = g.state
@@ -81,12 +81,12 @@ def reference_log_weight(g: Game, viewer: int, hands_now: list[Hand], eps: float
     total = 0.0
     for entry, gi in _past_decisions(g, viewer, hands_now):
         n = len(gi.legal_actions())
-        choice = _core.PolicyRunner("heuristic", 0, 0, entry[0]).act(gi.state)
+        choice = _core.run.PolicyRunner("heuristic", 0, 0, entry[0]).act(gi.state)
         total += math.log1p(-eps) if _same(gi, entry[0], entry, choice) else math.log(eps / (n - 1))
     return total
 
 
-def _observed(gi: Game, entry: list) -> _core.Action:
+def _observed(gi: Game, entry: list) -> _core.game.Action:
     """The legal action of `gi` that the history entry made."""
     if entry[1] == "pass":
         return next(a for a in gi.legal_actions() if a.play is None)
@@ -113,10 +113,10 @@ def reference_learned_log_weight(g: Game, viewer: int, hands_now: list[Hand], t:
 def test_inference_weight_equals_the_reference_replay_R16(seed: int, steps: int) -> None:
     g = _played_game(seed, steps)
     viewer = g.current_player
-    view = _core.information_state(g.state, viewer, True)
+    view = _core.game.information_state(g.state, viewer, True)
     n = 4
-    weights = _core._inference_weights(view, n, 5, EPS)
-    worlds = _core._sample_hands_array(view, n, 5)
+    weights = _core._testing.inference_weights(view, n, 5, EPS)
+    worlds = _core._testing.sample_hands_array(view, n, 5)
     assert np.all(weights < 0)  # other seats made choices: the weights say something
     for k in range(n):
         ref = reference_log_weight(g, viewer, _hands_of(worlds[k]), EPS)
@@ -127,10 +127,10 @@ def test_inference_weight_equals_the_reference_replay_R16(seed: int, steps: int)
 def test_learned_inference_weight_equals_the_reference_replay_R16(seed: int, steps: int, t: float) -> None:
     g = _played_game(seed, steps)
     viewer = g.current_player
-    view = _core.information_state(g.state, viewer, True)
+    view = _core.game.information_state(g.state, viewer, True)
     n = 3
-    weights = _core._inference_weights(view, n, 5, EPS, "learned", t)
-    worlds = _core._sample_hands_array(view, n, 5)
+    weights = _core._testing.inference_weights(view, n, 5, EPS, "learned", t)
+    worlds = _core._testing.sample_hands_array(view, n, 5)
     assert np.all(weights < 0) and len(set(weights)) == n  # the worlds are told apart
     for k in range(n):
         ref = reference_learned_log_weight(g, viewer, _hands_of(worlds[k]), t)
@@ -139,29 +139,29 @@ def test_learned_inference_weight_equals_the_reference_replay_R16(seed: int, ste
 
 def test_inference_weights_are_deterministic_per_seed_R17() -> None:
     g = _played_game(21, 40)
-    view = _core.information_state(g.state, g.current_player, True)
-    a = _core._inference_weights(view, 16, 9)
-    b = _core._inference_weights(view, 16, 9)
+    view = _core.game.information_state(g.state, g.current_player, True)
+    a = _core._testing.inference_weights(view, 16, 9)
+    b = _core._testing.inference_weights(view, 16, 9)
     assert np.array_equal(a, b)
     # world k's weight does not depend on how many worlds are asked for
-    assert np.array_equal(_core._inference_weights(view, 5, 9), a[:5])
-    h1 = _core._inferred_hands_array(view, 6, 9, "heuristic")
-    assert np.array_equal(h1, _core._inferred_hands_array(view, 6, 9, "heuristic"))
-    assert np.array_equal(h1[:3], _core._inferred_hands_array(view, 3, 9, "heuristic"))
+    assert np.array_equal(_core._testing.inference_weights(view, 5, 9), a[:5])
+    h1 = _core._testing.inferred_hands_array(view, 6, 9, "heuristic")
+    assert np.array_equal(h1, _core._testing.inferred_hands_array(view, 6, 9, "heuristic"))
+    assert np.array_equal(h1[:3], _core._testing.inferred_hands_array(view, 3, 9, "heuristic"))
 
 
 def test_each_inferred_world_is_one_of_its_own_m_uniform_worlds_R16() -> None:
     """World k of the search is resampled from uniform worlds k*m .. k*m+m-1 (m =
     daguai.search.INFERENCE_WORLDS, the C++ default), never one the history rules out."""
     m = daguai.search.INFERENCE_WORLDS
-    assert m == _core.INFERENCE_WORLDS and m >= 2
+    assert m == _core.search.INFERENCE_WORLDS and m >= 2
     g = _played_game(24, 45)
-    view = _core.information_state(g.state, g.current_player, True)
+    view = _core.game.information_state(g.state, g.current_player, True)
     n = 12
-    uniform = _core._sample_hands_array(view, n * m, 5)
-    logw = _core._inference_weights(view, n * m, 5)
-    inferred = _core._inferred_hands_array(view, n, 5, "heuristic")
-    assert np.array_equal(inferred, _core._inferred_hands_array(view, n, 5, "heuristic", m))
+    uniform = _core._testing.sample_hands_array(view, n * m, 5)
+    logw = _core._testing.inference_weights(view, n * m, 5)
+    inferred = _core._testing.inferred_hands_array(view, n, 5, "heuristic")
+    assert np.array_equal(inferred, _core._testing.inferred_hands_array(view, n, 5, "heuristic", m))
     kept, average = [], []
     for k in range(n):
         own = logw[k * m:k * m + m]
@@ -177,15 +177,15 @@ def test_each_inferred_world_is_one_of_its_own_m_uniform_worlds_R16() -> None:
 
 def test_inference_none_plays_the_uniform_worlds() -> None:
     g = _played_game(22, 35)
-    view = _core.information_state(g.state, g.current_player, True)
-    assert np.array_equal(_core._inferred_hands_array(view, 8, 4, "none"),
-                          _core._sample_hands_array(view, 8, 4))
+    view = _core.game.information_state(g.state, g.current_player, True)
+    assert np.array_equal(_core._testing.inferred_hands_array(view, 8, 4, "none"),
+                          _core._testing.sample_hands_array(view, 8, 4))
 
 
 def test_a_view_without_history_weighs_every_world_alike() -> None:
     g = _played_game(23, 35)
-    view = _core.information_state(g.state, g.current_player, False)
-    assert np.array_equal(_core._inference_weights(view, 6, 1), np.zeros(6))
+    view = _core.game.information_state(g.state, g.current_player, False)
+    assert np.array_equal(_core._testing.inference_weights(view, 6, 1), np.zeros(6))
 
 
 def test_analyze_with_inference_is_deterministic_per_seed_R17() -> None:
@@ -199,12 +199,12 @@ def test_analyze_with_inference_is_deterministic_per_seed_R17() -> None:
 
 def test_learned_inference_is_deterministic_per_seed_and_threads_R17() -> None:
     g = _played_game(27, 40)
-    view = _core.information_state(g.state, g.current_player, True)
-    w = _core._inference_weights(view, 8, 9, EPS, "learned")
-    assert np.array_equal(w, _core._inference_weights(view, 8, 9, EPS, "learned"))
-    assert np.array_equal(_core._inference_weights(view, 3, 9, EPS, "learned"), w[:3])
-    h = _core._inferred_hands_array(view, 4, 9, "learned")
-    assert np.array_equal(h[:2], _core._inferred_hands_array(view, 2, 9, "learned"))
+    view = _core.game.information_state(g.state, g.current_player, True)
+    w = _core._testing.inference_weights(view, 8, 9, EPS, "learned")
+    assert np.array_equal(w, _core._testing.inference_weights(view, 8, 9, EPS, "learned"))
+    assert np.array_equal(_core._testing.inference_weights(view, 3, 9, EPS, "learned"), w[:3])
+    h = _core._testing.inferred_hands_array(view, 4, 9, "learned")
+    assert np.array_equal(h[:2], _core._testing.inferred_hands_array(view, 2, 9, "learned"))
     a = daguai.analyze(g, rollouts=30, seed=3, inference="learned")
     b = daguai.analyze(g, rollouts=30, seed=3, inference="learned", threads=2)
     assert [(x.plays, x.worlds, x.wins, x.losses) for x in a.groups] == \
@@ -215,10 +215,10 @@ def test_the_two_models_of_play_weigh_worlds_differently() -> None:
     # the same worlds, two models: the weights are not a rescaling of each other, and the
     # learned model at a higher temperature is flatter across the worlds
     g = _played_game(28, 45)
-    view = _core.information_state(g.state, g.current_player, True)
-    heur = _core._inference_weights(view, 12, 2, EPS, "heuristic")
-    sharp = _core._inference_weights(view, 12, 2, EPS, "learned", 0.02)
-    flat = _core._inference_weights(view, 12, 2, EPS, "learned", 2.0)
+    view = _core.game.information_state(g.state, g.current_player, True)
+    heur = _core._testing.inference_weights(view, 12, 2, EPS, "heuristic")
+    sharp = _core._testing.inference_weights(view, 12, 2, EPS, "learned", 0.02)
+    flat = _core._testing.inference_weights(view, 12, 2, EPS, "learned", 2.0)
     assert not np.array_equal(np.argsort(heur), np.argsort(sharp))
     assert np.ptp(flat) < np.ptp(sharp)
 
@@ -227,7 +227,7 @@ def test_learned_inference_needs_a_model_for_the_table() -> None:
     code = textwrap.dedent("""
         import daguai
         from daguai import _core
-        _core._set_builtin_model("", "6p3d")
+        _core.learned._set_builtin_model("", "6p3d")
         g = daguai.Game(seed=3)
         try:
             daguai.analyze(g, rollouts=8, inference="learned")
@@ -249,21 +249,22 @@ def test_analyze_refuses_an_unknown_inference(bad: object) -> None:
 def test_the_search_refuses_bad_inference_settings() -> None:
     g = _played_game(26, 10)
     with pytest.raises(ValueError, match="'sometimes'"):
-        _core._search(g.state, 8, 0.0, 1, "heuristic", 0, 0, -1, None, "sometimes")
+        _core.catalog._search(g.state, 8, 0.0, 1, "heuristic", 0, 0, -1, None, "sometimes")
     with pytest.raises(ValueError, match="inference_worlds"):
-        _core._search(g.state, 8, 0.0, 1, "heuristic", 0, 0, -1, None, "heuristic", 0)
+        _core.catalog._search(g.state, 8, 0.0, 1, "heuristic", 0, 0, -1, None, "heuristic", 0)
     with pytest.raises(ValueError, match="inference_noise"):
-        _core._search(g.state, 8, 0.0, 1, "heuristic", 0, 0, -1, None, "heuristic", 4, 1.0)
+        _core.catalog._search(g.state, 8, 0.0, 1, "heuristic", 0, 0, -1, None, "heuristic", 4, 1.0)
     for t in (0.0, -1.0, float("nan"), 1e9):
         with pytest.raises(ValueError, match="inference_temperature"):
-            _core._search(g.state, 8, 0.0, 1, "heuristic", 0, 0, -1, None, "learned", 4, 0.24, t)
-        view = _core.information_state(g.state, g.current_player, True)
+            _core.catalog._search(g.state, 8, 0.0, 1, "heuristic", 0, 0, -1, None, "learned", 4, 0.24, t)
+        view = _core.game.information_state(g.state, g.current_player, True)
         with pytest.raises(ValueError, match="inference_temperature"):
-            _core._inference_weights(view, 2, 0, EPS, "learned", t)
+            _core._testing.inference_weights(view, 2, 0, EPS, "learned", t)
 
 
 def test_pimc24_inf_is_the_search_with_inference_R17() -> None:
-    assert "pimc24_inf" in _core.policy_names() and "pimc24_inf_learned" in _core.policy_names()
+    names = _core.catalog.policy_names()
+    assert "pimc24_inf" in names and "pimc24_inf_learned" in names
     r1 = daguai.simulate(2, policies=["pimc24_inf", "heuristic"], seed=31, threads=1)
     r2 = daguai.simulate(2, policies=["pimc24_inf", "heuristic"], seed=31, threads=2)
     assert list(r1["winner"]) == list(r2["winner"])

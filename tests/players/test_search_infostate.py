@@ -91,7 +91,7 @@ def test_view_is_the_same_from_any_consistent_world():
         seat = g.current_player
         v = g.view(seat)
         for w in sample_worlds(v, 5, seed=9):
-            u = _core.information_state(w, seat, False)
+            u = _core.game.information_state(w, seat, False)
             for f in fields:
                 assert getattr(u, f) == getattr(v, f), f
             assert [(s, str(t)) for s, t, _ in u.forced] == [(s, str(t)) for s, t, _ in v.forced]
@@ -105,7 +105,7 @@ def _reachable(obj, depth=0, seen=None):
     seen.add(id(obj))
     yield obj
     children = list(gc.get_referents(obj))
-    if isinstance(obj, _core.InfoState):
+    if isinstance(obj, _core.game.InfoState):
         children += [getattr(obj, a) for a in dir(obj) if not a.startswith("__")]
     for c in children:
         if isinstance(c, (type, type(len))):
@@ -118,7 +118,7 @@ def test_no_view_reaches_another_hand():
         seat = g.current_player
         v = g.view(seat)
         reached = list(_reachable(v))
-        assert not any(isinstance(x, _core.GameState) for x in reached)
+        assert not any(isinstance(x, _core.game.GameState) for x in reached)
         hands = [x for x in reached if isinstance(x, Hand)]
         for s in range(6):
             if s != seat and v.hidden_counts[s] >= 2:
@@ -131,7 +131,7 @@ def test_view_bad_seat():
         with pytest.raises(ValueError):
             g.view(bad)
     with pytest.raises(ValueError, match="seats are 0..5"):
-        _core.information_state(g, 7)
+        _core.game.information_state(g, 7)
 
 
 # ---- sampler --------------------------------------------------------------------------

@@ -51,7 +51,7 @@ def reference_race(value, n, budget, incumbent):
 @pytest.mark.parametrize("budget,incumbent,keep", [(96, 0, 16), (300, -1, 0), (40, 2, 6), (1000, -1, 12)])
 def test_race_matches_the_reference(budget, incumbent, keep):
     g = mid_game()
-    rows, best, worlds, rounds, used, done_budget, _groups = _core._search(
+    rows, best, worlds, rounds, used, done_budget, _groups = _core.catalog._search(
         g, budget, 0.0, 1, "heuristic", 11, keep, incumbent)
     values = [r[7] for r in rows]
 
@@ -74,13 +74,13 @@ def test_a_world_gives_the_same_value_whatever_the_race():
     """Common random numbers: candidate i in world k depends only on (view, seed, i, k), so
     a bigger budget replays the same worlds first."""
     g = mid_game()
-    small = _core._search(g, 100, 0.0, 1, "heuristic", 5)[0]
-    big = _core._search(g, 800, 0.0, 1, "heuristic", 5)[0]
+    small = _core.catalog._search(g, 100, 0.0, 1, "heuristic", 5)[0]
+    big = _core.catalog._search(g, 800, 0.0, 1, "heuristic", 5)[0]
     for a, b in zip(small, big, strict=True):
         assert [str(x) for x in a[0]] == [str(x) for x in b[0]]
         m = min(len(a[7]), len(b[7]))
         assert m >= 1 and a[7][:m] == b[7][:m]
-    other_seed = _core._search(g, 100, 0.0, 1, "heuristic", 6)[0]
+    other_seed = _core.catalog._search(g, 100, 0.0, 1, "heuristic", 6)[0]
     assert [r[7] for r in other_seed] != [r[7] for r in small]
 
 
@@ -88,8 +88,8 @@ def test_a_world_gives_the_same_value_whatever_the_race():
 def test_independent_of_threads(threads):
     g = mid_game(seed=8)
     for budget, inc in ((120, -1), (200, 0)):
-        one = _core._search(g, budget, 0.0, 1, "heuristic", 7, 10, inc)
-        many = _core._search(g, budget, 0.0, threads, "heuristic", 7, 10, inc)
+        one = _core.catalog._search(g, budget, 0.0, 1, "heuristic", 7, 10, inc)
+        many = _core.catalog._search(g, budget, 0.0, threads, "heuristic", 7, 10, inc)
         assert [r[1:] for r in one[0]] == [r[1:] for r in many[0]]
         assert one[1:] == many[1:]
 
@@ -98,7 +98,7 @@ def test_a_forced_decision_costs_no_search():
     for seed in range(40):
         g = random_steps(Game(seed, auto_pass=False), random.Random(seed), 25)
         if len(g.legal_actions()) == 1:
-            rows, best, worlds, *_ = _core._search(g, 100, 0.0, 1, "heuristic", 1)
+            rows, best, worlds, *_ = _core.catalog._search(g, 100, 0.0, 1, "heuristic", 1)
             assert worlds == 0 and rows[0][1] == 0 and best == 0
             a = analyze(g, rollouts=100)
             assert a.forced and str(a).count("\n") == 0 and "forced" in str(a)
@@ -132,8 +132,8 @@ def test_the_race_at_every_table_and_wild_rule(rules):
     g = Game(3, rules=Rules(**rules))
     for _ in range(30):
         g.step(daguai.bots.heuristic(g, g.current_player))
-    one = _core._search(g, 300, 0.0, 1, "heuristic", 2)
-    two = _core._search(g, 300, 0.0, 2, "heuristic", 2)
+    one = _core.catalog._search(g, 300, 0.0, 1, "heuristic", 2)
+    two = _core.catalog._search(g, 300, 0.0, 2, "heuristic", 2)
     assert [r[1:] for r in one[0]] == [r[1:] for r in two[0]] and one[1:] == two[1:]
     assert sum(len(r[0]) for r in one[0]) == len(g.legal_actions())
     r = daguai.simulate(2, ("pimc24", "heuristic"), seed=2, rules=Rules(**rules), threads=1)

@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .. import _core
-from .._core import ACTION_FEATURES, LEARN_VERSION, STATE_FEATURES, Action, ModelError, Network
+from .._core.game import Action
+from .._core.learned import ACTION_FEATURES, LEARN_VERSION, STATE_FEATURES, ModelError, Network
 from ..dgn import dgn_bytes, parse_dgn, read_dgn, write_dgn
 from ..game import Game
 from .config import TrainConfig
@@ -41,7 +42,7 @@ __all__ = [
     "write_dgn",
 ]
 
-def learn_features(game: Game | _core.GameState) -> tuple[np.ndarray, list[Action], np.ndarray, int]:
+def learn_features(game: Game | _core.game.GameState) -> tuple[np.ndarray, list[Action], np.ndarray, int]:
     """The learned player's inputs for the seat to act (docs/learning.md "Features").
 
     Returns ``(state, candidates, actions, heuristic)``: ``float32[STATE_FEATURES]``, the
@@ -50,9 +51,9 @@ def learn_features(game: Game | _core.GameState) -> tuple[np.ndarray, list[Actio
     when there are no candidates). Raises ``IllegalActionError`` when the match is over and
     ``ValueError`` for anything but a Game.
     """
-    if not isinstance(game, (Game, _core.GameState)):
+    if not isinstance(game, (Game, _core.game.GameState)):
         raise ValueError(f"learn_features needs a daguai.Game, got {type(game).__name__}")
-    state, actions, feats, heuristic = _core.learn_features(game)
+    state, actions, feats, heuristic = _core.learned.learn_features(game)
     return state, list(actions), feats, int(heuristic)
 
 

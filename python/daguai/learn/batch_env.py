@@ -9,7 +9,8 @@ from typing import Any
 import numpy as np
 
 from .. import _core
-from .._core import Action, GameState, IllegalActionError
+from .._core.core import IllegalActionError
+from .._core.game import Action, GameState
 from ..checks import check_int, check_model_rules, check_rules, check_seed
 from ..codec import short_repr
 from ..game import Game
@@ -113,7 +114,7 @@ class BatchEnv:
         self._matches = bool(matches)
         self._auto_pass = bool(auto_pass)
         self._start = start
-        self._env = _core.BatchEnv(n, rules._core, seed, self._matches, self._auto_pass,
+        self._env = _core.run.BatchEnv(n, rules._core, seed, self._matches, self._auto_pass,
                                    bool(abstract), STARTS.index(start))
         if opponents is not None:
             n_seats = seats_of(rules)  # R18: 6, or 4 at 4p2d
@@ -283,7 +284,7 @@ class BatchEnv:
         if not isinstance(state, dict) or set(state) != set(keys):
             raise IllegalActionError(bad + f"expected the fields {', '.join(keys)}")
         env = state["_env"]
-        if type(env) is not _core.BatchEnv:
+        if type(env) is not _core.run.BatchEnv:
             raise IllegalActionError(bad + f"_env is a {type(env).__name__}, not an engine BatchEnv")
         args = env.__reduce__()[1]  # what the engine environment was built with
         own = {"_seed": int(args[2]), "_matches": bool(args[3]), "_auto_pass": bool(args[4]),

@@ -48,7 +48,7 @@ except ImportError as _exc:  # pragma: no cover - depends on the installation
         f"(or: pip install gymnasium). ({_exc})") from _exc
 
 from .. import _core
-from .._core import IllegalActionError
+from .._core.core import IllegalActionError
 from ..bots import Bot
 from ..checks import check_model_rules, check_policy, check_rules, check_seed
 from ..game import Game
@@ -285,7 +285,7 @@ class DaGuaiEnv(gymnasium.Env):
         assert self.game_seed is not None
         self.game = Game(self.game_seed, self._game_rules, auto_pass=self.auto_pass,
                          game=self.game_index, start=self.start)
-        self._runners = {s: _core.PolicyRunner(p, self.game_seed, self.game_index, s)
+        self._runners = {s: _core.run.PolicyRunner(p, self.game_seed, self.game_index, s)
                          for s, p in self.policies.items() if isinstance(p, str)}
 
     def _round_end(self, before: int) -> tuple[float, bool]:
@@ -318,7 +318,7 @@ class DaGuaiEnv(gymnasium.Env):
         if g.match_over or g.current_player not in self.seats:
             raise IllegalActionError("the episode has ended: call reset()")
         a = _action_id(action, f"seat {g.current_player}")
-        mask, index = _core.abstract_mask(g)
+        mask, index = _core.io.abstract_mask(g)
         reward = 0.0
         self._illegal = not mask[a]
         if self._illegal:
@@ -347,14 +347,14 @@ class DaGuaiEnv(gymnasium.Env):
         seat = g.current_player if live else self._last_seat
         if live:
             self._last_seat = int(seat)
-        mask = _core.abstract_mask(g)[0] if live else np.zeros(NUM_ABSTRACT, dtype=np.int8)
-        return {"observation": _core.encode_observation(g, seat), "action_mask": mask}
+        mask = _core.io.abstract_mask(g)[0] if live else np.zeros(NUM_ABSTRACT, dtype=np.int8)
+        return {"observation": _core.io.encode_observation(g, seat), "action_mask": mask}
 
     def _info(self, obs: dict[str, np.ndarray] | None, ended: bool = False) -> dict[str, Any]:
         g = self._game()
         live = not g.match_over and g.current_player in self.seats
         info: dict[str, Any] = {
-            "action_mask": (_core.abstract_mask(g)[0] if live
+            "action_mask": (_core.io.abstract_mask(g)[0] if live
                             else np.zeros(NUM_ABSTRACT, dtype=np.int8)),
             "seat": g.current_player if live else -1,
             "game_index": self.game_index,

@@ -20,7 +20,7 @@ except ImportError as _exc:  # pragma: no cover - depends on the installation
         "daguai.learn.gym_vector needs the optional package gymnasium: pip install 'daguai[rl]' "
         f"(or: pip install gymnasium). ({_exc})") from _exc
 
-from .._core import IllegalActionError
+from .._core.core import IllegalActionError
 from ..checks import check_rules, check_seed
 from ..rules import Rules
 from .batch_env import BatchEnv

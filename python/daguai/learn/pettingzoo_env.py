@@ -116,7 +116,8 @@ except ImportError as _exc:  # pragma: no cover - depends on the installation
     ) from _exc
 
 from .. import _core
-from .._core import Action, IllegalActionError
+from .._core.core import IllegalActionError
+from .._core.game import Action
 from ..checks import check_rules
 from ..game import Game
 from ..rules import Rules
@@ -295,7 +296,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo naming convention
             return
         g = self.game
         if self.abstract:
-            mask, index = _core.abstract_mask(g)
+            mask, index = _core.io.abstract_mask(g)
             self._mask, self._index, self._acts = mask, index, None
         else:
             acts = g.legal_actions()
@@ -314,7 +315,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo naming convention
         """``{"observation": float32[633], "action_mask": int8[n_actions]}`` of ``agent``'s
         own seat (R16); the mask is zero unless ``agent`` is to act. Fresh arrays."""
         seat = _SEAT[agent]
-        obs = _core.encode_observation(self.game, seat)
+        obs = _core.io.encode_observation(self.game, seat)
         live = not (self.terminations.get(agent) or self.truncations.get(agent))
         if live and agent == self.agent_selection and self.game.current_player == seat:
             self._legal()
@@ -391,13 +392,13 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo naming convention
 
     def candidates(self) -> np.ndarray:
         """Candidate features (k, CAND_FEATURES) of :meth:`legal_actions` (candidate mode)."""
-        return _core.encode_candidates(self.game)
+        return _core.io.encode_candidates(self.game)
 
     def state(self) -> np.ndarray:
         """Global state for centralized training: every seat's observation tensor
         concatenated (seat 0 first), float32[seats * 633] (6 seats, or 4 at 4p2d): it shows
         every hand."""
-        return np.concatenate([_core.encode_observation(self.game, s) for s in range(self.seats)])
+        return np.concatenate([_core.io.encode_observation(self.game, s) for s in range(self.seats)])
 
     def render(self) -> str | None:
         """``"ansi"``: the table as text (every hand shown); ``"human"``: print it."""

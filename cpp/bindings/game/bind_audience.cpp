@@ -1,5 +1,5 @@
 // The event codec's native half: the table of event kinds and the one audience rule (R16,
-// cpp/engine/audience.hpp), for the Python codec (daguai/codec.py). Binds only.
+// cpp/engine/game/audience.hpp), for the Python codec (daguai/codec.py). Binds only.
 #include <string>
 
 #include "convert.hpp"
@@ -31,7 +31,7 @@ EventType event_type_of(py::handle obj) {
 
 }  // namespace
 
-void bind_codec(py::module_& m) {
+void bind_audience(py::module_& m) {
   py::list rows;
   for (const EventKind& k : kEventKinds)
     rows.append(py::make_tuple(k.name, secret_name(k.secret), k.decision));
@@ -48,7 +48,7 @@ void bind_codec(py::module_& m) {
       },
       py::arg("event"), py::arg("seat"), py::arg("other"), py::arg("audience"),
       "Whether `audience` (a seat, SPECTATOR or REFEREE) sees the private part of an event "
-      "(R16, cpp/engine/audience.hpp).");
+      "(R16, cpp/engine/game/audience.hpp).");
 }
 
 }  // namespace daguai::bind

@@ -1,10 +1,12 @@
-// Rollouts and built-in policies.
+// Whole games at native speed (cpp/engine/run/rollout.hpp), their result columns, and built-in
+// policies deciding for Python games (PolicyRunner, the seat driver).
+#include <pybind11/numpy.h>
 #include <pybind11/stl.h>
 
 #include "convert.hpp"
+#include "game/game_args.hpp"
 #include "guard.hpp"
 
-#include <daguai/beliefs/sampler.hpp>
 #include <daguai/catalog/catalog.hpp>
 #include <daguai/run/columns.hpp>
 #include <daguai/run/rollout.hpp>
@@ -102,7 +104,7 @@ void bind_simulate(py::module_& m) {
         return py::tuple(out);
       },
       py::arg("rules") = nullptr,
-      "The result columns of a simulation (cpp/engine/columns.cpp), in order: name, dtype, "
+      "The result columns of a simulation (cpp/engine/run/columns.cpp), in order: name, dtype, "
       "width (0 = 1-D) at the rules' table, matches_only, doc.");
 }
 
@@ -164,7 +166,7 @@ void bind_policy_runner(py::module_& m) {
       .def(
           "act",
           [](PolicyRunner& r, py::handle obj) {
-            py::detail::make_caster<GameState> game;  // a GameState or a Game (game_arg.hpp)
+            py::detail::make_caster<GameState> game;  // a GameState or a Game (game/game_args.hpp)
             if (game.load(obj, false)) {
               const GameState& g = py::detail::cast_op<const GameState&>(game);
               const Guard guard(&r, &g);

@@ -1,33 +1,23 @@
-// The learned player (engine/learned.hpp): the network, its features, the model registry and
-// the self-play generator of the trainer's actors (python/daguai/learn/).
+// _core.learned: the learned layer (cpp/engine/learned/): the network of a .dgn file, its
+// features and the shipped models' files.
+#include <pybind11/numpy.h>
 #include <pybind11/stl.h>
 
+#include <cstring>
+
 #include "convert.hpp"
+#include "game/game_args.hpp"
 #include "guard.hpp"
 
-#include <daguai/catalog/catalog.hpp>
+#include <daguai/learned/features.hpp>
+#include <daguai/learned/format.hpp>
 #include <daguai/learned/learned.hpp>
 #include <daguai/learned/models.hpp>
-#include <daguai/run/rollout.hpp>
-#include <daguai/run/self_play.hpp>
+#include <daguai/players/heuristic.hpp>
 
 namespace daguai::bind {
 
 namespace {
-
-py::array_t<float> float_rows(const std::vector<float>& v, std::size_t cols) {
-  const py::ssize_t rows = py::ssize_t(cols ? v.size() / cols : 0);
-  py::array_t<float> a({rows, py::ssize_t(cols)});
-  if (!v.empty()) std::memcpy(a.mutable_data(), v.data(), v.size() * sizeof(float));
-  return a;
-}
-
-template <class T>
-py::array_t<T> column(const std::vector<T>& v) {
-  py::array_t<T> a(py::ssize_t(v.size()));
-  if (!v.empty()) std::memcpy(a.mutable_data(), v.data(), v.size() * sizeof(T));
-  return a;
-}
 
 // A C-contiguous float32 array of exactly `cols` columns (rows >= 0; cols only for 1-d).
 py::array_t<float, py::array::c_style | py::array::forcecast> floats_arg(py::handle obj,
@@ -48,7 +38,8 @@ namespace {
 // The Q-network of a .dgn file. Immutable after construction: no lock needed (guard.hpp),
 // safe from any thread.
 void bind_network(py::module_& m) {
-  py::class_<Network>(m, "Network", "A Q-network read from a .dgn file (engine/learned.hpp).")
+  py::class_<Network>(m, "Network",
+                      "A Q-network read from a .dgn file (cpp/engine/learned/network.hpp).")
       .def_static(
           "from_bytes",
           [](py::handle b) {
@@ -90,7 +81,7 @@ void bind_network(py::module_& m) {
   harden<Network>(m, "Network");
 }
 
-// Features, the built-in model, policy ids and self-play for the learned policy.
+// Features and the shipped models' files for the learned policy.
 void bind_learned_play(py::module_& m) {
   m.def(
       "learn_features",
@@ -100,7 +91,7 @@ void bind_learned_play(py::module_& m) {
         const PolicyView view(g);
         PolicyScratch scratch;
         Rng unused(0);
-        const Action h = decide(PolicyId::kHeuristic, view, unused, scratch);
+        const Action h = heuristic_action(view, unused, scratch);  // the catalog's "heuristic"
         std::vector<float> state(kStateFeatures);
         encode_state_features(view.info(), state.data());
         Candidates c;
@@ -132,69 +123,12 @@ void bind_learned_play(py::module_& m) {
       },
       py::arg("path"), py::arg("table") = "6p3d",
       "The file behind the policy name 'learned' at a table (R18; read on first use).");
-  m.def(
-      "policy_id", [](py::handle name) { return int(parse_policy(to_text(name, "policy"))); },
-      py::arg("name"),
-      "The id of a policy name (a built-in name, 'learned' or a .dgn path: the model is "
-      "loaded); IllegalActionError for an unknown name, ModelError for a bad file.");
-
-  m.def(
-      "_self_play",
-      [](const Rules& rules, std::uint64_t seed, std::uint64_t first_game, std::int64_t n,
-         const std::vector<std::string>& policies, const std::vector<bool>& record, double epsilon,
-         double branch, bool random_start, const std::vector<std::string>& continuation) {
-        const Table& tb = table_of(rules);
-        if (policies.size() != std::size_t(tb.seats) || record.size() != std::size_t(tb.seats))
-          throw GameError("_self_play needs one policy and one record flag per seat");
-        if (n < 0 || n > (std::int64_t(1) << 24)) throw GameError("_self_play: n out of range");
-        if (!(epsilon >= 0 && epsilon <= 1))
-          throw GameError("_self_play: epsilon must be in [0, 1]");
-        if (!(branch >= 0 && branch <= 1)) throw GameError("_self_play: branch must be in [0, 1]");
-        SelfPlayConfig cfg;
-        cfg.rules = rules;
-        cfg.seed = seed;
-        cfg.first_game = first_game;
-        cfg.n = n;
-        cfg.epsilon = epsilon;
-        cfg.branch = branch;
-        cfg.random_start = random_start;
-        if (continuation.empty() || continuation.size() > 64)
-          throw GameError("_self_play: the continuation pool has 1 to 64 policies");
-        cfg.continuation.clear();
-        for (const std::string& name : continuation) cfg.continuation.push_back(parse_policy(name));
-        for (int s = 0; s < tb.seats; ++s) {
-          cfg.policies[std::size_t(s)] = parse_policy(policies[std::size_t(s)]);
-          cfg.record[std::size_t(s)] = record[std::size_t(s)];
-        }
-        Frames f;
-        std::int64_t rounds = 0;
-        {
-          py::gil_scoped_release nogil;  // cfg is a C++ value; f is owned by this call
-          self_play(cfg, &f, &rounds);
-        }
-        py::dict d;
-        d["state"] = float_rows(f.state, kStateFeatures);
-        d["action"] = float_rows(f.action, kActionFeatures);
-        d["target"] = column(f.target);
-        d["score"] = column(f.score);
-        d["game"] = column(f.game);
-        d["seat"] = column(f.seat);
-        d["rounds"] = rounds;
-        return d;
-      },
-      py::arg("rules"), py::arg("seed"), py::arg("first_game"), py::arg("n"), py::arg("policies"),
-      py::arg("record"), py::arg("epsilon"), py::arg("branch") = 1.0,
-      py::arg("random_start") = true,
-      py::arg("continuation") = std::vector<std::string>{"heuristic"},
-      "Self-play rounds for the trainer: the recorded seats' branch pairs (frames 2i, 2i+1: "
-      "state, action, target, score, game, seat) as numpy arrays, and the rounds played. "
-      "The branches are played out by each seat's continuation policy, drawn per game from "
-      "`continuation` (policy names or .dgn paths; no searches).");
 }
 
 }  // namespace
 
-void bind_learn(py::module_& m) {
+void bind_learned(py::module_& core) {
+  py::module_ m = layer_module(core, "learned", "The learned player's network and features.");
   py::register_exception<ModelError>(m, "ModelError", PyExc_ValueError);
   m.attr("LEARN_VERSION") = kLearnVersion;
   m.attr("STATE_FEATURES") = kStateFeatures;

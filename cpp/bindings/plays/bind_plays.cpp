@@ -1,4 +1,5 @@
-// Kind, Play; classify / interpretations / beats; legal plays as objects or numpy.
+// _core.plays: the plays layer (cpp/engine/plays/): Kind, Play; classify / interpretations /
+// beats; legal plays as objects, numpy rows or counts; min_plays (bind_analysis.cpp).
 #include <pybind11/native_enum.h>
 #include <pybind11/stl.h>
 
@@ -9,11 +10,10 @@
 
 #include "convert.hpp"
 #include "guard.hpp"
+#include "plays/play_args.hpp"
 
-#include <daguai/io/actions.hpp>
-#include <daguai/io/describe.hpp>
 #include <daguai/plays/moves.hpp>
-#include <daguai/search/candidates.hpp>
+#include <daguai/plays/play_text.hpp>
 
 namespace daguai::bind {
 
@@ -123,6 +123,12 @@ Play to_play(py::handle obj, int level, const Rules& rules, const char* what) {
 }
 
 py::array plays_array(const Play* plays, std::size_t n) { return rows_from(plays, n); }
+
+const Play* optional_top(py::handle top, int level, const Rules& rules, Play* storage) {
+  if (top.is_none()) return nullptr;
+  *storage = to_play(top, level, rules, "top");
+  return storage;
+}
 
 namespace {
 
@@ -288,6 +294,9 @@ void bind_classification(py::module_& m) {
 
 // Legal plays of a hand (R7, R8): as objects, as numpy rows, counted, or one by index.
 void bind_generation(py::module_& m) {
+  py::list families;
+  for (const char* name : kFamilyNames) families.append(name);
+  m.attr("FAMILIES") = py::tuple(families);  // count_plays' families, in order (moves.hpp)
   m.def(
       "legal_plays",
       [](py::handle hand, py::handle level, py::handle top, const Rules& rules) {
@@ -307,19 +316,6 @@ void bind_generation(py::module_& m) {
       },
       py::arg("hand"), py::arg("level"), py::arg("top"), py::arg("rules"),
       "Every distinct legal play as a numpy structured array (PLAY_DTYPE).");
-
-  m.def(
-      "count_legal_plays",
-      [](py::handle hand, py::handle level, py::handle top, const Rules& rules) {
-        const HandQuery q = read_query(hand, level, top, rules);
-        const int lv = q.lv;
-        const Cards& h = q.hand;
-        const Play* t = q.top();
-        py::gil_scoped_release nogil;  // pure C++ on local data
-        return count_plays(h, lv, rules, t).total;
-      },
-      py::arg("hand"), py::arg("level"), py::arg("top"), py::arg("rules"),
-      "Number of distinct legal plays (perft-style), counted without generating them.");
 
   m.def(
       "count_plays",
@@ -359,37 +355,8 @@ void bind_generation(py::module_& m) {
       "legal_plays(...)[index], generating only that play.");
 }
 
-// The generator (R17), a uniformly drawn legal play, and checking a play against a hand.
+// A uniformly drawn legal play (R17), and checking a play against a hand.
 void bind_draws(py::module_& m) {
-  py::class_<Rng>(m, "Rng", "The project's generator (R17): xoshiro256** seeded by SplitMix64.")
-      .def(py::init([](py::handle seed) { return Rng(state_word(seed, "seed")); }),
-           py::arg("seed") = 0)
-      .def(
-          "next",
-          [](Rng& r) {
-            const Guard guard(&r);
-            return r.next();
-          },
-          "The next 64-bit output.")
-      .def(
-          "bounded",
-          [](Rng& r, py::handle n_obj) {
-            const Guard guard(&r);
-            const std::uint64_t n = state_word(n_obj, "n");
-            if (n == 0) throw CardError("bounded(n) needs n >= 1");
-            return r.bounded(n);
-          },
-          py::arg("n"), "A uniform integer in [0, n).")
-      .def(
-          "state",
-          [](const Rng& r) {
-            const Guard guard(&r);
-            const std::uint64_t* s = r.state();
-            return py::make_tuple(s[0], s[1], s[2], s[3]);
-          },
-          "The four state words.");
-  harden<Rng>(m, "Rng");
-
   m.def(
       "sample_play",
       [](py::handle hand, py::handle level, py::handle top, const Rules& rules,
@@ -532,7 +499,10 @@ void bind_play_arrays(py::module_& m) {
 
 }  // namespace
 
-void bind_plays(py::module_& m) {
+void bind_analysis(py::module_& m);  // bind_analysis.cpp
+
+void bind_plays(py::module_& core) {
+  py::module_ m = layer_module(core, "plays", "Plays: classification, comparison, generation.");
   PYBIND11_NUMPY_DTYPE(PlayRow, lo, hi, key, kind, size, jokers, level);
   py::register_exception<IllegalPlay>(m, "IllegalPlayError", PyExc_ValueError);
   bind_play_type(m);
@@ -540,6 +510,7 @@ void bind_plays(py::module_& m) {
   bind_generation(m);
   bind_draws(m);
   bind_play_arrays(m);
+  bind_analysis(m);
 }
 
 }  // namespace daguai::bind

@@ -1,9 +1,8 @@
-// Hand analysis: min_plays, and the heuristic's plan (tests/test_analysis_planner.py).
+// Hand analysis (cpp/engine/plays/analysis.hpp): min_plays.
 #include <pybind11/stl.h>
 
 #include "convert.hpp"
 
-#include <daguai/players/planner.hpp>
 #include <daguai/plays/analysis.hpp>
 
 namespace daguai::bind {
@@ -25,14 +24,6 @@ void bind_analysis(py::module_& m) {
       },
       py::arg("hand"), py::arg("level"), py::arg("rules"),
       "Fewest legal plays that empty the hand, and one partition achieving it.");
-  m.def(
-      "heuristic_plan",
-      [](py::handle hand, py::handle level, const Rules& rules) {
-        const HeuristicPlan p = heuristic_plan(to_cards(hand, "hand"), to_level(level), rules);
-        return py::make_tuple(py::cast(p.plays), p.minimal);
-      },
-      py::arg("hand"), py::arg("level"), py::arg("rules"),
-      "The heuristic policy's plan for the hand (its plays), and whether it claims to be minimal.");
 }
 
 }  // namespace daguai::bind

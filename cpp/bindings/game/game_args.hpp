@@ -1,4 +1,5 @@
-// The one conversion point between daguai.Game and the engine's GameState.
+// The game layer's conversions: the one conversion point between daguai.Game and the
+// engine's GameState, and a round's result as a dict (game/bind_state.cpp defines it).
 //
 // daguai.Game (python/daguai/game.py) wraps a GameState in its `_state` attribute instead of
 // subclassing it, so that only its documented methods are public. Every binding that takes
@@ -6,11 +7,13 @@
 // encoders, simulate, PolicyRunner.act, search, ...) therefore accepts either a GameState or
 // an object whose `_state` is one: this caster tries the bound type first, then `_state`.
 // The reference is to the wrapped state itself (no copy), so locks (guard.hpp) and
-// mutations act on the Game's state. Included by convert.hpp, so every bind_*.cpp sees the
-// same specialization.
+// mutations act on the Game's state. Every binding file that passes a GameState includes this
+// header, so each sees the same specialization.
 #pragma once
 
 #include <pybind11/pybind11.h>
+
+#include "convert.hpp"
 
 #include <daguai/game/state.hpp>
 
@@ -35,3 +38,10 @@ class type_caster<daguai::GameState> : public type_caster_base<daguai::GameState
 };
 
 }  // namespace pybind11::detail
+
+namespace daguai::bind {
+
+// A round's result as the dict of GameState.result / InfoState.last_result (docs/game.md).
+py::dict result_dict(const RoundResult& r, int seats);
+
+}  // namespace daguai::bind

@@ -1,15 +1,11 @@
 #include <cctype>
 #include <vector>
 
-#include <daguai/core/table.hpp>
-#include <daguai/io/actions.hpp>
+#include <daguai/game/action_text.hpp>
 
 namespace daguai {
 
 namespace {
-
-// The choice name of rules.wild, from the variant table (rules.cpp).
-const char* wild_name(Wild w) { return find_rule_variant("wild")->choices[std::size_t(w)]; }
 
 // Python's repr of simple text, for messages: 'text'.
 std::string quoted(std::string_view s) { return "'" + std::string(s) + "'"; }
@@ -43,59 +39,6 @@ Action action_of(const GameState& g, ActionType t) {
 }
 
 }  // namespace
-
-Play classify_play(const Cards& c, int level, const Rules& rules, const char* what) {
-  Play p;
-  if (!classify(c, level, rules, &p))
-    throw IllegalPlay(std::string(what) + " '" + cards_text(c) +
-                      "' is not a play (R5: a single, pair, "
-                      "triple, or a five-card straight, flush, full house, four-plus-one, straight "
-                      "flush or five of a kind)");
-  return p;
-}
-
-Play classify_declared(const Cards& c, const Cards& jokers_as, int level, const Rules& rules) {
-  if (rules.wild != Wild::kDeclare)
-    throw CardError("jokers_as needs rules with wild='declare' (R6); under '" +
-                    std::string(wild_name(rules.wild)) + "' the interpretation is fixed");
-  const Cards nat = c.naturals();
-  if (Cards::sum_overflows(nat, jokers_as))  // name the face that would get a 4th copy
-    for (int f = 0; f < kNumFaces; ++f)
-      if (nat.count(f) + jokers_as.count(f) > kMaxCopies)
-        throw CardError("jokers_as: a joker cannot stand for " + face_text(f) + ": the play has " +
-                        std::to_string(nat.count(f)) + " natural " + face_text(f) +
-                        " already (at most 3 copies: three decks, R2)");
-  const int copies = table_of(rules).decks;  // R18: two decks, two copies
-  if (copies < kMaxCopies)
-    for (int f = 0; f < kNumFaces; ++f)
-      if (nat.count(f) + jokers_as.count(f) > copies)
-        throw CardError("jokers_as: a joker cannot stand for " + face_text(f) + ": at most " +
-                        std::to_string(copies) + " copies of a face at table " +
-                        table_of(rules).name + " (R18)");
-  return declare(c, nat + jokers_as, level, rules);
-}
-
-Play read_play(std::string_view cards, const std::optional<std::string>& declared, int level,
-               const Rules& rules) {
-  const Cards c = parse_cards(cards);
-  if (declared && rules.wild == Wild::kDeclare)  // declare() checks the faces make a reading
-    return classify_declared(c, parse_cards(*declared), level, rules);
-  Play p;
-  if (!classify(c, level, rules, &p)) throw IllegalPlay(quoted(cards) + " is not a play (R5)");
-  if (declared) {
-    Cards as;
-    std::string as_text;
-    for (int f : joker_faces(p, level)) {
-      as.add(f);
-      as_text += (as_text.empty() ? "" : " ") + face_text(f);
-    }
-    if (!(as == parse_cards(*declared)))
-      throw IllegalPlay("the jokers of " + quoted(cards) + " stand for " +
-                        quoted(as_text.empty() ? "themselves" : as_text) + " under wild=" +
-                        quoted(wild_name(rules.wild)) + ", not " + quoted(*declared));
-  }
-  return p;
-}
 
 Action card_action(const GameState& g, const Cards& c) {
   if (g.match_over()) throw GameError("the match is over: no action is possible");
@@ -165,6 +108,25 @@ std::optional<ActionType> action_type_named(std::string_view name) {
   for (int t = 0; t <= int(ActionType::kTake); ++t)
     if (name == action_name(ActionType(t))) return ActionType(t);
   return std::nullopt;
+}
+
+std::string action_text(const Action& a) {
+  if (a.type == ActionType::kPass || a.type == ActionType::kAntiTribute) return action_name(a.type);
+  if (a.type != ActionType::kPlay)
+    return std::string(action_name(a.type)) + " " + cards_text(a.play.cards);
+  const std::string as = jokers_as_text(a.play);
+  return cards_text(a.play.cards) + (as.empty() ? "" : " as" + as);
+}
+
+std::string action_repr(const Action& a) {
+  std::string s = "Action(" + std::string(action_name(a.type));
+  if (a.type != ActionType::kPass && a.type != ActionType::kAntiTribute)
+    s += " '" + cards_text(a.play.cards) + "'";
+  if (a.type == ActionType::kPlay) {
+    const std::string as = jokers_as_text(a.play);
+    if (!as.empty()) s += " as" + as;
+  }
+  return s + ", seat " + std::to_string(a.seat) + ")";
 }
 
 }  // namespace daguai
