@@ -20,8 +20,8 @@ except ImportError as exc:  # pragma: no cover - only without a built extension
 from pathlib import Path as _Path
 
 # the shipped models behind the policy name "learned", one per table (R18): the name plays the
-# model of the game's table (engine/learned/models.hpp; each read on first use). Before the
-# imports below: bots.BOTS and run.POLICIES list the policy names at import
+# model of the game's table (cpp/engine/learned/models.hpp; each read on first use); the policy
+# names are read from the engine when asked (bots.policy_names), so no import order matters
 if (_Path(__file__).parent / "models" / "learned.dgn").is_file():
     _core.learned._set_builtin_model(str(_Path(__file__).parent / "models" / "learned.dgn"), "6p3d")
 if (_Path(__file__).parent / "models" / "learned_4p2d.dgn").is_file():

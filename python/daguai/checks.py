@@ -13,11 +13,11 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from . import _core
-from .bots import Bot, is_model_path, load
+from .bots import Bot, check_model_file, is_model_path, load, policy_names
 from .rules import Rules
 
 __all__ = ["SEED_MAX", "PolicyLike", "check_bool", "check_int", "check_seed", "check_rules", "check_policy",
-           "seat_policies", "policy_name", "policy_names"]
+           "seat_policies", "policy_name"]
 
 #: The largest seed (seeds are unsigned 64-bit, R17); every entry point takes [0, SEED_MAX].
 SEED_MAX = 2**64 - 1
@@ -71,11 +71,6 @@ def check_rules(rules: Any, *, mappings: bool = True) -> Rules:
     raise ValueError(f"rules must be a daguai.Rules (or a dict of rules), got {type(rules).__name__}")
 
 
-def policy_names() -> tuple[str, ...]:
-    """The built-in policies (the C++ catalog, cpp/engine/catalog/policies.def)."""
-    return tuple(_core.catalog.policy_names())
-
-
 def policy_name(p: PolicyLike) -> str:
     """The name a policy is reported under: its name, else the callable's ``__name__``."""
     if isinstance(p, str):
@@ -91,7 +86,7 @@ def check_policy(p: Any) -> PolicyLike:
         return p.name
     if isinstance(p, str):
         if is_model_path(p):
-            return p
+            return check_model_file(p)
         name = p.strip().lower()
         if ":" in name:  # "package.module:policy"
             return load(p)
@@ -105,9 +100,12 @@ def check_policy(p: Any) -> PolicyLike:
                      f"policy(view, seat) -> action, got {type(p).__name__}")
 
 
-def seat_policies(policies: Any, seats: int = 6) -> list[PolicyLike]:
+def seat_policies(policies: Any, seats: int | None = None) -> list[PolicyLike]:
     """One checked policy per seat from 2 (team A = even seats, team B = odd seats), one per
-    seat (6, or 4 at the 4p2d table, R18) or 1 (all)."""
+    seat (6, or 4 at the 4p2d table, R18) or 1 (all); ``seats`` defaults to the default
+    table's."""
+    if seats is None:
+        seats = int(_core.core.table_info(Rules().table)["seats"])
     if isinstance(policies, str) or callable(policies):
         policies = [policies]
     try:

@@ -37,7 +37,9 @@ __all__ = ["FORMAT", "MAX_DGN_BYTES", "Layers", "read_dgn", "write_dgn", "dgn_by
 
 FORMAT = 1
 _MAGIC = b"DGNN"
-_MAX_LAYERS, _MAX_WIDTH, _MAX_META = 8, 4096, 1 << 20  # the engine's bounds (learned.hpp/.cpp)
+# the engine's bounds of a file (cpp/engine/learned/format.hpp)
+_MAX_LAYERS, _MAX_WIDTH = _core.learned.MAX_MODEL_LAYERS, _core.learned.MAX_MODEL_WIDTH
+_MAX_META = _core.learned.MAX_MODEL_META
 _IN0 = int(_core.learned.STATE_FEATURES) + int(_core.learned.ACTION_FEATURES)
 
 

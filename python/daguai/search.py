@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import _core, documents
-from .bots import is_model_path
+from .bots import check_model_file, is_model_path
 from .checks import check_int, check_seed
 from .errors import safe_json_loads
 from .game import Game
@@ -93,14 +93,15 @@ def _mean_sd(xs: list[float]) -> tuple[float, float]:
 class Group:
     """A group of equivalent plays (docs/search.md "Groups") and its estimate.
 
-    ``plays`` are the actions' texts, the raced one first; ``worlds`` the rollouts it got in
-    the race (0 when there was no search); ``points`` the mean score change of the seat in
-    the round and ``points_ci`` its 95% interval (None below 2 worlds); ``round`` the last
-    round of the race it ran in; ``best`` the race's winner; ``tie`` not separated from the
-    best (their paired difference over the worlds both saw is not significant at 95%).
+    ``plays`` are the actions' texts, the raced one first; ``rollouts`` the rollouts it got in
+    the race, one sampled world each (0 when there was no search); ``points`` the mean score
+    change of the seat in the round and ``points_ci`` its 95% interval (None below 2
+    rollouts); ``round`` the last round of the race it ran in; ``best`` the race's winner;
+    ``tie`` not separated from the best (their paired difference over the worlds both saw is
+    not significant at 95%).
     """
     plays: tuple[str, ...]
-    worlds: int
+    rollouts: int
     wins: int
     draws: int
     losses: int
@@ -120,20 +121,20 @@ class Group:
 
     @property
     def win(self) -> float:
-        return self.wins / self.worlds if self.worlds else 0.0
+        return self.wins / self.rollouts if self.rollouts else 0.0
 
     @property
     def draw(self) -> float:
-        return self.draws / self.worlds if self.worlds else 0.0
+        return self.draws / self.rollouts if self.rollouts else 0.0
 
     @property
     def lose(self) -> float:
-        return self.losses / self.worlds if self.worlds else 0.0
+        return self.losses / self.rollouts if self.rollouts else 0.0
 
     @property
     def win_ci(self) -> tuple[float, float]:
         """95% Wilson interval of :attr:`win`."""
-        return _wilson(self.wins, self.worlds)
+        return _wilson(self.wins, self.rollouts)
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON form (:func:`daguai.documents.group_to_json`)."""
@@ -185,7 +186,7 @@ class Analysis:
         out.append(f"{self.legal:,} legal actions in {self.n_groups:,} groups; {self.rollouts:,} rollouts "
                    f"in {self.rounds} round{'s' if self.rounds != 1 else ''} of the race")
         if self.rounds == 0:
-            played = sum(g.worlds > 0 for g in self.groups)
+            played = sum(g.rollouts > 0 for g in self.groups)
             out.append(f"time ran out in the race's first round: {played:,} groups played (--time)")
         out.append(f"{'#':>4} {'play (equivalent plays)':<30} {'worlds':>7} {'points':>7} "
                    f"{'[95% interval]':>16} {'win%':>6}")
@@ -193,7 +194,7 @@ class Analysis:
         for i, g in enumerate(shown, 1):
             mark = "*" if g.best else ("≈" if g.tie else " ")
             ci = f"[{g.points_ci[0]:+.2f}, {g.points_ci[1]:+.2f}]" if g.points_ci else "[  n/a  ]"
-            out.append(f"{i:>3}{mark} {g.name[:30]:<30} {g.worlds:>7,} {g.points:>+7.2f} {ci:>16} "
+            out.append(f"{i:>3}{mark} {g.name[:30]:<30} {g.rollouts:>7,} {g.points:>+7.2f} {ci:>16} "
                        f"{100 * g.win:>6.1f}")
         if len(shown) < len(self.groups):
             out.append(f"     ({len(self.groups) - len(shown):,} more groups: --all shows them)")
@@ -330,8 +331,10 @@ def analyze(source: Any, *, upto: int | None = None, rollouts: int | None = None
     inference = check_inference(inference)
     # a search policy cannot roll out (the registry says which are: cpp/engine/players/policy.hpp)
     rollout_policies = [e["name"] for e in _core.catalog.policy_entries() if e["kind"] != "search"]
-    # a model file rolls out too (is_model_path loads and checks it)
-    if not is_model_path(policy) and (not isinstance(policy, str) or policy not in rollout_policies):
+    # a model file rolls out too (loaded and checked here)
+    if is_model_path(policy):
+        check_model_file(policy)
+    elif not isinstance(policy, str) or policy not in rollout_policies:
         raise ValueError(f"rollout policy must be one of {', '.join(rollout_policies)}, got {policy!r}")
     g = _game_of(source, upto)
     if g.match_over:

@@ -296,7 +296,7 @@ def test_the_shipped_model_is_a_builtin_policy():
     import json
     from pathlib import Path
 
-    assert "learned" in _core.catalog.policy_names() and "learned" in daguai.bots.BOTS
+    assert "learned" in _core.catalog.policy_names() and "learned" in daguai.bots.policy_names()
     path = Path(daguai.__file__).parent / "models" / "learned.dgn"
     net = Network.from_file(str(path))
     meta = json.loads(net.meta)

@@ -36,7 +36,7 @@ def test_search_bad_budget():
 
 
 def test_pimc_is_registered_like_the_builtins():
-    assert {"random", "greedy", "heuristic", "pimc"} <= set(daguai.run.POLICIES)
+    assert {"random", "greedy", "heuristic", "pimc"} <= set(daguai.bots.policy_names())
     r = daguai.simulate(2, ("pimc24", "heuristic"), seed=3, threads=1)
     assert r.n == 2
     again = daguai.simulate(2, ("pimc24", "heuristic"), seed=3, threads=2)
@@ -52,7 +52,7 @@ def test_analyze_result():
     rounds = [x.round for x in a.groups]
     assert rounds == sorted(rounds, reverse=True)
     for x in a.groups:
-        assert x.wins + x.draws + x.losses == x.worlds
+        assert x.wins + x.draws + x.losses == x.rollouts
         d = x.to_dict()
         assert d["win_ci"][0] <= d["win"] <= d["win_ci"][1]
         if x.points_ci:

@@ -111,7 +111,7 @@ def test_declare_random_rollouts_are_bounded_by_time():
     t0 = time.perf_counter()
     a = analyze(g, time=1.0, policy="random")
     assert time.perf_counter() - t0 < 10.0  # 1 s plus the rollouts in flight and grouping
-    assert a.groups[0].best and a.groups[0].worlds >= 1
+    assert a.groups[0].best and a.groups[0].rollouts >= 1
     if a.rounds == 0:
         assert "time ran out" in str(a)
 

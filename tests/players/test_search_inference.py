@@ -193,8 +193,8 @@ def test_analyze_with_inference_is_deterministic_per_seed_R17() -> None:
     a = daguai.analyze(g, rollouts=40, seed=3, inference="heuristic")
     b = daguai.analyze(g, rollouts=40, seed=3, inference="heuristic", threads=2)
     assert [x.plays for x in a.groups] == [x.plays for x in b.groups]
-    assert [(x.worlds, x.wins, x.losses) for x in a.groups] == \
-        [(x.worlds, x.wins, x.losses) for x in b.groups]
+    assert [(x.rollouts, x.wins, x.losses) for x in a.groups] == \
+        [(x.rollouts, x.wins, x.losses) for x in b.groups]
 
 
 def test_learned_inference_is_deterministic_per_seed_and_threads_R17() -> None:
@@ -207,8 +207,8 @@ def test_learned_inference_is_deterministic_per_seed_and_threads_R17() -> None:
     assert np.array_equal(h[:2], _core._testing.inferred_hands_array(view, 2, 9, "learned"))
     a = daguai.analyze(g, rollouts=30, seed=3, inference="learned")
     b = daguai.analyze(g, rollouts=30, seed=3, inference="learned", threads=2)
-    assert [(x.plays, x.worlds, x.wins, x.losses) for x in a.groups] == \
-        [(x.plays, x.worlds, x.wins, x.losses) for x in b.groups]
+    assert [(x.plays, x.rollouts, x.wins, x.losses) for x in a.groups] == \
+        [(x.plays, x.rollouts, x.wins, x.losses) for x in b.groups]
 
 
 def test_the_two_models_of_play_weigh_worlds_differently() -> None:

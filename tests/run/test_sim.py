@@ -18,7 +18,8 @@ import warnings
 import numpy as np
 import pytest
 from daguai import EvalResult, Game, Rules, SimResult, _core, evaluate, simulate
-from daguai.run.simulation import POLICIES, _run_slow, play_game
+from daguai.bots import policy_names
+from daguai.run.simulation import _run_slow, play_game
 
 SEED = 20260
 N = 150
@@ -273,7 +274,8 @@ def test_evaluate_structure():
     assert s.mean_score_diff == pytest.approx(-r.mean_score_diff)
 
 
-@pytest.mark.parametrize("policy", [p for p in POLICIES if not p.startswith("pimc")])  # search: too slow here
+# search: too slow here
+@pytest.mark.parametrize("policy", [p for p in policy_names() if not p.startswith("pimc")])
 def test_evaluate_self_is_even(policy):
     r = evaluate(policy, policy, 60, seed=11)
     assert r.score_diff_ci[0] - 1e-9 <= 0.0 <= r.score_diff_ci[1] + 1e-9

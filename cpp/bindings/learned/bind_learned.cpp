@@ -134,6 +134,9 @@ void bind_learned(py::module_& core) {
   m.attr("STATE_FEATURES") = kStateFeatures;
   m.attr("ACTION_FEATURES") = kActionFeatures;
   m.attr("MAX_MODELS") = kMaxModels;
+  m.attr("MAX_MODEL_LAYERS") = kMaxModelLayers;  // a .dgn file's bounds (format.hpp)
+  m.attr("MAX_MODEL_WIDTH") = kMaxModelWidth;
+  m.attr("MAX_MODEL_META") = kMaxModelMeta;
 
   bind_network(m);
   bind_learned_play(m);

@@ -14,6 +14,9 @@ LEARN_VERSION: int
 STATE_FEATURES: int
 ACTION_FEATURES: int
 MAX_MODELS: int
+MAX_MODEL_LAYERS: int  # the bounds of a .dgn file (format.hpp)
+MAX_MODEL_WIDTH: int
+MAX_MODEL_META: int
 class Network:
     @staticmethod
     def from_bytes(data: bytes) -> Network: ...

@@ -54,7 +54,7 @@ class BatchEnv:
         ``"fresh"`` (the default with ``matches=True``, and the behaviour before start
         states existed): level 2, no tribute.
     opponents : sequence of 6, optional
-        Built-in policies (names, ``daguai.run.POLICIES``) on the seats the learner does
+        Built-in policies (names, ``daguai.bots.policy_names()``) on the seats the learner does
         not control, ``None`` on the learner's seats; or 2 entries (team A, team B). The
         opponents play in C++ inside ``reset``/``step``: ``to_act`` and ``obs`` are then
         always of learner seats, and a round the opponents end is rewarded on that step.

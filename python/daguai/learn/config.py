@@ -27,9 +27,10 @@ CHECKPOINT = "checkpoint.pt"
 DEFAULT_WIDTHS = (256, 128)
 #: The most actor processes a run may ask for.
 MAX_ACTORS = 256
-#: The most policies a continuation pool may hold (the engine's bound, bind_learn.cpp).
-MAX_CONTINUATION = 64
-_MAX_LAYERS, _MAX_WIDTH = 8, 4096  # the engine's bounds (cpp/engine/learned.hpp)
+#: The most policies a continuation pool may hold (the engine's bound, run/self_play.hpp).
+MAX_CONTINUATION: int = _core.run.MAX_CONTINUATION
+# the engine's bounds of a model (cpp/engine/learned/format.hpp)
+_MAX_LAYERS, _MAX_WIDTH = _core.learned.MAX_MODEL_LAYERS, _core.learned.MAX_MODEL_WIDTH
 
 
 def check_widths(widths: Sequence[int]) -> tuple[int, ...]:

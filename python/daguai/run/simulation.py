@@ -44,11 +44,10 @@ from ..table import seats_of
 from .cluster import RAY_TIMEOUT, RayConnectionError, ray_init
 from .results import SimResult
 
-__all__ = ["simulate", "play_game", "SimResult", "POLICIES", "MAX_ROUNDS_PER_MATCH", "CHUNK_SECONDS",
+__all__ = ["simulate", "play_game", "SimResult", "MAX_ROUNDS_PER_MATCH", "CHUNK_SECONDS",
            "RAY_TIMEOUT", "RayConnectionError", "ProgressBar"]
 
 #: The built-in policies (the C++ catalog, cpp/engine/catalog/policies.def).
-POLICIES = tuple(_core.catalog.policy_names())
 
 #: Safety net of the match mode: a match stops after this many rounds (read from C++).
 MAX_ROUNDS_PER_MATCH: int = _core.run.MAX_ROUNDS_PER_MATCH
@@ -187,7 +186,7 @@ def simulate(n: int = 10_000, policies: Sequence[PolicyLike] = ("heuristic", "ra
         a match from ``seed``/game index), or a whole match with ``matches=True``.
     policies : sequence
         2 policies (team A = seats 0, 2, 4; team B = seats 1, 3, 5) or 6 (one per seat).
-        Each is a built-in name (``daguai.run.POLICIES``) or a callable
+        Each is a built-in name (``daguai.bots.policy_names()``) or a callable
         ``policy(view, seat: int) -> action`` (anything ``Game.step`` accepts; ``view`` is
         ``Game.view(seat)``: that seat's information, with ``legal_actions()``). With
         any callable the run takes the slower Python path (same results for the same

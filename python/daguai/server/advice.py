@@ -131,7 +131,7 @@ def hint(game: Game, legal_texts: list[str], decision: int, seed: int,
     index = {t: i for i, t in enumerate(legal_texts)}
     cands = []
     for k, g in enumerate(a.groups):
-        n = g.worlds
+        n = g.rollouts
         for text in g.plays:
             cands.append({"index": index.get(text), "text": text, "group": k, "best": g.best,
                           "n": n, "win": g.win, "draw": g.draw, "lose": g.lose,
