@@ -83,9 +83,9 @@ def softmax_decisions(policy: str, rounds: int, seed: int) -> list[tuple[np.ndar
                 _state, cands, feats, _h = learn_features(g)
                 if len(cands) > 1:
                     level = g.state.level
-                    ids = [daguai.abstract_id(c, level) for c in cands]
+                    ids = [daguai.learn.abstract_id(c, level) for c in cands]
                     q = net.evaluate(_state, feats, quantized=True).astype(np.float64)
-                    out.append((q, ids.index(daguai.abstract_id(a, level))))
+                    out.append((q, ids.index(daguai.learn.abstract_id(a, level))))
             g.step(a)
     return out
 

@@ -18,7 +18,8 @@ import time
 import daguai
 import numpy as np
 import pytest
-from daguai import EvalResult, Game, SimResult, _core, encode_observation, evaluate, simulate
+from daguai import EvalResult, Game, SimResult, _core, evaluate, simulate
+from daguai.learn import encode_observation
 
 PKG_PARENT = os.path.dirname(os.path.dirname(os.path.abspath(daguai.__file__)))
 
@@ -57,7 +58,7 @@ class TensorPolicy:
 
     def __call__(self, game: Game, seat: int):
         x = encode_observation(game, seat)
-        assert x.dtype == np.float32 and x.shape == (daguai.OBS_SIZE,)
+        assert x.dtype == np.float32 and x.shape == (daguai.learn.OBS_SIZE,)
         obs = game.observation(seat)
         if game.phase == "play" and (game.top is not None or game.passed):
             # someone acted this round: the public history is there

@@ -13,7 +13,8 @@ from pathlib import Path
 import daguai
 import numpy as np
 import pytest
-from daguai import BatchEnv, CardError, Game, Hand, IllegalActionError, ReplayError, Rules, _core
+from daguai import CardError, Game, Hand, IllegalActionError, ReplayError, Rules, _core
+from daguai.learn import BatchEnv
 
 USES = {  # a zero-argument use of each bound class
     Game: lambda o: o.state.events(), _core.game.GameState: lambda o: o.phase, Hand: str,
@@ -88,7 +89,7 @@ def test_deep_nesting_is_replay_error(reader, text):
     (lambda: Rules(max_rounds=2**31), r"Rules\.max_rounds must be an integer in \[0, 1073741824\]"),
     (lambda: Rules(base=2**21), r"Rules\.base must be an integer in \[1, 1048576\]"),
     (lambda: Rules(min_rounds=-1), r"Rules\.min_rounds must be an integer in \[0, 1073741824\]"),
-    (lambda: daguai.action_from_abstract(Game(seed=1), 2**31),
+    (lambda: daguai.learn.action_from_abstract(Game(seed=1), 2**31),
      r"abstract action id must be an integer in \[0, 443\], got 2147483648"),
     (lambda: daguai.simulate(1, threads=2**40), r"threads must be an integer in \[1, 1024\]"),
     (lambda: daguai.simulate(10**12), r"n must be an integer in \[0, 4294967295\]"),

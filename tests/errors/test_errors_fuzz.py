@@ -27,7 +27,8 @@ from typing import Any
 import daguai
 import numpy as np
 import pytest
-from daguai import BatchEnv, Game, Hand, Rules
+from daguai import Game, Hand, Rules
+from daguai.learn import BatchEnv
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -186,7 +187,7 @@ def _analyze(d: Draw) -> Any:
 @case("pettingzoo_env")
 def _pettingzoo_env(d: Draw) -> Any:
     pytest.importorskip("pettingzoo")
-    return daguai.pettingzoo_env(rules=d(JUNK))
+    return daguai.learn.pettingzoo_env(rules=d(JUNK))
 
 
 @case("check_play")
@@ -247,7 +248,7 @@ for _fn in ("encode_observation", "abstract_mask", "encode_candidates", "action_
             "abstract_id"):
     @case(_fn)
     def _learning(d: Draw, _name: str = _fn) -> Any:
-        fn = getattr(daguai, _name)
+        fn = getattr(daguai.learn, _name)
         game = d(st.one_of(st.just(None), JUNK)) if d(st.booleans()) else _fresh_game(d)
         if _name == "abstract_id":
             return fn(d(st.one_of(st.sampled_from(_OBJECTS), JUNK)), d(st.one_of(st.none(), LEVEL)))
@@ -274,7 +275,7 @@ def _evaluate(d: Draw) -> Any:
 
 @case("obs_spec")
 def _obs_spec(d: Draw) -> Any:
-    return daguai.obs_spec(), daguai.obs_meanings()
+    return daguai.learn.obs_spec(), daguai.learn.obs_meanings()
 
 
 # classes: construction
@@ -440,11 +441,18 @@ def documented(exc: BaseException) -> bool:
     return isinstance(exc, TypeError) and bool(_PYTHON_TYPE_ERRORS.search(message))
 
 
+#: The entry points of daguai.learn's environments and encoders (the rest needs PyTorch).
+LEARN_ENTRY_POINTS = ("BatchEnv", "abstract_id", "abstract_mask", "action_from_abstract",
+                      "encode_candidates", "encode_observation", "obs_spec", "obs_meanings",
+                      "pettingzoo_env")
+
+
 def test_every_public_entry_point_is_fuzzed():
     """New entry points must get a case here (constants and exception types excepted)."""
     covered = {name.split(".")[0] for name in CASES}
-    for name in daguai.__all__:
-        obj = getattr(daguai, name)
+    names = [(daguai, n) for n in daguai.__all__] + [(daguai.learn, n) for n in LEARN_ENTRY_POINTS]
+    for module, name in names:
+        obj = getattr(module, name)
         if not callable(obj) or (isinstance(obj, type) and issubclass(obj, BaseException)):
             continue
         if name in ("SimResult", "EvalResult", "Kind"):  # results and an enum: no input to parse
@@ -454,7 +462,7 @@ def test_every_public_entry_point_is_fuzzed():
         if name in ("Play", "Action", "ActionList"):
             assert "no constructor" in CASES
             continue
-        assert name in covered, f"daguai.{name} has no fuzz case"
+        assert name in covered, f"{module.__name__}.{name} has no fuzz case"
 
 
 @pytest.mark.parametrize("name", sorted(CASES))

@@ -14,7 +14,8 @@ import time
 import daguai
 import numpy as np
 import pytest
-from daguai import BatchEnv, Game, IllegalActionError, PositionError, ReplayError, Rules, _core
+from daguai import Game, IllegalActionError, PositionError, ReplayError, Rules, _core
+from daguai.learn import BatchEnv
 
 
 def _deep(n: int = 3000) -> list:

@@ -17,7 +17,8 @@ import threading
 
 import daguai
 import numpy as np
-from daguai import CAND_FEATURES, NUM_ABSTRACT, BatchEnv, Game, _core
+from daguai import Game, _core
+from daguai.learn import CAND_FEATURES, NUM_ABSTRACT, BatchEnv
 
 STEPS = 300
 

@@ -600,8 +600,8 @@ def test_r18_encoder_shape_and_empty_slots():
         g.step(acts[rng.randrange(len(acts))])
     spec = {name: (off, size) for name, off, size, _ in daguai._core.io.obs_slices()}
     for seat in range(4):
-        obs = daguai.encode_observation(g, seat)
-        assert obs.shape == (daguai.OBS_SIZE,)
+        obs = daguai.learn.encode_observation(g, seat)
+        assert obs.shape == (daguai.learn.OBS_SIZE,)
         off, size = spec["played"]
         assert not obs[off + 4 * 54:off + size].any()
         for name in ("cards_left", "out", "dealer", "to_act", "passed", "top_seat"):
@@ -611,11 +611,11 @@ def test_r18_encoder_shape_and_empty_slots():
         assert list(obs[off:off + 4] * 27) == pytest.approx(
             [g.cards_left[(seat + k) % 4] for k in range(4)])
     with pytest.raises(ValueError, match="0..3"):
-        daguai.encode_observation(g, 4)
+        daguai.learn.encode_observation(g, 4)
 
 
 def test_r18_batch_env_rewards_per_seat():
-    env = daguai.BatchEnv(3, R4, seed=2, opponents=["heuristic", None, "heuristic", None])
+    env = daguai.learn.BatchEnv(3, R4, seed=2, opponents=["heuristic", None, "heuristic", None])
     obs, mask, rewards, done, to_act = env.reset()
     assert rewards.shape == (3, 4) and set(to_act.tolist()) <= {1, 3}
     total = 0
@@ -628,7 +628,7 @@ def test_r18_batch_env_rewards_per_seat():
             break
     assert total >= 3
     with pytest.raises(ValueError, match="4 entries"):
-        daguai.BatchEnv(1, R4, opponents=["random"] * 6)
+        daguai.learn.BatchEnv(1, R4, opponents=["random"] * 6)
 
 
 def test_r18_pettingzoo_and_gym_envs():
@@ -637,7 +637,7 @@ def test_r18_pettingzoo_and_gym_envs():
     e = raw_env(rules=R4)
     e.reset(seed=3)
     assert e.possible_agents == [f"player_{s}" for s in range(4)]
-    assert e.state().shape == (4 * daguai.OBS_SIZE,)
+    assert e.state().shape == (4 * daguai.learn.OBS_SIZE,)
     ge = DaGuaiEnv(seat=(1, 3), rules=R4)
     obs, _ = ge.reset(seed=5)
     done, reward = False, 0.0

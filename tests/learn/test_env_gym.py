@@ -1,6 +1,6 @@
 """Gymnasium environments (python/daguai/learn/gym_env.py): Gymnasium's own env checker, the
 single-agent env against daguai.Game stepped with the same decisions and the same C++
-opponents, and the vector env against daguai.BatchEnv."""
+opponents, and the vector env against daguai.learn.BatchEnv."""
 
 from __future__ import annotations
 

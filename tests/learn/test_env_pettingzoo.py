@@ -169,7 +169,7 @@ def test_rewards_arrive_on_the_last_step_only():
     assert e.rewards == {f"player_{s}": float(v) for s, v in enumerate(g.round_result["scores"])}
     # the terminal observation shows the finished round, phase match_over
     x = e.observe("player_0")["observation"]
-    assert x[daguai.obs_spec()["phase"]][4] == 1
+    assert x[daguai.learn.obs_spec()["phase"]][4] == 1
     assert e.unwrapped.game.finish_order == g.round_result["order"][:len(e.game.finish_order)]
 
 
@@ -320,9 +320,9 @@ def test_state_is_every_seat_view():
     e = raw_env()
     e.reset(seed=6)
     s = e.state()
-    assert s.shape == (6 * daguai.OBS_SIZE,) and e.state_space.contains(s)
+    assert s.shape == (6 * daguai.learn.OBS_SIZE,) and e.state_space.contains(s)
     for seat in range(6):
-        assert np.array_equal(s[seat * daguai.OBS_SIZE:(seat + 1) * daguai.OBS_SIZE],
+        assert np.array_equal(s[seat * daguai.learn.OBS_SIZE:(seat + 1) * daguai.learn.OBS_SIZE],
                               encode_observation(e.game, seat))
 
 

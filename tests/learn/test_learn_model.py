@@ -184,24 +184,24 @@ def test_features_match_a_python_reading_of_the_view():
         seat = g.current_player
         state, actions, feats, h = learn_features(g)
         # state: the observation tensor, then the faces the seat cannot see (R16)
-        np.testing.assert_array_equal(state[:daguai.OBS_SIZE], daguai.encode_observation(g, seat))
+        np.testing.assert_array_equal(state[:daguai.learn.OBS_SIZE], daguai.learn.encode_observation(g, seat))
         hand = g.state.hand(seat).counts().astype(np.float32)
         if g.start == "fresh":  # no tribute: unseen = 3 copies - own hand - every played card
             played = sum(g.state.played(s).counts() for s in range(6))
-            np.testing.assert_array_equal(state[daguai.OBS_SIZE:], 3 - hand - played)
+            np.testing.assert_array_equal(state[daguai.learn.OBS_SIZE:], 3 - hand - played)
         if g.phase != "play":
             assert actions == [] and h == -1
             continue
         legal = list(g.legal_actions())
         # one candidate per abstract id, the heuristic's own action standing for its id
-        mask = daguai.abstract_mask(g)
-        ids = [daguai.abstract_id(a, g.level) for a in actions]
+        mask = daguai.learn.abstract_mask(g)
+        ids = [daguai.learn.abstract_id(a, g.level) for a in actions]
         assert len(actions) == int(mask.sum()) and sorted(ids) == list(np.flatnonzero(mask))
         assert all(a in legal for a in actions)
         assert actions[h] == heuristic(g, seat)
-        cand = daguai.encode_candidates(g)
+        cand = daguai.learn.encode_candidates(g)
         for i, (a, f) in enumerate(zip(actions, feats, strict=True)):
-            np.testing.assert_array_equal(f[:daguai.CAND_FEATURES], cand[legal.index(a)])
+            np.testing.assert_array_equal(f[:daguai.learn.CAND_FEATURES], cand[legal.index(a)])
             after = hand - (a.cards.counts() if str(a.type) == "play" else 0)
             np.testing.assert_array_equal(f[67:121], after)
             assert f[121] == (1.0 if i == h else 0.0)
@@ -265,7 +265,7 @@ def test_models_play_legal_games_everywhere(tmp_path):
     bot = daguai.bots.Bot(path)
     while not g.match_over and g.round == 0:
         g.step(bot(g, g.current_player))
-    env = daguai.BatchEnv(4, seed=1, opponents=(None, path))
+    env = daguai.learn.BatchEnv(4, seed=1, opponents=(None, path))
     env.reset()
     # the search can roll out a model, and a model name is never a search policy
     g = daguai.Game(seed=9)

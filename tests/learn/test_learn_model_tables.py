@@ -160,7 +160,7 @@ def test_a_model_played_under_other_rules_is_refused_naming_both_R18(tmp_path, c
     runs = {
         "simulate": lambda **kw: daguai.simulate(2, policies=[six, "heuristic"], rules=FOUR, threads=1, **kw),
         "evaluate": lambda **kw: daguai.evaluate(six, "heuristic", 2, rules=FOUR, threads=1, **kw),
-        "batch_env": lambda **kw: daguai.BatchEnv(2, rules=FOUR, opponents=[None, six], **kw),
+        "batch_env": lambda **kw: daguai.learn.BatchEnv(2, rules=FOUR, opponents=[None, six], **kw),
         "ladder": lambda **kw: __import__("daguai.run.ladder", fromlist=["ladder"]).ladder(
             [six, "random"], 2, rules=FOUR, cache=False, threads=1, cross_play=(), **kw),
     }

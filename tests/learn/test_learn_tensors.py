@@ -203,7 +203,7 @@ def test_constants_and_layout_match_the_docs():
     doc = (Path(__file__).parents[2] / "docs" / "learning.md").read_text(encoding="utf-8")
     rows = re.findall(r"^\| `(\w+)` \| (\d+) \| (\d+) \|", doc, re.M)
     assert {n: slice(int(o), int(o) + int(s)) for n, o, s in rows} == SPEC
-    assert set(daguai.obs_meanings()) == set(SPEC)
+    assert set(daguai.learn.obs_meanings()) == set(SPEC)
     spec = obs_spec()
     spec.clear()
     assert obs_spec() == SPEC  # a fresh dict each call

@@ -248,7 +248,7 @@ def test_simulate_from_a_position():
 def test_batch_env_with_builtin_opponents():
     """The learner controls team A; team B is the C++ heuristic: observations are only of
     learner seats, and the trajectory replays with a Game where B plays heuristic."""
-    env = daguai.BatchEnv(4, seed=3, opponents=(None, "heuristic"))
+    env = daguai.learn.BatchEnv(4, seed=3, opponents=(None, "heuristic"))
     obs, mask, rewards, done, to_act = env.reset()
     assert (to_act % 2 == 0).all()
     rng = np.random.default_rng(0)
@@ -262,9 +262,9 @@ def test_batch_env_with_builtin_opponents():
             assert rewards[done.astype(bool)].any()
     assert episodes > 0
     with pytest.raises(ValueError, match="at least one seat"):
-        daguai.BatchEnv(2, opponents=["random"] * 6)
+        daguai.learn.BatchEnv(2, opponents=["random"] * 6)
     with pytest.raises(ValueError):
-        daguai.BatchEnv(2, opponents=["nope", None])
+        daguai.learn.BatchEnv(2, opponents=["nope", None])
 
 
 def test_analyze_a_hand_with_a_public_history():

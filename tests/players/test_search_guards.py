@@ -156,7 +156,7 @@ def test_the_largest_seed_everywhere(entry):
         "simulate_worlds": lambda s: daguai.simulate(2, ("heuristic",), seed=s, position=pos, worlds=True),
         "evaluate": lambda s: daguai.evaluate("heuristic", "random", 2, seed=s),
         "Rng": lambda s: daguai.Rng(s),
-        "BatchEnv": lambda s: daguai.BatchEnv(1, seed=s),
+        "BatchEnv": lambda s: daguai.learn.BatchEnv(1, seed=s),
         "PolicyRunner": lambda s: _core.run.PolicyRunner("pimc24", s, 0, 0),
         "fill_hidden_hands": lambda s: daguai.positions.fill_hidden_hands(partial, seed=s),
     }

@@ -103,8 +103,8 @@ def reference_learned_log_weight(g: Game, viewer: int, hands_now: list[Hand], t:
             continue
         level = gi.state.level
         q = net.evaluate(state, feats, quantized=True).astype(np.float64) / t
-        ids = [daguai.abstract_id(c, level) for c in cands]
-        k = ids.index(daguai.abstract_id(_observed(gi, entry), level))
+        ids = [daguai.learn.abstract_id(c, level) for c in cands]
+        k = ids.index(daguai.learn.abstract_id(_observed(gi, entry), level))
         total += q[k] - q.max() - math.log(float(np.exp(q - q.max()).sum()))
     return total
 

@@ -11,8 +11,9 @@ from collections import Counter
 import numpy as np
 import pytest
 from beliefs_reference import submultisets
-from daguai import Game, Hand, Rules, _core, encode_observation, sample_worlds
+from daguai import Game, Hand, Rules, _core, sample_worlds
 from daguai._core import _testing
+from daguai.learn import encode_observation
 from game_helpers import random_steps
 from scipy.stats import chisquare
 

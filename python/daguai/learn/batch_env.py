@@ -86,7 +86,7 @@ class BatchEnv:
     Examples
     --------
     >>> import numpy as np, daguai
-    >>> env = daguai.BatchEnv(256, seed=1)
+    >>> env = daguai.learn.BatchEnv(256, seed=1)
     >>> obs, mask, rewards, done, to_act = env.reset()
     >>> rng = np.random.default_rng(0)
     >>> actions = (rng.random(mask.shape) * mask).argmax(axis=1)   # uniform over legal ids

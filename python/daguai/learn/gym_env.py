@@ -10,7 +10,7 @@ already does, as soon as Gymnasium is imported too: ``daguai._gym_ids``):
     paths in Python) or Python callables ``policy(game, seat) -> action``.
     ``gymnasium.make("daguai/DaGuai-v0", seat=0, opponents="heuristic")``.
 ``"daguai/DaGuaiSelfPlay-v0"`` — :class:`daguai.learn.gym_vector.DaGuaiVectorEnv`, ``gymnasium.make_vec`` only
-    :class:`daguai.BatchEnv` behind Gymnasium's vector API: ``num_envs`` games stepped
+    :class:`daguai.learn.BatchEnv` behind Gymnasium's vector API: ``num_envs`` games stepped
     together in C++, one policy acting for whichever seat is to act (self-play).
     ``gymnasium.make_vec("daguai/DaGuaiSelfPlay-v0", num_envs=256)``.
 
@@ -21,7 +21,7 @@ Conventions of both
 -------------------
 Observations
     ``{"observation": float32[633], "action_mask": int8[444]}``: the observation tensor of
-    the seat to act (:func:`daguai.encode_observation`, R16) and the legal abstract ids
+    the seat to act (:func:`daguai.learn.encode_observation`, R16) and the legal abstract ids
     (int8, 1 = legal: the one mask dtype of every daguai API).
 Actions
     ``Discrete(444)``: abstract action ids (docs/learning.md); the id's canonical action is
@@ -47,15 +47,14 @@ except ImportError as _exc:  # pragma: no cover - depends on the installation
         "daguai.learn.gym_env needs the optional package gymnasium: pip install 'daguai[rl]' "
         f"(or: pip install gymnasium). ({_exc})") from _exc
 
-from .. import _core
+from .. import _core, _gym_ids
 from .._core.core import IllegalActionError
+from .._gym_ids import ENV_ID, SELF_PLAY_ID
 from ..bots import Bot
 from ..checks import check_model_rules, check_policy, check_rules, check_seed
 from ..game import Game
 from ..rules import Rules
 from ..table import seats_of
-from . import _gym_ids
-from ._gym_ids import ENV_ID, SELF_PLAY_ID
 from .tensors import NUM_ABSTRACT
 from .tensors import observation_bounds as _observation_bounds
 
@@ -215,7 +214,7 @@ class DaGuaiEnv(gymnasium.Env):
             raise ValueError(f"seat must be a seat 0..{n - 1} or a sequence of distinct seats, got {seat!r}")
         if len(seats) == n:
             raise ValueError(f"the learner cannot play all {'six' if n == 6 else n} seats here: use "
-                             "daguai.BatchEnv or daguai/DaGuaiSelfPlay-v0 for self-play")
+                             "daguai.learn.BatchEnv or daguai/DaGuaiSelfPlay-v0 for self-play")
         return tuple(sorted(int(s) for s in seats))
 
     def _check_opponents(self, opponents: Any) -> dict[int, PolicyLike]:

@@ -25,11 +25,11 @@ Players and actions
     Players 0..5 are seats (teams: even / odd seats, R1); ``"python_daguai_4p2d"`` is the
     4-player, 2-deck table (R18: players 0..3, stakes ±1 or ±3, the same actions and
     observation shape). Actions are the 444 abstract ids of
-    docs/learning.md (``legal_actions()`` = the ids set in :func:`daguai.abstract_mask`); an
+    docs/learning.md (``legal_actions()`` = the ids set in :func:`daguai.learn.abstract_mask`); an
     id plays its canonical action.
 Observations
     ``observation_tensor(player)``: the 633-float observation of that seat
-    (:func:`daguai.encode_observation`, R16: what the seat may know; zeros before the deal).
+    (:func:`daguai.learn.encode_observation`, R16: what the seat may know; zeros before the deal).
     ``observation_string(player)``: the table with only that seat's hand. No information
     state (perfect recall) tensor or string is provided.
 Returns

@@ -3,7 +3,7 @@
 Needs the optional packages ``pettingzoo`` and ``gymnasium`` (``pip install 'daguai[rl]'``);
 ``import daguai`` does not import this module. Three spellings give the same environment:
 
-- ``daguai.pettingzoo_env(**kwargs)`` (a function of ``daguai``; imports this module);
+- ``daguai.learn.pettingzoo_env(**kwargs)`` (a function of ``daguai.learn``; imports this module);
 - ``from daguai.env import env`` then ``env(**kwargs)`` (PettingZoo's convention);
 - ``from daguai import env`` then ``env(**kwargs)``: that name is this module, and the
   module itself is callable (it forwards to :func:`env`), so the PettingZoo idiom works
@@ -30,7 +30,7 @@ Agents
     player on turn); seats that are out of cards are simply never selected until the end.
 Episodes
     One **round** by default: episode k after ``reset(seed=s)`` is the first round of
-    ``Game(s, rules, game=k, start=start)`` (the same streams as :class:`daguai.BatchEnv`,
+    ``Game(s, rules, game=k, start=start)`` (the same streams as :class:`daguai.learn.BatchEnv`,
     so any episode can be replayed with :class:`daguai.Game`). ``start="random"`` (the
     default for rounds) begins at random levels, often with a tribute exchange
     (docs/learning.md "Start states"); ``start="fresh"`` keeps level 2 and no tribute (the
@@ -50,7 +50,7 @@ Termination
     matches with ``Rules.max_rounds``).
 Observations
     ``{"observation": float32[633], "action_mask": int8[444]}`` for every agent, from its
-    own seat's view (:func:`daguai.encode_observation`, R16: no other seat's hand). The
+    own seat's view (:func:`daguai.learn.encode_observation`, R16: no other seat's hand). The
     mask is all zeros unless it is that agent's turn. int8 is the one mask dtype of every
     daguai API (PettingZoo's convention; Gymnasium's ``Discrete.sample(mask=...)`` needs it).
     After the episode's end the observation shows the finished round (phase ``match_over``).

@@ -11,7 +11,7 @@ the single source of truth for every layout). Layouts are versioned by
 - :func:`abstract_id`, :func:`action_from_abstract`, :func:`abstract_mask` — the fixed-size
   abstract action space of :data:`NUM_ABSTRACT` ids.
 
-The batched C++ environment :class:`daguai.BatchEnv` is ``batch_env.py``.
+The batched C++ environment :class:`daguai.learn.BatchEnv` is ``batch_env.py``.
 
 The PettingZoo environment is :mod:`daguai.env` (optional dependencies, not imported here).
 """
@@ -97,8 +97,8 @@ def obs_spec() -> dict[str, slice]:
     --------
     >>> import daguai
     >>> g = daguai.Game(seed=1)
-    >>> x = daguai.encode_observation(g, 0)
-    >>> hand_counts = x[daguai.obs_spec()["hand"]]     # 54 face counts
+    >>> x = daguai.learn.encode_observation(g, 0)
+    >>> hand_counts = x[daguai.learn.obs_spec()["hand"]]     # 54 face counts
     """
     return dict(_SPEC)
 
