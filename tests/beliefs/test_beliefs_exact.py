@@ -1,11 +1,11 @@
 """Worlds that are exactly what a seat knows: at small late-round positions whose public facts
 restrict the hidden cards (R11 tribute at 6p and R18 4p2d, R8 forced passes under auto_pass,
 R11 refusals and joker offers), every assignment of the unseen cards is judged by a
-reference written from RULES.md alone (tests/players/beliefs_reference.py); the engine's constraint
+reference written from RULES.md alone (tests/beliefs/beliefs_reference.py); the engine's constraint
 model must agree on every one, and 100,000 worlds of each sampler stage (rejection, the swap
 chain, the default) must lie in the consistent set and follow its distribution (chi-square).
 
-The positions (tests/players/golden/beliefs_positions.json) were found by playing seeded games with a
+The positions (tests/beliefs/golden/beliefs_positions.json) were found by playing seeded games with a
 policy that keeps its high cards, so the tribute facts still bind late in the round."""
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ into a temporary directory:
   deal (R2, R8, R10; every legal action applied, passes included), with ``--divide`` per first
   action, equal to the same walk through the Python API (``Game.clone`` / ``legal_actions`` /
   ``step``) and to the counts pinned below;
-- ``daguai_perft hand CARDS LEVEL``: the legal-play counts pinned in tests/core/test_rules_perft.py (the
+- ``daguai_perft hand CARDS LEVEL``: the legal-play counts pinned in tests/plays/test_rules_perft.py (the
   oracle justifies them there), row by row;
 - bad arguments exit 2 with one line on stderr.
 
