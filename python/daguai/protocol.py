@@ -53,8 +53,8 @@ RECORD_FORMAT = 1
 #: The JSON Schema shipped in the package (``daguai/schemas``).
 SCHEMA_NAME = f"protocol-v{PROTOCOL_VERSION}.schema.json"
 
-#: Decision types (R8, R11).
-ACTION_TYPES = ("play", "pass", "tribute", "anti_tribute", "return", "offer", "take")
+#: Decision types (R8, R11), the engine's (``_core.game.ActionType``), in its order.
+ACTION_TYPES: tuple[str, ...] = tuple(t.name.lower() for t in _core.game.ActionType)
 
 
 # ---- plays and actions -------------------------------------------------------------------
