@@ -9,15 +9,12 @@ import pytest
 
 gymnasium = pytest.importorskip("gymnasium")
 from daguai import (  # noqa: E402
-    BatchEnv,
     Game,
     IllegalActionError,
     Rules,
     _core,  # noqa: E402
-    abstract_mask,
-    action_from_abstract,
-    encode_observation,
 )
+from daguai.learn import BatchEnv, abstract_mask, action_from_abstract, encode_observation  # noqa: E402
 from daguai.learn.gym_env import ENV_ID, SELF_PLAY_ID, DaGuaiEnv  # noqa: E402
 from daguai.learn.gym_vector import DaGuaiVectorEnv  # noqa: E402
 from gymnasium.utils.env_checker import check_env  # noqa: E402

@@ -21,12 +21,9 @@ from daguai import (  # noqa: E402
     Game,
     IllegalActionError,
     Rules,
-    abstract_mask,
-    action_from_abstract,
-    encode_candidates,
-    encode_observation,
 )
 from daguai.env import env, raw_env  # noqa: E402
+from daguai.learn import abstract_mask, action_from_abstract, encode_candidates, encode_observation  # noqa: E402
 from pettingzoo.test import api_test, render_test, seed_test  # noqa: E402
 
 # api_test warns (not fails) that a Dict observation space is not a Box / Discrete and

@@ -18,16 +18,18 @@ import daguai
 import numpy as np
 import pytest
 from daguai import (
-    CAND_FEATURES,
-    NUM_ABSTRACT,
-    OBS_SIZE,
-    OBS_VERSION,
-    BatchEnv,
     Game,
     IllegalActionError,
     Kind,
     Rules,
     _core,
+)
+from daguai.learn import (
+    CAND_FEATURES,
+    NUM_ABSTRACT,
+    OBS_SIZE,
+    OBS_VERSION,
+    BatchEnv,
     abstract_id,
     abstract_mask,
     action_from_abstract,
