@@ -8,7 +8,7 @@ Heuristic players play the first ``--rounds`` rounds of each deal's match (``Gam
 game=d)``, deals 0 .. n-1 of a seed no other figure uses), so tribute rounds (R11) are among
 them. At every ``--every``-th play and at every decision of the
 tribute phases the seat to act is the viewer: its view (R16) is
-sampled ``--worlds`` times (``_core._sample_hands_array``, the sampler that ``pimc``,
+sampled ``--worlds`` times (``_core._testing.sample_hands_array``, the sampler that ``pimc``,
 ``analyze`` and the hint use) and the worlds are scored against the true hands:
 
 - **log-likelihood per hidden card**: each card the viewer cannot see is a copy of a face
@@ -23,7 +23,7 @@ sampled ``--worlds`` times (``_core._sample_hands_array``, the sampler that ``pi
 - **cost per world**: the sampler's time divided by the worlds drawn (one thread).
 
 ``--inference heuristic`` or ``learned`` scores the worlds a search with inference from play
-draws instead (``_core._inferred_hands_array``: each world resampled from
+draws instead (``_core._testing.inferred_hands_array``: each world resampled from
 ``--inference-worlds`` uniform consistent ones by the likelihood of the other seats' plays
 this round under that model of play, docs/search.md "Inference from play"); ``--players`` is
 the policy every seat plays (each model is most favourable to players of its own kind). The
@@ -48,7 +48,7 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 from daguai import Game, Rules, _core  # noqa: E402
 from daguai.search import INFERENCE_WORLDS, INFERENCES  # noqa: E402
 
-JOKERS = (_core.SJ, _core.BJ)
+JOKERS = (_core.core.SJ, _core.core.BJ)
 ACE = 12  # rank index of A (face = 4 * rank + suit)
 
 
@@ -141,7 +141,7 @@ def decision_points(seed: int, deal: int, rules: Rules, rounds: int, every: int,
     """(game, seat to act) at every decision of the tribute phases and every ``every``-th
     play of the first ``rounds`` rounds of deal ``deal``, heuristic players on every seat."""
     g = Game(seed, rules, game=deal)
-    runners = [_core.PolicyRunner(players, seed, deal, s) for s in range(g.seats)]
+    runners = [_core.run.PolicyRunner(players, seed, deal, s) for s in range(g.seats)]
     k = 0
     while not g.match_over and g.n_results < rounds:
         seat = int(g.current_player)
@@ -162,7 +162,7 @@ def measure(args: argparse.Namespace) -> dict[str, Scores]:
     for deal in range(args.deals):
         points = decision_points(args.seed, deal, rules, args.rounds, args.every, players)
         for j, (g, seat) in enumerate(points):
-            v = _core.information_state(g.state, seat, True)  # with this round's history
+            v = _core.game.information_state(g.state, seat, True)  # with this round's history
             seats = g.seats
             known = np.stack([v.known[s].counts() for s in range(seats)]).astype(np.int64)
             unseen = v.unseen.counts().astype(np.int64)
@@ -172,15 +172,15 @@ def measure(args: argparse.Namespace) -> dict[str, Scores]:
             t = time.perf_counter()
             world_seed = args.seed * 1000 + deal * 7919 + j
             if inference == "none":
-                worlds = _core._sample_hands_array(v, args.worlds, world_seed, 0)
+                worlds = _core._testing.sample_hands_array(v, args.worlds, world_seed, 0)
             else:
-                worlds = _core._inferred_hands_array(v, args.worlds, world_seed, inference,
+                worlds = _core._testing.inferred_hands_array(v, args.worlds, world_seed, inference,
                                                      getattr(args, "inference_worlds", INFERENCE_WORLDS))
             spent = time.perf_counter() - t
             truth = np.stack([g.hand(s).counts() for s in range(seats)]).astype(np.int64) - known
             truth[seat] = 0
             p = beliefs(worlds, known, unseen, hidden)
-            score = score_point(p, truth, unseen, hidden, _core.parse_level(v.level))
+            score = score_point(p, truth, unseen, hidden, _core.core.parse_level(v.level))
             for key in ("all", str(v.phase)):
                 groups[key].add(score)
                 groups[key].us_per_world.append(spent / args.worlds * 1e6)

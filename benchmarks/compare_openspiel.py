@@ -4,7 +4,7 @@ Run:  python benchmarks/compare_openspiel.py [--seconds 3]
 
 Needs the optional ``open_spiel`` package (``pip install open_spiel``); without it the
 script says so and exits 0. Both sides play whole games with uniform-random players inside
-C++ (daguai: ``_core.simulate`` with the ``random`` policy; OpenSpiel:
+C++ (daguai: ``_core.run.simulate`` with the ``random`` policy; OpenSpiel:
 ``pyspiel.evaluate_bots`` with ``pyspiel.make_uniform_random_bot``), one thread, in the same
 run. Decisions per OpenSpiel game (chance nodes excluded) are counted on a separate sample
 played from Python. Prints both figures and the ratio ours ÷ theirs (goal ≤ 1.0).
@@ -25,11 +25,11 @@ from daguai import Rules, _core  # noqa: E402
 def ours(seconds: float) -> tuple[float, float]:
     """(µs per decision, rounds per second) of random rollouts, one thread."""
     rules = Rules()._core
-    _core.simulate(rules, 1, 64, ["random"] * 6)  # warm-up
+    _core.run.simulate(rules, 1, 64, ["random"] * 6)  # warm-up
     n, decisions, spent = 0, 0, 0.0
     while spent < seconds:
         t = time.perf_counter()
-        r = _core.simulate(rules, 1, 500, ["random"] * 6, False, 64 + n)
+        r = _core.run.simulate(rules, 1, 500, ["random"] * 6, False, 64 + n)
         spent += time.perf_counter() - t
         n += 500
         decisions += int(r["plays"].sum() + r["passes"].sum())

@@ -31,7 +31,7 @@ from daguai._core import _testing
 from daguai.stats import wilson_interval
 
 
-def same_choice(g: daguai.Game, seat: int, a: _core.Action, b: _core.Action) -> bool:
+def same_choice(g: daguai.Game, seat: int, a: _core.game.Action, b: _core.game.Action) -> bool:
     """Equal decisions, or plays of one group of equivalent plays (candidates.hpp)."""
     if a == b:
         return True
@@ -51,8 +51,8 @@ def fit(policy: str, rounds: int, seed: int) -> tuple[int, int]:
     n = differ = 0
     for game in range(rounds):
         g = daguai.Game(seed=seed, game=game)
-        runners = [_core.PolicyRunner(policy, seed, game, s) for s in range(6)]
-        judges = [_core.PolicyRunner("heuristic", seed, game, s) for s in range(6)]
+        runners = [_core.run.PolicyRunner(policy, seed, game, s) for s in range(6)]
+        judges = [_core.run.PolicyRunner("heuristic", seed, game, s) for s in range(6)]
         start = g.state.n_results
         while not g.state.match_over and g.state.n_results == start:
             seat = g.state.current_player
@@ -75,7 +75,7 @@ def softmax_decisions(policy: str, rounds: int, seed: int) -> list[tuple[np.ndar
     out = []
     for game in range(rounds):
         g = daguai.Game(seed=seed, game=game)
-        runners = [_core.PolicyRunner(policy, seed, game, s) for s in range(6)]
+        runners = [_core.run.PolicyRunner(policy, seed, game, s) for s in range(6)]
         start = g.state.n_results
         while not g.state.match_over and g.state.n_results == start:
             seat = g.state.current_player
@@ -84,9 +84,9 @@ def softmax_decisions(policy: str, rounds: int, seed: int) -> list[tuple[np.ndar
                 _state, cands, feats, _h = learn_features(g)
                 if len(cands) > 1:
                     level = g.state.level
-                    ids = [daguai.abstract_id(c, level) for c in cands]
+                    ids = [daguai.learn.abstract_id(c, level) for c in cands]
                     q = net.evaluate(_state, feats, quantized=True).astype(np.float64)
-                    out.append((q, ids.index(daguai.abstract_id(a, level))))
+                    out.append((q, ids.index(daguai.learn.abstract_id(a, level))))
             g.step(a)
     return out
 

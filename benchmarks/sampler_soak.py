@@ -24,7 +24,7 @@ from daguai import _core
 
 def play_match(seed: int, k: int, rules: daguai.Rules, policy: str) -> dict:
     g = daguai.Game(seed, rules, game=k, auto_pass=True)
-    runners = [_core.PolicyRunner(policy, seed, k, s) for s in range(g.seats)]
+    runners = [_core.run.PolicyRunner(policy, seed, k, s) for s in range(g.seats)]
     decisions, t0 = 0, time.process_time()
     try:
         while g.current_player is not None:

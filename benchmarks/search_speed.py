@@ -20,7 +20,7 @@ def mid_round_positions(n: int, seed: int = 1) -> list[Game]:
     rng = random.Random(seed)
     for k in range(n):
         g = Game(seed + k)
-        runner = {s: _core.PolicyRunner("heuristic", seed, k, s) for s in range(6)}
+        runner = {s: _core.run.PolicyRunner("heuristic", seed, k, s) for s in range(6)}
         target = rng.randrange(40, 90)  # decisions into the round
         for _ in range(target):
             if g.phase == "match_over" or g.n_results:
@@ -40,14 +40,14 @@ def main() -> None:
     rollout_ns = statistics.median(_testing.time_rollouts(g, 200, "heuristic") for g in games)
     times = []
     for k, g in enumerate(games):
-        runner = _core.PolicyRunner("pimc", 7, k, g.current_player)
+        runner = _core.run.PolicyRunner("pimc", 7, k, g.current_player)
         h = g.clone()
         for _ in range(6):
             if h.match_over or h.n_results:
                 break
             if len(h.legal_actions()) > 1:
                 t0 = time.perf_counter()
-                a = _core.PolicyRunner("pimc", 7, k, h.current_player).act(h)
+                a = _core.run.PolicyRunner("pimc", 7, k, h.current_player).act(h)
                 times.append(time.perf_counter() - t0)
             else:
                 a = h.legal_actions()[0]

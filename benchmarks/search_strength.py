@@ -35,7 +35,7 @@ def decision_ms(policy: str, positions: int, seed: int) -> list[float]:
     game = 0
     while len(out) < positions:
         g = Game(seed + game)
-        runners = {s: _core.PolicyRunner("heuristic", seed, game, s) for s in range(6)}
+        runners = {s: _core.run.PolicyRunner("heuristic", seed, game, s) for s in range(6)}
         stop = rng.randrange(0, 160)
         for _ in range(stop):
             if g.match_over or g.n_results:
@@ -44,7 +44,7 @@ def decision_ms(policy: str, positions: int, seed: int) -> list[float]:
         game += 1
         if g.match_over or g.n_results or len(g.legal_actions()) < 2:
             continue
-        runner = _core.PolicyRunner(policy, seed, game, g.current_player)
+        runner = _core.run.PolicyRunner(policy, seed, game, g.current_player)
         t0 = time.process_time()
         runner.act(g)
         out.append(1000 * (time.process_time() - t0))
@@ -56,7 +56,7 @@ def p90(xs: list[float]) -> float:
 
 
 def table(args: argparse.Namespace) -> None:
-    names = set(_core.policy_names())
+    names = set(_core.catalog.policy_names())
     rows = []
     for opp in args.opponents.split(","):
         if opp not in names:

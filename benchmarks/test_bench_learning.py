@@ -24,7 +24,8 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 import daguai  # noqa: E402
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
-from daguai import BatchEnv, Game  # noqa: E402
+from daguai import Game  # noqa: E402
+from daguai.learn import BatchEnv
 
 N = 256
 
@@ -84,7 +85,7 @@ def test_batch_env_step_256(benchmark, abstract):
         return (random_indices(env, rng),), {}
 
     out = benchmark.pedantic(env.step, setup=setup, rounds=400, warmup_rounds=20, iterations=1)
-    assert out[0].shape == (N, daguai.OBS_SIZE)
+    assert out[0].shape == (N, daguai.learn.OBS_SIZE)
     if benchmark.stats is not None:  # None under --benchmark-disable
         benchmark.extra_info["us_per_game_step"] = round(benchmark.stats.stats.mean / N * 1e6, 3)
     benchmark.extra_info["episodes_done"] = env.episodes_done
@@ -129,13 +130,13 @@ def mid_round_games() -> list[Game]:
 
 
 def test_encode_observation(benchmark, mid_round_games):
-    xs = benchmark(lambda: [daguai.encode_observation(g, g.current_player)
+    xs = benchmark(lambda: [daguai.learn.encode_observation(g, g.current_player)
                             for g in mid_round_games])
     assert len(xs) == 20
 
 
 def test_abstract_mask(benchmark, mid_round_games):
-    ms = benchmark(lambda: [daguai.abstract_mask(g) for g in mid_round_games])
+    ms = benchmark(lambda: [daguai.learn.abstract_mask(g) for g in mid_round_games])
     assert all(m.any() for m in ms)
 
 

@@ -33,7 +33,7 @@ from typing import Any
 
 import daguai
 import numpy as np
-from daguai import NUM_ABSTRACT, OBS_SIZE
+from daguai.learn import NUM_ABSTRACT, OBS_SIZE
 
 WEIGHTS = Path(__file__).with_name("reinforce_weights.npz")
 
@@ -81,9 +81,9 @@ class LinearPolicy:
 
     # ---- the daguai policy interface ---------------------------------------------------
     def __call__(self, game: daguai.Game, seat: int) -> daguai.Action:
-        x = daguai.encode_observation(game, seat)
-        a = self.choose(x.astype(float), daguai.abstract_mask(game))
-        return daguai.action_from_abstract(game, a)
+        x = daguai.learn.encode_observation(game, seat)
+        a = self.choose(x.astype(float), daguai.learn.abstract_mask(game))
+        return daguai.learn.action_from_abstract(game, a)
 
     # ---- files -------------------------------------------------------------------------
     def save(self, path: Path = WEIGHTS) -> None:

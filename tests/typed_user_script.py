@@ -14,12 +14,12 @@ def first_legal(game: Game, seat: int) -> daguai.Action:
 
 
 def learner(game: Game, seat: int) -> daguai.Action:
-    x = daguai.encode_observation(game, seat)
-    mask = daguai.abstract_mask(game)
-    mask2, index = daguai.abstract_mask(game, return_index=True)
+    x = daguai.learn.encode_observation(game, seat)
+    mask = daguai.learn.abstract_mask(game)
+    mask2, index = daguai.learn.abstract_mask(game, return_index=True)
     a = int(np.argmax(mask * (1.0 + x[: mask.shape[0]].sum())))
     assert index.shape == mask2.shape
-    return daguai.action_from_abstract(game, a)
+    return daguai.learn.action_from_abstract(game, a)
 
 
 def main() -> None:
@@ -33,7 +33,7 @@ def main() -> None:
     levels: tuple[str, str] = g.levels
     print(levels, g.scores, g.hand(0), g.observation(0)["phase"])
     view = g.view(g.current_player or 0)
-    print(daguai.abstract_mask(view).sum())
+    print(daguai.learn.abstract_mask(view).sum())
     p = daguai.classify("5s 5h SJ", level="2")
     print(p, p.jokers_as if p is not None else None)
     r = daguai.simulate(20, ("heuristic", "random"), seed=1)

@@ -1,18 +1,19 @@
-// Argument conversion shared by the bind_*.cpp files. Bindings hold no game logic: they
-// convert, release the GIL where a call does real work, and call the engine.
+// Argument conversion shared by every binding (the core layer's values: text, integers, cards,
+// levels), and the submodule each layer's binding makes. Bindings hold no game logic: they
+// convert, release the GIL where a call does real work, and call the engine. A layer's own
+// conversions are in its folder (plays/play_args.hpp, game/game_args.hpp).
 #pragma once
 
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 
 #include <cstdint>
+#include <cstring>
 #include <string>
-
-#include "game_arg.hpp"
+#include <vector>
 
 #include <daguai/core/cards.hpp>
 #include <daguai/core/rules.hpp>
-#include <daguai/plays/pattern.hpp>
 
 namespace daguai::bind {
 
@@ -54,25 +55,23 @@ Cards to_cards(py::handle obj, const char* what = "cards");
 std::uint64_t state_word(py::handle v, const char* what);
 // Level: "2".."9", "T"/"10", "J", "Q", "K", "A".
 int to_level(py::handle obj);
-// A Play, or card text / Hand classified at (level, rules); raises if not a play.
-Play to_play(py::handle obj, int level, const Rules& rules, const char* what = "play");
-// None -> nullptr, else the play `top` classified at (level, rules), kept in *storage.
-const Play* optional_top(py::handle top, int level, const Rules& rules, Play* storage);
-// A round's result as the dict of GameState.result / InfoState.last_result (docs/game.md).
-py::dict result_dict(const RoundResult& r, int seats);
-// Plays as a numpy array of PLAY_DTYPE rows (a copy).
-py::array plays_array(const Play* plays, std::size_t n);
+// numpy copies of engine vectors: `cols` float columns per row, and one column of T.
+inline py::array_t<float> float_rows(const std::vector<float>& v, std::size_t cols) {
+  const py::ssize_t rows = py::ssize_t(cols ? v.size() / cols : 0);
+  py::array_t<float> a({rows, py::ssize_t(cols)});
+  if (!v.empty()) std::memcpy(a.mutable_data(), v.data(), v.size() * sizeof(float));
+  return a;
+}
 
-void bind_cards(py::module_& m);
-void bind_rules(py::module_& m);
-void bind_plays(py::module_& m);
-void bind_game(py::module_& m);
-void bind_analysis(py::module_& m);
-void bind_sim(py::module_& m);
-void bind_rl(py::module_& m);
-void bind_learn(py::module_& m);
-void bind_position(py::module_& m);
-void bind_infostate(py::module_& m);
-void bind_search(py::module_& m);
+template <class T>
+py::array_t<T> column(const std::vector<T>& v) {
+  py::array_t<T> a(py::ssize_t(v.size()));
+  if (!v.empty()) std::memcpy(a.mutable_data(), v.data(), v.size() * sizeof(T));
+  return a;
+}
+
+// The submodule `_core.<name>` of one engine layer (cpp/bindings/<name>/ binds it), also
+// importable by its full name (`import daguai._core.plays`), as stubtest and mypy see it.
+py::module_ layer_module(py::module_& core, const char* name, const char* doc);
 
 }  // namespace daguai::bind

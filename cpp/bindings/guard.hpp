@@ -117,7 +117,7 @@ void harden(py::module_& m, const char* name) {
   forbid_uninitialized<T>();
   py::object cls = m.attr(name);
   if (cls.attr("__dict__").contains("__reduce__")) return;
-  const std::string qual = "daguai._core." + std::string(name);
+  const std::string qual = py::str(m.attr("__name__")).cast<std::string>() + "." + name;
   py::setattr(cls, "__reduce__",
               py::cpp_function(
                   [qual](py::handle) -> py::object {

@@ -1,4 +1,5 @@
-// The extension module: only delegates to one bind_<area>() per engine area.
+// The extension module: only delegates to one bind_<layer>() per engine layer, each making the
+// submodule _core.<layer> (cpp/bindings/<layer>/), in the order of the layers.
 #include "convert.hpp"
 
 #ifndef DAGUAI_VERSION
@@ -6,31 +7,29 @@
 #endif
 
 namespace daguai::bind {
-void bind_codec(py::module_& m);  // bind_codec.cpp: the event codec's native half
-// testing/: the test and benchmark hooks of _core._testing
-void bind_testing_oracles(py::module_& t);
-void bind_testing_timers(py::module_& t);
+void bind_core(py::module_& core);     // core/bind_core.cpp
+void bind_plays(py::module_& core);    // plays/bind_plays.cpp
+void bind_game(py::module_& core);     // game/bind_game.cpp
+void bind_io(py::module_& core);       // io/bind_io.cpp
+void bind_beliefs(py::module_& core);  // beliefs/bind_beliefs.cpp
+void bind_search(py::module_& core);   // search/bind_search.cpp
+void bind_learned(py::module_& core);  // learned/bind_learned.cpp
+void bind_catalog(py::module_& core);  // catalog/bind_catalog.cpp
+void bind_run(py::module_& core);      // run/bind_run.cpp
+void bind_testing(py::module_& core);  // testing/bind_testing.cpp
 }  // namespace daguai::bind
 
 PYBIND11_MODULE(_core, m) {
-  m.doc() = "daguai C++ engine (bindings); use the `daguai` package.";
+  m.doc() = "daguai C++ engine (bindings by layer: _core.core, _core.plays, ...); use `daguai`.";
   m.attr("__version__") = DAGUAI_VERSION;
-  daguai::bind::bind_cards(m);
-  daguai::bind::bind_rules(m);
+  daguai::bind::bind_core(m);
   daguai::bind::bind_plays(m);
   daguai::bind::bind_game(m);
-  daguai::bind::bind_position(m);
-  daguai::bind::bind_infostate(m);
-  daguai::bind::bind_codec(m);
+  daguai::bind::bind_io(m);
+  daguai::bind::bind_beliefs(m);
   daguai::bind::bind_search(m);
-  daguai::bind::bind_analysis(m);
-  daguai::bind::bind_sim(m);
-  daguai::bind::bind_rl(m);
-  daguai::bind::bind_learn(m);
-  pybind11::module_ t = m.def_submodule(
-      "_testing", "Test and benchmark hooks (oracles, C++ timers); not part of the API.");
-  // importable by name too (`import daguai._core._testing`), as stubtest and mypy see it
-  pybind11::module_::import("sys").attr("modules")["daguai._core._testing"] = t;
-  daguai::bind::bind_testing_oracles(t);
-  daguai::bind::bind_testing_timers(t);
+  daguai::bind::bind_learned(m);
+  daguai::bind::bind_catalog(m);
+  daguai::bind::bind_run(m);
+  daguai::bind::bind_testing(m);
 }

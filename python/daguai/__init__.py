@@ -19,152 +19,101 @@ except ImportError as exc:  # pragma: no cover - only without a built extension
         "Install with `pip install .` from the source tree."
     ) from exc
 
-from pathlib import Path as _Path
+from pathlib import Path as _Path  # noqa: E402
 
 # the shipped models behind the policy name "learned", one per table (R18): the name plays the
-# model of the game's table (engine/learned/models.hpp; each read on first use). Before the
-# imports below: bots.BOTS and run.POLICIES list the policy names at import
+# model of the game's table (cpp/engine/learned/models.hpp; each read on first use); the policy
+# names are read from the engine when asked (bots.policy_names), so no import order matters
 if (_Path(__file__).parent / "models" / "learned.dgn").is_file():
-    _core._set_builtin_model(str(_Path(__file__).parent / "models" / "learned.dgn"), "6p3d")
+    _core.learned._set_builtin_model(str(_Path(__file__).parent / "models" / "learned.dgn"), "6p3d")
 if (_Path(__file__).parent / "models" / "learned_4p2d.dgn").is_file():
-    _core._set_builtin_model(str(_Path(__file__).parent / "models" / "learned_4p2d.dgn"), "4p2d")
+    _core.learned._set_builtin_model(str(_Path(__file__).parent / "models" / "learned_4p2d.dgn"), "4p2d")
 
 from . import bots  # noqa: E402
-from . import learn as learn  # noqa: E402  (daguai.learn: the learned player; torch only on demand)
-from ._core import (
-    PLAY_DTYPE,
-    Action,
-    ActionList,
-    CardError,
-    Hand,
-    IllegalActionError,
-    IllegalPlayError,
-    Kind,
-    Play,
-    PositionError,
-)
-from .analysis import min_plays
-from .errors import CodecError
-from .game import RECORD_FORMAT, Game, ReplayError, read_record, replay
-from .learn.envs.batch_env import BatchEnv
-from .learn.tensors import (
-    CAND_FEATURES,
-    NUM_ABSTRACT,
-    OBS_SIZE,
-    OBS_VERSION,
-    abstract_id,
-    abstract_mask,
-    action_from_abstract,
-    encode_candidates,
-    encode_observation,
-    obs_meanings,
-    obs_spec,
-)
-from .plays import (
-    FAMILIES,
-    LegalPlays,
-    Rng,
-    beats,
-    beats_many,
-    check_play,
-    classify,
-    classify_many,
-    compare,
-    count_legal_plays,
-    count_plays,
-    count_plays_by_family,
-    interpretations,
-    legal_plays,
-    legal_plays_array,
-    play_at,
-    play_counts,
-    plays_from_array,
-    plays_to_array,
-    sample_play,
-)
-from .rulebook import rules_text
-from .rules import LEVELS, Rules
-from .run import EvalResult, SimResult, evaluate, simulate
-from .search import analyze, sample_worlds
-from .titles import TITLES, title
+from ._core.core import CardError, Hand, IllegalActionError  # noqa: E402
+from ._core.game import Action, PositionError  # noqa: E402
+from ._core.plays import IllegalPlayError, Kind, Play  # noqa: E402
+from .analysis import min_plays  # noqa: E402
+from .errors import CodecError  # noqa: E402
+from .game import Game, ReplayError, read_record, replay  # noqa: E402
+from .plays import beats, classify, compare, count_plays, legal_plays  # noqa: E402
+from .review import review  # noqa: E402  (the function; its module is daguai.review's home)
+from .rulebook import rules_text  # noqa: E402
+from .rules import LEVELS, Rules  # noqa: E402
+from .run import EvalResult, SimResult, evaluate, simulate  # noqa: E402
+from .search import analyze, sample_worlds  # noqa: E402
+
+# isort: split
+# Reachable here too, outside __all__: the rest of daguai.plays, and a few names of their modules.
+from ._core.game import ActionList as ActionList  # noqa: E402
+from ._core.plays import PLAY_DTYPE as PLAY_DTYPE  # noqa: E402
+from .game import RECORD_FORMAT as RECORD_FORMAT  # noqa: E402
+from .plays import FAMILIES as FAMILIES  # noqa: E402
+from .plays import LegalPlays as LegalPlays  # noqa: E402
+from .plays import Rng as Rng  # noqa: E402
+from .plays import beats_many as beats_many  # noqa: E402
+from .plays import check_play as check_play  # noqa: E402
+from .plays import classify_many as classify_many  # noqa: E402
+from .plays import count_plays_by_family as count_plays_by_family  # noqa: E402
+from .plays import interpretations as interpretations  # noqa: E402
+from .plays import legal_plays_array as legal_plays_array  # noqa: E402
+from .plays import play_at as play_at  # noqa: E402
+from .plays import play_counts as play_counts  # noqa: E402
+from .plays import plays_from_array as plays_from_array  # noqa: E402
+from .plays import plays_to_array as plays_to_array  # noqa: E402
+from .plays import sample_play as sample_play  # noqa: E402
+from .titles import TITLES as TITLES  # noqa: E402
+from .titles import title as title  # noqa: E402
 
 __version__: str = _core.__version__
 
-
-def pettingzoo_env(**kwargs: Any) -> Any:
-    """The PettingZoo AEC environment (:func:`daguai.env.env`; keyword arguments of
-    :class:`daguai.env.raw_env`). Needs ``pip install 'daguai[rl]'``; imported on first use,
-    so ``import daguai`` does not need PettingZoo. See docs/learning.md."""
-    from .learn.envs.pettingzoo_env import env as _env
-
-    return _env(**kwargs)
-
-
+# What a user of the README needs. The rest of the plays API is daguai.plays (also reachable
+# here), the learning API daguai.learn, imported on first use (it is not imported by
+# `import daguai`).
 __all__ = [
-    "BatchEnv",
-    "pettingzoo_env",
-    "CAND_FEATURES",
-    "NUM_ABSTRACT",
-    "OBS_SIZE",
-    "OBS_VERSION",
-    "abstract_id",
-    "abstract_mask",
-    "action_from_abstract",
-    "encode_candidates",
-    "encode_observation",
-    "obs_meanings",
-    "obs_spec",
     "Action",
-    "ActionList",
     "CardError",
-    "Game",
-    "IllegalActionError",
-    "PositionError",
     "CodecError",
-    "analyze",
-    "sample_worlds",
-    "RECORD_FORMAT",
-    "ReplayError",
-    "read_record",
-    "replay",
+    "EvalResult",
+    "Game",
     "Hand",
+    "IllegalActionError",
     "IllegalPlayError",
     "Kind",
     "LEVELS",
-    "PLAY_DTYPE",
     "Play",
+    "PositionError",
+    "ReplayError",
     "Rules",
-    "rules_text",
-    "EvalResult",
-    "TITLES",
-    "title",
     "SimResult",
-    "bots",
-    "evaluate",
-    "simulate",
+    "analyze",
     "beats",
-    "beats_many",
-    "check_play",
+    "bots",
     "classify",
-    "classify_many",
     "compare",
-    "count_legal_plays",
     "count_plays",
-    "count_plays_by_family",
-    "interpretations",
+    "evaluate",
     "legal_plays",
-    "legal_plays_array",
     "min_plays",
-    "play_at",
-    "play_counts",
-    "plays_from_array",
-    "plays_to_array",
-    "sample_play",
-    "FAMILIES",
-    "LegalPlays",
-    "Rng",
+    "read_record",
+    "replay",
+    "review",
+    "rules_text",
+    "sample_worlds",
+    "simulate",
 ]
 
-from .learn.envs import _gym_ids  # noqa: E402
+_LAZY = {"learn", "env"}  # subpackages imported when first named (daguai.learn.BatchEnv)
 
-_gym_ids.install()  # Gymnasium ids on `import daguai`, without importing Gymnasium
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        import importlib
+
+        return importlib.import_module(f".{name}", __name__)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+from . import _gym_ids  # noqa: E402  (stdlib only: no import of daguai.learn)
+
+_gym_ids.install()  # Gymnasium ids once Gymnasium is imported too, without importing it

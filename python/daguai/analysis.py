@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from . import _core
-from ._core import Hand, Play
+from ._core.core import Hand
+from ._core.plays import Play
 from .plays import _rules
 from .rules import Rules
 
@@ -47,4 +48,4 @@ def min_plays(hand: CardsLike, level: str = "2",
     >>> count, [p.kind.name for p in plays]
     (2, ['FULL_HOUSE', 'SINGLE'])
     """
-    return _core.min_plays(hand, level, _rules(rules))
+    return _core.plays.min_plays(hand, level, _rules(rules))

@@ -6,7 +6,7 @@ measured on random deals (fixed seed). Generation times are taken inside C++ (fa
 hand, then the median over hands), so Python call overhead is excluded; the numpy figure is
 the extra cost of the Python/numpy path over that C++ time, per play.
 
-Rollout figures (issue "Monte Carlo"): rounds per second of ``_core.simulate`` with each
+Rollout figures (issue "Monte Carlo"): rounds per second of ``_core.run.simulate`` with each
 built-in policy on all six seats, one thread, and the speed-up of two threads over one.
 
 Game figures (issue "Game"): apply and clone timed inside C++ during random play, and the
@@ -31,7 +31,8 @@ from pathlib import Path
 import numpy as np
 
 from . import _core
-from ._core import Hand, _testing
+from ._core import _testing
+from ._core.core import Hand
 from .plays import beats_many, classify_many, legal_plays, legal_plays_array, play_counts, plays_from_array
 from .rules import Rules
 
@@ -187,7 +188,7 @@ def measure_game(decisions: int = 100_000) -> list[Row]:
 
 def measure_learning(steps: int = 200) -> list[Row]:
     """Learning rows: BatchEnv per game-step (n = 256, uniform over the mask) and AEC step."""
-    env = _core.BatchEnv(256, Rules()._core, 2026)
+    env = _core.run.BatchEnv(256, Rules()._core, 2026)
     obs, mask, *_ = env.reset()
     rng = np.random.default_rng(0)
     spent = 0.0
@@ -198,13 +199,13 @@ def measure_learning(steps: int = 200) -> list[Row]:
         spent += time.perf_counter() - t
     rows: list[Row] = [("BatchEnv.step per game-step, n = 256, incl. observations",
                         spent / (steps * 256) * 1e6, "µs", 2.0)]
-    if "learned" in _core.policy_names():  # the shipped model, native inference
+    if "learned" in _core.catalog.policy_names():  # the shipped model, native inference
         ns = _testing.time_decisions(Rules()._core, "learned", "heuristic", 2026, max(4, steps // 10))
         rows.append(("learned policy, CPU per decision, median (1 thread)", float(np.median(ns)) / 1e3,
                      "µs", 1000.0))
         rows.append(("learned policy, CPU per decision, p90 (1 thread)",
                      float(np.quantile(ns, 0.9)) / 1e3, "µs", NAN))
-        net = _core.Network.from_file(str(Path(__file__).parent / "models" / "learned.dgn"))
+        net = _core.learned.Network.from_file(str(Path(__file__).parent / "models" / "learned.dgn"))
         t = _testing.time_network(net, Rules()._core, 2026, max(4, steps // 20), 3)
         rows.append(("learned network, float / integer pass time on the same decisions",
                      t["float_ns"] / t["quantized_ns"], "x", 5.0))
@@ -229,15 +230,15 @@ def measure_learning(steps: int = 200) -> list[Row]:
 
 
 def _rounds_per_second(policy: str, seconds: float, threads: int, seed: int = 2026) -> float:
-    """Rounds/s of _core.simulate with `policy` on every seat, timed for about `seconds`."""
+    """Rounds/s of _core.run.simulate with `policy` on every seat, timed for about `seconds`."""
     rules = Rules()._core
     n = 32 * threads  # a first call estimates the speed (and warms up)
     t = time.perf_counter()
-    _core.simulate(rules, seed, n, [policy] * 6, False, 0, threads)
+    _core.run.simulate(rules, seed, n, [policy] * 6, False, 0, threads)
     estimate = n / (time.perf_counter() - t)
     m = max(n, int(estimate * seconds))
     t = time.perf_counter()
-    _core.simulate(rules, seed, m, [policy] * 6, False, n, threads)
+    _core.run.simulate(rules, seed, m, [policy] * 6, False, n, threads)
     return m / (time.perf_counter() - t)
 
 

@@ -1,7 +1,8 @@
 """The built-in policies as Python policies, and policies loaded from an import path.
 
 ``daguai.bots.random``, ``daguai.bots.greedy`` and ``daguai.bots.heuristic`` are callables
-``bot(game, seat) -> Action`` backed by the C++ policies (cpp/engine/players/policy.hpp): usable
+``bot(view, seat) -> Action`` (or ``bot(game, seat)``) backed by the C++ policies
+(cpp/engine/players/policy.hpp): usable
 wherever a policy is (``simulate``, ``evaluate``, your own loop over a :class:`~daguai.Game`).
 Given to ``simulate`` / ``evaluate`` they run on the C++ fast path, exactly as the name.
 
@@ -9,7 +10,7 @@ Each bot keeps one C++ runner per game and seat, with the stream ``(seed, game, 
 seat)`` of the built-in policy (docs/game.md "Randomness"): asked for every decision of a
 seat from the deal on, it decides exactly as ``simulate`` does.
 
-:func:`load` turns ``"random"``/``"greedy"``/``"heuristic"`` or an import path
+:func:`load` turns a built-in name (:func:`policy_names`), a model file or an import path
 ``"package.module:attribute"`` into a policy (the command line's ``daguai evaluate
 pkg.module:policy heuristic``).
 """
@@ -24,24 +25,33 @@ from typing import Any
 
 from . import _core
 
-__all__ = ["BOTS", "Bot", "get", "greedy", "heuristic", "load", "random"]
+__all__ = ["Bot", "check_model_file", "get", "greedy", "heuristic", "is_model_path", "load", "policy_names",
+           "random"]
 
-#: The names of the built-in policies (the C++ catalog, cpp/engine/catalog/policies.def).
-BOTS = tuple(_core.policy_names())
+
+def policy_names() -> tuple[str, ...]:
+    """The built-in policies by name: the C++ catalog (cpp/engine/catalog/policies.def), then
+    ``learned`` when a shipped model is registered. The one list of policy names: read from
+    the engine when asked, so it does not depend on the order of imports."""
+    return tuple(_core.catalog.policy_names())
 
 
 def is_model_path(text: Any) -> bool:
-    """True if ``text`` names a model file (``*.dgn``, docs/learning.md): its model is loaded
-    and checked (``ModelError``, a ValueError, if the file is missing or not a valid model)."""
-    if not isinstance(text, str) or not text.endswith(".dgn") or "@" in text:
-        return False
+    """True if ``text`` names a model file (``*.dgn``, docs/learning.md). Only the name is
+    looked at: :func:`check_model_file` reads the file."""
+    return isinstance(text, str) and text.endswith(".dgn") and "@" not in text
+
+
+def check_model_file(path: str) -> str:
+    """``path`` after its model is loaded and checked (``ModelError``, a ValueError, if the file
+    is missing or not a valid model)."""
     from .dgn import read_model_file
 
     # the bytes are checked here first (a FIFO, /dev/zero or a huge file is refused by its
     # stat and header before anything is read to the end), then the engine loads the file
-    read_model_file(text)
-    _core.policy_id(text)
-    return True
+    read_model_file(path)
+    _core.catalog.policy_id(path)
+    return path
 
 
 def is_search_over_model(text: Any) -> bool:
@@ -51,20 +61,31 @@ def is_search_over_model(text: Any) -> bool:
     if not isinstance(text, str) or "@" not in text:
         return False
     model = text.partition("@")[2]
-    if model != "learned":
-        is_model_path(model)  # the file's checks first (FIFO, size, header), as for a model
-    _core.policy_id(text)
+    if is_model_path(model):
+        check_model_file(model)  # the file's checks first (FIFO, size, header), as for a model
+    _core.catalog.policy_id(text)
     return True
 
 
 class Bot:
-    """A built-in policy as a Python callable ``bot(game, seat) -> Action``."""
+    """A built-in policy as a Python policy ``bot(view, seat) -> Action``; ``bot(game, seat)``
+    works too.
+
+    Given a :class:`~daguai.Game` it decides with the seat's own stream ``(seed, game, policy,
+    seat)``, exactly as ``simulate`` does. Given a view (``Game.view(seat)``, which carries no
+    seed) it decides with the stream of seed 0 and the view's game index; as a seat's policy in
+    ``simulate`` / ``evaluate`` it runs in C++ under its name either way.
+    """
+
+    _VIEW_RUNNERS = 64  # runners kept for views (a match's seats), the oldest dropped first
 
     def __init__(self, name: str) -> None:
-        if is_model_path(name) or is_search_over_model(name):  # loaded and checked now
+        if is_model_path(name):  # a model file: loaded and checked now
+            self.name = check_model_file(name)
+        elif is_search_over_model(name):  # SEARCH@MODEL: its model loaded and checked now
             self.name = name
-        elif not isinstance(name, str) or name.strip().lower() not in BOTS:
-            raise ValueError(f"unknown built-in policy {name!r} (choose {', '.join(BOTS)} "
+        elif not isinstance(name, str) or name.strip().lower() not in policy_names():
+            raise ValueError(f"unknown built-in policy {name!r} (choose {', '.join(policy_names())} "
                              "or a model file path.dgn)")
         else:
             self.name = name.strip().lower()
@@ -73,6 +94,7 @@ class Bot:
         # id(game) -> (weak reference to the game, one runner per seat); keyed by id because a
         # Game is mutable and so not hashable; the entry goes when the game does
         self._runners: dict[int, tuple[Any, dict[tuple[int, int, int], Any]]] = {}
+        self._view_runners: dict[tuple[int, int], Any] = {}  # (game index, seat) -> runner
 
     def _runner(self, game: Any, seat: int) -> Any:
         key = (game.seed, game.game_index, seat)
@@ -83,25 +105,35 @@ class Bot:
                     game_id = id(game)
                     ref = weakref.ref(game, lambda _, k=game_id: self._runners.pop(k, None))
                 except TypeError:  # not weak-referenceable: a fresh runner each call
-                    return _core.PolicyRunner(self.name, key[0], key[1], seat)
+                    return _core.run.PolicyRunner(self.name, key[0], key[1], seat)
                 entry = self._runners[id(game)] = (ref, {})
             runner = entry[1].get(key)
             if runner is None:
-                runner = entry[1][key] = _core.PolicyRunner(self.name, key[0], key[1], seat)
+                runner = entry[1][key] = _core.run.PolicyRunner(self.name, key[0], key[1], seat)
+            return runner
+
+    def _view_runner(self, view: Any, seat: int) -> Any:
+        key = (view.game_index, seat)
+        with self._lock:
+            runner = self._view_runners.get(key)
+            if runner is None:
+                if len(self._view_runners) >= self._VIEW_RUNNERS:
+                    del self._view_runners[next(iter(self._view_runners))]
+                runner = self._view_runners[key] = _core.run.PolicyRunner(self.name, 0, key[0], seat)
             return runner
 
     def __call__(self, game: Any, seat: int) -> Any:
-        """The decision of this policy for ``seat``, the player to act in ``game``."""
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < 6:
-            raise ValueError(f"seat must be 0..5, got {seat!r}")
-        if isinstance(game, _core.InfoState):
-            raise ValueError(
-                f"daguai.bots.{self.name} needs the Game, not a view: a view carries no seed, so "
-                "the bot cannot take its built-in random stream. Give the bot itself (or its "
-                "name) as the seat's policy to simulate/evaluate, where it runs in C++.")
+        """The decision of this policy for ``seat``, the player to act in ``game`` (a Game or
+        the seat's view)."""
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < _core.core.MAX_SEATS:
+            raise ValueError(f"seat must be 0..{_core.core.MAX_SEATS - 1}, got {seat!r}")
         if seat != game.current_player:
             raise ValueError(f"{self.name}: seat {seat} is not the player to act "
                              f"(seat {game.current_player} is)")
+        if isinstance(game, _core.game.InfoState):
+            if game.seat != seat:
+                raise ValueError(f"{self.name}: the view is seat {game.seat}'s, not seat {seat}'s")
+            return self._view_runner(game, seat).act(game)
         return self._runner(game, seat).act(game)
 
     def __repr__(self) -> str:
@@ -115,14 +147,20 @@ random = Bot("random")
 greedy = Bot("greedy")
 heuristic = Bot("heuristic")
 _BY_NAME = {"random": random, "greedy": greedy, "heuristic": heuristic}
+_BY_NAME_LOCK = threading.Lock()
 
 
 def get(name: str) -> Bot:
-    """The bot called ``name`` (``"random"``, ``"greedy"`` or ``"heuristic"``)."""
-    key = name.strip().lower() if isinstance(name, str) else name
-    if key not in _BY_NAME:
-        raise ValueError(f"unknown built-in policy {name!r} (choose {', '.join(BOTS)})")
-    return _BY_NAME[key]
+    """The bot of a built-in policy (any of :func:`policy_names`, one object per name) or of a
+    model file."""
+    key = name.strip().lower() if isinstance(name, str) and not is_model_path(name) else name
+    with _BY_NAME_LOCK:
+        bot = _BY_NAME.get(key) if isinstance(key, str) else None
+        if bot is None:
+            if not is_model_path(key) and (not isinstance(key, str) or key not in policy_names()):
+                raise ValueError(f"unknown built-in policy {name!r} (choose {', '.join(policy_names())})")
+            bot = _BY_NAME[key] = Bot(key)
+        return bot
 
 
 def _import_file(path: str) -> Any:
@@ -161,17 +199,17 @@ def load(spec: str) -> Callable[..., Any]:
     current directory for ``python -m`` and the console script), so it works where the
     package is importable; a file path (ending in ``.py``, relative to the current
     directory or absolute) works from anywhere: ``"examples/reinforce.py:policy"``. The
-    attribute must be callable, ``policy(game, seat) -> action``. Raises ``ValueError``
+    attribute must be callable, ``policy(view, seat) -> action``. Raises ``ValueError``
     naming what failed.
     """
     if not isinstance(spec, str):
         raise ValueError(f"a policy spec is text, got {type(spec).__name__}")
     text = spec.strip()
-    if text.lower() in _BY_NAME:
-        return _BY_NAME[text.lower()]
+    if text.lower() in policy_names() or is_model_path(text):
+        return get(text)
     module_name, sep, attr = text.rpartition(":")
     if not sep or not module_name or not attr:
-        raise ValueError(f"unknown policy {spec!r} (choose {', '.join(BOTS)}, "
+        raise ValueError(f"unknown policy {spec!r} (choose {', '.join(policy_names())}, "
                          "or an import path package.module:policy or file.py:policy)")
     try:
         obj: Any = (_import_file(module_name) if module_name.endswith(".py")

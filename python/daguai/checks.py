@@ -13,11 +13,11 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from . import _core
-from .bots import Bot, is_model_path, is_search_over_model, load
+from .bots import Bot, check_model_file, is_model_path, is_search_over_model, load, policy_names
 from .rules import Rules
 
 __all__ = ["SEED_MAX", "PolicyLike", "check_bool", "check_int", "check_seed", "check_rules", "check_policy",
-           "seat_policies", "policy_name", "policy_names"]
+           "seat_policies", "policy_name"]
 
 #: The largest seed (seeds are unsigned 64-bit, R17); every entry point takes [0, SEED_MAX].
 SEED_MAX = 2**64 - 1
@@ -71,11 +71,6 @@ def check_rules(rules: Any, *, mappings: bool = True) -> Rules:
     raise ValueError(f"rules must be a daguai.Rules (or a dict of rules), got {type(rules).__name__}")
 
 
-def policy_names() -> tuple[str, ...]:
-    """The built-in policies (the C++ catalog, cpp/engine/catalog/policies.def)."""
-    return tuple(_core.policy_names())
-
-
 def policy_name(p: PolicyLike) -> str:
     """The name a policy is reported under: its name, else the callable's ``__name__``."""
     if isinstance(p, str):
@@ -90,7 +85,9 @@ def check_policy(p: Any) -> PolicyLike:
     if isinstance(p, Bot):  # a public bot is its built-in policy: the C++ fast path
         return p.name
     if isinstance(p, str):
-        if is_model_path(p) or is_search_over_model(p):
+        if is_model_path(p):
+            return check_model_file(p)
+        if is_search_over_model(p):
             return p
         name = p.strip().lower()
         if ":" in name:  # "package.module:policy"
@@ -106,9 +103,12 @@ def check_policy(p: Any) -> PolicyLike:
                      f"policy(view, seat) -> action, got {type(p).__name__}")
 
 
-def seat_policies(policies: Any, seats: int = 6) -> list[PolicyLike]:
+def seat_policies(policies: Any, seats: int | None = None) -> list[PolicyLike]:
     """One checked policy per seat from 2 (team A = even seats, team B = odd seats), one per
-    seat (6, or 4 at the 4p2d table, R18) or 1 (all)."""
+    seat (6, or 4 at the 4p2d table, R18) or 1 (all); ``seats`` defaults to the default
+    table's."""
+    if seats is None:
+        seats = int(_core.core.table_info(Rules().table)["seats"])
     if isinstance(policies, str) or callable(policies):
         policies = [policies]
     try:
@@ -168,7 +168,7 @@ def check_model_rules(policies: Any, rules: Rules, model_rules: Any = "same") ->
         if p.endswith(".dgn"):
             trained = rules_of(p)
             if trained != game:
-                raise _core.ModelError(
+                raise _core.learned.ModelError(
                     f"model {p!r} was trained for {_rules_text(trained)}, not for this game's "
                     f"{_rules_text(game)}; play it anyway with model_rules='any' "
                     "(command line: --any-model-rules)")

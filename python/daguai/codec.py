@@ -17,7 +17,7 @@ The table
 ---------
 :data:`EVENTS` holds one :class:`EventKind` per event: its record fields, its fields in a
 view's history, the fields its private part fills (and who sees them comes from the
-engine's table, ``_core.EVENT_KINDS``), and its decision form. Adding an event kind is one
+engine's table, ``_core.game.EVENT_KINDS``), and its decision form. Adding an event kind is one
 row here beside its row in ``kEventKinds`` (docs/development.md "Where to add what").
 
 The documents built on these forms (positions, evaluation results, analyses, the server's
@@ -70,7 +70,7 @@ def dumps(doc: Any) -> str:
     return json.dumps(doc, ensure_ascii=False, separators=(",", ":"))
 
 
-def play_to_json(p: _core.Play) -> dict[str, Any]:
+def play_to_json(p: _core.plays.Play) -> dict[str, Any]:
     """``{"cards", "kind", "key", "as"?}``: the cards, R5 kind, R7 key and (R6) the faces the
     jokers stand for, when there are any."""
     d: dict[str, Any] = {"cards": str(p.cards), "kind": p.kind.name.lower(), "key": p.key}
@@ -175,7 +175,7 @@ _ROWS = [
 
 def _join_engine_table(rows: list[EventKind]) -> dict[str, EventKind]:
     """The rows keyed by name, each with its secret and decision from the engine's table."""
-    engine = {name: (secret, decision) for name, secret, decision in _core.EVENT_KINDS}
+    engine = {name: (secret, decision) for name, secret, decision in _core.game.EVENT_KINDS}
     if set(engine) != {r.name for r in rows}:
         raise ImportError(f"the codec's event table {sorted(r.name for r in rows)} does not match "
                           f"the engine's {sorted(engine)} (rebuild _core?)")
@@ -201,9 +201,9 @@ def _audience_code(audience: Any) -> int:
     if type(audience) is int and 0 <= audience < MAX_SEATS:
         return audience
     if audience is SPECTATOR:
-        return _core.SPECTATOR
+        return _core.game.SPECTATOR
     if audience == REFEREE and isinstance(audience, str):
-        return _core.REFEREE
+        return _core.game.REFEREE
     if isinstance(audience, bool) or not isinstance(audience, int) or not 0 <= audience < MAX_SEATS:
         raise CodecError(f"an audience is a seat 0..{MAX_SEATS - 1}, None (a spectator) or {REFEREE!r}, "
                          f"got {short_repr(audience)}")
@@ -212,12 +212,12 @@ def _audience_code(audience: Any) -> int:
 
 def _sees(kind: EventKind, seat: Any, other: Any, code: int) -> bool:
     """R16 through the engine's one rule (``cpp/engine/game/audience.hpp``)."""
-    if kind.secret == "none" or code == _core.REFEREE:
+    if kind.secret == "none" or code == _core.game.REFEREE:
         return True
     for name, v in (("seat", seat), ("to", other)):
         if isinstance(v, bool) or not isinstance(v, int) or not -1 <= v < MAX_SEATS:
             raise CodecError(f"a {kind.name} event's {name!r} must be a seat, got {short_repr(v)}")
-    return _core.audience_sees(kind.name, seat, other, code)
+    return _core.game.audience_sees(kind.name, seat, other, code)
 
 
 def _kind_of(name: Any) -> EventKind:
@@ -252,7 +252,7 @@ def restrict(entry: Mapping[str, Any], audience: Any, *, form: str = "record") -
     if kind.secret == "none":
         return entry  # type: ignore[return-value]
     keys = kind.private[0 if form == "record" else 1]
-    if not keys or code == _core.REFEREE:
+    if not keys or code == _core.game.REFEREE:
         return entry  # type: ignore[return-value]
     if kind.secret == "owner":
         hands = entry.get(keys[0])

@@ -30,14 +30,17 @@ from typing import Any
 import numpy as np
 
 from . import _core
+from ._core.learned import ModelError
 
 __all__ = ["FORMAT", "MAX_DGN_BYTES", "Layers", "read_dgn", "write_dgn", "dgn_bytes", "parse_dgn",
            "check_model_path", "read_model_file", "average_models", "models_digest"]
 
 FORMAT = 1
 _MAGIC = b"DGNN"
-_MAX_LAYERS, _MAX_WIDTH, _MAX_META = 8, 4096, 1 << 20  # the engine's bounds (learned.hpp/.cpp)
-_IN0 = int(_core.STATE_FEATURES) + int(_core.ACTION_FEATURES)
+# the engine's bounds of a file (cpp/engine/learned/format.hpp)
+_MAX_LAYERS, _MAX_WIDTH = _core.learned.MAX_MODEL_LAYERS, _core.learned.MAX_MODEL_WIDTH
+_MAX_META = _core.learned.MAX_MODEL_META
+_IN0 = int(_core.learned.STATE_FEATURES) + int(_core.learned.ACTION_FEATURES)
 
 
 def _file_bytes(widths: Sequence[int], meta_len: int) -> int:
@@ -60,21 +63,21 @@ def dgn_bytes(layers: Sequence[tuple[np.ndarray, np.ndarray]], meta: dict[str, A
               margin: float = 0.0) -> bytes:
     """The ``.dgn`` bytes of ``layers`` (see the module docstring) with ``meta`` as JSON."""
     if not (isinstance(margin, (int, float)) and np.isfinite(margin) and margin >= 0):
-        raise _core.ModelError(f"margin must be a finite number >= 0, got {margin!r}")
-    state_dim, action_dim = int(_core.STATE_FEATURES), int(_core.ACTION_FEATURES)
+        raise ModelError(f"margin must be a finite number >= 0, got {margin!r}")
+    state_dim, action_dim = int(_core.learned.STATE_FEATURES), int(_core.learned.ACTION_FEATURES)
     if len(layers) < 2:
-        raise _core.ModelError("a model needs at least one hidden layer and an output layer")
+        raise ModelError("a model needs at least one hidden layer and an output layer")
     widths = [int(np.asarray(w).shape[0]) for w, _ in layers[:-1]]
     prev = state_dim + action_dim
     for k, (w, b) in enumerate(layers):
         w, b = np.asarray(w), np.asarray(b)
         out = widths[k] if k < len(widths) else 1
         if w.shape != (out, prev) or b.shape != (out,):
-            raise _core.ModelError(f"layer {k}: weight {w.shape} / bias {b.shape}, expected "
+            raise ModelError(f"layer {k}: weight {w.shape} / bias {b.shape}, expected "
                                    f"({out}, {prev}) / ({out},)")
         prev = out
     meta_text = json.dumps(meta or {}, sort_keys=True).encode()
-    head = _MAGIC + struct.pack("<6I", FORMAT, int(_core.LEARN_VERSION), state_dim, action_dim,
+    head = _MAGIC + struct.pack("<6I", FORMAT, int(_core.learned.LEARN_VERSION), state_dim, action_dim,
                                 len(widths), widths[0])
     head += struct.pack(f"<{len(widths) - 1}I", *widths[1:]) if len(widths) > 1 else b""
     head += struct.pack("<f", float(margin))
@@ -82,7 +85,7 @@ def dgn_bytes(layers: Sequence[tuple[np.ndarray, np.ndarray]], meta: dict[str, A
     body = b"".join(np.ascontiguousarray(w, dtype="<f4").tobytes()
                     + np.ascontiguousarray(b, dtype="<f4").tobytes() for w, b in layers)
     data = head + body
-    return data + struct.pack("<Q", _core._dgn_hash(data))
+    return data + struct.pack("<Q", _core.learned._dgn_hash(data))
 
 
 def write_dgn(path: str | Path, layers: Sequence[tuple[np.ndarray, np.ndarray]],
@@ -96,7 +99,7 @@ def write_dgn(path: str | Path, layers: Sequence[tuple[np.ndarray, np.ndarray]],
         tmp.replace(path)
     except OSError as exc:  # a folder at path, a full disk: no .tmp left behind
         tmp.unlink(missing_ok=True)
-        raise _core.ModelError(f"model file: cannot write {str(path)!r} ({exc.strerror or exc})") from None
+        raise ModelError(f"model file: cannot write {str(path)!r} ({exc.strerror or exc})") from None
     return path
 
 
@@ -108,9 +111,9 @@ def parse_dgn(data: bytes, *, meta: bool = True) -> tuple[Layers, dict[str, Any]
     ``meta=False`` (then ``{}`` is returned: what ``QNet.from_dgn`` asks, to load every file
     the engine loads)."""
     if not isinstance(data, (bytes, bytearray, memoryview)):
-        raise _core.ModelError(f"model bytes must be bytes, got {type(data).__name__}")
+        raise ModelError(f"model bytes must be bytes, got {type(data).__name__}")
     data = bytes(data)
-    net = _core.Network.from_bytes(data)  # ModelError names the first problem
+    net = _core.learned.Network.from_bytes(data)  # ModelError names the first problem
     widths = list(net.widths)
     n_hidden = len(widths)
     off = 4 + 4 * 6 + 4 * (n_hidden - 1)
@@ -121,9 +124,9 @@ def parse_dgn(data: bytes, *, meta: bool = True) -> tuple[Layers, dict[str, Any]
     if meta and meta_len:
         from .errors import safe_json_loads
 
-        info = safe_json_loads(data[off:off + meta_len], _core.ModelError, "model file metadata")
+        info = safe_json_loads(data[off:off + meta_len], ModelError, "model file metadata")
         if not isinstance(info, dict):
-            raise _core.ModelError("model file metadata: not a JSON object, got "
+            raise ModelError("model file metadata: not a JSON object, got "
                                    f"{type(info).__name__}")
     off += meta_len
     layers: Layers = []
@@ -143,18 +146,18 @@ def check_model_path(path: str | os.PathLike[str]) -> tuple[str, os.stat_result]
     symlinks) of at most :data:`MAX_DGN_BYTES`; ``ModelError`` naming it otherwise. Only
     ``stat``: nothing is opened, so a FIFO or a device never blocks or streams."""
     if not isinstance(path, (str, os.PathLike)):
-        raise _core.ModelError(f"model file: a path is text, got {type(path).__name__}")
+        raise ModelError(f"model file: a path is text, got {type(path).__name__}")
     name = os.fspath(path)
     try:
         st = os.stat(name)
     except (OSError, ValueError) as exc:  # ValueError: a NUL in the path
         why = getattr(exc, "strerror", None) or str(exc)
-        raise _core.ModelError(f"model file: cannot read {name!r} ({why})") from None
+        raise ModelError(f"model file: cannot read {name!r} ({why})") from None
     if not stat.S_ISREG(st.st_mode):
         kind = "a folder" if stat.S_ISDIR(st.st_mode) else "not a regular file"
-        raise _core.ModelError(f"model file {name!r} is {kind}")
+        raise ModelError(f"model file {name!r} is {kind}")
     if st.st_size > MAX_DGN_BYTES:
-        raise _core.ModelError(f"model file {name!r}: {st.st_size:,} bytes, larger than any .dgn "
+        raise ModelError(f"model file {name!r}: {st.st_size:,} bytes, larger than any .dgn "
                                f"file ({MAX_DGN_BYTES:,} at most)")
     return name, st
 
@@ -173,37 +176,37 @@ def read_model_file(path: str | os.PathLike[str]) -> bytes:
         fd = os.open(name, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
         with os.fdopen(fd, "rb") as fh:
             if not stat.S_ISREG(os.fstat(fh.fileno()).st_mode):
-                raise _core.ModelError(f"model file {name!r} is not a regular file")
+                raise ModelError(f"model file {name!r} is not a regular file")
             head = fh.read(24)  # magic, format, version, state_dim, action_dim, L
             if len(head) < 24 or head[:4] != _MAGIC:
-                raise _core.ModelError(f"model file {name!r}: not a .dgn file (bad magic or too short)")
+                raise ModelError(f"model file {name!r}: not a .dgn file (bad magic or too short)")
             (n_hidden,) = struct.unpack_from("<I", head, 20)
             if not 1 <= n_hidden <= _MAX_LAYERS:
-                raise _core.ModelError(f"model file {name!r}: {n_hidden} hidden layers "
+                raise ModelError(f"model file {name!r}: {n_hidden} hidden layers "
                                        f"(1..{_MAX_LAYERS} allowed)")
             more = fh.read(4 * n_hidden + 8)  # widths, margin, meta_len
             if len(more) < 4 * n_hidden + 8:
-                raise _core.ModelError(f"model file {name!r}: too short to be a .dgn file")
+                raise ModelError(f"model file {name!r}: too short to be a .dgn file")
             widths = struct.unpack_from(f"<{n_hidden}I", more, 0)
             (meta_len,) = struct.unpack_from("<I", more, 4 * n_hidden + 4)
             if any(not 1 <= w <= _MAX_WIDTH for w in widths):
-                raise _core.ModelError(f"model file {name!r}: layer widths {list(widths)} "
+                raise ModelError(f"model file {name!r}: layer widths {list(widths)} "
                                        f"(1..{_MAX_WIDTH} allowed)")
             if meta_len > _MAX_META:
-                raise _core.ModelError(f"model file {name!r}: metadata longer than 1 MiB")
+                raise ModelError(f"model file {name!r}: metadata longer than 1 MiB")
             expected = _file_bytes(widths, meta_len)
             if st.st_size > expected:
-                raise _core.ModelError(f"model file {name!r}: {st.st_size - expected:,} bytes left over "
+                raise ModelError(f"model file {name!r}: {st.st_size - expected:,} bytes left over "
                                        f"after the {expected:,} its header describes")
             if st.st_size < expected:
-                raise _core.ModelError(f"model file {name!r}: {st.st_size:,} bytes, but its header "
+                raise ModelError(f"model file {name!r}: {st.st_size:,} bytes, but its header "
                                        f"describes {expected:,} (truncated or corrupt)")
             data = head + more + fh.read(expected - len(head) - len(more) + 1)
             if len(data) != expected:
-                raise _core.ModelError(f"model file {name!r} changed while it was read")
+                raise ModelError(f"model file {name!r} changed while it was read")
             return data
     except OSError as exc:
-        raise _core.ModelError(f"model file: cannot read {name!r} ({exc.strerror})") from None
+        raise ModelError(f"model file: cannot read {name!r} ({exc.strerror})") from None
 
 
 def read_dgn(path: str | Path) -> tuple[Layers, dict[str, Any], float]:
@@ -220,7 +223,7 @@ def model_rules(path: str | Path) -> dict[str, Any]:
     not a valid model or its recorded rules are not valid rules."""
     try:
         _, meta, _ = parse_dgn(read_model_file(path))
-    except _core.ModelError:
+    except ModelError:
         parse_dgn(read_model_file(path), meta=False)  # the weights are bad: that error
         meta = {}  # metadata that is not a JSON object records no rules (the engine ignores it)
     return _recorded_rules(meta, path)
@@ -238,7 +241,7 @@ def _recorded_rules(meta: dict[str, Any], path: str | os.PathLike[str]) -> dict[
     try:
         return Rules.from_dict(recorded).to_dict()
     except (ValueError, TypeError) as exc:
-        raise _core.ModelError(f"model file {str(path)!r}: its recorded rules are not valid rules "
+        raise ModelError(f"model file {str(path)!r}: its recorded rules are not valid rules "
                                f"({' '.join(str(exc).split())})") from None
 
 
@@ -278,13 +281,13 @@ def average_models(paths: Sequence[str | os.PathLike[str]], out: str | os.PathLi
         data = read_model_file(p)
         layers, meta, last_margin = parse_dgn(data)
         if sums and [w.shape for w, _ in layers] != [w.shape for w, _ in sums]:
-            raise _core.ModelError(f"average_models: {os.fspath(p)!r} has widths "
+            raise ModelError(f"average_models: {os.fspath(p)!r} has widths "
                                    f"{[w.shape[0] for w, _ in layers[:-1]]}, the first model "
                                    f"{[w.shape[0] for w, _ in sums[:-1]]}")
         rules = _recorded_rules(meta, p)
         first_rules = rules if first_rules is None else first_rules
         if rules != first_rules:
-            raise _core.ModelError(f"average_models: {os.fspath(p)!r} is a model of the rules "
+            raise ModelError(f"average_models: {os.fspath(p)!r} is a model of the rules "
                                    f"{rules}, the first model of {first_rules}")
         if not sums:
             sums = [(w.astype(np.float64), b.astype(np.float64)) for w, b in layers]
@@ -294,7 +297,7 @@ def average_models(paths: Sequence[str | os.PathLike[str]], out: str | os.PathLi
     if meta_from is not None:
         meta = read_dgn(meta_from)[1]
         if (rules := _recorded_rules(meta, meta_from)) != first_rules:
-            raise _core.ModelError(f"average_models: meta_from {os.fspath(meta_from)!r} is a model of "
+            raise ModelError(f"average_models: meta_from {os.fspath(meta_from)!r} is a model of "
                                    f"the rules {rules}, the models of {first_rules}")
     n = float(len(paths))
     mean = [((w / n).astype(np.float32), (b / n).astype(np.float32)) for w, b in sums]

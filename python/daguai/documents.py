@@ -68,7 +68,7 @@ def evaluation_to_json(figures: Mapping[str, Any]) -> str:
 
 def group_to_json(g: Any) -> dict[str, Any]:
     """One group of an analysis (``daguai.search.Group``; ``$defs/group``)."""
-    return {"name": g.name, "plays": list(g.plays), "worlds": g.worlds,
+    return {"name": g.name, "plays": list(g.plays), "worlds": g.rollouts,
             "points": g.points, "points_ci": list(g.points_ci) if g.points_ci else None,
             "win": g.win, "draw": g.draw, "lose": g.lose,
             "win_ci": list(g.win_ci), "round": g.round,

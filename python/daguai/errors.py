@@ -24,7 +24,8 @@ import stat
 from collections.abc import Callable
 from typing import Any
 
-from ._core import CardError, IllegalActionError, IllegalPlayError
+from ._core.core import CardError, IllegalActionError
+from ._core.plays import IllegalPlayError
 
 __all__ = ["CardError", "CodecError", "IllegalActionError", "IllegalPlayError", "MissingExtraError",
            "ReplayError", "looks_like_path", "read_path", "safe_json_loads"]

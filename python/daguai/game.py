@@ -13,7 +13,9 @@ from operator import attrgetter
 from typing import Any
 
 from . import _core, codec, protocol, records
-from ._core import Action, Hand, Play
+from ._core.core import Hand
+from ._core.game import Action
+from ._core.plays import Play
 from .checks import check_rules, check_seed
 from .errors import ReplayError, read_path, safe_json_loads
 from .observations import observation as _observation
@@ -38,7 +40,7 @@ def _state_property(name: str, doc: str) -> Any:
 class Game:
     """One match (R12) from a seed.
 
-    ``Game`` wraps the C++ match state (``_core.GameState``, ``cpp/engine/game/state.hpp``) and
+    ``Game`` wraps the C++ match state (``_core.game.GameState``, ``cpp/engine/game/state.hpp``) and
     exposes only the names listed in docs/game.md "The Game API"; the
     engine-level state (its log, ``apply``, ``check``, ...) is :attr:`state`. Every daguai
     function that takes a game accepts a ``Game`` or a ``GameState``.
@@ -74,23 +76,23 @@ class Game:
         seed, game = check_seed(seed), check_seed(game, "game")
         if start not in STARTS:
             raise ValueError(f"start must be 'fresh' or 'random', got {start!r}")
-        self._wrap(_core.GameState(rules._core, seed, game, bool(auto_pass), bool(record),
+        self._wrap(_core.game.GameState(rules._core, seed, game, bool(auto_pass), bool(record),
                                    STARTS.index(start)), rules, None)
 
-    def _wrap(self, state: _core.GameState, rules: Rules, origin: dict[str, Any] | None) -> Game:
+    def _wrap(self, state: _core.game.GameState, rules: Rules, origin: dict[str, Any] | None) -> Game:
         self._state = state
         self._rules = rules
         self._origin = origin  # the start position, if not the seeded deal
         return self
 
     @classmethod
-    def _of(cls, state: _core.GameState, rules: Rules, origin: dict[str, Any] | None = None) -> Game:
+    def _of(cls, state: _core.game.GameState, rules: Rules, origin: dict[str, Any] | None = None) -> Game:
         """A Game around an existing C++ state (positions, worlds, copies)."""
         return cls.__new__(cls)._wrap(state, rules, origin)
 
     @property
-    def state(self) -> _core.GameState:
-        """The C++ match state this Game wraps (``_core.GameState``): the engine-level API
+    def state(self) -> _core.game.GameState:
+        """The C++ match state this Game wraps (``_core.game.GameState``): the engine-level API
         (``apply``, ``check``, ``events``, ``n_events``, ...) for tools that need it."""
         return self._state
 
@@ -168,7 +170,7 @@ class Game:
         """The result of finished round ``index`` (negative counts from the end)."""
         return self._state.result(index)
 
-    def legal_actions(self) -> _core.ActionList:
+    def legal_actions(self) -> _core.game.ActionList:
         """The current player's legal actions (docs/game.md order; empty when the match is over)."""
         return self._state.legal_actions()
 
@@ -215,9 +217,9 @@ class Game:
         """
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.seats:
             raise ValueError(f"seat must be 0..{self.seats - 1}, got {seat!r}")
-        return _observation(_core.information_state(self._state, seat, True, False))
+        return _observation(_core.game.information_state(self._state, seat, True, False))
 
-    def view(self, seat: int) -> _core.InfoState:
+    def view(self, seat: int) -> _core.game.InfoState:
         """The information state of ``seat`` (R16, C++ ``infostate.hpp``): what a policy
         sitting there receives. It holds the seat's own hand, public facts (plays, passes,
         counts, cards played this round, tribute cards), the cards the seat knows to be in
@@ -228,12 +230,12 @@ class Game:
         ``legal_actions()`` when the seat is to act."""
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.seats:
             raise ValueError(f"seat must be 0..{self.seats - 1}, got {seat!r}")
-        return _core.information_state(self._state, seat, True, seat == self.current_player)
+        return _core.game.information_state(self._state, seat, True, seat == self.current_player)
 
     # ---- copies and serialization -----------------------------------------------------
     def clone(self) -> Game:
         """An independent copy (the C++ state is copied; nothing is shared)."""
-        return Game._of(_core.GameState(self._state), self._rules, self._origin)
+        return Game._of(_core.game.GameState(self._state), self._rules, self._origin)
 
     # ---- positions (docs/records.md) --------------------------------------------------
     def position(self) -> dict[str, Any]:

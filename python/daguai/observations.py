@@ -8,7 +8,7 @@ from typing import Any
 from . import _core, codec, protocol
 
 
-def observation(v: _core.InfoState) -> dict[str, Any]:
+def observation(v: _core.game.InfoState) -> dict[str, Any]:
     """The observation dict (``Game.observation``) of an information state: one R16 layer for
     the game, its views and the protocol."""
     seat = v.seat
@@ -40,7 +40,7 @@ def observation(v: _core.InfoState) -> dict[str, Any]:
     }
 
 
-def _view_observation(view: _core.InfoState, seat: int | None = None) -> dict[str, Any]:
+def _view_observation(view: _core.game.InfoState, seat: int | None = None) -> dict[str, Any]:
     """``view.observation()`` (bound in C++, built here): what ``Game.observation(view.seat)``
     gives, from the view alone (a Python policy receives a view; this is the dict a learner
     trained on)."""
@@ -49,4 +49,4 @@ def _view_observation(view: _core.InfoState, seat: int | None = None) -> dict[st
     return observation(view)
 
 
-_core._set_observation_encoder(_view_observation)
+_core.game._set_observation_encoder(_view_observation)

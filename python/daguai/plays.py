@@ -8,12 +8,13 @@ from typing import Any, overload
 import numpy as np
 
 from . import _core
-from ._core import CardError, Hand, Play, Rng
+from ._core.core import CardError, Hand, Rng
+from ._core.plays import Play
 from .rules import Rules
 
 __all__ = [
     "FAMILIES", "LegalPlays", "Rng", "beats", "beats_many", "check_play", "classify", "classify_many",
-    "compare", "count_legal_plays", "count_plays", "count_plays_by_family", "interpretations",
+    "compare", "count_plays", "count_plays_by_family", "interpretations",
     "legal_plays", "legal_plays_array", "play_at", "play_counts", "plays_from_array", "plays_to_array",
     "sample_play",
 ]
@@ -58,13 +59,13 @@ def classify(cards: CardsLike, level: str = "2", rules: Rules | None = None,
     jokers_as : cards, optional
         ``wild="declare"`` only: one natural face per joker, e.g. ``"7c"``.
     """
-    return _core.classify(cards, level, _rules(rules), jokers_as)
+    return _core.plays.classify(cards, level, _rules(rules), jokers_as)
 
 
 def interpretations(cards: CardsLike, level: str = "2",
                     rules: Rules | None = None) -> list[Play]:
     """Every interpretation (R6) the cards can form, in increasing key order."""
-    return _core.interpretations(cards, level, _rules(rules))
+    return _core.plays.interpretations(cards, level, _rules(rules))
 
 
 def beats(a: PlayLike, b: PlayLike, level: str | None = None,
@@ -77,7 +78,7 @@ def beats(a: PlayLike, b: PlayLike, level: str | None = None,
     ``ValueError``. ``level`` defaults to the Plays' own level (else ``"2"``); a Play
     classified at another level raises ``ValueError``.
     """
-    return _core.beats(a, b, _level(level, a, b), _rules(rules))
+    return _core.plays.beats(a, b, _level(level, a, b), _rules(rules))
 
 
 def compare(a: PlayLike, b: PlayLike, level: str | None = None,
@@ -86,7 +87,7 @@ def compare(a: PlayLike, b: PlayLike, level: str | None = None,
 
     Raises ``ValueError`` for plays of different sizes (no order exists between them).
     """
-    return _core.compare(a, b, _level(level, a, b), _rules(rules))
+    return _core.plays.compare(a, b, _level(level, a, b), _rules(rules))
 
 
 def check_play(hand: CardsLike, play: PlayLike, level: str | None = None,
@@ -98,7 +99,7 @@ def check_play(hand: CardsLike, play: PlayLike, level: str | None = None,
     allowed under ``rules`` or it does not beat ``top`` (R7). ``play`` may be card text,
     classified at ``level`` (default: the Play's own level, else ``"2"``).
     """
-    return _core.check_play(hand, play, _level(level, play, top), top, _rules(rules))
+    return _core.plays.check_play(hand, play, _level(level, play, top), top, _rules(rules))
 
 
 class LegalPlays(Sequence[Play]):
@@ -123,7 +124,7 @@ class LegalPlays(Sequence[Play]):
 
     def _all(self) -> list[Play]:
         if self._plays is None:
-            self._plays = _core.plays_from_array(np.ascontiguousarray(self._rows))
+            self._plays = _core.plays.plays_from_array(np.ascontiguousarray(self._rows))
         return self._plays
 
     @overload
@@ -145,7 +146,7 @@ class LegalPlays(Sequence[Play]):
             k += n
         if not 0 <= k < n:
             raise IndexError(f"play index {i} out of range ({n} plays)")
-        return _core.plays_from_array(self._rows[k:k + 1])[0]
+        return _core.plays.plays_from_array(self._rows[k:k + 1])[0]
 
     def __iter__(self) -> Iterator[Play]:
         return iter(self._all())
@@ -180,29 +181,30 @@ def legal_plays(hand: CardsLike, level: str = "2", top: PlayLike | None = None,
     interpretation. The order is deterministic (docs/rules.md "Order of legal plays").
     The result is a lazy :class:`LegalPlays` sequence (equal to the list of the same plays).
     """
-    return LegalPlays(_core.legal_plays_array(hand, level, top, _rules(rules)))
+    return LegalPlays(_core.plays.legal_plays_array(hand, level, top, _rules(rules)))
 
 
-#: Generation families of legal plays, in their order (moves.hpp): count_plays_by_family keys.
-FAMILIES = ("singles", "pairs", "triples", "five_of_a_kind", "two_rank_fives", "sequences", "flushes")
+#: Generation families of legal plays, in their order (the engine's, plays/moves.hpp
+#: kFamilyNames): count_plays_by_family keys.
+FAMILIES: tuple[str, ...] = _core.plays.FAMILIES
 
 
 def count_plays(hand: CardsLike, level: str = "2", top: PlayLike | None = None,
                 rules: Rules | None = None) -> int:
     """Number of legal plays, ``len(legal_plays(...))``, counted without generating them."""
-    return int(_core.count_plays(hand, level, top, _rules(rules))[0])
+    return int(_core.plays.count_plays(hand, level, top, _rules(rules))[0])
 
 
 def count_plays_by_family(hand: CardsLike, level: str = "2", top: PlayLike | None = None,
                           rules: Rules | None = None) -> dict[str, int]:
     """:func:`count_plays` per generation family (:data:`FAMILIES`, in legal-play order)."""
-    return dict(zip(FAMILIES, _core.count_plays(hand, level, top, _rules(rules))[1], strict=False))
+    return dict(zip(FAMILIES, _core.plays.count_plays(hand, level, top, _rules(rules))[1], strict=False))
 
 
 def play_at(hand: CardsLike, index: int, level: str = "2", top: PlayLike | None = None,
             rules: Rules | None = None) -> Play:
     """``legal_plays(...)[index]``, generating only that play (IndexError if out of range)."""
-    return _core.play_at(hand, level, top, _rules(rules), index)
+    return _core.plays.play_at(hand, level, top, _rules(rules), index)
 
 
 def sample_play(hand: CardsLike, rng: Rng, level: str = "2", top: PlayLike | None = None,
@@ -212,7 +214,7 @@ def sample_play(hand: CardsLike, rng: Rng, level: str = "2", top: PlayLike | Non
     equals ``legal_plays(...)[i]`` for the drawn ``i``."""
     if not isinstance(rng, Rng):
         raise CardError(f"rng must be a daguai.Rng, got {type(rng).__name__}")
-    return _core.sample_play(hand, level, top, _rules(rules), rng)
+    return _core.plays.sample_play(hand, level, top, _rules(rules), rng)
 
 
 def legal_plays_array(hand: CardsLike, level: str = "2", top: PlayLike | None = None,
@@ -220,41 +222,35 @@ def legal_plays_array(hand: CardsLike, level: str = "2", top: PlayLike | None = 
     """:func:`legal_plays` as a numpy structured array of dtype :data:`PLAY_DTYPE`
     (fields ``lo, hi`` packed cards, ``key``, ``kind``, ``size``, ``jokers``, ``level``),
     filled by C++ without per-play Python objects. Same order as :func:`legal_plays`."""
-    return _core.legal_plays_array(hand, level, top, _rules(rules))
-
-
-def count_legal_plays(hand: CardsLike, level: str = "2", top: PlayLike | None = None,
-                      rules: Rules | None = None) -> int:
-    """Number of distinct legal plays (the perft count)."""
-    return _core.count_legal_plays(hand, level, top, _rules(rules))
+    return _core.plays.legal_plays_array(hand, level, top, _rules(rules))
 
 
 def play_counts(rows: np.ndarray) -> np.ndarray:
     """(n, 54) uint8 face counts of PLAY_DTYPE rows."""
-    return _core.counts_from_array(rows)
+    return _core.plays.counts_from_array(rows)
 
 
 def plays_from_array(rows: np.ndarray) -> list[Play]:
     """Play objects from PLAY_DTYPE rows."""
-    return _core.plays_from_array(rows)
+    return _core.plays.plays_from_array(rows)
 
 
 def plays_to_array(plays: Iterable[Play]) -> np.ndarray:
     """PLAY_DTYPE rows from Play objects."""
-    return _core.plays_to_array(plays)  # any iterable; CardError names a non-Play item
+    return _core.plays.plays_to_array(plays)  # any iterable; CardError names a non-Play item
 
 
 def _face_rows(faces: np.ndarray, what: str) -> np.ndarray:
     """An (n, k) uint8 array of face ids, or CardError naming the first bad entry."""
     a = np.asarray(faces)
     if a.ndim != 2:
-        raise _core.CardError(f"{what} needs an (n, k) array of face ids, got shape {a.shape}")
+        raise _core.core.CardError(f"{what} needs an (n, k) array of face ids, got shape {a.shape}")
     if a.dtype.kind not in "iu":
-        raise _core.CardError(f"{what} needs integer face ids, got dtype {a.dtype}")
+        raise _core.core.CardError(f"{what} needs integer face ids, got dtype {a.dtype}")
     bad = (a < 0) | (a > 53)
     if bad.any():
         i, j = np.argwhere(bad)[0]
-        raise _core.CardError(f"{what}: face id {a[i, j]} (row {i}) is out of range 0..53")
+        raise _core.core.CardError(f"{what}: face id {a[i, j]} (row {i}) is out of range 0..53")
     return np.ascontiguousarray(a, dtype=np.uint8)
 
 
@@ -264,11 +260,11 @@ def classify_many(faces: np.ndarray, level: str = "2",
 
     Returns ``(kinds, keys)``: uint8 kinds (255 where the row is no play) and uint32 keys.
     """
-    return _core.classify_many(_face_rows(faces, "classify_many"), level, _rules(rules))
+    return _core.plays.classify_many(_face_rows(faces, "classify_many"), level, _rules(rules))
 
 
 def beats_many(a: np.ndarray, b: np.ndarray, level: str = "2",
                rules: Rules | None = None) -> np.ndarray:
     """Row-wise R7: whether play ``a[i]`` beats play ``b[i]`` (face-id arrays)."""
-    return _core.beats_many(_face_rows(a, "beats_many"), _face_rows(b, "beats_many"), level,
+    return _core.plays.beats_many(_face_rows(a, "beats_many"), _face_rows(b, "beats_many"), level,
                             _rules(rules))

@@ -21,7 +21,7 @@ from .table import seats_of, table_info
 
 __all__ = ["POSITION_FORMAT", "PositionError", "game_from_position", "position_of"]
 
-PositionError = _core.PositionError
+PositionError = _core.game.PositionError
 
 
 def _fail(msg: str) -> PositionError:
@@ -64,7 +64,7 @@ def game_from_position(cls: type, position: str | bytes | Mapping[str, Any], *,
                        record: bool = True) -> Any:
     """Build a ``cls`` (a Game subclass) from a position (dict or JSON text)."""
     rules, core_pos = _parse_position(position)
-    g = cls._of(_core.GameState(rules._core, core_pos, record), rules)
+    g = cls._of(_core.game.GameState(rules._core, core_pos, record), rules)
     g._origin = position_of(g, at_deal=True) if record else None
     return g
 
@@ -124,7 +124,7 @@ def _parse_position(position: Any) -> tuple[Rules, Any]:
         if d.type == "play":
             declared = d.extra if rules.wild == "declare" else None
             try:
-                play = _core.classify(d.cards, level_text, rules._core, declared)
+                play = _core.plays.classify(d.cards, level_text, rules._core, declared)
             except ValueError as exc:
                 raise _fail(f"history entry {i}: {exc}") from None
             if play is None:
@@ -144,7 +144,7 @@ def _parse_position(position: Any) -> tuple[Rules, Any]:
     if finish is not None:
         finish = _int_list(doc, "finish_order", None)
     try:
-        core_pos = _core._make_position(
+        core_pos = _core.game._make_position(
             seed, game_index, _int(doc, "round", 0), dealer, levels,
             _int_list(doc, "scores", seats, [0] * seats), _int_list(doc, "final_failures", 2, [0, 0]),
             [tuple(p) for p in pairs_raw], hands, history, auto,
@@ -220,8 +220,8 @@ def fill_hidden_hands(position: Mapping[str, Any], seed: int = 0, tries: int = 5
             size[pairs[seat]] -= 1
     pool = [c for f in _all_faces() for c in [f] * copies]
     try:
-        given = [str(_core.Hand(hands[s])).split() for s in range(table) if hands[s] is not None]
-        played = [str(_core.Hand(c)) for c in played]
+        given = [str(_core.core.Hand(hands[s])).split() for s in range(table) if hands[s] is not None]
+        played = [str(_core.core.Hand(c)) for c in played]
     except ValueError as exc:  # card text that is not cards (CardError)
         raise _fail(str(exc)) from None
     for c in [c for h in given for c in h] + played:
@@ -233,7 +233,7 @@ def fill_hidden_hands(position: Mapping[str, Any], seed: int = 0, tries: int = 5
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64:
         raise ValueError(f"seed must be an integer in [0, 18446744073709551615], "
                          f"got {codec.short_repr(seed)}")
-    rng = _core.Rng(seed)  # R17: the project's generator (a Fisher-Yates shuffle below)
+    rng = _core.core.Rng(seed)  # R17: the project's generator (a Fisher-Yates shuffle below)
     last: Exception | None = None
     for _ in range(tries):
         for i in range(len(pool) - 1, 0, -1):
@@ -245,7 +245,7 @@ def fill_hidden_hands(position: Mapping[str, Any], seed: int = 0, tries: int = 5
             k += size[s]
         try:
             rules, core_pos = _parse_position(doc)
-            _core.GameState(rules._core, core_pos, False)
+            _core.game.GameState(rules._core, core_pos, False)
             return doc
         except PositionError as exc:
             last = exc

@@ -31,7 +31,9 @@ from collections import Counter
 from typing import Any
 
 from . import _core, codec
-from ._core import Action, Play
+from ._core.core import IllegalActionError
+from ._core.game import Action
+from ._core.plays import IllegalPlayError, Play
 from .codec import decisions, dumps, play_to_json, result_to_json
 from .errors import CodecError, ReplayError
 from .table import table_info
@@ -50,8 +52,8 @@ RECORD_FORMAT = 1
 #: The JSON Schema shipped in the package (``daguai/schemas``).
 SCHEMA_NAME = f"protocol-v{PROTOCOL_VERSION}.schema.json"
 
-#: Decision types (R8, R11).
-ACTION_TYPES = ("play", "pass", "tribute", "anti_tribute", "return", "offer", "take")
+#: Decision types (R8, R11), the engine's (``_core.game.ActionType``), in its order.
+ACTION_TYPES: tuple[str, ...] = tuple(t.name.lower() for t in _core.game.ActionType)
 
 
 # ---- plays and actions -------------------------------------------------------------------
@@ -59,22 +61,22 @@ def play_from_json(d: Any, level: str, rules: Any) -> Play:
     """The Play of :func:`play_to_json`'s form at ``level`` under ``rules`` (a Rules);
     ``kind``/``key`` when present must agree. Raises ``IllegalPlayError``/``CardError``."""
     if not isinstance(d, dict) or not isinstance(d.get("cards"), str):
-        raise _core.IllegalPlayError(f"a play is an object with 'cards' text, got {codec.short_repr(d)}")
+        raise IllegalPlayError(f"a play is an object with 'cards' text, got {codec.short_repr(d)}")
     p = _read_play(d["cards"], d.get("as"), level, rules)
     if "kind" in d and d["kind"] != p.kind.name.lower():
-        raise _core.IllegalPlayError(f"'{d['cards']}' is a {p.kind.name.lower()}, not a {d['kind']}")
+        raise IllegalPlayError(f"'{d['cards']}' is a {p.kind.name.lower()}, not a {d['kind']}")
     if "key" in d and d["key"] != p.key:
-        raise _core.IllegalPlayError(f"'{d['cards']}' has key {p.key}, not {d['key']}")
+        raise IllegalPlayError(f"'{d['cards']}' has key {p.key}, not {d['key']}")
     return p
 
 
 def _read_play(cards: Any, declared: Any, level: str, rules: Any) -> Play:
     """R6: under ``wild="declare"`` ``declared`` chooses the reading; otherwise the rules fix
     it and ``declared``, when given, must be what they give (the engine's ``read_play``,
-    ``cpp/engine/io/actions.hpp``)."""
+    ``cpp/engine/game/action_text.hpp``)."""
     if declared is not None and not isinstance(declared, str):
-        raise _core.CardError(f"'as' must be card text, got {codec.short_repr(declared)}")
-    return _core.read_play(cards, declared, level, rules._core)
+        raise _core.core.CardError(f"'as' must be card text, got {codec.short_repr(declared)}")
+    return _core.plays.read_play(cards, declared, level, rules._core)
 
 
 def action_text(a: Action) -> str:
@@ -97,37 +99,37 @@ def parse_action(game: Any, text: Any) -> Action:
 
     Accepts what ``str(action)`` prints (module docstring), ``"play <cards>"`` and bare card
     text read for the phase. The one parser of action text is the engine's
-    (``parse_action`` in ``cpp/engine/io/actions.hpp``): ``Game.step`` and every other path
+    (``parse_action`` in ``cpp/engine/game/action_text.hpp``): ``Game.step`` and every other path
     that reads text use it. Raises ``IllegalActionError`` / ``IllegalPlayError`` /
     ``CardError`` (ValueErrors) naming the problem; ``game`` is not changed.
     """
     state = getattr(game, "_state", game)
-    if not isinstance(state, _core.GameState):
-        raise _core.IllegalActionError(f"parse_action needs a Game or GameState, got {type(game).__name__}")
+    if not isinstance(state, _core.game.GameState):
+        raise IllegalActionError(f"parse_action needs a Game or GameState, got {type(game).__name__}")
     if not isinstance(text, str):
-        raise _core.IllegalActionError(f"an action text must be a string, got {type(text).__name__}")
-    return _core.parse_action(game, text)
+        raise IllegalActionError(f"an action text must be a string, got {type(text).__name__}")
+    return _core.game.parse_action(game, text)
 
 
 def action_from_json(game: Any, d: Any) -> Action:
     """Inverse of :func:`action_to_json` for ``game``'s current decision; ``seat`` must be
     the seat to act."""
     if not isinstance(d, dict) or d.get("type") not in ACTION_TYPES:
-        raise _core.IllegalActionError(
+        raise IllegalActionError(
             f"an action is an object with a 'type' in {ACTION_TYPES}, got {codec.short_repr(d)}")
     seat = d.get("seat", game.current_player)
     if seat != game.current_player:
-        raise _core.IllegalActionError(
+        raise IllegalActionError(
             f"seat {codec.short_repr(seat)} acts but it is seat {game.current_player}'s turn")
     kind = d["type"]
     if kind in ("pass", "anti_tribute"):
         return parse_action(game, kind)
     if not isinstance(d.get("cards"), str):
-        raise _core.IllegalActionError(f"a {kind} needs 'cards' text, got {codec.short_repr(d.get('cards'))}")
+        raise IllegalActionError(f"a {kind} needs 'cards' text, got {codec.short_repr(d.get('cards'))}")
     text = f"{kind} {d['cards']}"
     if d.get("as") is not None:
         if not isinstance(d["as"], str):
-            raise _core.IllegalActionError(f"'as' must be card text, got {codec.short_repr(d['as'])}")
+            raise IllegalActionError(f"'as' must be card text, got {codec.short_repr(d['as'])}")
         text += f" as {d['as']}"
     return parse_action(game, text)
 
@@ -177,13 +179,13 @@ def old_reading(cards: Any, declared: Any, level: str, rules: Any) -> str | None
     if not isinstance(cards, str) or not isinstance(declared, str) or table_info(rules.table)["decks"] != 2:
         return None
     try:
-        mine = str(_core.Hand(cards)).split()
+        mine = str(_core.core.Hand(cards)).split()
         faces = Counter(mine + declared.split())
         if not faces or max(faces.values()) <= 2:
             return None
         three = type(rules).from_dict({**rules.to_dict(), "table": "6p3d"})
         declare = rules.wild == "declare"
-        old = _core.classify(cards, level, three._core, declared if declare else None)
+        old = _core.plays.classify(cards, level, three._core, declared if declare else None)
         if old is None or " ".join(old.jokers_as) != declared:
             return None
         again = None
@@ -197,7 +199,7 @@ def old_reading(cards: Any, declared: Any, level: str, rules: Any) -> str | None
                 held[f[0] + suit] += 1
                 picks.append(f[0] + suit)
             again = " ".join(picks)
-        now = _core.classify(cards, level, rules._core, again)
+        now = _core.plays.classify(cards, level, rules._core, again)
     except ValueError:
         return None
     if now is None or (now.kind, now.key) != (old.kind, old.key):

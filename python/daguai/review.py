@@ -243,7 +243,7 @@ def _judge(
 ) -> ReviewedDecision | None:
     """One decision: the search with the actual choice as the incumbent (module docstring)."""
     g = m.game
-    rows, best, _w, _rounds, used, _budget, n_groups = _core._search(
+    rows, best, _w, _rounds, used, _budget, n_groups = _core.catalog._search(
         g, rollouts, 0.0, threads, policy, (seed + m.decision) % 2**64, REVIEW_GROUPS, m.index, report,
         "none"
     )
@@ -352,7 +352,7 @@ def review(
     threads = check_int(threads, "threads", 1, MAX_THREADS)
     seed = check_seed(seed)
     wanted = None if rounds is None else {check_int(r, "round", 0) for r in rounds}
-    rollout_policies = [e["name"] for e in _core.policy_entries() if e["kind"] != "search"]
+    rollout_policies = [e["name"] for e in _core.catalog.policy_entries() if e["kind"] != "search"]
     if not isinstance(policy, str) or policy not in rollout_policies:
         raise ValueError(f"rollout policy must be one of {', '.join(rollout_policies)}, got {policy!r}")
     moments, forced = _moments(record, seat, wanted)

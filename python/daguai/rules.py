@@ -1,7 +1,7 @@
 """The rule variants of docs/rules.md as one immutable, hashable value.
 
 ``Rules`` is derived at import time from the engine's variant table
-(``_core.RULE_VARIANTS``, ``cpp/engine/core/rules.cpp``): its fields, defaults, validation, the
+(``_core.core.RULE_VARIANTS``, ``cpp/engine/core/rules.cpp``): its fields, defaults, validation, the
 ``Parameters`` section of its docstring and its ``__init__`` signature. Adding a variant is
 one row of that table (docs/development.md "Adding a rule variant"); nothing here changes.
 """
@@ -24,14 +24,14 @@ __all__ = ["Rules", "LEVELS", "VARIANTS"]
 #: The variant table, read-only: name -> record (kind, choices, default, lo/hi, rule id, doc,
 #: enum), in declaration order.
 VARIANTS: Mapping[str, Mapping[str, Any]] = MappingProxyType(
-    {row["name"]: MappingProxyType(dict(row)) for row in _core.RULE_VARIANTS})
+    {row["name"]: MappingProxyType(dict(row)) for row in _core.core.RULE_VARIANTS})
 
 # The choices of each choice variant, derived from the table
 # (tests/cli/test_cli_outputs_policies_and_ray.py reads it).
 _CHOICES = {name: row["choices"] for name, row in VARIANTS.items() if row["kind"] == "choice"}
 
 #: Level texts in rank order (R3).
-LEVELS: tuple[str, ...] = tuple(_core.level_text(rank) for rank in range(13))
+LEVELS: tuple[str, ...] = tuple(_core.core.level_text(rank) for rank in range(13))
 
 _TYPES = {"choice": str, "bool": bool, "int": int, "level": str}
 
@@ -99,7 +99,7 @@ class _Methods:
                              f"(known: {', '.join(VARIANTS)})")
         for name, row in VARIANTS.items():
             object.__setattr__(self, name, _check(name, values.get(name, row["default"])))
-        object.__setattr__(self, "_core", _core.CoreRules(**self.to_dict()))
+        object.__setattr__(self, "_core", _core.core.CoreRules(**self.to_dict()))
 
     def __repr__(self) -> str:
         changed = [f"{name}={getattr(self, name)!r}" for name, row in VARIANTS.items()

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import _core, documents
-from .bots import is_model_path
+from .bots import check_model_file, is_model_path
 from .checks import check_int, check_seed
 from .errors import read_path, safe_json_loads
 from .game import Game
@@ -35,7 +35,7 @@ MAX_SECONDS = 3600.0        # analyze(time=)
 ANALYZE_ROLLOUTS = 150_000  # analyze's default budget
 
 
-def sample_worlds(view: _core.InfoState, n: int, seed: int = 0) -> list[Game]:
+def sample_worlds(view: _core.game.InfoState, n: int, seed: int = 0) -> list[Game]:
     """``n`` complete games consistent with what ``view``'s seat knows.
 
     The hidden cards are dealt uniformly over their physical assignments (as a random deal
@@ -49,13 +49,13 @@ def sample_worlds(view: _core.InfoState, n: int, seed: int = 0) -> list[Game]:
     Raises ``ValueError`` for ``n`` outside 1 .. ``MAX_WORLDS`` (65,536), a seed outside
     0 .. 2**64 - 1, a view that is not an ``InfoState`` or a finished match.
     """
-    if not isinstance(view, _core.InfoState):
+    if not isinstance(view, _core.game.InfoState):
         raise ValueError(f"sample_worlds needs a view (Game.view(seat)), got {type(view).__name__}")
     n = check_int(n, "n", 1, MAX_WORLDS)
     seed = check_seed(seed)
     rules = Rules.from_dict(view.rules.to_dict())  # the view's CoreRules as a daguai.Rules
     out = []
-    for state in _core.sample_worlds(view, n, seed):
+    for state in _core.beliefs.sample_worlds(view, n, seed):
         out.append(Game._of(state, rules))
     return out
 
@@ -81,14 +81,15 @@ def _mean_sd(xs: list[float]) -> tuple[float, float]:
 class Group:
     """A group of equivalent plays (docs/search.md "Groups") and its estimate.
 
-    ``plays`` are the actions' texts, the raced one first; ``worlds`` the rollouts it got in
-    the race (0 when there was no search); ``points`` the mean score change of the seat in
-    the round and ``points_ci`` its 95% interval (None below 2 worlds); ``round`` the last
-    round of the race it ran in; ``best`` the race's winner; ``tie`` not separated from the
-    best (their paired difference over the worlds both saw is not significant at 95%).
+    ``plays`` are the actions' texts, the raced one first; ``rollouts`` the rollouts it got in
+    the race, one sampled world each (0 when there was no search); ``points`` the mean score
+    change of the seat in the round and ``points_ci`` its 95% interval (None below 2
+    rollouts); ``round`` the last round of the race it ran in; ``best`` the race's winner;
+    ``tie`` not separated from the best (their paired difference over the worlds both saw is
+    not significant at 95%).
     """
     plays: tuple[str, ...]
-    worlds: int
+    rollouts: int
     wins: int
     draws: int
     losses: int
@@ -108,20 +109,20 @@ class Group:
 
     @property
     def win(self) -> float:
-        return self.wins / self.worlds if self.worlds else 0.0
+        return self.wins / self.rollouts if self.rollouts else 0.0
 
     @property
     def draw(self) -> float:
-        return self.draws / self.worlds if self.worlds else 0.0
+        return self.draws / self.rollouts if self.rollouts else 0.0
 
     @property
     def lose(self) -> float:
-        return self.losses / self.worlds if self.worlds else 0.0
+        return self.losses / self.rollouts if self.rollouts else 0.0
 
     @property
     def win_ci(self) -> tuple[float, float]:
         """95% Wilson interval of :attr:`win`."""
-        return wilson_interval(self.wins, self.worlds)
+        return wilson_interval(self.wins, self.rollouts)
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON form (:func:`daguai.documents.group_to_json`)."""
@@ -174,7 +175,7 @@ class Analysis:
                    f"in {self.rounds} round{'s' if self.rounds != 1 else ''} of the race")
         out += self._budget_note()
         if self.rounds == 0:
-            played = sum(g.worlds > 0 for g in self.groups)
+            played = sum(g.rollouts > 0 for g in self.groups)
             out.append(f"time ran out in the race's first round: {played:,} groups played (--time)")
         out.append("ranked by the race: the round a group reached (later first), then points")
         out.append(f"{'#':>4} {'play (equivalent plays)':<28} {'round':>5} {'worlds':>7} {'points':>7} "
@@ -183,8 +184,8 @@ class Analysis:
         for i, g in enumerate(shown, 1):
             mark = "*" if g.best else ("≈" if g.tie else " ")
             ci = f"[{g.points_ci[0]:+.2f}, {g.points_ci[1]:+.2f}]" if g.points_ci else "[  n/a  ]"
-            rnd = str(g.round + 1) if g.worlds else "-"
-            out.append(f"{i:>3}{mark} {g.name[:28]:<28} {rnd:>5} {g.worlds:>7,} {g.points:>+7.2f} "
+            rnd = str(g.round + 1) if g.rollouts else "-"
+            out.append(f"{i:>3}{mark} {g.name[:28]:<28} {rnd:>5} {g.rollouts:>7,} {g.points:>+7.2f} "
                        f"{ci:>16} {100 * g.win:>6.1f}")
         if len(shown) < len(self.groups):
             out.append(f"     ({len(self.groups) - len(shown):,} more groups: --all shows them)")
@@ -235,7 +236,7 @@ def _game_of(source: Any, upto: int | None) -> Game:
 
 
 def _groups(rows: list[Any], best: int) -> list[Group]:
-    """Groups from the rows of ``_core._search``, ranked: the later race round first, then
+    """Groups from the rows of ``_core.catalog._search``, ranked: the later race round first, then
     the higher mean, then the search order."""
     best_values = rows[best][7]
     out = []
@@ -263,7 +264,7 @@ def _groups(rows: list[Any], best: int) -> list[Group]:
 #: The models of play a search may infer from (docs/search.md "Inference from play").
 INFERENCES = ("none", "heuristic", "learned")
 #: Uniform worlds drawn per world kept when inferring (cpp/engine/search/inference.hpp).
-INFERENCE_WORLDS: int = _core.INFERENCE_WORLDS
+INFERENCE_WORLDS: int = _core.search.INFERENCE_WORLDS
 #: analyze's default model of play (docs/search.md "Inference from play": "Default").
 ANALYZE_INFERENCE = "none"
 
@@ -320,9 +321,11 @@ def analyze(source: Any, *, upto: int | None = None, rollouts: int | None = None
     seed = check_seed(seed)
     inference = check_inference(inference)
     # a search policy cannot roll out (the registry says which are: cpp/engine/players/policy.hpp)
-    rollout_policies = [e["name"] for e in _core.policy_entries() if e["kind"] != "search"]
-    # a model file rolls out too (is_model_path loads and checks it)
-    if not is_model_path(policy) and (not isinstance(policy, str) or policy not in rollout_policies):
+    rollout_policies = [e["name"] for e in _core.catalog.policy_entries() if e["kind"] != "search"]
+    # a model file rolls out too (loaded and checked here)
+    if is_model_path(policy):
+        check_model_file(policy)
+    elif not isinstance(policy, str) or policy not in rollout_policies:
         raise ValueError(f"rollout policy must be one of {', '.join(rollout_policies)}, got {policy!r}")
     g = _game_of(source, upto)
     if g.match_over:
@@ -332,7 +335,7 @@ def analyze(source: Any, *, upto: int | None = None, rollouts: int | None = None
     ms = 1000.0 * time if time is not None else 0.0
 
     def search(report: Any) -> Any:
-        return _core._search(g, budget, ms, threads, policy, seed, 0, -1, report, inference)
+        return _core.catalog._search(g, budget, ms, threads, policy, seed, 0, -1, report, inference)
 
     if progress is True:  # the one progress display (daguai.progress), on stderr
         bar = ProgressBar("ms" if ms else "rollouts", label="analyzing")

@@ -17,7 +17,7 @@ __all__ = ["table_info", "seats_of", "TABLES", "MAX_SEATS"]
 
 @cache
 def _info(name: str) -> dict[str, Any]:
-    return dict(_core.table_info(name))
+    return dict(_core.core.table_info(name))
 
 
 def table_info(name: str = "6p3d") -> dict[str, Any]:
@@ -33,7 +33,7 @@ def seats_of(rules: Any = None) -> int:
 
 
 #: The tables' names, from the engine's variant table (the choices of ``Rules.table``).
-TABLES: tuple[str, ...] = next(tuple(v["choices"]) for v in _core.RULE_VARIANTS if v["name"] == "table")
+TABLES: tuple[str, ...] = next(tuple(v["choices"]) for v in _core.core.RULE_VARIANTS if v["name"] == "table")
 #: The most seats any table has: the bound of a seat number read before its table is known
 #: (an event's seat or audience in the codec).
 MAX_SEATS: int = max(int(_info(name)["seats"]) for name in TABLES)

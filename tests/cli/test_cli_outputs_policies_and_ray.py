@@ -18,7 +18,8 @@ import time
 import daguai
 import numpy as np
 import pytest
-from daguai import EvalResult, Game, SimResult, _core, encode_observation, evaluate, simulate
+from daguai import EvalResult, Game, SimResult, _core, evaluate, simulate
+from daguai.learn import encode_observation
 
 PKG_PARENT = os.path.dirname(os.path.dirname(os.path.abspath(daguai.__file__)))
 
@@ -57,7 +58,7 @@ class TensorPolicy:
 
     def __call__(self, game: Game, seat: int):
         x = encode_observation(game, seat)
-        assert x.dtype == np.float32 and x.shape == (daguai.OBS_SIZE,)
+        assert x.dtype == np.float32 and x.shape == (daguai.learn.OBS_SIZE,)
         obs = game.observation(seat)
         if game.phase == "play" and (game.top is not None or game.passed):
             # someone acted this round: the public history is there
@@ -77,7 +78,7 @@ def test_callable_policy_gets_tensor_and_history():
 
 
 def test_public_bots():
-    """Found: built-in bots only through the private _core.PolicyRunner."""
+    """Found: built-in bots only through the private _core.run.PolicyRunner."""
     from daguai import bots
 
     assert daguai.bots is bots and "bots" in daguai.__all__
@@ -92,17 +93,21 @@ def test_public_bots():
             seat = g.current_player
             g.step((bots.heuristic if seat % 2 == 0 else bots.random)(g, seat))
         assert g.round_result["order"] == [int(x) for x in base["order"][game]], game
-    # a Python policy receives a view, which carries no seed: a bot says so
+    # a Python policy receives a view (no seed): a bot takes the same arguments and decides
+    # from it, with the stream of seed 0 and the view's game
     def via_python(view, seat):
         return bots.heuristic(view, seat)
-    with pytest.raises(ValueError, match="needs the Game, not a view"):
-        simulate(2, (via_python, bots.random), seed=3)
+    r = simulate(2, (via_python, "random"), seed=3)
+    assert len(r["order"]) == 2 and simulate(2, (via_python, "random"), seed=3) == r
     g = Game(seed=5)
     action = bots.greedy(g, g.current_player)
     assert action in g.legal_actions()
     with pytest.raises(ValueError, match="not the player to act"):
         bots.greedy(g, (g.current_player + 1) % 6)
     assert bots.get("Heuristic") is bots.heuristic and bots.load("greedy") is bots.greedy
+    # every listed name loads (a search policy too), and the same name is the same bot
+    assert bots.load("pimc") is bots.get("pimc") and bots.load("pimc").name == "pimc"
+    assert set(bots.policy_names()) >= {"pimc", "pimc24", "heuristic_exact"}
     with pytest.raises(ValueError, match="unknown built-in policy"):
         bots.get("smart")
 
@@ -344,7 +349,7 @@ def test_max_rounds_per_match_from_cpp():
     """MAX_ROUNDS_PER_MATCH is read from C++, not copied."""
     from daguai.run import results, simulation
 
-    assert simulation.MAX_ROUNDS_PER_MATCH == _core.MAX_ROUNDS_PER_MATCH == 10_000
+    assert simulation.MAX_ROUNDS_PER_MATCH == _core.run.MAX_ROUNDS_PER_MATCH == 10_000
     assert [name for name, *_ in results.COLUMNS] == results.column_names(True)
     assert list(simulate(2, matches=True, threads=1)) == results.column_names(True)
     assert list(simulate(2, threads=1)) == results.column_names(False)
@@ -376,3 +381,16 @@ def test_ray_silent_server_times_out():
         spent = time.monotonic() - start
     one_error_line(p, "within 4 s")
     assert spent < 110
+
+
+def test_is_model_path_names_and_check_model_file_loads(tmp_path):
+    """Telling a model path from a name reads nothing; loading is check_model_file's job (and
+    a Bot's, a runner's): a missing file is a model path that fails to load."""
+    from daguai import bots
+
+    missing = str(tmp_path / "absent.dgn")
+    assert bots.is_model_path(missing) and not bots.is_model_path("heuristic")
+    with pytest.raises(ValueError, match="absent.dgn"):
+        bots.check_model_file(missing)
+    with pytest.raises(ValueError, match="absent.dgn"):
+        bots.Bot(missing)

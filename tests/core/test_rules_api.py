@@ -324,7 +324,7 @@ def test_legal_plays_array_rows_equal_legal_plays(hand, level, rules, top):
     plays = daguai.legal_plays(hand, level, top, rules)
     rows = daguai.legal_plays_array(hand, level, top, rules)
     assert rows.dtype == daguai.PLAY_DTYPE and rows.shape == (len(plays),)
-    assert daguai.count_legal_plays(hand, level, top, rules) == len(plays)
+    assert daguai.count_plays(hand, level, top, rules) == len(plays)
     # same order, same plays
     assert daguai.plays_from_array(rows) == plays
     counts = daguai.play_counts(rows)

@@ -18,7 +18,7 @@ from daguai.rulebook import LANGS, RULE_IDS, TOPICS
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
 SHIPPED = Path(daguai.__file__).resolve().parent / "docs"
-ROWS = _core.RULE_VARIANTS
+ROWS = _core.core.RULE_VARIANTS
 REGENERATE = os.environ.get("DAGUAI_REGENERATE") == "1"
 
 

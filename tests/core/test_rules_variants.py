@@ -1,4 +1,4 @@
-"""The rule-variant table (cpp/engine/core/rules.cpp, ``_core.RULE_VARIANTS``) is the one source
+"""The rule-variant table (cpp/engine/core/rules.cpp, ``_core.core.RULE_VARIANTS``) is the one source
 of the variants: the engine's CoreRules, Python's ``Rules``, the native enums, the CLI's help
 and the docs all agree with it."""
 
@@ -17,9 +17,9 @@ from daguai.cli import build_parser
 from daguai.rules import LEVELS, VARIANTS
 
 ROOT = Path(__file__).resolve().parents[2]
-ROWS = _core.RULE_VARIANTS
+ROWS = _core.core.RULE_VARIANTS
 NAMES = [row["name"] for row in ROWS]
-DOCS_BEGIN = "<!-- rule-variants: generated from _core.RULE_VARIANTS; tests/core/test_rules_variants.py -->"
+DOCS_BEGIN = "<!-- rule-variants: generated from _core.core.RULE_VARIANTS; tests/core/test_rules_variants.py -->"
 DOCS_END = "<!-- /rule-variants -->"
 STUB = ROOT / "python" / "daguai" / "rules.pyi"
 # DAGUAI_REGENERATE=1 pytest tests/core/test_rules_variants.py rewrites the generated texts below
@@ -96,7 +96,7 @@ def test_rules_docstring_lists_every_variant():
 def test_every_value_round_trips_through_core_rules(row):
     name = row["name"]
     for value in _values(row):
-        core = _core.CoreRules(**{name: value})
+        core = _core.core.CoreRules(**{name: value})
         assert getattr(core, name) == value and type(getattr(core, name)) is type(value)
         assert core.to_dict() == {**Rules().to_dict(), name: value}
         r = Rules(**{name: value})
@@ -113,21 +113,21 @@ def test_out_of_table_values_are_refused_by_both(row):
     with pytest.raises(ValueError, match=rf"Rules\.{name}"):
         Rules(**{name: bad})
     with pytest.raises(CardError, match=rf"Rules\.{name}"):
-        _core.CoreRules(**{name: bad})
+        _core.core.CoreRules(**{name: bad})
     if row["kind"] == "int":
         with pytest.raises(ValueError, match=rf"Rules\.{name} must be an integer in "
                                              rf"\[{row['lo']}, {row['hi']}\]"):
             Rules(**{name: row["lo"] - 1})
         with pytest.raises(CardError, match=rf"Rules\.{name} must be in"):
-            _core.CoreRules(**{name: row["lo"] - 1})
+            _core.core.CoreRules(**{name: row["lo"] - 1})
 
 
 def test_core_rules_refuses_unknown_names_and_defaults_the_rest():
     with pytest.raises(CardError, match=r"unknown rule name\(s\): nope, zzz \(known: wild "):
-        _core.CoreRules(zzz=1, nope=2)
-    assert _core.CoreRules().to_dict() == Rules().to_dict()
+        _core.core.CoreRules(zzz=1, nope=2)
+    assert _core.core.CoreRules().to_dict() == Rules().to_dict()
     changed = {row["name"]: _other_value(row) for row in ROWS}
-    assert _core.CoreRules(**changed).to_dict() == {**Rules().to_dict(), **changed}
+    assert _core.core.CoreRules(**changed).to_dict() == {**Rules().to_dict(), **changed}
     assert Rules(**changed).to_dict() == {**Rules().to_dict(), **changed}
 
 
@@ -135,29 +135,29 @@ def test_choice_enums_match_the_table():
     for row in ROWS:
         if row["kind"] != "choice":
             continue
-        enum = getattr(_core, row["enum"])
+        enum = getattr(_core.core, row["enum"])
         assert [m.value for m in enum] == list(range(len(row["choices"])))
         for member, choice in zip(enum, row["choices"], strict=True):
             assert member.name in (choice.upper(), f"{row['name']}_{choice}".upper())
             # a member is accepted where the choice name is, and reads back as the name
-            assert getattr(_core.CoreRules(**{row["name"]: member}), row["name"]) == choice
+            assert getattr(_core.core.CoreRules(**{row["name"]: member}), row["name"]) == choice
 
 
 def test_engine_enums_spell_the_strings_the_game_uses():
-    assert [m.name.lower() for m in _core.Phase] == [
+    assert [m.name.lower() for m in _core.game.Phase] == [
         "tribute", "return", "take", "play", "match_over"]
-    assert [m.name.lower() for m in _core.ActionType] == [
+    assert [m.name.lower() for m in _core.game.ActionType] == [
         "play", "pass", "tribute", "anti_tribute", "return", "offer", "take"]
-    assert [m.name.lower() for m in _core.EventType] == [
+    assert [m.name.lower() for m in _core.game.EventType] == [
         "deal", "tribute", "anti_tribute", "return", "offer", "take", "play", "pass",
         "round_end", "forfeit", "auto_pass"]
     from daguai import Game
 
     g = Game(seed=3)
-    assert _core.Phase[g.phase.upper()] is _core.Phase.PLAY
-    assert all(a.type.upper() in _core.ActionType.__members__ for a in g.legal_actions())
+    assert _core.game.Phase[g.phase.upper()] is _core.game.Phase.PLAY
+    assert all(a.type.upper() in _core.game.ActionType.__members__ for a in g.legal_actions())
     g.step(g.legal_actions()[0])
-    assert all(e[0].upper() in _core.EventType.__members__ for e in g.state.events())
+    assert all(e[0].upper() in _core.game.EventType.__members__ for e in g.state.events())
 
 
 def test_cli_rule_help_lists_every_variant(capsys):
@@ -213,7 +213,7 @@ def stub_text() -> str:
     fields = [f"    {row['name']}: {types[row['kind']]}" for row in ROWS]
     params = [f"        {row['name']}: {types[row['kind']]} = ...," for row in ROWS]
     return "\n".join([
-        '"""Static face of daguai.rules (its Rules is built from _core.RULE_VARIANTS at import).',
+        '"""Static face of daguai.rules (its Rules is built from _core.core.RULE_VARIANTS at import).',
         "",
         "Generated by tests/core/test_rules_variants.py (DAGUAI_REGENERATE=1 rewrites it); do not edit.",
         '"""',

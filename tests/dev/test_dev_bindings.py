@@ -1,6 +1,7 @@
 """The bindings only bind: no file of cpp/bindings imports
 the module it builds (``daguai._core``) to call another binding; the text of plays and
-actions comes from the engine (cpp/engine/io/describe.hpp), which the bindings expose unchanged;
+actions comes from the engine (cpp/engine/plays/play_text.hpp, cpp/engine/game/action_text.hpp),
+which the bindings expose unchanged;
 and validation lives in the engine's rule table (rules.hpp) and card parser (cards.hpp): a
 binding translates a Python value and the engine's errors, it does not re-check a rule bound
 or the R2 copy limit, loop over a variant's bounds or word a rule's error itself."""
@@ -38,16 +39,16 @@ def test_play_and_action_text_are_the_engines():
     a = g.legal_actions()[0]
     assert str(a) == str(a.cards) and repr(a) == f"Action(play '{a.cards}', seat {a.seat})"
     g.step("pass") if g.top is not None else g.step(a)
-    assert str(_core.parse_action(g, "pass")) == "pass"
+    assert str(_core.game.parse_action(g, "pass")) == "pass"
 
 
 def test_pickled_hands_and_plays_use_the_module_helpers():
-    h = _core.Hand("As As BJ")
+    h = _core.core.Hand("As As BJ")
     f, args = h.__reduce__()
-    assert f is _core._hand_from_state and f(*args) == h
-    p = _core.classify("3h 3s", "2", Rules()._core)
+    assert f is _core.core._hand_from_state and f(*args) == h
+    p = _core.plays.classify("3h 3s", "2", Rules()._core)
     f, args = p.__reduce__()
-    assert f is _core._play_from_state and f(*args) == p
+    assert f is _core.plays._play_from_state and f(*args) == p
 
 
 # Logic that belongs to the engine: each pattern with where it lives instead.
@@ -69,14 +70,13 @@ ENGINE_LOGIC = {
 # is there; a new one fails this test (move it to the engine, or add it here with a reason).
 RANGE_CHECK = re.compile(r"\b([\w.]+(?:\(\))?)\s*<\s*[-\w]+\s*\|\|\s*\1\s*>=?")
 RANGE_CHECKS_LEFT = {
-    "game/bind_game.cpp": 2,       # indices of Python sequences (ActionList, results): IndexError
-    "game/bind_infostate.cpp": 2,  # the seat of Game.view before information_state (helper "state");
-                                   # the sampler test hooks' method (0 auto, 1 rejection, 2 chain)
-    "players/bind_learn.cpp": 1,   # _self_play's n (a private training hook)
-    "players/bind_rl.cpp": 6,      # a seat and environment / action indices of BatchEnv's arrays;
-                                   # the unpickled n before the engine allocates n environments
-    "players/bind_search.cpp": 1,  # analyze's incumbent index
-    "players/bind_sim.cpp": 2,     # _ResultRows' row (memory safety), PolicyRunner's seat
+    "game/bind_state.cpp": 2,      # indices of Python sequences (ActionList, results): IndexError
+    "game/bind_infostate.cpp": 1,  # the seat of Game.view before information_state
+    "io/bind_io.cpp": 1,           # the seat of encode_observation
+    "run/bind_batch_env.cpp": 5,   # environment / action indices of BatchEnv's arrays; the
+                                   # unpickled n before the engine allocates n environments
+    "run/bind_sim.cpp": 2,         # _ResultRows' row (memory safety), PolicyRunner's seat
+    "testing/bind_hooks.cpp": 1,   # the sampler test hook's method (0 auto, 1 rejection, 2 chain)
     "testing/bind_timers.cpp": 4,  # time_play_op's op, time_decisions' rounds, time_network's
                                    # rounds and reps (benchmark hooks)
 }
@@ -131,7 +131,7 @@ def test_range_checks_left_in_the_bindings_are_the_listed_ones():
     assert counts == RANGE_CHECKS_LEFT
 
 
-@pytest.mark.parametrize("row", [r for r in _core.RULE_VARIANTS if r["kind"] == "int"],
+@pytest.mark.parametrize("row", [r for r in _core.core.RULE_VARIANTS if r["kind"] == "int"],
                          ids=lambda r: r["name"])
 def test_rule_bounds_in_messages_are_the_tables(row):
     """The engine's message names the variant's [lo, hi] on both sides of it (the binding said
@@ -139,26 +139,26 @@ def test_rule_bounds_in_messages_are_the_tables(row):
     name, lo, hi = row["name"], row["lo"], row["hi"]
     for bad in (lo - 1, hi + 1, 2**70, -(2**70)):
         with pytest.raises(CardError, match=rf"^Rules\.{name} must be in \[{lo}, {hi}\], got {bad}$"):
-            _core.CoreRules(**{name: bad})
+            _core.core.CoreRules(**{name: bad})
     wrong_type = rf"^Rules\.{name} must be an integer in \[{lo}, {hi}\], got 1\.5$"
     with pytest.raises(CardError, match=wrong_type):
-        _core.CoreRules(**{name: 1.5})
-    assert getattr(_core.CoreRules(**{name: lo}), name) == lo
+        _core.core.CoreRules(**{name: 1.5})
+    assert getattr(_core.core.CoreRules(**{name: lo}), name) == lo
 
 
 def test_choice_level_and_flag_messages_come_from_the_table():
     with pytest.raises(CardError, match=r"^Rules\.table='8p4d' is not one of '6p3d', '4p2d'$"):
-        _core.CoreRules(table="8p4d")
+        _core.core.CoreRules(table="8p4d")
     with pytest.raises(CardError, match=r"^Rules\.table must be in \[0, 1\], got 2$"):
-        _core.CoreRules(table=2)
+        _core.core.CoreRules(table=2)
     not_a_level = r"^Rules\.final_level='Z' is not a level \(2 3 4 5 6 7 8 9 T J Q K A\)$"
     with pytest.raises(CardError, match=not_a_level):
-        _core.CoreRules(final_level="Z")
+        _core.core.CoreRules(final_level="Z")
     with pytest.raises(CardError, match=r"^Rules\.losers_pay must be True or False, got 1$"):
-        _core.CoreRules(losers_pay=1)
+        _core.core.CoreRules(losers_pay=1)
     with pytest.raises(CardError, match=r"^unknown rule name\(s\): a, zz \(known: wild "):
-        _core.CoreRules(zz=1, a=2)
-    row = next(r for r in _core.RULE_VARIANTS if r["name"] == "final_level")
+        _core.core.CoreRules(zz=1, a=2)
+    row = next(r for r in _core.core.RULE_VARIANTS if r["name"] == "final_level")
     assert row["choices"] == tuple("23456789TJQKA")
 
 

@@ -26,12 +26,12 @@ def test_the_default_run_deselects_slow_tests():
     """`pytest` with the project's addopts selects no test marked slow (the
     default run included the 50-65 s CMake builds)."""
     out = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q",
-                          "tests/dev/test_dev_cpp_frontend.py", "tests/core/test_rules_perft_tool.py",
+                          "tests/dev/test_dev_cpp_frontend.py", "tests/plays/test_rules_perft_tool.py",
                           "-p", "no:cacheprovider"],
                          cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert "deselected" in out.stdout and "::" not in out.stdout, out.stdout + out.stderr
     both = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-m", "slow or not slow",
-                           "tests/core/test_rules_perft_tool.py", "-p", "no:cacheprovider"],
+                           "tests/plays/test_rules_perft_tool.py", "-p", "no:cacheprovider"],
                           cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert "::" in both.stdout, both.stdout + both.stderr
 

@@ -193,3 +193,23 @@ def test_the_checks_find_a_circle_a_package_init_import_and_a_lazy_import(tmp_pa
     assert [(t, n) for t, n, _ in imports_of("pkg.sub.b", fs)] == [("pkg.a", None), ("pkg", "VERSION")]
     (pkg / "sub" / "b.py").write_text("def g():\n    return 1\n")
     assert cycles(graph(module_files(pkg, "pkg"))) == []
+
+
+def test_the_public_face_is_small_sorted_and_does_not_import_learn():
+    """``daguai.__all__`` is what a README user needs (at most 30 names, sorted); the learning
+    names live in ``daguai.learn``, which ``import daguai`` does not import (it loads on first
+    use: ``daguai.learn.BatchEnv``)."""
+    import subprocess
+    import sys
+
+    code = ("import sys, daguai\n"
+            "print(sorted(m for m in sys.modules if m.startswith('daguai.learn')))\n"
+            "print(len(daguai.__all__), daguai.__all__ == sorted(daguai.__all__))\n"
+            "print(daguai.learn.BatchEnv.__module__, 'BatchEnv' in daguai.__all__)\n")
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0, p.stderr
+    before, face, lazy = p.stdout.splitlines()
+    assert before == "[]"
+    n, ordered = face.split()
+    assert int(n) <= 30 and ordered == "True"
+    assert lazy == "daguai.learn.batch_env False"

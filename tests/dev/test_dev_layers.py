@@ -184,3 +184,132 @@ def test_the_build_hides_the_layers_above(tmp_path):
     up = compiles("#include <daguai/players/policy.hpp>\nint main() {}\n")
     assert up.returncode != 0
     assert "daguai/players/policy.hpp" in up.stderr
+
+
+# ---- the bindings mirror the layers (cpp/bindings/<layer>/ binds _core.<layer>) -------------
+BINDINGS = ROOT / "cpp" / "bindings"
+#: Folders of cpp/bindings that are not an engine layer, with the layers they may see: the
+#: shared conversions at the top are the core layer's; the test hooks see everything.
+BINDING_FOLDERS = {".": {"core"}, "testing": None}
+
+
+def binding_include_problems(bindings: Path, layers: dict[str, set[str]]) -> list[str]:
+    """Every include of a binding file that reaches above its folder's layer: an engine header
+    (<daguai/LAYER/...>) or another folder's binding header ("LAYER/...")."""
+    may = below_closure(layers)
+    bad = []
+    for f in sorted(p for p in bindings.rglob("*") if p.suffix in SOURCE_SUFFIXES):
+        rel = f.relative_to(bindings)
+        folder = rel.parent.as_posix()
+        if folder in BINDING_FOLDERS:
+            allowed = BINDING_FOLDERS[folder]
+            if allowed is None:
+                continue
+            seen: set[str] = set().union(*(may[x] for x in allowed))
+        elif folder in layers:
+            seen = may[folder]
+        else:
+            bad.append(f"{rel}: cpp/bindings/{folder} is not named after an engine layer")
+            continue
+        for quote, target in INCLUDE.findall(f.read_text(encoding="utf-8")):
+            parts = target.split("/")
+            if quote == "<" and parts[0] == "daguai" and len(parts) > 2:
+                layer = parts[1]
+            elif quote == '"' and len(parts) > 1:
+                layer = parts[0]
+            else:
+                continue
+            if layer not in seen:
+                bad.append(f"{rel} ({folder}) includes {target}: not its layer or one below it")
+    return bad
+
+
+def test_every_binding_includes_only_its_layer_and_those_below():
+    layers = declared_layers(cmake_text())
+    folders = {p.name for p in BINDINGS.iterdir() if p.is_dir()}
+    assert folders - {"testing"} <= set(layers), folders
+    assert binding_include_problems(BINDINGS, layers) == []
+
+
+def test_each_binding_folder_makes_its_submodule():
+    """cpp/bindings/<layer>/ holds bind_<layer>.cpp, which makes _core.<layer>, and module.cpp
+    only calls the bind_<layer> functions."""
+    module = (BINDINGS / "module.cpp").read_text(encoding="utf-8")
+    for folder in sorted(p for p in BINDINGS.iterdir() if p.is_dir()):
+        name = folder.name
+        entry = folder / f"bind_{name}.cpp"
+        assert entry.is_file(), f"{folder.relative_to(ROOT)} has no bind_{name}.cpp"
+        text = entry.read_text(encoding="utf-8")
+        sub = "_testing" if name == "testing" else name
+        assert re.search(rf'layer_module\(\s*core,\s*"{sub}"', text), f"{entry.name} makes _core.{sub}"
+        assert f"daguai::bind::bind_{name}(m);" in module
+    body = module[module.index("PYBIND11_MODULE"):]
+    calls = re.findall(r"^\s+(\S.*);$", body, re.M)
+    allowed = ("daguai::bind::bind_", "m.doc()", 'm.attr("__version__")')
+    assert all(c.startswith(allowed) for c in calls), calls
+
+
+def test_the_binding_checker_finds_an_upward_include(tmp_path):
+    (tmp_path / "low").mkdir()
+    (tmp_path / "high").mkdir()
+    (tmp_path / "convert.hpp").write_text("#include <daguai/low/a.hpp>\n")
+    (tmp_path / "low" / "bind_low.cpp").write_text(
+        '#include "convert.hpp"\n#include "high/args.hpp"\n#include <daguai/high/b.hpp>\n')
+    (tmp_path / "high" / "bind_high.cpp").write_text('#include "low/x.hpp"\n#include <daguai/low/a.hpp>\n')
+    (tmp_path / "odd").mkdir()
+    (tmp_path / "odd" / "bind_odd.cpp").write_text("\n")
+    bad = binding_include_problems(tmp_path, {"core": set(), "low": {"core"}, "high": {"low"}})
+    assert len(bad) == 4, bad
+    assert any("convert.hpp (.) includes daguai/low/a.hpp" in b for b in bad)
+    assert any("bind_low.cpp (low) includes high/args.hpp" in b for b in bad)
+    assert any("bind_low.cpp (low) includes daguai/high/b.hpp" in b for b in bad)
+    assert any("cpp/bindings/odd is not named after an engine layer" in b for b in bad)
+
+
+# ---- the Python folders and the _core submodules they use ----------------------------------
+PACKAGE = ROOT / "python" / "daguai"
+ENGINE_SUBMODULES = {"core", "plays", "game", "io", "beliefs", "search", "learned", "catalog", "run"}
+#: The _core submodules each folder of the package may use ("" is the face, daguai/*.py); the
+#: test hooks (_core._testing) only the tools on top (the command line and daguai.bench).
+PYTHON_CORE_USE = {
+    "": ENGINE_SUBMODULES,
+    "run": {"core", "plays", "game", "beliefs", "search", "catalog", "run"},
+    "learn": ENGINE_SUBMODULES,
+    "server": {"core", "plays", "game", "catalog", "run"},
+}
+TOP_MODULES = {"cli", "bench.py", "__main__.py"}
+CORE_USE = re.compile(r"\b_core\.(\w+)|from \.+_core\.(\w+) import|from \.+_core import ([\w, ]+)")
+
+
+def core_submodules_used(text: str) -> set[str]:
+    found: set[str] = set()
+    for attr, sub, names in CORE_USE.findall(text):
+        found |= {attr or sub} if attr or sub else {n.strip().split(" ")[0] for n in names.split(",")}
+    return found - {"__version__", "__file__", ""}
+
+
+def python_core_problems(package: Path) -> list[str]:
+    bad = []
+    for f in sorted(package.rglob("*.py")):
+        rel = f.relative_to(package)
+        if rel.parts[0] in TOP_MODULES:
+            continue
+        folder = rel.parts[0] if len(rel.parts) > 1 else ""
+        allowed = PYTHON_CORE_USE.get(folder, ENGINE_SUBMODULES)
+        for sub in sorted(core_submodules_used(f.read_text(encoding="utf-8")) - allowed):
+            bad.append(f"{rel.as_posix()} uses _core.{sub}: not a submodule its folder stands on")
+    return bad
+
+
+def test_each_python_folder_uses_only_its_core_submodules():
+    assert python_core_problems(PACKAGE) == []
+
+
+def test_the_python_checker_finds_a_test_hook_and_an_upward_use(tmp_path):
+    (tmp_path / "server").mkdir()
+    (tmp_path / "face.py").write_text("from ._core import _testing\n")
+    (tmp_path / "server" / "x.py").write_text("from .. import _core\n_core.learned.Network\n")
+    (tmp_path / "bench.py").write_text("from ._core import _testing\n")
+    bad = python_core_problems(tmp_path)
+    assert bad == ["face.py uses _core._testing: not a submodule its folder stands on",
+                   "server/x.py uses _core.learned: not a submodule its folder stands on"]

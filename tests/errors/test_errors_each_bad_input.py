@@ -13,13 +13,14 @@ from pathlib import Path
 import daguai
 import numpy as np
 import pytest
-from daguai import BatchEnv, CardError, Game, Hand, IllegalActionError, ReplayError, Rules, _core
+from daguai import CardError, Game, Hand, IllegalActionError, ReplayError, Rules, _core
+from daguai.learn import BatchEnv
 
 USES = {  # a zero-argument use of each bound class
-    Game: lambda o: o.state.events(), _core.GameState: lambda o: o.phase, Hand: str,
+    Game: lambda o: o.state.events(), _core.game.GameState: lambda o: o.phase, Hand: str,
     daguai.Play: lambda o: o.describe(), daguai.Action: repr, daguai.ActionList: len,
-    _core.CoreRules: lambda o: o.wild, _core.BatchEnv: lambda o: o.candidates(),
-    _core.PolicyRunner: lambda o: o.name,
+    _core.core.CoreRules: lambda o: o.wild, _core.run.BatchEnv: lambda o: o.candidates(),
+    _core.run.PolicyRunner: lambda o: o.name,
 }
 
 
@@ -51,7 +52,7 @@ def test_uninitialized_then_initialized_is_valid():
     lambda: Hand("\ud800"), lambda: Hand(["As", "\ud800"]), lambda: Hand.parse("As \udfff"),
     lambda: Hand("As").count("\ud800"), lambda: "\ud800" in Hand("As"),
     lambda: daguai.classify("As", "\ud800"), lambda: daguai.legal_plays("\ud800"),
-    lambda: daguai.beats("As", "\ud800"), lambda: _core.parse_face("\ud800"),
+    lambda: daguai.beats("As", "\ud800"), lambda: _core.core.parse_face("\ud800"),
     lambda: Game(seed=1).step("\ud800"),
 ])
 def test_lone_surrogate_is_card_error(make):
@@ -88,7 +89,7 @@ def test_deep_nesting_is_replay_error(reader, text):
     (lambda: Rules(max_rounds=2**31), r"Rules\.max_rounds must be an integer in \[0, 1073741824\]"),
     (lambda: Rules(base=2**21), r"Rules\.base must be an integer in \[1, 1048576\]"),
     (lambda: Rules(min_rounds=-1), r"Rules\.min_rounds must be an integer in \[0, 1073741824\]"),
-    (lambda: daguai.action_from_abstract(Game(seed=1), 2**31),
+    (lambda: daguai.learn.action_from_abstract(Game(seed=1), 2**31),
      r"abstract action id must be an integer in \[0, 443\], got 2147483648"),
     (lambda: daguai.simulate(1, threads=2**40), r"threads must be an integer in \[1, 1024\]"),
     (lambda: daguai.simulate(10**12), r"n must be an integer in \[0, 4294967295\]"),
@@ -102,7 +103,7 @@ def test_deep_nesting_is_replay_error(reader, text):
     (lambda: Hand.from_bits(2**64, 0), r"not a 64-bit word"),
     (lambda: Hand.from_faces([np.array([[1, 2]])]), r"face id must be an integer in \[0, 53\]"),
     (lambda: Hand("As").count(np.array([48, 1])), r"face must be an integer in \[0, 53\]"),
-    (lambda: _core.face_text(-1), r"face must be an integer in \[0, 53\]"),
+    (lambda: _core.core.face_text(-1), r"face must be an integer in \[0, 53\]"),
 ])
 def test_integers_beyond_c_ranges_name_argument_and_bounds(call, match):
     """Were pybind11 signature dumps (TypeError: incompatible function arguments ...)."""
@@ -116,7 +117,7 @@ def test_core_rules_messages_name_the_public_argument():
     rule table's [lo, hi] (the binding's own check said [0, hi], but base's
     lowest value is 1)."""
     with pytest.raises(CardError, match=r"Rules\.base must be in \[1, 1048576\], got 2097152"):
-        _core.CoreRules(base=2**21)
+        _core.core.CoreRules(base=2**21)
 
 
 def _cli(*args: str) -> subprocess.CompletedProcess:
@@ -145,7 +146,7 @@ def test_cli_out_of_range_is_exit_2_and_one_line(args, needle):
 def test_numpy_integers_are_face_ids(face):
     """Hand.count(np.int64(48)) was RuntimeError; np.int64(48) in hand was CardError."""
     hand = Hand("As As 2s")  # face 48 is As
-    assert _core.face_text(48) == "As"
+    assert _core.core.face_text(48) == "As"
     assert hand.count(face) == 2
     assert face in hand
     assert Hand("2s").count(face) == 0 and face not in Hand("2s")
@@ -169,12 +170,12 @@ def test_unpicklable_objects_raise_instead_of_aborting(protocol):
     does BatchEnv (its decisions go along and are replayed: tests/learn/test_env_pickle.py)."""
     g = Game(seed=1)
     for obj in (g.legal_actions()[0], g.legal_actions(), Rules()._core,
-                _core.GameState(Rules()._core, 1)):
+                _core.game.GameState(Rules()._core, 1)):
         with pytest.raises(TypeError, match="cannot pickle"):
             pickle.dumps(obj, protocol)
     env = BatchEnv(1)._env
     assert pickle.loads(pickle.dumps(env, protocol)).observe()[0].tolist() == env.observe()[0].tolist()
-    runner = _core.PolicyRunner("random", 1, 0, 0)
+    runner = _core.run.PolicyRunner("random", 1, 0, 0)
     assert pickle.loads(pickle.dumps(runner, protocol)).name == "random"
     assert pickle.loads(pickle.dumps(g, protocol)) == g  # Game pickles itself
     assert pickle.loads(pickle.dumps(Hand("As SJ"), protocol)) == Hand("As SJ")

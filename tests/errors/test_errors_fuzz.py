@@ -27,7 +27,8 @@ from typing import Any
 import daguai
 import numpy as np
 import pytest
-from daguai import BatchEnv, Game, Hand, Rules
+from daguai import Game, Hand, Rules
+from daguai.learn import BatchEnv
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -118,13 +119,12 @@ def _fresh_game(d: Draw) -> Game:
 
 
 # module functions (daguai.__all__)
-for _fn in ("classify", "interpretations", "legal_plays", "legal_plays_array", "count_legal_plays",
-            "min_plays"):
+for _fn in ("classify", "interpretations", "legal_plays", "legal_plays_array", "min_plays"):
     @case(_fn)
     def _cards_level_rules(d: Draw, _name: str = _fn) -> Any:
         fn = getattr(daguai, _name)
         args = [d(JUNK), d(LEVEL)]
-        if _name in ("legal_plays", "legal_plays_array", "count_legal_plays"):
+        if _name in ("legal_plays", "legal_plays_array"):
             args.append(d(JUNK))  # top
         if _name == "min_plays":
             return fn(*args, rules=d(RULES))
@@ -187,7 +187,7 @@ def _analyze(d: Draw) -> Any:
 @case("pettingzoo_env")
 def _pettingzoo_env(d: Draw) -> Any:
     pytest.importorskip("pettingzoo")
-    return daguai.pettingzoo_env(rules=d(JUNK))
+    return daguai.learn.pettingzoo_env(rules=d(JUNK))
 
 
 @case("check_play")
@@ -255,7 +255,7 @@ for _fn in ("encode_observation", "abstract_mask", "encode_candidates", "action_
             "abstract_id"):
     @case(_fn)
     def _learning(d: Draw, _name: str = _fn) -> Any:
-        fn = getattr(daguai, _name)
+        fn = getattr(daguai.learn, _name)
         game = d(st.one_of(st.just(None), JUNK)) if d(st.booleans()) else _fresh_game(d)
         if _name == "abstract_id":
             return fn(d(st.one_of(st.sampled_from(_OBJECTS), JUNK)), d(st.one_of(st.none(), LEVEL)))
@@ -282,7 +282,7 @@ def _evaluate(d: Draw) -> Any:
 
 @case("obs_spec")
 def _obs_spec(d: Draw) -> Any:
-    return daguai.obs_spec(), daguai.obs_meanings()
+    return daguai.learn.obs_spec(), daguai.learn.obs_meanings()
 
 
 # classes: construction
@@ -331,9 +331,9 @@ def _no_constructor(d: Draw) -> Any:
 @case("uninitialized")
 def _uninitialized(d: Draw) -> Any:
     """Objects made with __new__ and no __init__ are unusable (TypeError), never garbage."""
-    cls = d(st.sampled_from([Game, daguai._core.GameState, Hand, daguai.Play, daguai.Action,
-                             daguai.ActionList, daguai._core.CoreRules, daguai._core.BatchEnv,
-                             daguai._core.PolicyRunner]))
+    cls = d(st.sampled_from([Game, daguai._core.game.GameState, Hand, daguai.Play, daguai.Action,
+                             daguai.ActionList, daguai._core.core.CoreRules, daguai._core.run.BatchEnv,
+                             daguai._core.run.PolicyRunner]))
     obj = cls.__new__(cls)
     names = [n for n in dir(cls) if not n.startswith(("__", "_pybind11")) or n in (
         "__str__", "__repr__", "__len__", "__iter__", "__hash__", "__reduce__", "__bool__")]
@@ -448,11 +448,18 @@ def documented(exc: BaseException) -> bool:
     return isinstance(exc, TypeError) and bool(_PYTHON_TYPE_ERRORS.search(message))
 
 
+#: The entry points of daguai.learn's environments and encoders (the rest needs PyTorch).
+LEARN_ENTRY_POINTS = ("BatchEnv", "abstract_id", "abstract_mask", "action_from_abstract",
+                      "encode_candidates", "encode_observation", "obs_spec", "obs_meanings",
+                      "pettingzoo_env")
+
+
 def test_every_public_entry_point_is_fuzzed():
     """New entry points must get a case here (constants and exception types excepted)."""
     covered = {name.split(".")[0] for name in CASES}
-    for name in daguai.__all__:
-        obj = getattr(daguai, name)
+    names = [(daguai, n) for n in daguai.__all__] + [(daguai.learn, n) for n in LEARN_ENTRY_POINTS]
+    for module, name in names:
+        obj = getattr(module, name)
         if not callable(obj) or (isinstance(obj, type) and issubclass(obj, BaseException)):
             continue
         if name in ("SimResult", "EvalResult", "Kind"):  # results and an enum: no input to parse
@@ -462,7 +469,7 @@ def test_every_public_entry_point_is_fuzzed():
         if name in ("Play", "Action", "ActionList"):
             assert "no constructor" in CASES
             continue
-        assert name in covered, f"daguai.{name} has no fuzz case"
+        assert name in covered, f"{module.__name__}.{name} has no fuzz case"
 
 
 @pytest.mark.parametrize("name", sorted(CASES))

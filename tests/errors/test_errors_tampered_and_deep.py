@@ -14,7 +14,8 @@ import time
 import daguai
 import numpy as np
 import pytest
-from daguai import BatchEnv, Game, IllegalActionError, PositionError, ReplayError, Rules, _core
+from daguai import Game, IllegalActionError, PositionError, ReplayError, Rules, _core
+from daguai.learn import BatchEnv
 
 
 def _deep(n: int = 3000) -> list:
@@ -170,7 +171,7 @@ def test_rules_values_that_are_deep_huge_or_arrays_are_value_errors(name, value)
     with pytest.raises(ValueError, match=f"Rules.{name}"):
         Rules.from_dict({name: value})
     with pytest.raises(ValueError, match=name):
-        _core.CoreRules(**{name: value})
+        _core.core.CoreRules(**{name: value})
 
 
 def test_a_record_header_with_rules_nested_deep_is_a_replay_error():

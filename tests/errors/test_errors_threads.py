@@ -17,7 +17,8 @@ import threading
 
 import daguai
 import numpy as np
-from daguai import CAND_FEATURES, NUM_ABSTRACT, BatchEnv, Game, _core
+from daguai import Game, _core
+from daguai.learn import CAND_FEATURES, NUM_ABSTRACT, BatchEnv
 
 STEPS = 300
 
@@ -108,7 +109,7 @@ def test_game_and_policy_runner_shared_between_threads():
     """A Game read by one thread while another steps it, and one PolicyRunner acting for
     two threads: no torn state (the readers see legal, consistent values)."""
     game = Game(seed=3, rules=daguai.Rules(), auto_pass=True)
-    runner = _core.PolicyRunner("random", 3, 0, 0)
+    runner = _core.run.PolicyRunner("random", 3, 0, 0)
 
     def writer(stop: threading.Event) -> None:
         for _ in range(400):

@@ -118,19 +118,19 @@ def test_r16_view_form_equals_the_plain_rule(games):
 
 
 def test_r16_the_engine_rule_is_the_plain_rule():
-    """``_core.audience_sees`` (cpp/engine/game/audience.hpp) over every kind, pair and audience."""
-    for name, _secret, _ in _core.EVENT_KINDS:
+    """``_core.game.audience_sees`` (cpp/engine/game/audience.hpp) over every kind, pair and audience."""
+    for name, _secret, _ in _core.game.EVENT_KINDS:
         for seat in range(6):
             for to in range(-1, 6):
-                for code in (_core.REFEREE, _core.SPECTATOR, *range(6)):
-                    audience = codec.REFEREE if code == _core.REFEREE else (None if code < 0 else code)
+                for code in (_core.game.REFEREE, _core.game.SPECTATOR, *range(6)):
+                    audience = codec.REFEREE if code == _core.game.REFEREE else (None if code < 0 else code)
                     if name in PAIR_PRIVATE:
                         want = reference_sees_pair(seat, to, audience)
                     elif name == "deal":
                         want = audience == codec.REFEREE or audience == seat
                     else:
                         want = True
-                    assert _core.audience_sees(name, seat, to, code) is want, (name, seat, to, code)
+                    assert _core.game.audience_sees(name, seat, to, code) is want, (name, seat, to, code)
 
 
 def test_r16_each_seat_and_a_spectator_see_exactly_what_r16_allows(games):
@@ -150,7 +150,7 @@ def test_r16_each_seat_and_a_spectator_see_exactly_what_r16_allows(games):
                 break
             round_events = h.state.events(h.state.round_events_start)
             for seat in range(h.seats):
-                v = _core.information_state(h.state, seat, True, False)
+                v = _core.game.information_state(h.state, seat, True, False)
                 for full, mine in zip(round_events, v.history, strict=True):
                     assert mine[0] == full[0]
                     if full[0] in PAIR_PRIVATE:
@@ -185,7 +185,7 @@ def test_decisions_read_back_through_the_codec(games):
 
 
 def test_the_codec_table_matches_the_engine_table():
-    engine = {name: decision for name, _, decision in _core.EVENT_KINDS}
+    engine = {name: decision for name, _, decision in _core.game.EVENT_KINDS}
     assert list(engine) == list(codec.EVENTS)  # the same order: EventType's
     assert all((codec.EVENTS[n].decision is not None) == d for n, d in engine.items())
     assert {n for n, k in codec.EVENTS.items() if k.secret == "pair"} == set(PAIR_PRIVATE)

@@ -19,7 +19,7 @@ def _three_deck_reading(entry: dict, level: str, rules: Rules) -> str | None:
     differs from today's, names a face three times and keeps the kind and key."""
     three = Rules.from_dict({**rules.to_dict(), "table": "6p3d"})
     # under "declare" the player's reading (today's text names the same ranks), else the rules'
-    old = _core.classify(entry["cards"], level, three._core,
+    old = _core.plays.classify(entry["cards"], level, three._core,
                          entry.get("as") if rules.wild == "declare" else None)
     if old is None or (old.kind.name.lower(), old.key) != (entry["kind"], entry["key"]):
         return None

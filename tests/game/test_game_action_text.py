@@ -1,6 +1,6 @@
 """Action text (docs/protocol.md): one parser, the engine's ``parse_action``
-(cpp/engine/io/actions.hpp), reads back what ``str(action)`` prints (``action_text``,
-cpp/engine/io/describe.hpp) for every legal action: plays with and without jokers (R6, read
+(cpp/engine/game/action_text.hpp), reads back what ``str(action)`` prints (``action_text``,
+cpp/engine/game/action_text.hpp) for every legal action: plays with and without jokers (R6, read
 "as" faces under wild="declare"), passes (R8), tributes, refusals, returns, offers and takes
 (R11). Every path that reads text goes through it: ``Game.step(text)``,
 ``protocol.parse_action``, and ``GameState.apply`` / ``to_action`` with a str."""
@@ -42,7 +42,7 @@ def test_str_then_parse_is_the_same_action_for_every_legal_action():
                 for a in g.legal_actions():
                     text = str(a)
                     assert protocol.parse_action(g, text) == a, (text, repr(a))
-                    assert _core.parse_action(g.state, text) == a, text
+                    assert _core.game.parse_action(g.state, text) == a, text
                     assert g.state.to_action(text) == a, text
                     seen.add(a.type)
                     declared += " as " in text and rules.wild == "declare"
@@ -83,7 +83,7 @@ def test_bad_text_names_the_problem_and_changes_nothing(text, error, match):
 def test_the_reading_of_jokers_must_be_the_rules_reading():
     """R6: outside wild='declare' the rules fix the reading; a different 'as' is refused."""
     cards = "5s 5h 5d 5c BJ"
-    p = _core.classify(cards, "2", Rules()._core)
+    p = _core.plays.classify(cards, "2", Rules()._core)
     assert p.kind.name == "FIVE_OF_A_KIND" and len(p.jokers_as) == 1
     assert protocol._read_play(cards, " ".join(p.jokers_as), "2", Rules()) == p
     with pytest.raises(IllegalPlayError, match="stand for .* under wild='auto', not '3h'"):

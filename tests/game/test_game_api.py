@@ -1,6 +1,6 @@
 """daguai.Game wraps the C++ GameState: only the names documented in
 docs/game.md "The Game API" are public on it, the engine-level state is ``game.state``,
-and every _core function that takes a game accepts a Game (cpp/bindings/game_arg.hpp)."""
+and every _core function that takes a game accepts a Game (cpp/bindings/game/game_args.hpp)."""
 
 from __future__ import annotations
 
@@ -52,29 +52,29 @@ def test_raw_engine_methods_are_not_on_game_but_on_its_state():
         with pytest.raises(AttributeError):
             getattr(g, raw)
         assert hasattr(g.state, raw), raw
-    assert isinstance(g.state, _core.GameState) and not isinstance(g, _core.GameState)
+    assert isinstance(g.state, _core.game.GameState) and not isinstance(g, _core.game.GameState)
 
 
 def test_every_core_function_takes_a_game_or_its_state():
     g = Game(4, start="random")
     s = g.state
-    assert (_core.encode_observation(g, 2) == _core.encode_observation(s, 2)).all()
-    assert (_core.encode_candidates(g) == _core.encode_candidates(s)).all()
-    assert _core.information_state(g, 3).hand == _core.information_state(s, 3).hand
-    mg, ig = _core.abstract_mask(g)
-    ms, is_ = _core.abstract_mask(s)
+    assert (_core.io.encode_observation(g, 2) == _core.io.encode_observation(s, 2)).all()
+    assert (_core.io.encode_candidates(g) == _core.io.encode_candidates(s)).all()
+    assert _core.game.information_state(g, 3).hand == _core.game.information_state(s, 3).hand
+    mg, ig = _core.io.abstract_mask(g)
+    ms, is_ = _core.io.abstract_mask(s)
     assert (mg == ms).all() and (ig == is_).all()
     a = str(g.legal_actions()[0])
-    assert _core.parse_action(g, a) == _core.parse_action(s, a)
+    assert _core.game.parse_action(g, a) == _core.game.parse_action(s, a)
     seat = g.current_player
-    assert (_core.PolicyRunner("heuristic", 1, 0, seat).act(g)
-            == _core.PolicyRunner("heuristic", 1, 0, seat).act(s))
+    assert (_core.run.PolicyRunner("heuristic", 1, 0, seat).act(g)
+            == _core.run.PolicyRunner("heuristic", 1, 0, seat).act(s))
     # a mutation through the Game's state is the Game's (no copy in the conversion)
     before = s.n_events
-    _core._SeatDriver(["random"] * 6, 1, 0).advance(g, 1)
+    _core.run._SeatDriver(["random"] * 6, 1, 0).advance(g, 1)
     assert g.state is s and s.n_events > before and g.n_results == 1
     with pytest.raises(TypeError):
-        _core.encode_candidates(object())
+        _core.io.encode_candidates(object())
 
 
 def test_copies_pickles_and_json_keep_working():

@@ -298,12 +298,12 @@ class Checker:
                 assert a.cards <= hand
         if g.phase == "tribute":
             tributes = [a for a in acts if a.type == "tribute"]
-            powers = {daguai._core.face_power(f, g.level) for f in hand.faces()}
+            powers = {daguai._core.core.face_power(f, g.level) for f in hand.faces()}
             best = max(powers)
             assert tributes and all(
-                daguai._core.face_power(a.cards.faces()[0], g.level) == best for a in tributes)
+                daguai._core.core.face_power(a.cards.faces()[0], g.level) == best for a in tributes)
             assert len(tributes) == len({f for f in hand.faces()
-                                         if daguai._core.face_power(f, g.level) == best})
+                                         if daguai._core.core.face_power(f, g.level) == best})
 
 
 def check_observations(g: Game) -> None:

@@ -17,7 +17,7 @@ from itertools import combinations_with_replacement
 import daguai
 import pytest
 from daguai import Game, Hand, Kind, Rules
-from daguai._core import face_power
+from daguai._core.core import face_power
 
 SEED_D0 = 6  # Game(6).dealer == 0 (checked below)
 SEED_D3 = 0  # Game(0).dealer == 3

@@ -31,8 +31,8 @@ SETTINGS = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 # ---------------------------------------------------------------------------
 
 def test_r18_table_descriptors():
-    t4 = daguai._core.table_info("4p2d")
-    t6 = daguai._core.table_info("6p3d")
+    t4 = daguai._core.core.table_info("4p2d")
+    t6 = daguai._core.core.table_info("6p3d")
     assert (t4["seats"], t4["decks"], t4["hand_size"], t4["team_size"]) == (4, 2, 27, 2)
     assert (t6["seats"], t6["decks"], t6["hand_size"], t6["team_size"]) == (6, 3, 27, 3)
     assert t4["seats"] * t4["hand_size"] == 54 * t4["decks"] == 108  # R18: 108 cards
@@ -42,7 +42,7 @@ def test_r18_table_descriptors():
     assert t4["stake"][1:3] == [1, 3] and t6["stake"][1:] == [1, 3, 6]  # R13
     assert (t4["forfeit_leaver"], t6["forfeit_leaver"]) == (12, 18)  # R14
     with pytest.raises(ValueError, match="no table"):
-        daguai._core.table_info("8p4d")
+        daguai._core.core.table_info("8p4d")
 
 
 # ---------------------------------------------------------------------------
@@ -117,7 +117,7 @@ def test_r18_r8_legal_leads_match_reference(hand, level, rules):
     got = engine_set(plays)
     assert len(got) == len(plays), "a play was generated twice"
     assert got == ref.legal_plays(hand, lv, None, **ref_kwargs(rules))
-    assert daguai.count_legal_plays(Hand.from_faces(list(hand)), level, None, rules) == len(plays)
+    assert daguai.count_plays(Hand.from_faces(list(hand)), level, None, rules) == len(plays)
 
 
 @settings(SETTINGS, max_examples=80)
@@ -233,7 +233,7 @@ def test_r18_perft(hand, level, rd, top_text, top_kind, count):
         ref_top = (top.size, top.key)
     expected = ref.legal_plays(faces, lv, ref_top, wild=rules.wild, copies=COPIES)
     assert len(expected) == count, "pinned count disagrees with the oracle"
-    assert daguai.count_legal_plays(text, level, top, rules) == count
+    assert daguai.count_plays(text, level, top, rules) == count
     plays = daguai.legal_plays(text, level, top, rules)
     assert engine_set(plays) == expected
 
@@ -383,8 +383,8 @@ class Checker4:
             hand = g.hand(seat)
             tributes = [a.cards.faces()[0] for a in g.legal_actions() if a.type == "tribute"]
             level = g.level
-            best = max(daguai._core.face_power(f, level) for f in hand.faces() if f < 52)
-            assert tributes and all(f < 52 and daguai._core.face_power(f, level) == best
+            best = max(daguai._core.core.face_power(f, level) for f in hand.faces() if f < 52)
+            assert tributes and all(f < 52 and daguai._core.core.face_power(f, level) == best
                                     for f in tributes)
             if hand.jokers:
                 self.joker_holding_tributers += 1
@@ -532,16 +532,16 @@ def test_r18_r11_no_joker_tribute_position():
     hand = g.hand(g.current_player)
     acts = g.legal_actions()
     level = g.level
-    best = max(daguai._core.face_power(f, level) for f in hand.faces() if f < 52)
+    best = max(daguai._core.core.face_power(f, level) for f in hand.faces() if f < 52)
     assert all(a.type == "tribute" for a in acts)
     assert {a.cards.faces()[0] for a in acts} == {
-        f for f in hand.faces() if f < 52 and daguai._core.face_power(f, level) == best}
+        f for f in hand.faces() if f < 52 and daguai._core.core.face_power(f, level) == best}
     has_sj = 52 in hand.faces()
     joker = "SJ" if has_sj else "BJ"
     with pytest.raises(ValueError, match="jokers excepted"):
         g.step(f"tribute {joker}")
     # the same hand at 6p3d would have to pay the joker (R11)
-    assert daguai._core.face_power(52 if has_sj else 53, level) > best
+    assert daguai._core.core.face_power(52 if has_sj else 53, level) > best
 
 
 def test_r18_r11_two_tributers_next_pairing():
@@ -598,10 +598,10 @@ def test_r18_encoder_shape_and_empty_slots():
     for _ in range(30):
         acts = g.legal_actions()
         g.step(acts[rng.randrange(len(acts))])
-    spec = {name: (off, size) for name, off, size, _ in daguai._core.obs_slices()}
+    spec = {name: (off, size) for name, off, size, _ in daguai._core.io.obs_slices()}
     for seat in range(4):
-        obs = daguai.encode_observation(g, seat)
-        assert obs.shape == (daguai.OBS_SIZE,)
+        obs = daguai.learn.encode_observation(g, seat)
+        assert obs.shape == (daguai.learn.OBS_SIZE,)
         off, size = spec["played"]
         assert not obs[off + 4 * 54:off + size].any()
         for name in ("cards_left", "out", "dealer", "to_act", "passed", "top_seat"):
@@ -611,11 +611,11 @@ def test_r18_encoder_shape_and_empty_slots():
         assert list(obs[off:off + 4] * 27) == pytest.approx(
             [g.cards_left[(seat + k) % 4] for k in range(4)])
     with pytest.raises(ValueError, match="0..3"):
-        daguai.encode_observation(g, 4)
+        daguai.learn.encode_observation(g, 4)
 
 
 def test_r18_batch_env_rewards_per_seat():
-    env = daguai.BatchEnv(3, R4, seed=2, opponents=["heuristic", None, "heuristic", None])
+    env = daguai.learn.BatchEnv(3, R4, seed=2, opponents=["heuristic", None, "heuristic", None])
     obs, mask, rewards, done, to_act = env.reset()
     assert rewards.shape == (3, 4) and set(to_act.tolist()) <= {1, 3}
     total = 0
@@ -628,7 +628,7 @@ def test_r18_batch_env_rewards_per_seat():
             break
     assert total >= 3
     with pytest.raises(ValueError, match="4 entries"):
-        daguai.BatchEnv(1, R4, opponents=["random"] * 6)
+        daguai.learn.BatchEnv(1, R4, opponents=["random"] * 6)
 
 
 def test_r18_pettingzoo_and_gym_envs():
@@ -637,7 +637,7 @@ def test_r18_pettingzoo_and_gym_envs():
     e = raw_env(rules=R4)
     e.reset(seed=3)
     assert e.possible_agents == [f"player_{s}" for s in range(4)]
-    assert e.state().shape == (4 * daguai.OBS_SIZE,)
+    assert e.state().shape == (4 * daguai.learn.OBS_SIZE,)
     ge = DaGuaiEnv(seat=(1, 3), rules=R4)
     obs, _ = ge.reset(seed=5)
     done, reward = False, 0.0

@@ -222,7 +222,7 @@ def test_make_position_converts_each_field(index, value, message):
     args = [0, 0, 0, 0, [0, 0], [0] * 6, [0, 0], [], ["2s"] * 6, [], False, -1, None]
     args[index] = value
     with pytest.raises(PositionError, match=message):
-        _core._make_position(*args)
+        _core.game._make_position(*args)
 
 
 def test_a_deep_copy_of_a_position_is_not_needed_to_load_it():

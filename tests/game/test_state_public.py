@@ -67,7 +67,7 @@ def test_a_view_carries_rules_game_index_and_last_result():
     for rules, g in _games():
         for seat in range(g.seats):
             v = g.view(seat)
-            assert isinstance(v.rules, _core.CoreRules)
+            assert isinstance(v.rules, _core.core.CoreRules)
             assert Rules.from_dict(v.rules.to_dict()) == rules == g.rules
             assert v.game_index == g.game_index
             assert v.last_result == g.round_result
@@ -85,7 +85,7 @@ def test_view_members_are_read_only_and_views_take_no_attributes():
     assert not hasattr(v, "__dict__")
     with pytest.raises(TypeError, match="cannot pickle"):
         pickle.dumps(v)
-    bare = _core.InfoState.__new__(_core.InfoState)
+    bare = _core.game.InfoState.__new__(_core.game.InfoState)
     with pytest.raises(TypeError):
         bare.round  # noqa: B018 - never initialized: a TypeError, not garbage
 
@@ -103,13 +103,13 @@ def test_view_observation_is_the_games_observation_byte_for_byte():
 
 def test_a_raw_information_state_knows_the_last_result_too():
     """`last_result` is part of the information state itself, not attached by Game.view: a
-    view made by `_core.information_state` has it too."""
+    view made by `_core.game.information_state` has it too."""
     g = Game(seed=4, rules=Rules(max_rounds=5))
     rng = random.Random(4)
     while not g.match_over and g.round < 1:
         acts = g.legal_actions()
         g.step(acts[rng.randrange(len(acts))])
-    v = _core.information_state(g.state, 0)
+    v = _core.game.information_state(g.state, 0)
     assert v.last_result == g.round_result is not None
 
 

@@ -32,7 +32,7 @@ def test_r7_r8_trick_starts_equal_the_engines(table):
             if g.top is None:
                 starts.append(len(v["history"]))  # the play about to be made leads a trick
             checked += 1
-        g.step(_core.PolicyRunner("heuristic", 3, n, g.current_player).act(g))
+        g.step(_core.run.PolicyRunner("heuristic", 3, n, g.current_player).act(g))
         n += 1
     assert checked > 100
 
@@ -46,7 +46,7 @@ def test_r8_forced_passes_are_marked_auto():
     n = 0
     while not manual.match_over:
         legal = list(manual.legal_actions())
-        a = _core.PolicyRunner("heuristic", 8, n, manual.current_player).act(manual)
+        a = _core.run.PolicyRunner("heuristic", 8, n, manual.current_player).act(manual)
         n += 1
         if manual.phase == "play" and a.type == "pass":
             forced.append(len(legal) == 1)

@@ -1,6 +1,6 @@
 """Gymnasium environments (python/daguai/learn/envs/gym_env.py): Gymnasium's own env checker, the
 single-agent env against daguai.Game stepped with the same decisions and the same C++
-opponents, and the vector env against daguai.BatchEnv."""
+opponents, and the vector env against daguai.learn.BatchEnv."""
 
 from __future__ import annotations
 
@@ -9,15 +9,12 @@ import pytest
 
 gymnasium = pytest.importorskip("gymnasium")
 from daguai import (  # noqa: E402
-    BatchEnv,
     Game,
     IllegalActionError,
     Rules,
     _core,  # noqa: E402
-    abstract_mask,
-    action_from_abstract,
-    encode_observation,
 )
+from daguai.learn import BatchEnv, abstract_mask, action_from_abstract, encode_observation  # noqa: E402
 from daguai.learn.envs.gym_env import ENV_ID, SELF_PLAY_ID, DaGuaiEnv  # noqa: E402
 from daguai.learn.envs.gym_vector import DaGuaiVectorEnv  # noqa: E402
 from gymnasium.utils.env_checker import check_env  # noqa: E402
@@ -52,7 +49,7 @@ def play_against_reference(seed, seat, opponents, rules, episodes, start=None):
     obs, info = env.reset(seed=seed)
     for ep in range(episodes):
         g = Game(seed, rules.replace(max_rounds=1), game=ep, start=env.start)
-        runners = {s: _core.PolicyRunner(opponents, seed, ep, s) for s in range(6) if s not in seats}
+        runners = {s: _core.run.PolicyRunner(opponents, seed, ep, s) for s in range(6) if s not in seats}
 
         def advance(g=g, runners=runners):
             while not g.match_over and g.current_player not in seats:

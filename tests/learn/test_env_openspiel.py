@@ -11,7 +11,8 @@ import pytest
 pyspiel = pytest.importorskip("pyspiel")
 
 import daguai.learn.envs.openspiel_game  # noqa: E402,F401 - registers "python_daguai"
-from daguai import Game, Rules, abstract_mask, action_from_abstract, encode_observation  # noqa: E402
+from daguai import Game, Rules  # noqa: E402
+from daguai.learn import abstract_mask, action_from_abstract, encode_observation  # noqa: E402
 
 
 @pytest.mark.parametrize("start", ["fresh", "random"])

@@ -21,12 +21,9 @@ from daguai import (  # noqa: E402
     Game,
     IllegalActionError,
     Rules,
-    abstract_mask,
-    action_from_abstract,
-    encode_candidates,
-    encode_observation,
 )
 from daguai.env import env, raw_env  # noqa: E402
+from daguai.learn import abstract_mask, action_from_abstract, encode_candidates, encode_observation  # noqa: E402
 from pettingzoo.test import api_test, render_test, seed_test  # noqa: E402
 
 # api_test warns (not fails) that a Dict observation space is not a Box / Discrete and
@@ -169,7 +166,7 @@ def test_rewards_arrive_on_the_last_step_only():
     assert e.rewards == {f"player_{s}": float(v) for s, v in enumerate(g.round_result["scores"])}
     # the terminal observation shows the finished round, phase match_over
     x = e.observe("player_0")["observation"]
-    assert x[daguai.obs_spec()["phase"]][4] == 1
+    assert x[daguai.learn.obs_spec()["phase"]][4] == 1
     assert e.unwrapped.game.finish_order == g.round_result["order"][:len(e.game.finish_order)]
 
 
@@ -320,9 +317,9 @@ def test_state_is_every_seat_view():
     e = raw_env()
     e.reset(seed=6)
     s = e.state()
-    assert s.shape == (6 * daguai.OBS_SIZE,) and e.state_space.contains(s)
+    assert s.shape == (6 * daguai.learn.OBS_SIZE,) and e.state_space.contains(s)
     for seat in range(6):
-        assert np.array_equal(s[seat * daguai.OBS_SIZE:(seat + 1) * daguai.OBS_SIZE],
+        assert np.array_equal(s[seat * daguai.learn.OBS_SIZE:(seat + 1) * daguai.learn.OBS_SIZE],
                               encode_observation(e.game, seat))
 
 

@@ -29,7 +29,7 @@ CASES = {
 }
 
 
-def _actions(env: daguai.BatchEnv, out: tuple, rng: np.random.Generator) -> np.ndarray:
+def _actions(env: daguai.learn.BatchEnv, out: tuple, rng: np.random.Generator) -> np.ndarray:
     """A uniformly random legal action per environment (ids or indices)."""
     if env.abstract:
         return (rng.random(out[1].shape) * out[1]).argmax(axis=1)
@@ -42,7 +42,7 @@ def _same(a: tuple, b: tuple) -> bool:
 
 @pytest.mark.parametrize("kwargs", CASES.values(), ids=CASES.keys())
 def test_batch_env_pickles_mid_episode_and_the_copy_steps_identically_r17(kwargs):
-    env = daguai.BatchEnv(3, seed=11, **kwargs)
+    env = daguai.learn.BatchEnv(3, seed=11, **kwargs)
     out = env.reset()
     rng = np.random.default_rng(1)
     for _ in range(23):  # mid-episode in every environment
@@ -68,36 +68,36 @@ def test_batch_env_pickles_mid_episode_and_the_copy_steps_identically_r17(kwargs
 
 
 def test_a_pickled_batch_env_is_independent_of_its_original():
-    env = daguai.BatchEnv(2, seed=3, opponents=["random", None] * 3)
+    env = daguai.learn.BatchEnv(2, seed=3, opponents=["random", None] * 3)
     twin = pickle.loads(pickle.dumps(env))
     rng = np.random.default_rng(0)
     out = env.observe()
     for _ in range(30):
         out = env.step(_actions(env, out, rng))
-    fresh = daguai.BatchEnv(2, seed=3, opponents=["random", None] * 3)
+    fresh = daguai.learn.BatchEnv(2, seed=3, opponents=["random", None] * 3)
     assert _same(twin.observe(), fresh.observe())
 
 
-def _state(env: daguai.BatchEnv) -> tuple:
+def _state(env: daguai.learn.BatchEnv) -> tuple:
     fn, args = env._env.__reduce__()
-    assert fn is _core._batch_env_from_state
+    assert fn is _core.run._batch_env_from_state
     return args
 
 
 def test_a_corrupt_batch_env_state_is_refused_by_name():
-    env = daguai.BatchEnv(2, seed=5, opponents=[None, "heuristic"] * 3)
+    env = daguai.learn.BatchEnv(2, seed=5, opponents=[None, "heuristic"] * 3)
     rng = np.random.default_rng(0)
     out = env.reset()
     for _ in range(5):
         out = env.step(_actions(env, out, rng))
     good = list(_state(env))
-    assert _same(_core._batch_env_from_state(*good).observe(), env.observe())
+    assert _same(_core.run._batch_env_from_state(*good).observe(), env.observe())
 
     def refused(i: int, value: object, words: str, error: type = IllegalActionError) -> None:
         bad = list(good)
         bad[i] = value
         with pytest.raises(error, match=words):
-            _core._batch_env_from_state(*bad)
+            _core.run._batch_env_from_state(*bad)
 
     refused(0, 0, "n out of range")
     refused(7, ["nobody"] + good[7][1:], "unknown policy 'nobody'")
@@ -113,7 +113,7 @@ def test_a_corrupt_batch_env_state_is_refused_by_name():
     refused(11, np.zeros(3, dtype=np.float32), "output arrays of the wrong size")
     refused(1, {"wild": "nonsense"}, "wild", daguai.CardError)  # the rules' own check
     with pytest.raises(IllegalActionError, match="14 fields"):
-        _core._batch_env_from_state(*good[:5])
+        _core.run._batch_env_from_state(*good[:5])
 
 
 def _steps(env, actions):

@@ -66,7 +66,7 @@ def test_the_single_env_pickles_and_the_copy_plays_on_identically(opponents):
 
 def test_policy_runner_pickles_with_its_stream_and_refuses_corrupt_state():
     g = daguai.Game(5, Rules(wild="high"))
-    r = _core.PolicyRunner("random", 5, 0, g.current_player)
+    r = _core.run.PolicyRunner("random", 5, 0, g.current_player)
     for _ in range(3):
         r.act(g)
     twin = pickle.loads(pickle.dumps(r))
@@ -76,7 +76,7 @@ def test_policy_runner_pickles_with_its_stream_and_refuses_corrupt_state():
         assert str(pickle.loads(pickle.dumps(r, protocol)).act(g)) == want
     for bad in (("random", 0, 0, 0, 0), ("nobody", 1, 2, 3, 4), ("random", "x"), ("random", -1, 2, 3, 4)):
         with pytest.raises(ValueError):
-            _core._policy_runner_from_state(*bad)
+            _core.run._policy_runner_from_state(*bad)
 
 
 def test_an_unmasked_sample_works_in_the_vector_env_as_in_the_single_env():

@@ -25,10 +25,10 @@ from examples import reinforce  # noqa: E402
 
 def test_gradient_of_log_probability_matches_finite_differences():
     rng = np.random.default_rng(0)
-    p = reinforce.LinearPolicy(rng.normal(size=(daguai.NUM_ABSTRACT, daguai.OBS_SIZE)) * 0.01,
-                               rng.normal(size=daguai.NUM_ABSTRACT) * 0.1)
-    x = rng.random(daguai.OBS_SIZE)
-    mask = (rng.random(daguai.NUM_ABSTRACT) < 0.05).astype(np.int8)
+    p = reinforce.LinearPolicy(rng.normal(size=(daguai.learn.NUM_ABSTRACT, daguai.learn.OBS_SIZE)) * 0.01,
+                               rng.normal(size=daguai.learn.NUM_ABSTRACT) * 0.1)
+    x = rng.random(daguai.learn.OBS_SIZE)
+    mask = (rng.random(daguai.learn.NUM_ABSTRACT) < 0.05).astype(np.int8)
     mask[7] = 1
     probs = p.probabilities(x, mask)
     assert abs(probs.sum() - 1) < 1e-12 and not probs[mask == 0].any()

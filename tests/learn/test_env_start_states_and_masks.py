@@ -6,7 +6,7 @@
 - ``from daguai import env`` gave a module that could not be called;
 - ``ActionList`` could not be sliced;
 - mask dtypes differed (uint8 / int8 / bool): one dtype, int8;
-- docs/learning.md sent users to the private ``daguai._core.BatchEnv``.
+- docs/learning.md sent users to the private ``daguai._core.run.BatchEnv``.
 """
 
 from __future__ import annotations
@@ -17,7 +17,8 @@ from pathlib import Path
 import daguai
 import numpy as np
 import pytest
-from daguai import BatchEnv, Game, Rules, abstract_mask, obs_spec
+from daguai import Game, Rules
+from daguai.learn import BatchEnv, abstract_mask, obs_spec
 from game_helpers import random_steps
 from test_game_invariants import pair_tributes
 from test_game_rng import deal, stream
@@ -169,7 +170,7 @@ def test_fresh_start_keeps_the_old_behaviour():
     obs = env.reset()[0]
     for i in range(4):
         g = Game(3, game=i)
-        assert np.array_equal(obs[i], daguai.encode_observation(g, g.current_player))
+        assert np.array_equal(obs[i], daguai.learn.encode_observation(g, g.current_player))
     # matches keep a fresh start unless asked
     assert BatchEnv(2, matches=True).start == "fresh"
     assert BatchEnv(2, matches=True, start="random").start == "random"
@@ -209,7 +210,7 @@ def test_from_daguai_import_env_is_callable():
     from daguai.env import raw_env
 
     assert type(env_function()) is type(e) and isinstance(e.unwrapped, raw_env)
-    e2 = daguai.pettingzoo_env()
+    e2 = daguai.learn.pettingzoo_env()
     e2.reset(seed=1)
     assert e2.agent_selection == e.agent_selection
     with pytest.raises(TypeError):
@@ -271,8 +272,8 @@ def test_one_mask_dtype_int8_everywhere():
 
 def test_learning_docs_use_the_public_batch_env():
     doc = (Path(__file__).parents[2] / "docs" / "learning.md").read_text(encoding="utf-8")
-    assert "_core.BatchEnv" not in doc and "rules._core" not in doc
-    assert "daguai.BatchEnv(" in doc
+    assert "_core.run.BatchEnv" not in doc and "rules._core" not in doc
+    assert "daguai.learn.BatchEnv(" in doc
 
 
 def test_learning_docs_python_examples_run(capsys):

@@ -26,7 +26,8 @@ KEYS = ("state", "action", "target", "score", "game", "seat")
 def _play(continuation=None, seed=12345, first=3, n=4, policies=("heuristic",) * 6, record=(True,) * 6,
           epsilon=0.1):
     kw = {} if continuation is None else {"continuation": list(continuation)}
-    return _core._self_play(Rules()._core, seed, first, n, list(policies), list(record), epsilon, 1.0, **kw)
+    return _core.run._self_play(Rules()._core, seed, first, n, list(policies), list(record), epsilon, 1.0,
+                                **kw)
 
 
 def _digest(f) -> str:
@@ -114,7 +115,7 @@ def test_bad_pools_are_refused():
             TrainConfig(continuation=bad).check()  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="no model file"):
         check_continuation(TrainConfig(continuation=("/nonexistent/gen1.dgn",)).check())
-    with pytest.raises(_core.ModelError, match="trained for"):
+    with pytest.raises(_core.learned.ModelError, match="trained for"):
         check_continuation(TrainConfig(continuation=(MODEL_4P,)).check())
     check_continuation(TrainConfig(continuation=(MODEL_4P,), rules=Rules(table="4p2d")).check())
     # the engine refuses what the Python check would (a search, an empty pool)

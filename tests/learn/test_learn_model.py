@@ -99,7 +99,7 @@ def _valid() -> bytes:
 
 
 def _rehash(body: bytes) -> bytes:
-    return body + struct.pack("<Q", _core._dgn_hash(body))
+    return body + struct.pack("<Q", _core.learned._dgn_hash(body))
 
 
 @pytest.mark.parametrize("mutate, message", [
@@ -184,24 +184,24 @@ def test_features_match_a_python_reading_of_the_view():
         seat = g.current_player
         state, actions, feats, h = learn_features(g)
         # state: the observation tensor, then the faces the seat cannot see (R16)
-        np.testing.assert_array_equal(state[:daguai.OBS_SIZE], daguai.encode_observation(g, seat))
+        np.testing.assert_array_equal(state[:daguai.learn.OBS_SIZE], daguai.learn.encode_observation(g, seat))
         hand = g.state.hand(seat).counts().astype(np.float32)
         if g.start == "fresh":  # no tribute: unseen = 3 copies - own hand - every played card
             played = sum(g.state.played(s).counts() for s in range(6))
-            np.testing.assert_array_equal(state[daguai.OBS_SIZE:], 3 - hand - played)
+            np.testing.assert_array_equal(state[daguai.learn.OBS_SIZE:], 3 - hand - played)
         if g.phase != "play":
             assert actions == [] and h == -1
             continue
         legal = list(g.legal_actions())
         # one candidate per abstract id, the heuristic's own action standing for its id
-        mask = daguai.abstract_mask(g)
-        ids = [daguai.abstract_id(a, g.level) for a in actions]
+        mask = daguai.learn.abstract_mask(g)
+        ids = [daguai.learn.abstract_id(a, g.level) for a in actions]
         assert len(actions) == int(mask.sum()) and sorted(ids) == list(np.flatnonzero(mask))
         assert all(a in legal for a in actions)
         assert actions[h] == heuristic(g, seat)
-        cand = daguai.encode_candidates(g)
+        cand = daguai.learn.encode_candidates(g)
         for i, (a, f) in enumerate(zip(actions, feats, strict=True)):
-            np.testing.assert_array_equal(f[:daguai.CAND_FEATURES], cand[legal.index(a)])
+            np.testing.assert_array_equal(f[:daguai.learn.CAND_FEATURES], cand[legal.index(a)])
             after = hand - (a.cards.counts() if str(a.type) == "play" else 0)
             np.testing.assert_array_equal(f[67:121], after)
             assert f[121] == (1.0 if i == h else 0.0)
@@ -213,7 +213,7 @@ def test_features_match_a_python_reading_of_the_view():
                 if str(a.type) == "play":
                     for c in a.cards:
                         cards.remove(c)
-                plays, _ = _core.heuristic_plan(cards, g.level, g.rules._core)
+                plays, _ = _core._testing.heuristic_plan(cards, g.level, g.rules._core)
                 assert f[123] == pytest.approx(len(plays) / 10)
         checked += 1
     assert checked > 30
@@ -265,7 +265,7 @@ def test_models_play_legal_games_everywhere(tmp_path):
     bot = daguai.bots.Bot(path)
     while not g.match_over and g.round == 0:
         g.step(bot(g, g.current_player))
-    env = daguai.BatchEnv(4, seed=1, opponents=(None, path))
+    env = daguai.learn.BatchEnv(4, seed=1, opponents=(None, path))
     env.reset()
     # the search can roll out a model, and a model name is never a search policy
     g = daguai.Game(seed=9)
@@ -296,7 +296,7 @@ def test_the_shipped_model_is_a_builtin_policy():
     import json
     from pathlib import Path
 
-    assert "learned" in _core.policy_names() and "learned" in daguai.bots.BOTS
+    assert "learned" in _core.catalog.policy_names() and "learned" in daguai.bots.policy_names()
     path = Path(daguai.__file__).parent / "models" / "learned.dgn"
     net = Network.from_file(str(path))
     meta = json.loads(net.meta)
@@ -317,7 +317,7 @@ def test_the_shipped_model_is_a_builtin_policy():
 
 
 def _self_play(first: int, n: int, policies=("heuristic",) * 6, record=(True,) * 6, eps=0.0, branch=1.0):
-    return _core._self_play(daguai.Rules()._core, 7, first, n, list(policies), list(record), eps, branch)
+    return _core.run._self_play(daguai.Rules()._core, 7, first, n, list(policies), list(record), eps, branch)
 
 
 def test_self_play_is_deterministic_and_split_independent():
@@ -355,6 +355,6 @@ def test_self_play_refuses_bad_arguments():
     with pytest.raises(ValueError, match="branch"):
         _self_play(0, 1, branch=-1.0)
     with pytest.raises(ValueError, match="one policy"):
-        _core._self_play(daguai.Rules()._core, 0, 0, 1, ["heuristic"], [True], 0.0, 1.0)
+        _core.run._self_play(daguai.Rules()._core, 0, 0, 1, ["heuristic"], [True], 0.0, 1.0)
     with pytest.raises(ValueError, match="recorded seat"):
         _self_play(0, 1, policies=("greedy",) * 6)

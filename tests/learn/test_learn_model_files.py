@@ -22,7 +22,7 @@ from daguai import _core
 from daguai.dgn import write_dgn
 from daguai.learn import ModelError, Network
 
-IN = _core.STATE_FEATURES + _core.ACTION_FEATURES
+IN = _core.learned.STATE_FEATURES + _core.learned.ACTION_FEATURES
 
 
 def _layers(seed: int = 0, width: int = 4):
@@ -54,7 +54,7 @@ def _finishes(fn, seconds: float = 20.0):
 def test_a_fifo_named_dgn_is_refused_without_waiting_for_a_writer(tmp_path):
     fifo = tmp_path / "x.dgn"
     os.mkfifo(fifo)
-    for load in (lambda: Network.from_file(str(fifo)), lambda: _core.policy_id(str(fifo))):
+    for load in (lambda: Network.from_file(str(fifo)), lambda: _core.catalog.policy_id(str(fifo))):
         e = _finishes(load)
         assert isinstance(e, ModelError) and isinstance(e, ValueError), e
         assert "not a regular file (a FIFO)" in str(e)
@@ -72,7 +72,7 @@ def test_a_folder_named_dgn_is_refused(tmp_path):
     folder = tmp_path / "d.dgn"
     folder.mkdir()
     with pytest.raises(ModelError, match=r"not a regular file \(a folder\)"):
-        _core.policy_id(str(folder))
+        _core.catalog.policy_id(str(folder))
     with pytest.raises(ModelError, match="cannot open"):
         Network.from_file(str(tmp_path / "missing.dgn"))
 
@@ -98,12 +98,12 @@ def test_hundreds_of_model_paths_leave_learned_and_new_paths_working(tmp_path):
     ids = set()
     for i in range(300):
         path = write_dgn(tmp_path / f"copy{i}.dgn", layers, {"i": 0}, 0.0)
-        ids.add(_core.policy_id(str(path)))
+        ids.add(_core.catalog.policy_id(str(path)))
     assert len(ids) == 300  # one id per name: names are reported as given
     path = write_dgn(tmp_path / "last.dgn", _layers(1), None, 0.0)
     r = daguai.evaluate(str(path), "heuristic", 4, seed=1)
     assert r.wins + r.draws + r.losses == 8
-    if "learned" in _core.policy_names():
-        assert _core.policy_id("learned") >= 64
+    if "learned" in _core.catalog.policy_names():
+        assert _core.catalog.policy_id("learned") >= 64
         r = daguai.evaluate("learned", "heuristic", 4, seed=1)
         assert r.wins + r.draws + r.losses == 8

@@ -19,7 +19,7 @@ import pytest
 from daguai import _core
 from daguai.dgn import read_dgn, write_dgn
 
-IN = _core.STATE_FEATURES + _core.ACTION_FEATURES
+IN = _core.learned.STATE_FEATURES + _core.learned.ACTION_FEATURES
 SHIPPED = Path(daguai.__file__).parent / "models" / "learned.dgn"
 SHIPPED4 = Path(daguai.__file__).parent / "models" / "learned_4p2d.dgn"
 
@@ -53,14 +53,14 @@ def test_learned_plays_the_model_of_the_games_table_R18(tmp_path):
         print(rec("learned", "4p2d") == rec({str(SHIPPED4)!r}, "4p2d"))  # the shipped 4p2d model
         at6 = rec("learned", "6p3d")
         print(at6 == rec({str(SHIPPED)!r}, "6p3d"))
-        _core._set_builtin_model({str(four)!r}, "4p2d")
+        _core.learned._set_builtin_model({str(four)!r}, "4p2d")
         print(rec("learned", "4p2d") == rec({str(four)!r}, "4p2d"))   # another 4p2d model
         print(rec("learned", "6p3d") == at6)                         # 6p3d untouched
     """)
     assert out.split() == ["True"] * 4
     # a table without a model of its own plays the 6p3d one
     out = _child(common + f"""
-        _core._set_builtin_model("", "4p2d")
+        _core.learned._set_builtin_model("", "4p2d")
         print(rec("learned", "4p2d") == rec({str(SHIPPED)!r}, "4p2d"))
     """)
     assert out.split() == ["True"]
@@ -68,7 +68,7 @@ def test_learned_plays_the_model_of_the_games_table_R18(tmp_path):
 
 def test_a_builtin_model_for_an_unknown_table_is_refused():
     with pytest.raises(ValueError, match="unknown table '5p2d'"):
-        _core._set_builtin_model(str(SHIPPED), "5p2d")
+        _core.learned._set_builtin_model(str(SHIPPED), "5p2d")
 
 
 def test_train_records_its_table_and_starts_from_an_init_model_R18(tmp_path):
@@ -160,11 +160,11 @@ def test_a_model_played_under_other_rules_is_refused_naming_both_R18(tmp_path, c
     runs = {
         "simulate": lambda **kw: daguai.simulate(2, policies=[six, "heuristic"], rules=FOUR, threads=1, **kw),
         "evaluate": lambda **kw: daguai.evaluate(six, "heuristic", 2, rules=FOUR, threads=1, **kw),
-        "batch_env": lambda **kw: daguai.BatchEnv(2, rules=FOUR, opponents=[None, six], **kw),
+        "batch_env": lambda **kw: daguai.learn.BatchEnv(2, rules=FOUR, opponents=[None, six], **kw),
         "ladder": lambda **kw: __import__("daguai.run.ladder", fromlist=["ladder"]).ladder(
             [six, "random"], 2, rules=FOUR, cache=False, threads=1, cross_play=(), **kw),
     }
-    with pytest.raises(_core.ModelError, match=r"trained for Rules\(\) \(the default rules, 6p3d\), "
+    with pytest.raises(_core.learned.ModelError, match=r"trained for Rules\(\) \(the default rules, 6p3d\), "
                                                 r"not for this game's Rules\(table='4p2d'\)"):
         runs[call]()
     runs[call](model_rules="any")  # the explicit override plays it
@@ -172,7 +172,7 @@ def test_a_model_played_under_other_rules_is_refused_naming_both_R18(tmp_path, c
 
 def test_a_4p2d_model_is_refused_at_6p3d_and_plays_at_4p2d_R18(tmp_path):
     four = _model_for(tmp_path / "four.dgn", FOUR.to_dict())
-    with pytest.raises(_core.ModelError, match="trained for Rules\\(table='4p2d'\\)"):
+    with pytest.raises(_core.learned.ModelError, match="trained for Rules\\(table='4p2d'\\)"):
         daguai.simulate(2, policies=[four, "heuristic"], threads=1)
     r = daguai.simulate(2, policies=[four, "heuristic"], rules=FOUR, threads=1)
     assert len(r["winner"]) == 2
@@ -183,7 +183,7 @@ def test_the_gym_environment_refuses_a_model_of_other_rules(tmp_path):
     from daguai.learn.envs.gym_env import DaGuaiEnv
 
     six = _model_for(tmp_path / "six.dgn", None)
-    with pytest.raises(_core.ModelError, match="not for this game's"):
+    with pytest.raises(_core.learned.ModelError, match="not for this game's"):
         DaGuaiEnv(seat=0, opponents=six, rules=FOUR)
     DaGuaiEnv(seat=0, opponents=six, rules=FOUR, model_rules="any")
 

@@ -18,16 +18,18 @@ import daguai
 import numpy as np
 import pytest
 from daguai import (
-    CAND_FEATURES,
-    NUM_ABSTRACT,
-    OBS_SIZE,
-    OBS_VERSION,
-    BatchEnv,
     Game,
     IllegalActionError,
     Kind,
     Rules,
     _core,
+)
+from daguai.learn import (
+    CAND_FEATURES,
+    NUM_ABSTRACT,
+    OBS_SIZE,
+    OBS_VERSION,
+    BatchEnv,
     abstract_id,
     abstract_mask,
     action_from_abstract,
@@ -64,7 +66,7 @@ def face_counts(cards) -> np.ndarray:
         cards = cards.split()
     out = np.zeros(54, dtype=np.float32)
     for c in cards:
-        out[_core.parse_face(c)] += 1
+        out[_core.core.parse_face(c)] += 1
     return out
 
 
@@ -119,10 +121,10 @@ def py_encode(o: dict) -> np.ndarray:
         put("to_act", rel(o["current_player"]), 1)
     for t in o["tributes"]:
         if t["card"] is not None:
-            x[SPEC["tribute"].start + _core.parse_face(t["card"])] += 1
+            x[SPEC["tribute"].start + _core.core.parse_face(t["card"])] += 1
     for t in o["tributes"]:  # "returned" is None unless the pair is mine (R16)
         if t["returned"] is not None:
-            x[SPEC["exchange"].start + _core.parse_face(t["returned"])] += 1
+            x[SPEC["exchange"].start + _core.core.parse_face(t["returned"])] += 1
     put("scores", 0, F32(o["scores"][me]) / F32(100))
     put("scores", 1, F32(o["scores"][(me + 1) % 6]) / F32(100))
     return x
@@ -145,7 +147,7 @@ def canonical_key(a, level: str, position: int) -> tuple:
     """docs/learning.md: smallest power sum, fewest level cards, fewest BJs, first."""
     faces = a.cards.faces()
     lr = LEVELS.index(level)
-    return (sum(_core.face_power(f, level) for f in faces),
+    return (sum(_core.core.face_power(f, level) for f in faces),
             sum(1 for f in faces if f < 52 and f // 4 == lr),
             sum(1 for f in faces if f == 53), position)
 
@@ -203,7 +205,7 @@ def test_constants_and_layout_match_the_docs():
     doc = (Path(__file__).parents[2] / "docs" / "learning.md").read_text(encoding="utf-8")
     rows = re.findall(r"^\| `(\w+)` \| (\d+) \| (\d+) \|", doc, re.M)
     assert {n: slice(int(o), int(o) + int(s)) for n, o, s in rows} == SPEC
-    assert set(daguai.obs_meanings()) == set(SPEC)
+    assert set(daguai.learn.obs_meanings()) == set(SPEC)
     spec = obs_spec()
     spec.clear()
     assert obs_spec() == SPEC  # a fresh dict each call

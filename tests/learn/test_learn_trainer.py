@@ -39,7 +39,7 @@ def test_smoke_run_learns_resumes_and_exports(tmp_path):
     # started from (the trainer's initialisation, seeded the same way)
     loss = [v for _, v in read_curve(a)["train/loss"]]
     assert len(loss) == s.step
-    held = _core._self_play(daguai.Rules()._core, 99, 0, 12, ["heuristic"] * 6, [True] * 6, 0.0, 1.0)
+    held = _core.run._self_play(daguai.Rules()._core, 99, 0, 12, ["heuristic"] * 6, [True] * 6, 0.0, 1.0)
     state, action = torch.from_numpy(held["state"]), torch.from_numpy(held["action"])
     target = torch.from_numpy(held["target"])
 

@@ -30,7 +30,7 @@ def _with_meta(meta: bytes) -> bytes:
     off = 24 + 4 * n_hidden + 4
     (old,) = struct.unpack_from("<I", data, off)
     body = data[:off] + struct.pack("<I", len(meta)) + meta + data[off + 4 + old:-8]
-    return body + struct.pack("<Q", _core._dgn_hash(body))
+    return body + struct.pack("<Q", _core.learned._dgn_hash(body))
 
 
 @pytest.mark.parametrize("meta", [b"\xff\xfe not utf-8", b"{not json", b"[" * 3000 + b"]" * 3000,
@@ -38,7 +38,7 @@ def _with_meta(meta: bytes) -> bytes:
 def test_read_dgn_metadata_that_is_not_a_json_object(tmp_path, meta):
     path = tmp_path / "m.dgn"
     path.write_bytes(_with_meta(meta))
-    _core.Network.from_bytes(path.read_bytes())  # the engine ignores metadata
+    _core.learned.Network.from_bytes(path.read_bytes())  # the engine ignores metadata
     with pytest.raises(ModelError, match="metadata"):
         read_dgn(path)
 
@@ -50,7 +50,7 @@ def test_qnet_from_dgn_loads_what_the_engine_loads(tmp_path):
     path = tmp_path / "m.dgn"
     path.write_bytes(_with_meta(b"\xff{[" * 10))
     net = QNet.from_dgn(path)
-    assert net.widths == tuple(_core.Network.from_file(str(SHIPPED)).widths)
+    assert net.widths == tuple(_core.learned.Network.from_file(str(SHIPPED)).widths)
 
 
 def _refused(path: Path, match: str) -> None:

@@ -1,5 +1,5 @@
 """The heuristic policy's planner (配牌, cpp/engine/players/planner.cpp ``Planner``), through the
-``_core.heuristic_plan`` hook: on seeded random hands at every level, under wild auto / high /
+``_core._testing.heuristic_plan`` hook: on seeded random hands at every level, under wild auto / high /
 declare and wrap_straights on / off,
 
 1. every planned play is a play (R5-R7): ``classify`` of its cards gives its kind and key at
@@ -53,7 +53,7 @@ def _hands(seed: int, n: int) -> list[Hand]:
 
 def check_plan(hand: Hand, level: str, rules: Rules) -> tuple[int, int, bool]:
     """Assert 1-3 for one hand; return (plan size, min_plays, minimal claim)."""
-    plays, minimal = _core.heuristic_plan(hand, level, rules._core)
+    plays, minimal = _core._testing.heuristic_plan(hand, level, rules._core)
     covered: Counter[int] = Counter()
     for p in plays:
         assert p.level == level
@@ -93,7 +93,7 @@ def test_plan_is_legal_covers_the_hand_and_is_never_below_min_plays(rules):
 ])
 def test_plan_examples(text, level, wrap, size):
     rules = Rules(wrap_straights=wrap)
-    plays, _ = _core.heuristic_plan(text, level, rules._core)
+    plays, _ = _core._testing.heuristic_plan(text, level, rules._core)
     assert len(plays) == size, plays
     check_plan(Hand(text), level, rules)
 
@@ -105,7 +105,7 @@ def test_plan_of_a_dealt_hand_is_the_heuristic_s_first_lead():
     for seed in range(6):
         g = daguai.Game(seed=seed, rules=rules, record=False)
         seat = g.current_player
-        plays, _ = _core.heuristic_plan(g.hand(seat), g.level, rules._core)
+        plays, _ = _core._testing.heuristic_plan(g.hand(seat), g.level, rules._core)
         action = bots.heuristic(g, seat)
         assert action.type == "play" and action.play in plays
 
@@ -118,7 +118,7 @@ def test_planner_makes_the_reference_s_plans(rules):
     view, so equal plans give the same games for the same seeds."""
     for i, hand in enumerate(_hands(seed=100 + RULES.index(rules), n=1500)):
         level = LEVELS[i % 13]
-        fast, _ = _core.heuristic_plan(hand, level, rules._core)
+        fast, _ = _core._testing.heuristic_plan(hand, level, rules._core)
         assert fast == _testing.heuristic_plan_reference(hand, level, rules._core), (str(hand), level)
 
 
@@ -132,7 +132,7 @@ def test_planner_makes_the_reference_s_plans_in_played_rounds():
         while not g.match_over and g.n_results == 0:
             seat = g.current_player
             hand = g.hand(seat)
-            assert _core.heuristic_plan(hand, g.level, rules._core)[0] == \
+            assert _core._testing.heuristic_plan(hand, g.level, rules._core)[0] == \
                 _testing.heuristic_plan_reference(hand, g.level, rules._core)
             checked += 1
             g.step(bots.heuristic(g, seat))

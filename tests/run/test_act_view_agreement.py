@@ -17,7 +17,7 @@ import pytest
 from daguai import _core
 
 CHEAP = ("random", "greedy", "heuristic", "heuristic_exact", "learned")
-SEARCH = tuple(p for p in daguai.run.POLICIES if p not in CHEAP)
+SEARCH = tuple(p for p in daguai.bots.policy_names() if p not in CHEAP)
 
 
 def _points(table: str, games: int, every: int):
@@ -40,8 +40,8 @@ def _points(table: str, games: int, every: int):
 def _disagreements(policies, points) -> list[str]:
     out = []
     for (g, seat), name in itertools.product(points, policies):
-        from_game = _core.PolicyRunner(name, 4242, 0, seat).act(g.state)
-        from_view = _core.PolicyRunner(name, 4242, 0, seat).act(g.view(seat))
+        from_game = _core.run.PolicyRunner(name, 4242, 0, seat).act(g.state)
+        from_view = _core.run.PolicyRunner(name, 4242, 0, seat).act(g.view(seat))
         if from_game != from_view:
             out.append(f"{name} seat {seat} {g.phase} round {g.round}: {from_game} vs {from_view}")
     return out
@@ -79,8 +79,8 @@ def test_the_issue_positions_agree_for_inference_players_R16():
             g.step(daguai.bots.heuristic(g, g.current_player))
         seat = g.current_player
         for name in ("pimc24_inf", "pimc24_inf_learned"):
-            a = _core.PolicyRunner(name, 777, 0, seat).act(g.state)
-            b = _core.PolicyRunner(name, 777, 0, seat).act(g.view(seat))
+            a = _core.run.PolicyRunner(name, 777, 0, seat).act(g.state)
+            b = _core.run.PolicyRunner(name, 777, 0, seat).act(g.view(seat))
             assert a == b, (seed, name, a, b)
             if expected and name == "pimc24_inf":
                 assert str(a).endswith(expected) or expected in str(a), a

@@ -84,7 +84,7 @@ def test_evaluate_figures_are_those_before_the_table():
 
 
 def test_columns_are_the_engines_table():
-    table = _core.result_columns()
+    table = _core.run.result_columns()
     assert results.COLUMNS == tuple((c["name"], c["dtype"], c["width"], c["matches_only"])
                                     for c in table)
     assert [c["name"] for c in table] == ["seed", "game", "dealer", "level", "order", "winner",
@@ -92,13 +92,13 @@ def test_columns_are_the_engines_table():
                                           "passes", "rounds", "draws", "wins"]
     assert all(c["doc"] for c in table)
     for rules, seats in ((Rules(), 6), (Rules(table="4p2d"), 4)):  # R18: widths follow the table
-        widths = {c["name"]: c["width"] for c in _core.result_columns(rules._core)}
+        widths = {c["name"]: c["width"] for c in _core.run.result_columns(rules._core)}
         assert (widths["order"], widths["scores"], widths["tributers"], widths["wins"]) == (
             seats, seats, seats // 2, 2)
         for matches in (False, True):
             r = daguai.simulate(3, ("heuristic", "random"), seed=1, rules=rules, matches=matches)
             assert list(r) == results.column_names(matches)
-            for c in _core.result_columns(rules._core):
+            for c in _core.run.result_columns(rules._core):
                 if c["name"] in r:
                     a = r[c["name"]]
                     assert a.dtype == np.dtype(c["dtype"])
@@ -109,7 +109,7 @@ def test_docs_list_the_tables_columns():
     """docs/simulation.md "Columns" lists the table's columns, in order, with their dtypes."""
     text = DOCS.read_text(encoding="utf-8")
     rows = re.findall(r"^\| `(\w+)` \| (\w+) \| \(n,[^|]*\) \|", text, re.M)
-    assert rows == [(c["name"], c["dtype"]) for c in _core.result_columns()]
+    assert rows == [(c["name"], c["dtype"]) for c in _core.run.result_columns()]
 
 
 def reference_row(g: Game, seed: int, game: int, dealer: int, level: int, plays: int,
@@ -165,11 +165,11 @@ def test_slow_path_fills_through_the_table():
 
 
 def test_result_rows_refuse_a_row_out_of_range_and_an_unfinished_game():
-    rows = _core._ResultRows(Rules()._core, 2, False)
+    rows = _core.run._ResultRows(Rules()._core, 2, False)
     g = Game(1)
     with pytest.raises(ValueError, match="no row 2"):
         rows.fill(2, g.state, 0, 0, 0, 0, 0, 0)
     with pytest.raises(ValueError, match="the game has no result"):
         rows.fill(0, g.state, 0, 0, 0, 0, 0, 0)
     with pytest.raises(ValueError, match="n must be >= 0"):
-        _core._ResultRows(Rules()._core, -1, False)
+        _core.run._ResultRows(Rules()._core, -1, False)

@@ -19,8 +19,8 @@ from test_columns import frame_hash
 
 
 def test_registry_entries_carry_kind_and_budget():
-    entries = {e["name"]: e for e in _core.policy_entries()}
-    assert [e["name"] for e in _core.policy_entries()] == _core.policy_names()
+    entries = {e["name"]: e for e in _core.catalog.policy_entries()}
+    assert [e["name"] for e in _core.catalog.policy_entries()] == _core.catalog.policy_names()
     search = {name: e["rollouts"] for name, e in entries.items() if e["kind"] == "search"}
     assert search == {"pimc": 256, "pimc24": 24, "pimc48": 48, "pimc192": 192, "expert": 256,
                       "pimc24_inf": 24, "pimc24_inf_learned": 24}
@@ -76,8 +76,8 @@ def test_decisions_from_views_and_games_are_those_before(policy):
     acts = []
     for seed, g in _positions():
         seat = g.current_player
-        acts.append(str(_core.PolicyRunner(policy, seed, 0, seat).act(g.view(seat))))
-        acts.append(str(_core.PolicyRunner(policy, seed, 0, seat).act(g)))
+        acts.append(str(_core.run.PolicyRunner(policy, seed, 0, seat).act(g.view(seat))))
+        acts.append(str(_core.run.PolicyRunner(policy, seed, 0, seat).act(g)))
     assert hashlib.sha256("|".join(acts).encode()).hexdigest()[:16] == PINNED_ACTS[policy]
 
 
@@ -87,18 +87,18 @@ def test_a_view_decides_as_the_game_whatever_the_callers_world(policy):
     the hidden hands does not change the decision."""
     for seed, g in _positions():
         seat = g.current_player
-        want = str(_core.PolicyRunner(policy, seed, 0, seat).act(g))
+        want = str(_core.run.PolicyRunner(policy, seed, 0, seat).act(g))
         for world_game in (0, 1, 977):
-            runner = _core.PolicyRunner(policy, seed, world_game, seat)
-            runner_game = _core.PolicyRunner(policy, seed, world_game, seat)
+            runner = _core.run.PolicyRunner(policy, seed, world_game, seat)
+            runner_game = _core.run.PolicyRunner(policy, seed, world_game, seat)
             assert str(runner.act(g.view(seat))) == str(runner_game.act(g))
         assert want  # a decision was made
 
 
 def test_policy_runner_pickles_its_world_seed():
-    r = _core.PolicyRunner("heuristic", 41, 7, 2)
+    r = _core.run.PolicyRunner("heuristic", 41, 7, 2)
     f, args = r.__reduce__()
-    assert f is _core._policy_runner_from_state and len(args) == 7 and args[0] == "heuristic"
+    assert f is _core.run._policy_runner_from_state and len(args) == 7 and args[0] == "heuristic"
     assert args[5:] == (41, 7)
     old = f(*args[:5])  # a state pickled by an older engine (no seed, game) still loads
     assert old.name == "heuristic"
@@ -108,7 +108,7 @@ def test_policy_runner_pickles_its_world_seed():
 def _driven(pols, seed, game, rules):
     """Game `game` of `seed` played by the seat driver alone (every seat built in)."""
     g = Game(seed, rules, game=game, record=False)
-    driver = _core._SeatDriver(list(pols), seed, game)
+    driver = _core.run._SeatDriver(list(pols), seed, game)
     assert driver.advance(g.state, 1) == -1
     return g, driver.plays, driver.passes
 
@@ -128,11 +128,11 @@ def test_seat_driver_and_rollouts_play_the_same_games(rules):
 def test_seat_driver_stops_at_the_callers_seat():
     g = Game(4, record=False)
     pols = ["heuristic", None, "heuristic", "heuristic", "heuristic", "heuristic"]
-    driver = _core._SeatDriver(pols, 4, 0)
+    driver = _core.run._SeatDriver(pols, 4, 0)
     seat = driver.advance(g.state, 1)
     assert seat == 1 and g.current_player == 1
     with pytest.raises(ValueError, match="one entry per seat"):
-        _core._SeatDriver(["heuristic"] * 5, 4, 0)
+        _core.run._SeatDriver(["heuristic"] * 5, 4, 0)
 
 
 def test_results_do_not_depend_on_threads_or_batches():
@@ -145,11 +145,11 @@ def test_results_do_not_depend_on_threads_or_batches():
 
 def test_rollout_settings_are_checked_by_the_engine():
     with pytest.raises(ValueError, match=r"simulate needs 6 policies \(one per seat\), got 5"):
-        _core.simulate(Rules()._core, 0, 1, ["random"] * 5)
+        _core.run.simulate(Rules()._core, 0, 1, ["random"] * 5)
     with pytest.raises(ValueError, match="simulate: n must be >= 0"):
-        _core.simulate(Rules()._core, 0, -1, ["random"] * 6)
+        _core.run.simulate(Rules()._core, 0, -1, ["random"] * 6)
     with pytest.raises(ValueError, match="simulate: threads must be >= 1"):
-        _core.simulate(Rules()._core, 0, 1, ["random"] * 6, threads=0)
+        _core.run.simulate(Rules()._core, 0, 1, ["random"] * 6, threads=0)
     with pytest.raises(ValueError, match="simulate: no seat 4"):
-        _core.simulate(Rules(table="4p2d")._core, 0, 1, ["random"] * 4,
+        _core.run.simulate(Rules(table="4p2d")._core, 0, 1, ["random"] * 4,
                        start=Game(1, Rules(table="4p2d")).state, view_seat=4)

@@ -3,7 +3,7 @@
 - determinism: identical columns for any number of threads and any batch size;
 - consistency with the Game engine played step by step from Python (same seeds, same
   policies: same finishing orders, winners, tributers, scores, plays and passes), through
-  the slow path and by stepping a Game with _core.PolicyRunner here;
+  the slow path and by stepping a Game with _core.run.PolicyRunner here;
 - Python callables as policies;
 - duplicate evaluation;
 - the Ray backend gives the same columns as the local run;
@@ -18,7 +18,8 @@ import warnings
 import numpy as np
 import pytest
 from daguai import EvalResult, Game, Rules, SimResult, _core, evaluate, simulate
-from daguai.run.simulation import POLICIES, _run_slow, play_game
+from daguai.bots import policy_names
+from daguai.run.simulation import _run_slow, play_game
 
 SEED = 20260
 N = 150
@@ -50,12 +51,12 @@ class Wrapped:
         self.name = name
         self.seed = seed  # a Python policy sees a view (no seed): the run's seed is given here
         self.__name__ = f"py-{name}"
-        self.runners: dict[tuple[int, int, int], _core.PolicyRunner] = {}
+        self.runners: dict[tuple[int, int, int], _core.run.PolicyRunner] = {}
 
     def __call__(self, view, seat: int):
         key = (self.seed, view.game_index, seat)
         if key not in self.runners:
-            self.runners[key] = _core.PolicyRunner(self.name, self.seed, view.game_index, seat)
+            self.runners[key] = _core.run.PolicyRunner(self.name, self.seed, view.game_index, seat)
         action = self.runners[key].act(view)
         # hand the decision back in the other forms Game.step accepts
         if action.type == "play":
@@ -135,7 +136,7 @@ def test_progress_batches(base):
 
 def test_game_index_only(base):
     """Game i depends only on (seed, i): a run started elsewhere gives the same rows."""
-    part = _core.simulate(Rules()._core, SEED, 50, list(A_VS_B) * 3, False, 100, 2)
+    part = _core.run.simulate(Rules()._core, SEED, 50, list(A_VS_B) * 3, False, 100, 2)
     for k, a in part.items():
         assert np.array_equal(a, base[k][100:150]), k
     other = simulate(N, A_VS_B, seed=SEED + 1, threads=1)
@@ -177,7 +178,7 @@ def test_stepped_game_matches(base):
     """Step a Game with one PolicyRunner per seat here: same results as the C++ rollout."""
     for i in range(0, N, 4):
         g = Game(SEED, game=i)
-        runners = [_core.PolicyRunner(A_VS_B[s % 2], SEED, i, s) for s in range(6)]
+        runners = [_core.run.PolicyRunner(A_VS_B[s % 2], SEED, i, s) for s in range(6)]
         assert g.dealer == base["dealer"][i]
         while g.n_results < 1:
             g.step(runners[g.current_player].act(g))
@@ -234,7 +235,7 @@ def test_slow_path_draws_each_world_once(monkeypatch):
         return real(v, n, seed)
 
     monkeypatch.setattr(daguai.search, "sample_worlds", counting)
-    pols = [lambda v, s: _core.PolicyRunner("heuristic", 0, 0, s).act(v)] + ["heuristic"] * 5
+    pols = [lambda v, s: _core.run.PolicyRunner("heuristic", 0, 0, s).act(v)] + ["heuristic"] * 5
     slow = simulate(6, pols, seed=11, position=g.position(), worlds=True, batch=6)
     assert drawn == [6]
     monkeypatch.undo()
@@ -316,7 +317,8 @@ def test_evaluate_structure():
     assert s.mean_score_diff == pytest.approx(-r.mean_score_diff)
 
 
-@pytest.mark.parametrize("policy", [p for p in POLICIES if not p.startswith("pimc")])  # search: too slow here
+# search: too slow here
+@pytest.mark.parametrize("policy", [p for p in policy_names() if not p.startswith("pimc")])
 def test_evaluate_self_is_even(policy):
     r = evaluate(policy, policy, 60, seed=11)
     assert r.score_diff_ci[0] - 1e-9 <= 0.0 <= r.score_diff_ci[1] + 1e-9
@@ -427,7 +429,7 @@ def test_ray_equals_local(base):
         def py_heuristic(view, seat):  # a closure: pickled by value for the workers
             key = (view.game_index, seat)
             if key not in runners:
-                runners[key] = _core.PolicyRunner("heuristic", SEED, view.game_index, seat)
+                runners[key] = _core.run.PolicyRunner("heuristic", SEED, view.game_index, seat)
             return runners[key].act(view)
 
         slow = simulate(30, (py_heuristic, "random"), seed=SEED, backend="ray", batch=8)

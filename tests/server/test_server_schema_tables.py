@@ -136,8 +136,8 @@ def test_a_4p2d_table_resumes_after_a_restart_and_its_record_replays_R18(tmp_pat
 
 def test_phase_and_kind_are_the_engines_enums():
     defs: dict[str, Any] = SCHEMA["$defs"]
-    phases = [p.lower() for p in _core.Phase.__members__]
-    kinds = [k.lower() for k in _core.Kind.__members__]
+    phases = [p.lower() for p in _core.game.Phase.__members__]
+    kinds = [k.lower() for k in _core.plays.Kind.__members__]
     assert defs["view"]["properties"]["phase"]["enum"] == phases
     assert defs["server_decide"]["properties"]["phase"]["enum"] == phases
     assert defs["play"]["properties"]["kind"]["enum"] == kinds

@@ -55,7 +55,7 @@ def test_tricks_js_agrees_with_python():
         if g.phase == "play" and n % 7 == 0:
             v = protocol.view_to_json(g, 1)
             views.append({"history": v["history"], "cards_left": v["cards_left"]})
-        g.step(_core.PolicyRunner("heuristic", 6, n, g.current_player).act(g))
+        g.step(_core.run.PolicyRunner("heuristic", 6, n, g.current_player).act(g))
     js = (Path(tricks.__file__).parent / "server" / "static" / "tricks.js").read_text()
     script = ("const window = {};\n" + js
               + "\nconst views = JSON.parse(require('fs').readFileSync(0, 'utf8'));\n"

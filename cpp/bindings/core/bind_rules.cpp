@@ -1,6 +1,6 @@
-// The rule-variant table (engine/core/rules.hpp) for Python: RULE_VARIANTS, CoreRules built and
-// read by name, and the native enums of the rule choices and of the engine's phases, actions and
-// events. Nothing here names a single variant: every variant is one row of rule_variants().
+// The rule-variant table (cpp/engine/core/rules.hpp) for Python: RULE_VARIANTS, CoreRules
+// built and read by name, and the native enums of the rule choices. Nothing here names a
+// single variant: every variant is one row of rule_variants().
 #include <pybind11/native_enum.h>
 
 #include <algorithm>
@@ -11,24 +11,14 @@
 #include <vector>
 
 #include "convert.hpp"
+#include "core/enums.hpp"
 #include "guard.hpp"
 
-#include <daguai/game/state.hpp>
+#include <daguai/core/rules.hpp>
 
 namespace daguai::bind {
 
 namespace {
-
-// A Python enum member name: the text upper-cased; `prefix_` first when the text does not
-// start with a letter ("6p3d" of `table` -> TABLE_6P3D).
-std::string member_name(std::string_view text, std::string_view prefix) {
-  std::string out;
-  if (text.empty() || !std::isalpha(static_cast<unsigned char>(text[0])))
-    out.append(prefix).push_back('_');
-  out.append(text);
-  for (char& c : out) c = char(std::toupper(static_cast<unsigned char>(c)));
-  return out;
-}
 
 const RuleVariant& variant(const char* name) {
   const RuleVariant* v = find_rule_variant(name);
@@ -43,15 +33,6 @@ void bind_choice_enum(py::module_& m, const char* field) {
   py::native_enum<E> e(m, v.enum_name, "enum.IntEnum", v.doc);
   for (std::size_t i = 0; i < v.choices.size(); ++i)
     e.value(member_name(v.choices[i], v.name).c_str(), E(i));
-  e.finalize();
-}
-
-// An engine enum whose values are 0, 1, ... and whose name function answers "?" past the last.
-template <class E>
-void bind_named_enum(py::module_& m, const char* name, const char* (*text)(E), const char* doc) {
-  py::native_enum<E> e(m, name, "enum.IntEnum", doc);
-  for (int i = 0; i < 256 && std::string_view(text(E(i))) != "?"; ++i)
-    e.value(member_name(text(E(i)), name).c_str(), E(i));
   e.finalize();
 }
 
@@ -135,11 +116,6 @@ void bind_rules(py::module_& m) {
   bind_choice_enum<TributePairing>(m, "tribute_pairing");
   bind_choice_enum<Scoring>(m, "scoring");
   bind_choice_enum<TableKind>(m, "table");
-  bind_named_enum<Phase>(m, "Phase", &phase_name, "Phase of a match (GameState.phase's names).");
-  bind_named_enum<ActionType>(m, "ActionType", &action_name,
-                              "Type of a decision (Action.type's names).");
-  bind_named_enum<EventType>(m, "EventType", &event_name,
-                             "Type of a log event (the names of events and records).");
 
   py::list rows;
   for (const RuleVariant& v : rule_variants()) rows.append(variant_record(v));

@@ -1,15 +1,12 @@
-// Information states (engine/game/infostate.hpp) and the determinization sampler
-// (engine/beliefs/sampler.hpp). The InfoState object is the Python view a seat's policy receives:
-// it holds the seat's own hand and public facts only (R16).
+// Information states (cpp/engine/game/infostate.hpp). The InfoState object is the Python view
+// a seat's policy receives: it holds the seat's own hand and public facts only (R16).
 #include <pybind11/stl.h>
 
 #include "convert.hpp"
+#include "game/game_args.hpp"
 #include "guard.hpp"
 
-#include <daguai/beliefs/constraints.hpp>
-#include <daguai/beliefs/sampler.hpp>
 #include <daguai/game/infostate.hpp>
-#include <daguai/game/position.hpp>
 
 namespace daguai::bind {
 
@@ -226,121 +223,6 @@ void bind_view_methods(py::class_<InfoState>& view) {
 
 }  // namespace
 
-namespace {
-
-// Worlds consistent with a view (R16): the sampler, as objects or arrays, and its counters.
-void bind_sampling(py::module_& m) {
-  m.def(
-      "sample_worlds",
-      [](const InfoState& v, int n, std::uint64_t seed) {
-        std::vector<GameState> worlds;
-        {
-          py::gil_scoped_release nogil;  // v and the result are C++ values owned by this call
-          worlds = sample_worlds(v, n, seed);
-        }
-        py::list l;
-        for (auto& w : worlds) l.append(py::cast(std::move(w)));
-        return l;
-      },
-      py::arg("view"), py::arg("n"), py::arg("seed"),
-      "n complete states consistent with the view.");
-
-  m.def(
-      "_sample_hands_array",
-      [](const InfoState& v, std::int64_t n, std::uint64_t seed, int method) {
-        if (n <= 0) throw GameError("sample_worlds: n must be >= 1, got " + std::to_string(n));
-        if (method < 0 || method > 2) throw GameError("method is 0 (auto), 1 (reject), 2 (chain)");
-        const int seats = v.table().seats;  // R18: n x seats x 54
-        py::array_t<std::uint8_t> out({py::ssize_t(n), py::ssize_t(seats), py::ssize_t(kNumFaces)});
-        std::uint8_t* o = out.mutable_data();
-        {
-          py::gil_scoped_release nogil;  // writes only `out`, owned here
-          const Constraints c(v);
-          for (std::int64_t k = 0; k < n; ++k) {
-            const auto h = sample_world_hands(c, seed, std::uint64_t(k), SampleMethod(method));
-            for (int s = 0; s < seats; ++s)
-              for (int f = 0; f < kNumFaces; ++f)
-                o[(k * seats + s) * kNumFaces + f] = std::uint8_t(h[std::size_t(s)].count(f));
-          }
-        }
-        return out;
-      },
-      py::arg("view"), py::arg("n"), py::arg("seed"), py::arg("method") = 0,
-      "Face counts (n x seats x 54) of the hands of worlds 0..n-1 (method 1/2: one stage).");
-
-  m.def(
-      "_sample_stats",
-      [](const InfoState& v, std::int64_t n, std::uint64_t seed) {
-        if (n <= 0) throw GameError("sample_worlds: n must be >= 1, got " + std::to_string(n));
-        long attempts = 0, chain = 0, start = 0;
-        {
-          py::gil_scoped_release nogil;  // C++ values only
-          const Constraints c(v);
-          for (std::int64_t k = 0; k < n; ++k) {
-            SampleStats st;
-            sample_world_hands(c, seed, std::uint64_t(k), SampleMethod::kAuto, &st);
-            attempts += st.attempts;
-            chain += st.chain;
-            start += st.start_steps;
-          }
-        }
-        py::dict d;
-        d["attempts"] = attempts;
-        d["chain"] = chain;
-        d["start_steps"] = start;
-        return d;
-      },
-      py::arg("view"), py::arg("n"), py::arg("seed"),
-      "How worlds 0..n-1 were drawn: rejection deals, worlds made by the chain, start swaps.");
-}
-
-// The checks a world is held to: consistency with a view, the first violation, a witness, a game
-// from a world.
-void bind_world_checks(py::module_& m) {
-  auto hands_of = [](const InfoState& v, const std::vector<Cards>& hands) {
-    if (hands.size() != std::size_t(v.table().seats))
-      throw GameError("one hand per seat (" + std::to_string(v.table().seats) + ")");
-    Hands h{};
-    for (int s = 0; s < v.table().seats; ++s) h[std::size_t(s)] = hands[std::size_t(s)];
-    return h;
-  };
-  m.def(
-      "_consistent",
-      [hands_of](const InfoState& v, std::vector<Cards> hands) {
-        return consistent(v, hands_of(v, hands));
-      },
-      py::arg("view"), py::arg("hands"), "Whether the hands agree with everything the view knows.");
-  m.def(
-      "_world_violation",
-      [hands_of](const InfoState& v, std::vector<Cards> hands) {
-        return Constraints(v).violation(hands_of(v, hands));
-      },
-      py::arg("view"), py::arg("hands"),
-      "The first fact of the view's constraint model the hands break ('' when none).");
-  m.def(
-      "_world_witness",
-      [hands_of](const InfoState& v, std::vector<Cards> hands) {
-        const Hands h = hands_of(v, hands);
-        const Constraints c(v);
-        py::list l;
-        for (int i = 0; i < v.pub.n_pairs; ++i) l.append(c.witness_return(i, h));
-        return l;
-      },
-      py::arg("view"), py::arg("hands"),
-      "Per tribute pair: the returned card that explains the world where the view did not see it "
-      "(-1 otherwise).");
-  m.def(
-      "_world_game",
-      [hands_of](const InfoState& v, std::vector<Cards> hands) {
-        const Position p = world_position(v, hands_of(v, hands));
-        return GameState(v.pub.rules, p, true);
-      },
-      py::arg("view"), py::arg("hands"),
-      "The world loaded through the position validator (PositionError if it refuses it).");
-}
-
-}  // namespace
-
 void bind_infostate(py::module_& m) {
   py::class_<InfoState> view(
       m, "InfoState",
@@ -360,8 +242,6 @@ void bind_infostate(py::module_& m) {
 
   m.def("information_state", &view_of, py::arg("game"), py::arg("seat"), py::arg("history") = true,
         py::arg("legal") = false, "The information state of `seat` (R16).");
-  bind_sampling(m);
-  bind_world_checks(m);
 }
 
 }  // namespace daguai::bind

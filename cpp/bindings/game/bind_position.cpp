@@ -1,4 +1,4 @@
-// Positions (engine/game/state.hpp Position): built from plain Python values by
+// Positions (cpp/engine/game/position.hpp): built from plain Python values by
 // daguai.Game.from_position, which parses the JSON form (docs/records.md).
 #include <pybind11/stl.h>
 
@@ -7,9 +7,9 @@
 
 #include "convert.hpp"
 
+#include <daguai/game/action_text.hpp>
 #include <daguai/game/position.hpp>
 #include <daguai/game/state.hpp>
-#include <daguai/io/actions.hpp>
 
 namespace daguai::bind {
 
@@ -50,8 +50,8 @@ py::sequence list_field(py::handle v, const std::string& what, int n = -1) {
 
 }  // namespace
 
-void bind_position(py::module_& m) {
-  py::register_exception<PositionError>(m, "PositionError", m.attr("IllegalActionError").ptr());
+void bind_position(py::module_& m, py::handle illegal_action_error) {
+  py::register_exception<PositionError>(m, "PositionError", illegal_action_error.ptr());
 
   py::class_<Position>(m, "Position", "A validated-on-use match position (use Game.from_position).")
       .def_readonly("seed", &Position::seed)

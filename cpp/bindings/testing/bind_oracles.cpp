@@ -5,6 +5,7 @@
 
 #include "convert.hpp"
 #include "guard.hpp"
+#include "plays/play_args.hpp"
 
 #include <daguai/beliefs/sampler.hpp>
 #include <daguai/game/infostate.hpp>
@@ -77,37 +78,8 @@ void bind_testing_oracles(py::module_& t) {
         return out;
       },
       py::arg("hand"), py::arg("level"), py::arg("top"), py::arg("rules"),
-      "The legal plays of a hand in groups of equivalent plays (engine/search/candidates.hpp).");
-  t.def(
-      "consistent",
-      [](const InfoState& v, std::vector<Cards> hands) {
-        if (hands.size() != std::size_t(v.table().seats))
-          throw GameError("one hand per seat (" + std::to_string(v.table().seats) + ")");
-        std::array<Cards, kSeats> h{};
-        for (int s = 0; s < v.table().seats; ++s) h[std::size_t(s)] = hands[std::size_t(s)];
-        return consistent(v, h);
-      },
-      py::arg("view"), py::arg("hands"), "Whether six hands agree with everything the view knows.");
-  t.def(
-      "sample_hands_array",
-      [](const InfoState& v, std::int64_t n, std::uint64_t seed) {
-        if (n <= 0) throw GameError("sample_worlds: n must be >= 1, got " + std::to_string(n));
-        const int seats = v.table().seats;  // R18: n x seats x 54
-        py::array_t<std::uint8_t> out({py::ssize_t(n), py::ssize_t(seats), py::ssize_t(kNumFaces)});
-        std::uint8_t* o = out.mutable_data();
-        {
-          py::gil_scoped_release nogil;  // writes only `out`, owned here
-          for (std::int64_t k = 0; k < n; ++k) {
-            const auto h = sample_world_hands(v, seed, std::uint64_t(k));
-            for (int s = 0; s < seats; ++s)
-              for (int f = 0; f < kNumFaces; ++f)
-                o[(k * seats + s) * kNumFaces + f] = std::uint8_t(h[std::size_t(s)].count(f));
-          }
-        }
-        return out;
-      },
-      py::arg("view"), py::arg("n"), py::arg("seed"),
-      "Face counts (n x 6 x 54) of the hands of worlds 0..n-1.");
+      "The legal plays of a hand in groups of equivalent plays "
+      "(cpp/engine/search/candidates.hpp).");
 }
 
 }  // namespace daguai::bind

@@ -7,7 +7,9 @@
 #include <string>
 
 #include "convert.hpp"
+#include "game/game_args.hpp"
 #include "guard.hpp"
+#include "plays/play_args.hpp"
 
 #include <daguai/catalog/catalog.hpp>
 #include <daguai/testing/bench.hpp>

@@ -88,6 +88,9 @@ bool has_legal_follow(const Cards& hand, int level, const Rules& rules, const Pl
 // Legal plays per generation family, in legal_plays order: 0 singles, 1 pairs, 2 triples,
 // 3 five of a kind, 4 two-rank fives, 5 sequences, 6 flushes (the families above).
 constexpr int kNumFamilies = 7;
+// Their names, in that order (Python's daguai.FAMILIES, count_plays_by_family's keys).
+constexpr std::array<const char*, kNumFamilies> kFamilyNames = {
+    "singles", "pairs", "triples", "five_of_a_kind", "two_rank_fives", "sequences", "flushes"};
 struct PlayCounts {
   std::array<std::uint32_t, kNumFamilies> family{};
   std::size_t total = 0;

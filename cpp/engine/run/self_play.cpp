@@ -142,4 +142,34 @@ void self_play(const SelfPlayConfig& cfg, Frames* out, std::int64_t* rounds) {
   }
 }
 
+SelfPlayConfig self_play_config(const Rules& rules, std::uint64_t seed, std::uint64_t first_game,
+                                std::int64_t n, const std::vector<std::string>& policies,
+                                const std::vector<bool>& record, double epsilon, double branch,
+                                bool random_start, const std::vector<std::string>& continuation) {
+  const Table& tb = table_of(rules);
+  if (policies.size() != std::size_t(tb.seats) || record.size() != std::size_t(tb.seats))
+    throw GameError("_self_play needs one policy and one record flag per seat");
+  if (n < 0 || n > kMaxSelfPlayGames) throw GameError("_self_play: n out of range");
+  if (!(epsilon >= 0 && epsilon <= 1)) throw GameError("_self_play: epsilon must be in [0, 1]");
+  if (!(branch >= 0 && branch <= 1)) throw GameError("_self_play: branch must be in [0, 1]");
+  if (continuation.empty() || continuation.size() > std::size_t(kMaxContinuation))
+    throw GameError("_self_play: the continuation pool has 1 to " +
+                    std::to_string(kMaxContinuation) + " policies");
+  SelfPlayConfig cfg;
+  cfg.rules = rules;
+  cfg.seed = seed;
+  cfg.first_game = first_game;
+  cfg.n = n;
+  cfg.epsilon = epsilon;
+  cfg.branch = branch;
+  cfg.random_start = random_start;
+  cfg.continuation.clear();
+  for (const std::string& name : continuation) cfg.continuation.push_back(parse_policy(name));
+  for (int s = 0; s < tb.seats; ++s) {
+    cfg.policies[std::size_t(s)] = parse_policy(policies[std::size_t(s)]);
+    cfg.record[std::size_t(s)] = record[std::size_t(s)];
+  }
+  return cfg;
+}
+
 }  // namespace daguai

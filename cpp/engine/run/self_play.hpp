@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include <daguai/core/rules.hpp>
@@ -52,6 +53,18 @@ struct SelfPlayConfig {
   // The continuation pool: models or hand-written policies, not searches (GameError).
   std::vector<PolicyId> continuation{PolicyId::kHeuristic};
 };
+// The largest continuation pool (python/daguai/learn/config.py reads it: MAX_CONTINUATION).
+constexpr int kMaxContinuation = 64;
+// The largest n of one self_play call.
+constexpr std::int64_t kMaxSelfPlayGames = std::int64_t(1) << 24;
+// A config from policy names (catalog names, 'learned' or .dgn paths), checked: one policy
+// and one record flag per seat of the rules' table, n in [0, kMaxSelfPlayGames], epsilon and
+// branch in [0, 1], 1 to kMaxContinuation continuation policies (GameError naming the first
+// problem; the catalog's errors for a name).
+SelfPlayConfig self_play_config(const Rules& rules, std::uint64_t seed, std::uint64_t first_game,
+                                std::int64_t n, const std::vector<std::string>& policies,
+                                const std::vector<bool>& record, double epsilon, double branch,
+                                bool random_start, const std::vector<std::string>& continuation);
 // The rounds played (main lines) are counted in *rounds.
 void self_play(const SelfPlayConfig& cfg, Frames* out, std::int64_t* rounds = nullptr);
 

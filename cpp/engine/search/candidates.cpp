@@ -66,7 +66,8 @@ std::vector<ActionGroup> group_actions(const Cards& hand, const std::vector<Acti
 }
 
 std::vector<int> select_candidates(const PolicyView& view, const std::vector<Action>& actions,
-                                   const std::vector<ActionGroup>& groups, int prior, int keep) {
+                                   const std::vector<ActionGroup>& groups, int incumbent,
+                                   int keep) {
   const int n = int(groups.size());
   std::vector<int> group_of(actions.size(), -1);
   for (int g = 0; g < n; ++g)
@@ -80,7 +81,7 @@ std::vector<int> select_candidates(const PolicyView& view, const std::vector<Act
       out.push_back(g);
     }
   };
-  if (prior >= 0) add(group_of[std::size_t(prior)]);
+  if (incumbent >= 0) add(group_of[std::size_t(incumbent)]);
   auto rep = [&](int g) -> const Action& {
     return actions[std::size_t(groups[std::size_t(g)].members[0])];
   };
@@ -160,6 +161,18 @@ std::vector<int> select_candidates(const PolicyView& view, const std::vector<Act
       if (!any) break;
     }
   return out;
+}
+
+std::vector<Action> candidate_arms(const PolicyView& view, const std::vector<Action>& actions,
+                                   const std::vector<ActionGroup>& groups, int incumbent, int keep,
+                                   std::vector<int>* chosen) {
+  const std::vector<int> kept = select_candidates(view, actions, groups, incumbent, keep);
+  std::vector<Action> arms;
+  arms.reserve(kept.size());
+  for (int g : kept) arms.push_back(actions[std::size_t(groups[std::size_t(g)].members[0])]);
+  if (incumbent >= 0 && !arms.empty()) arms[0] = actions[std::size_t(incumbent)];
+  if (chosen) *chosen = kept;
+  return arms;
 }
 
 }  // namespace daguai

@@ -63,8 +63,16 @@ struct ActionGroup {
 std::vector<ActionGroup> group_actions(const Cards& hand, const std::vector<Action>& actions);
 
 // At most `keep` groups (all when keep <= 0 or there are no more), as indices into `groups`:
-// the group of `prior` first (when prior >= 0), then the reserved slots, then the rest.
+// the group of `incumbent` first (when incumbent >= 0), then the reserved slots, then the rest.
 std::vector<int> select_candidates(const PolicyView& view, const std::vector<Action>& actions,
-                                   const std::vector<ActionGroup>& groups, int prior, int keep);
+                                   const std::vector<ActionGroup>& groups, int incumbent, int keep);
+
+// The arms a search races (pimc and analyze choose them alike): the groups select_candidates
+// keeps, one action each - its group's first member, or `incumbent` itself (an index into
+// `actions`, or -1) for the incumbent's group, which comes first. *chosen (when given)
+// receives the groups' indices into `groups`, in the arms' order.
+std::vector<Action> candidate_arms(const PolicyView& view, const std::vector<Action>& actions,
+                                   const std::vector<ActionGroup>& groups, int incumbent, int keep,
+                                   std::vector<int>* chosen = nullptr);
 
 }  // namespace daguai

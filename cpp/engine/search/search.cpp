@@ -323,7 +323,7 @@ namespace {
 // view's legal actions, `groups` their groups of equivalent plays.
 std::vector<Action> model_arms(const PolicyView& view, PolicyScratch& s, const SearchConfig& cfg,
                                const std::vector<Action>& legal,
-                               const std::vector<ActionGroup>& groups, int prior_index) {
+                               const std::vector<ActionGroup>& groups, int incumbent_index) {
   std::vector<Action> ranked, arms;
   cfg.rank(cfg.incumbent, view, s, &ranked);
   if (ranked.empty()) return arms;
@@ -331,8 +331,8 @@ std::vector<Action> model_arms(const PolicyView& view, PolicyScratch& s, const S
   for (std::size_t g = 0; g < groups.size(); ++g)
     for (int m : groups[g].members) group_of[std::size_t(m)] = int(g);
   std::vector<char> taken(groups.size(), 0);
-  taken[std::size_t(group_of[std::size_t(prior_index)])] = 1;
-  arms.push_back(legal[std::size_t(prior_index)]);
+  taken[std::size_t(group_of[std::size_t(incumbent_index)])] = 1;
+  arms.push_back(legal[std::size_t(incumbent_index)]);
   for (const Action& a : ranked) {
     if (int(arms.size()) >= cfg.model_top) break;
     const auto it = std::find(legal.begin(), legal.end(), a);
@@ -352,35 +352,57 @@ Action pimc_action(const PolicyView& view, Rng& rng, PolicyScratch& s, const Sea
   view.legal_actions(&s.actions);
   if (s.actions.size() == 1) return s.actions[0];  // no search for a forced decision
   const std::uint64_t seed = rng.next();
-  // The incumbent, kept when no candidate is clearly better: the rollout policy's own choice,
-  // or that of cfg.incumbent (a stronger policy than the rollouts: the expert's network).
-  Rng prior_rng = Rng::stream(seed, 0, Stream::kPolicy, kIncumbentIndex);
+  // The incumbent, kept when no candidate is clearly better: the choice of the rollout policy,
+  // or of cfg.incumbent (a stronger policy than the rollouts: the expert's network).
+  Rng incumbent_rng = Rng::stream(seed, 0, Stream::kPolicy, kIncumbentIndex);
   if (!cfg.decide) throw GameError("search: the config has no rollout dispatcher");
-  const PolicyId judge = cfg.incumbent == kNoPolicy ? cfg.rollout : cfg.incumbent;
-  const Action prior = cfg.decide(judge, view, prior_rng, s);
+  const PolicyId incumbent_policy = cfg.incumbent == kNoPolicy ? cfg.rollout : cfg.incumbent;
+  const Action incumbent = cfg.decide(incumbent_policy, view, incumbent_rng, s);
   s.actions.clear();
   view.legal_actions(&s.actions);
-  int prior_index = 0;
+  int incumbent_index = 0;
   for (std::size_t i = 0; i < s.actions.size(); ++i)
-    if (s.actions[i] == prior) prior_index = int(i);
+    if (s.actions[i] == incumbent) incumbent_index = int(i);
   const std::vector<ActionGroup> groups =
       group_actions(view.hand(view.current_player()), s.actions);
   std::vector<Action> arms;
   if (cfg.model_top > 0 && cfg.rank && cfg.incumbent != kNoPolicy) {
     const std::vector<Action> legal = s.actions;  // the ranking may use the scratch
-    arms = model_arms(view, s, cfg, legal, groups, prior_index);
+    arms = model_arms(view, s, cfg, legal, groups, incumbent_index);
     s.actions = legal;
   }
-  if (arms.empty()) {
-    const std::vector<int> chosen =
-        select_candidates(view, s.actions, groups, prior_index, cfg.max_candidates);
-    arms.reserve(chosen.size());
-    for (int g : chosen) arms.push_back(s.actions[std::size_t(groups[std::size_t(g)].members[0])]);
-  }
-  if (arms.size() == 1) return prior;
-  arms[0] = prior;  // the incumbent's group comes first
+  if (arms.empty())
+    arms = candidate_arms(view, s.actions, groups, incumbent_index, cfg.max_candidates);
+  if (arms.size() == 1) return incumbent;
+  arms[0] = incumbent;  // the incumbent's group comes first
   const SearchResult r = search(view.info(cfg.inference != Inference::kNone), arms, cfg, seed, 0);
   return arms[std::size_t(r.best)];
+}
+
+Analysis analyze_decision(const GameState& g, const SearchConfig& cfg, std::uint64_t seed,
+                          int incumbent, const SearchProgress& progress) {
+  if (g.match_over()) throw GameError("the match is over: nothing to analyze");
+  const int seat = g.current_player();
+  const InfoState v = information_state(g, seat, cfg.inference != Inference::kNone);
+  std::vector<Action> legal;
+  g.legal_actions(&legal);
+  if (incumbent < -1 || incumbent >= int(legal.size()))
+    throw GameError("search: incumbent must be -1 or a legal action index");
+  const std::vector<ActionGroup> groups = group_actions(g.hand(seat), legal);
+  std::vector<int> chosen;
+  const std::vector<Action> arms =
+      candidate_arms(PolicyView(g), legal, groups, incumbent, cfg.max_candidates, &chosen);
+  Analysis out;
+  out.result = search(v, arms, cfg, seed, incumbent >= 0 ? 0 : -1, progress);
+  out.groups = int(groups.size());
+  for (std::size_t a = 0; a < chosen.size(); ++a) {
+    std::vector<Action>& members = out.members.emplace_back();
+    const bool first = incumbent >= 0 && a == 0;
+    if (first) members.push_back(legal[std::size_t(incumbent)]);
+    for (int i : groups[std::size_t(chosen[a])].members)
+      if (!(first && i == incumbent)) members.push_back(legal[std::size_t(i)]);
+  }
+  return out;
 }
 
 }  // namespace daguai

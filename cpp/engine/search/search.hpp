@@ -119,6 +119,19 @@ SearchResult search(const InfoState& v, const std::vector<Action>& actions, cons
                     std::uint64_t seed, int incumbent = -1,
                     const SearchProgress& progress = SearchProgress());
 
+// An analysis (daguai.analyze): the race of the groups of equivalent legal actions of the
+// seat to act of `g`, at most cfg.max_candidates of them chosen as pimc chooses
+// (candidate_arms), with `incumbent` (an index into g's legal actions, or -1) first.
+struct Analysis {
+  SearchResult result;                       // one CandidateStats per arm, in the arms' order
+  std::vector<std::vector<Action>> members;  // per arm, the actions of its group (the
+                                             // incumbent first in its own)
+  int groups = 0;                            // groups of the legal actions
+};
+// GameError when the match is over or `incumbent` is not -1 or a legal action's index.
+Analysis analyze_decision(const GameState& g, const SearchConfig& cfg, std::uint64_t seed,
+                          int incumbent, const SearchProgress& progress = SearchProgress());
+
 // One rollout from `g` to the end of its round (or the match): every seat plays `policy`
 // through `decide` with the streams of (seed, game) (play_out.hpp; `seats` is the caller's
 // scratch, reused); returns the round's winner (team) or -1 for a draw (the round's result

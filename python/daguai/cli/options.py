@@ -14,7 +14,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, NoReturn
 
-from ..checks import check_policy, policy_names
+from ..bots import policy_names
+from ..checks import check_policy
 
 POLICY_NAMES = policy_names()  # the C++ registry
 OUT_EXTS = (".npz", ".csv", ".parquet", ".pq")

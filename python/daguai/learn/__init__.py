@@ -17,10 +17,25 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .. import _core
-from .._core import ACTION_FEATURES, LEARN_VERSION, STATE_FEATURES, Action, ModelError, Network
+from .._core.game import Action
+from .._core.learned import ACTION_FEATURES, LEARN_VERSION, STATE_FEATURES, ModelError, Network
 from ..dgn import dgn_bytes, parse_dgn, read_dgn, write_dgn
 from ..game import Game
+from .batch_env import BatchEnv
 from .config import TrainConfig
+from .tensors import (
+    CAND_FEATURES,
+    NUM_ABSTRACT,
+    OBS_SIZE,
+    OBS_VERSION,
+    abstract_id,
+    abstract_mask,
+    action_from_abstract,
+    encode_candidates,
+    encode_observation,
+    obs_meanings,
+    obs_spec,
+)
 
 if TYPE_CHECKING:
     from .model import QNet
@@ -28,6 +43,19 @@ if TYPE_CHECKING:
 
 __all__ = [
     "ACTION_FEATURES",
+    "BatchEnv",
+    "CAND_FEATURES",
+    "NUM_ABSTRACT",
+    "OBS_SIZE",
+    "OBS_VERSION",
+    "abstract_id",
+    "abstract_mask",
+    "action_from_abstract",
+    "encode_candidates",
+    "encode_observation",
+    "obs_meanings",
+    "obs_spec",
+    "pettingzoo_env",
     "LEARN_VERSION",
     "STATE_FEATURES",
     "ModelError",
@@ -44,7 +72,7 @@ __all__ = [
     "write_dgn",
 ]
 
-def learn_features(game: Game | _core.GameState) -> tuple[np.ndarray, list[Action], np.ndarray, int]:
+def learn_features(game: Game | _core.game.GameState) -> tuple[np.ndarray, list[Action], np.ndarray, int]:
     """The learned player's inputs for the seat to act (docs/learning.md "Features").
 
     Returns ``(state, candidates, actions, heuristic)``: ``float32[STATE_FEATURES]``, the
@@ -53,10 +81,19 @@ def learn_features(game: Game | _core.GameState) -> tuple[np.ndarray, list[Actio
     when there are no candidates). Raises ``IllegalActionError`` when the match is over and
     ``ValueError`` for anything but a Game.
     """
-    if not isinstance(game, (Game, _core.GameState)):
+    if not isinstance(game, (Game, _core.game.GameState)):
         raise ValueError(f"learn_features needs a daguai.Game, got {type(game).__name__}")
-    state, actions, feats, heuristic = _core.learn_features(game)
+    state, actions, feats, heuristic = _core.learned.learn_features(game)
     return state, list(actions), feats, int(heuristic)
+
+
+def pettingzoo_env(**kwargs: Any) -> Any:
+    """The PettingZoo AEC environment (:func:`daguai.env.env`; keyword arguments of
+    :class:`daguai.env.raw_env`). Needs ``pip install 'daguai[rl]'``; imported on first use,
+    so ``import daguai.learn`` does not need PettingZoo. See docs/learning.md."""
+    from .pettingzoo_env import env as _env
+
+    return _env(**kwargs)
 
 
 _TORCH = {"QNet": "model", "TrainSummary": "trainer", "train": "trainer", "export": "trainer"}

@@ -80,14 +80,14 @@ def _model_path(weights: bytes) -> str:
 
 
 def run_task(task: Task, weights: bytes | None) -> Frames:
-    """Play the task's rounds in C++ and return its frames (``_core._self_play`` columns)."""
+    """Play the task's rounds in C++ and return its frames (``_core.run._self_play`` columns)."""
     policies = list(task.policies)
     if "model" in policies:
         if weights is None:
             raise ValueError("a task with model seats needs weights")
         path = _model_path(weights)
         policies = [path if p == "model" else p for p in policies]
-    out: Frames = _core._self_play(task.rules._core, task.seed, task.first_game, task.games,
+    out: Frames = _core.run._self_play(task.rules._core, task.seed, task.first_game, task.games,
                                    policies, list(task.record), task.epsilon, task.branch,
                                    continuation=list(task.continuation))
     return out

@@ -25,7 +25,7 @@ def load_checkpoint(path: Path) -> dict[str, Any]:
     failure (a folder, garbage, a crafted or truncated file, another program's checkpoint)
     is a ``ModelError`` naming the file (the command line exits 2 with one line).
     """
-    from .._core import ModelError
+    from .._core.learned import ModelError
 
     if path.is_dir():
         raise ModelError(f"checkpoint {str(path)!r} is a folder, not a file")
@@ -54,7 +54,7 @@ def load_checkpoint(path: Path) -> dict[str, Any]:
 @contextlib.contextmanager
 def checkpoint_part(path: Path) -> Iterator[None]:
     """Weights of the wrong shapes or types in a checkpoint: a ``ModelError`` naming it."""
-    from .._core import ModelError
+    from .._core.learned import ModelError
 
     try:
         yield

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import _core
+from .._core.learned import ModelError
 from ..rules import Rules
 
 __all__ = ["CHECKPOINT", "DEFAULT_WIDTHS", "MAX_ACTORS", "MAX_CONTINUATION", "TrainConfig",
@@ -26,9 +27,10 @@ CHECKPOINT = "checkpoint.pt"
 DEFAULT_WIDTHS = (256, 128)
 #: The most actor processes a run may ask for.
 MAX_ACTORS = 256
-#: The most policies a continuation pool may hold (the engine's bound, bind_learn.cpp).
-MAX_CONTINUATION = 64
-_MAX_LAYERS, _MAX_WIDTH = 8, 4096  # the engine's bounds (cpp/engine/learned/format.hpp)
+#: The most policies a continuation pool may hold (the engine's bound, run/self_play.hpp).
+MAX_CONTINUATION: int = _core.run.MAX_CONTINUATION
+# the engine's bounds of a model (cpp/engine/learned/format.hpp)
+_MAX_LAYERS, _MAX_WIDTH = _core.learned.MAX_MODEL_LAYERS, _core.learned.MAX_MODEL_WIDTH
 
 
 def check_widths(widths: Sequence[int]) -> tuple[int, ...]:
@@ -36,7 +38,7 @@ def check_widths(widths: Sequence[int]) -> tuple[int, ...]:
     layers of 1..4096 units (``QNet`` asks; :meth:`TrainConfig.check` checks the same bounds)."""
     out = tuple(int(w) for w in widths)
     if not 1 <= len(out) <= _MAX_LAYERS or any(not 1 <= w <= _MAX_WIDTH for w in out):
-        raise _core.ModelError(f"widths must be 1..{_MAX_LAYERS} layers of 1..{_MAX_WIDTH} units, got {out}")
+        raise ModelError(f"widths must be 1..{_MAX_LAYERS} layers of 1..{_MAX_WIDTH} units, got {out}")
     return out
 
 
@@ -107,7 +109,7 @@ def _continuation_names(pool: Any) -> tuple[str, ...]:
         raise ValueError(f"continuation must be a tuple of policy names or .dgn paths, got {pool!r:.80}")
     if not 1 <= len(pool) <= MAX_CONTINUATION:
         raise ValueError(f"continuation must hold 1..{MAX_CONTINUATION} policies, got {len(pool)}")
-    kinds = {e["name"]: e["kind"] for e in _core.policy_entries()}
+    kinds = {e["name"]: e["kind"] for e in _core.catalog.policy_entries()}
     kinds.setdefault("learned", "model")
     playable = sorted(n for n, k in kinds.items() if k != "search")
     for p in pool:
@@ -136,9 +138,9 @@ def check_continuation(cfg: TrainConfig) -> None:
                 raise ValueError(f"continuation: no model file {p!r:.200}")
             try:
                 check_model_rules([p], cfg.rules)
-                _core.policy_id(p)
+                _core.catalog.policy_id(p)
             except ValueError as exc:
-                raise _core.ModelError(f"continuation: {' '.join(str(exc).split())}") from None
+                raise ModelError(f"continuation: {' '.join(str(exc).split())}") from None
 
 
 def config_json(cfg: TrainConfig) -> dict[str, Any]:

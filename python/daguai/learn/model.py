@@ -31,7 +31,7 @@ class QNet(nn.Module):
         super().__init__()
         widths = check_widths(widths)
         self.widths = widths
-        prev = int(_core.STATE_FEATURES) + int(_core.ACTION_FEATURES)
+        prev = int(_core.learned.STATE_FEATURES) + int(_core.learned.ACTION_FEATURES)
         layers: list[nn.Module] = []
         for w in widths:
             layers.append(nn.Linear(prev, w))

@@ -11,7 +11,7 @@ the single source of truth for every layout). Layouts are versioned by
 - :func:`abstract_id`, :func:`action_from_abstract`, :func:`abstract_mask` — the fixed-size
   abstract action space of :data:`NUM_ABSTRACT` ids.
 
-The batched C++ environment :class:`daguai.BatchEnv` is ``envs/batch_env.py``.
+The batched C++ environment :class:`daguai.learn.BatchEnv` is ``envs/batch_env.py``.
 
 The PettingZoo environment is :mod:`daguai.env` (optional dependencies, not imported here).
 """
@@ -23,7 +23,8 @@ from typing import Any, Literal, overload
 import numpy as np
 
 from .. import _core
-from .._core import Action, GameState, IllegalActionError, InfoState
+from .._core.core import IllegalActionError
+from .._core.game import Action, GameState, InfoState
 from ..checks import check_int
 from ..game import Game
 
@@ -43,18 +44,18 @@ __all__ = [
 ]
 
 #: Version of the observation / candidate / abstract-action layouts (bumped on any change).
-OBS_VERSION: int = int(_core.OBS_VERSION)
+OBS_VERSION: int = int(_core.io.OBS_VERSION)
 #: Length of an observation tensor (633 in version 1).
-OBS_SIZE: int = int(_core.OBS_SIZE)
+OBS_SIZE: int = int(_core.io.OBS_SIZE)
 #: Number of abstract action ids (444 in version 1).
-NUM_ABSTRACT: int = int(_core.NUM_ABSTRACT)
+NUM_ABSTRACT: int = int(_core.io.NUM_ABSTRACT)
 #: Features per legal action in candidate mode (67 in version 1).
-CAND_FEATURES: int = int(_core.CAND_FEATURES)
+CAND_FEATURES: int = int(_core.io.CAND_FEATURES)
 
 _SPEC: dict[str, slice] = {name: slice(off, off + size)
-                           for name, off, size, _ in _core.obs_slices()}
+                           for name, off, size, _ in _core.io.obs_slices()}
 
-_MEANING: dict[str, str] = {name: meaning for name, _, _, meaning in _core.obs_slices()}
+_MEANING: dict[str, str] = {name: meaning for name, _, _, meaning in _core.io.obs_slices()}
 
 
 def observation_bounds(rules: Any, matches: bool) -> tuple[np.ndarray, np.ndarray]:
@@ -96,8 +97,8 @@ def obs_spec() -> dict[str, slice]:
     --------
     >>> import daguai
     >>> g = daguai.Game(seed=1)
-    >>> x = daguai.encode_observation(g, 0)
-    >>> hand_counts = x[daguai.obs_spec()["hand"]]     # 54 face counts
+    >>> x = daguai.learn.encode_observation(g, 0)
+    >>> hand_counts = x[daguai.learn.obs_spec()["hand"]]     # 54 face counts
     """
     return dict(_SPEC)
 
@@ -108,7 +109,7 @@ def obs_meanings() -> dict[str, str]:
 
 
 def _check_game(game: Any, what: str, views: bool = False) -> None:
-    if not isinstance(game, (GameState, Game)) and not (views and isinstance(game, _core.InfoState)):
+    if not isinstance(game, (GameState, Game)) and not (views and isinstance(game, _core.game.InfoState)):
         raise ValueError(f"{what} needs a daguai.Game{' or a view' if views else ''}, "
                          f"got {type(game).__name__}")
 
@@ -144,16 +145,16 @@ def encode_observation(game: ViewLike, seat: int) -> np.ndarray:
     ValueError
         A seat outside 0..5, or something other than a Game.
     """
-    if isinstance(game, _core.InfoState):  # a view (what a Python policy receives)
+    if isinstance(game, _core.game.InfoState):  # a view (what a Python policy receives)
         seat = check_int(seat, "seat")
         if seat != game.seat:
             raise ValueError(f"this view is seat {game.seat}'s; seat {seat} is not in it (R16)")
-        return _core.encode_view(game)
+        return _core.io.encode_view(game)
     _check_game(game, "encode_observation")
     seat = check_int(seat, "seat")
     if not 0 <= seat < game.seats:
         raise ValueError(f"seat must be 0..{game.seats - 1}, got {seat}")
-    return _core.encode_observation(game, seat)
+    return _core.io.encode_observation(game, seat)
 
 
 def encode_candidates(game: GameLike) -> np.ndarray:
@@ -175,7 +176,7 @@ def encode_candidates(game: GameLike) -> np.ndarray:
         zero rows when the match is over.
     """
     _check_game(game, "encode_candidates")
-    return _core.encode_candidates(game)
+    return _core.io.encode_candidates(game)
 
 
 def abstract_id(action: Action, level: str | None = None) -> int:
@@ -201,7 +202,7 @@ def abstract_id(action: Action, level: str | None = None) -> int:
     if level is None:
         play = action.play
         level = play.level if play is not None else "2"
-    return int(_core.abstract_id(action, level))
+    return int(_core.io.abstract_id(action, level))
 
 
 @overload
@@ -231,7 +232,7 @@ def abstract_mask(game: ViewLike, return_index: bool = False
         ``int32`` array of shape ``(NUM_ABSTRACT,)``, only with ``return_index=True``.
     """
     _check_game(game, "abstract_mask", views=True)
-    mask, index = _core.abstract_mask(game)
+    mask, index = _core.io.abstract_mask(game)
     return (mask, index) if return_index else mask
 
 
@@ -261,4 +262,4 @@ def action_from_abstract(game: ViewLike, id: int) -> Action:  # noqa: A002 - doc
     _check_game(game, "action_from_abstract", views=True)
     if isinstance(id, (bool, np.bool_)) or not isinstance(id, (int, np.integer)):
         raise IllegalActionError(f"an abstract action must be an integer, got {id!r}")
-    return _core.action_from_abstract(game, int(id))
+    return _core.io.action_from_abstract(game, int(id))

@@ -8,7 +8,7 @@ from __future__ import annotations
 from .cluster import RAY_TIMEOUT, RayConnectionError
 from .evaluation import EvalResult, evaluate
 from .results import COLUMNS, SimResult
-from .simulation import POLICIES, play_game, simulate
+from .simulation import play_game, simulate
 
-__all__ = ["simulate", "evaluate", "play_game", "SimResult", "EvalResult", "COLUMNS", "POLICIES",
+__all__ = ["simulate", "evaluate", "play_game", "SimResult", "EvalResult", "COLUMNS",
            "RAY_TIMEOUT", "RayConnectionError"]

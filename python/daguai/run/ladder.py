@@ -312,7 +312,7 @@ def ladder(players: Sequence[str] | None = None, n_deals: int = 200, *, seed: in
         As in :func:`daguai.simulate`: a ``.dgn`` model trained for other rules is refused
         before any pairing is played, unless ``"any"``.
     """
-    names = _core.policy_names()
+    names = _core.catalog.policy_names()
     pool = [p for p in DEFAULT_POOL if p in names] if players is None else list(players)
     if isinstance(players, str):
         raise TypeError("players must be a sequence of names or .dgn paths, not one string")

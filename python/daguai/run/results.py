@@ -18,11 +18,11 @@ __all__ = ["SimResult", "COLUMNS", "column_names", "mean_interval", "render_text
 
 #: Every result column: ``(name, dtype, width, matches_only)``; width 0 = a 1-D column, k = an
 #: (n, k) column. Read from the engine's column table (cpp/engine/run/columns.cpp, the one place a
-#: column is declared: ``_core.result_columns()``), which the C++ rollouts and the Python slow
+#: column is declared: ``_core.run.result_columns()``), which the C++ rollouts and the Python slow
 #: path fill. Widths are those of the 6p3d table; at 4p2d (R18) "order" and "scores" are 4
-#: wide and "tributers" 2 (``_core.result_columns(rules)``).
+#: wide and "tributers" 2 (``_core.run.result_columns(rules)``).
 COLUMNS: tuple[tuple[str, str, int, bool], ...] = tuple(
-    (c["name"], c["dtype"], c["width"], c["matches_only"]) for c in _core.result_columns())
+    (c["name"], c["dtype"], c["width"], c["matches_only"]) for c in _core.run.result_columns())
 
 
 def column_names(matches: bool) -> list[str]:

@@ -5,7 +5,7 @@ columns (:class:`~daguai.run.results.SimResult`, in ``results.py``); :func:`~dag
 (``evaluation.py`` beside this module) compares two policies on the same deals with the teams
 swapped.
 
-Built-in policies ("random", "greedy", "heuristic") run entirely in C++ (``_core.simulate``,
+Built-in policies ("random", "greedy", "heuristic") run entirely in C++ (``_core.run.simulate``,
 threads with the GIL released). Any Python callable ``policy(view, seat) -> action`` may
 take a seat too (``view`` = ``Game.view(seat)``, what that seat may know): the run then
 goes through the Python path, where the built-in seats still run in C++ between the Python
@@ -44,14 +44,13 @@ from ..table import seats_of
 from .cluster import RAY_TIMEOUT, RayConnectionError, ray_init
 from .results import SimResult
 
-__all__ = ["simulate", "play_game", "SimResult", "POLICIES", "MAX_ROUNDS_PER_MATCH", "CHUNK_SECONDS",
+__all__ = ["simulate", "play_game", "SimResult", "MAX_ROUNDS_PER_MATCH", "CHUNK_SECONDS",
            "RAY_TIMEOUT", "RayConnectionError", "ProgressBar"]
 
 #: The built-in policies (the C++ catalog, cpp/engine/catalog/policies.def).
-POLICIES = tuple(_core.policy_names())
 
 #: Safety net of the match mode: a match stops after this many rounds (read from C++).
-MAX_ROUNDS_PER_MATCH: int = _core.MAX_ROUNDS_PER_MATCH
+MAX_ROUNDS_PER_MATCH: int = _core.run.MAX_ROUNDS_PER_MATCH
 
 #: Target duration of one C++ call of a local run without ``batch`` (matches: twice that):
 #: the run is interruptible (Ctrl-C) between calls.
@@ -65,7 +64,7 @@ CHUNK_SECONDS = 0.25
 def _run_fast(rules: Rules, seed: int, first: int, count: int, policies: Sequence[str],
               matches: bool, threads: int, auto_pass: bool, start: Game | None = None,
               view_seat: int = -1) -> dict[str, np.ndarray]:
-    return dict(_core.simulate(rules._core, seed, count, list(policies), matches, first,
+    return dict(_core.run.simulate(rules._core, seed, count, list(policies), matches, first,
                                threads, auto_pass, start, view_seat))
 
 
@@ -73,7 +72,7 @@ def play_game(seed: int, game: int, policies: Sequence[PolicyLike], *, rules: Ru
               matches: bool = False, auto_pass: bool = False) -> tuple[Game, int, int]:
     """Play game ``game`` of a run from Python, decision by decision (the slow path).
 
-    Built-in seats are driven by ``_core.PolicyRunner(name, seed, game, seat)`` (the same
+    Built-in seats are driven by ``_core.run.PolicyRunner(name, seed, game, seat)`` (the same
     random stream as in C++), callables are called as ``policy(view, seat)``. Stops after
     the first round, or at the end of the match with ``matches=True``. Returns the game and
     the numbers of plays and passes decided (forced passes applied by ``auto_pass`` are not
@@ -107,7 +106,7 @@ def _play(g: Game, pols: Sequence[PolicyLike], matches: bool) -> tuple[int, int]
     # Built-in seats run in C++ (_SeatDriver) until a Python seat is to act; that policy
     # receives the seat's view (Game.view: R16, no other hand), never the Game.
     game = g.game_index
-    driver = _core._SeatDriver([None if callable(p) else p for p in pols], g.seed, game)
+    driver = _core.run._SeatDriver([None if callable(p) else p for p in pols], g.seed, game)
     limit = MAX_ROUNDS_PER_MATCH if matches else 1
     plays = passes = 0
     while True:
@@ -139,7 +138,7 @@ def _run_slow(rules: Rules, seed: int, first: int, count: int, policies: Sequenc
               matches: bool, auto_pass: bool, start: Game | None = None,
               view_seat: int = -1, worlds: Sequence[Game] | None = None) -> dict[str, np.ndarray]:
     # The rows are filled by the engine's column table (cpp/engine/run/columns.cpp), as in C++.
-    rows = _core._ResultRows(rules._core, count, matches)
+    rows = _core.run._ResultRows(rules._core, count, matches)
     if start is not None and view_seat >= 0 and worlds is None:
         worlds = _view_worlds(start, view_seat, seed, first, count)
     for j in range(count):
@@ -196,7 +195,7 @@ def simulate(n: int = 10_000, policies: Sequence[PolicyLike] = ("heuristic", "ra
         a match from ``seed``/game index), or a whole match with ``matches=True``.
     policies : sequence
         2 policies (team A = seats 0, 2, 4; team B = seats 1, 3, 5) or 6 (one per seat).
-        Each is a built-in name (``daguai.run.POLICIES``) or a callable
+        Each is a built-in name (``daguai.bots.policy_names()``) or a callable
         ``policy(view, seat: int) -> action`` (anything ``Game.step`` accepts; ``view`` is
         ``Game.view(seat)``: that seat's information, with ``legal_actions()``). With
         any callable the run takes the slower Python path (same results for the same

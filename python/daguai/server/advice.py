@@ -111,7 +111,7 @@ def combos(game: Game, seat: int) -> list[dict[str, Any]]:
     leader's legal plays (R5, R8: whatever the play to beat), one per set of cards, at most
     :data:`MAX_COMBOS` of each kind, lowest first, as ``{kind, cards}``: what the web table
     marks in the hand. Only the engine classifies; the page draws."""
-    from .._core import Kind
+    from .._core.plays import Kind
     from ..plays import legal_plays
 
     seen: set[tuple[str, ...]] = set()
@@ -204,7 +204,7 @@ def hint(game: Game, legal_texts: list[str], decision: int, seed: int,
     index = {t: i for i, t in enumerate(legal_texts)}
     cands = []
     for k, g in enumerate(a.groups):
-        n = g.worlds
+        n = g.rollouts
         for text in g.plays:
             cands.append({"index": index.get(text), "text": text, "group": k, "best": g.best,
                           "n": n, "win": g.win, "draw": g.draw, "lose": g.lose,

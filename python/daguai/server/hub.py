@@ -2,7 +2,7 @@
 table of client messages (:data:`HANDLERS`) that :meth:`Hub.handle` routes each message by.
 
 To add a client message: its ``client_<type>`` entry in the protocol schema (and in the
-schema's ``client_message``), its type in ``messages.CLIENT_TYPES``, its row in
+schema's ``client_message``, which ``messages.CLIENT_TYPES`` reads), its row in
 :data:`HANDLERS` (usually calling a ``Table`` method) and its lines in docs/protocol.md."""
 
 from __future__ import annotations

@@ -12,9 +12,12 @@ from .. import protocol
 
 #: Largest client message (bytes of text) the server reads; larger ones get ``too_large``.
 MAX_MESSAGE = 64 * 1024
-#: The client message types; each is the schema's ``client_<type>`` entry and a row of the
-#: hub's handler table (``hub.HANDLERS``).
-CLIENT_TYPES = ("join", "act", "resync", "ping", "check", "hint", "leave", "chat")
+#: The client message types, read from the shipped schema's ``client_message`` (the one list:
+#: each is a ``client_<type>`` entry there, and a row of the hub's handler table,
+#: ``hub.HANDLERS``).
+CLIENT_TYPES: tuple[str, ...] = tuple(
+    ref["$ref"].removeprefix("#/$defs/client_")
+    for ref in protocol.schema()["$defs"]["client_message"]["oneOf"])
 
 
 class ProtocolError(Exception):

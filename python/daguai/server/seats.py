@@ -7,7 +7,7 @@ import hashlib
 from dataclasses import dataclass
 from typing import Any
 
-from ..checks import policy_names
+from ..bots import policy_names
 
 SEAT_KINDS = ("human", "bot", "remote")
 

@@ -13,7 +13,7 @@ from ..game import Game
 from .seats import SeatPlan
 
 
-def policy_action(policy: str, game: Game, seed: int, decision: int) -> _core.Action:
+def policy_action(policy: str, game: Game, seed: int, decision: int) -> _core.game.Action:
     """The built-in ``policy``'s decision for the seat to act: the one place bots are called.
 
     Its random stream depends on (table seed, decision number, seat) only, so a table
@@ -21,7 +21,7 @@ def policy_action(policy: str, game: Game, seed: int, decision: int) -> _core.Ac
     """
     seat = game.current_player
     assert seat is not None
-    return _core.PolicyRunner(policy, seed, decision, seat).act(game)
+    return _core.run.PolicyRunner(policy, seed, decision, seat).act(game)
 
 
 class BotSeats:
@@ -36,7 +36,7 @@ class BotSeats:
     away_since: list[float | None]
     _standin: asyncio.TimerHandle | None
 
-    def commit(self, action: _core.Action, timeout: bool = False, standin: bool = False) -> None:
+    def commit(self, action: _core.game.Action, timeout: bool = False, standin: bool = False) -> None:
         raise NotImplementedError
 
     def _connected(self, seat: int) -> bool:

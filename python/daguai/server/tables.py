@@ -349,7 +349,7 @@ class Table(BotSeats, Hints):
         out: list[tuple[int | None, Conn]] = [(s, c) for s, c in enumerate(self.conns) if c is not None]
         return out + [(None, c) for c in self.spectators]
 
-    def commit(self, action: _core.Action, timeout: bool = False, standin: bool = False) -> None:
+    def commit(self, action: _core.game.Action, timeout: bool = False, standin: bool = False) -> None:
         """Apply a legal action, checkpoint it, then tell every seat what happened."""
         t0, c0 = time.perf_counter(), time.thread_time()
         start = self.game.state.n_events

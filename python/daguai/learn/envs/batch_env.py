@@ -9,7 +9,8 @@ from typing import Any
 import numpy as np
 
 from ... import _core
-from ..._core import Action, GameState, IllegalActionError
+from ..._core.core import IllegalActionError
+from ..._core.game import Action, GameState
 from ...checks import check_int, check_model_rules, check_rules, check_seed
 from ...codec import short_repr
 from ...game import Game
@@ -53,7 +54,7 @@ class BatchEnv:
         ``"fresh"`` (the default with ``matches=True``, and the behaviour before start
         states existed): level 2, no tribute.
     opponents : sequence of 6, optional
-        Built-in policies (names, ``daguai.run.POLICIES``) on the seats the learner does
+        Built-in policies (names, ``daguai.bots.policy_names()``) on the seats the learner does
         not control, ``None`` on the learner's seats; or 2 entries (team A, team B). The
         opponents play in C++ inside ``reset``/``step``: ``to_act`` and ``obs`` are then
         always of learner seats, and a round the opponents end is rewarded on that step.
@@ -85,7 +86,7 @@ class BatchEnv:
     Examples
     --------
     >>> import numpy as np, daguai
-    >>> env = daguai.BatchEnv(256, seed=1)
+    >>> env = daguai.learn.BatchEnv(256, seed=1)
     >>> obs, mask, rewards, done, to_act = env.reset()
     >>> rng = np.random.default_rng(0)
     >>> actions = (rng.random(mask.shape) * mask).argmax(axis=1)   # uniform over legal ids
@@ -113,7 +114,7 @@ class BatchEnv:
         self._matches = bool(matches)
         self._auto_pass = bool(auto_pass)
         self._start = start
-        self._env = _core.BatchEnv(n, rules._core, seed, self._matches, self._auto_pass,
+        self._env = _core.run.BatchEnv(n, rules._core, seed, self._matches, self._auto_pass,
                                    bool(abstract), STARTS.index(start))
         if opponents is not None:
             n_seats = seats_of(rules)  # R18: 6, or 4 at 4p2d
@@ -283,7 +284,7 @@ class BatchEnv:
         if not isinstance(state, dict) or set(state) != set(keys):
             raise IllegalActionError(bad + f"expected the fields {', '.join(keys)}")
         env = state["_env"]
-        if type(env) is not _core.BatchEnv:
+        if type(env) is not _core.run.BatchEnv:
             raise IllegalActionError(bad + f"_env is a {type(env).__name__}, not an engine BatchEnv")
         args = env.__reduce__()[1]  # what the engine environment was built with
         own = {"_seed": int(args[2]), "_matches": bool(args[3]), "_auto_pass": bool(args[4]),

@@ -11,7 +11,7 @@ already does, as soon as Gymnasium is imported too: ``daguai._gym_ids``):
     ``gymnasium.make("daguai/DaGuai-v0", seat=0, opponents="heuristic")``.
 ``"daguai/DaGuaiSelfPlay-v0"`` — :class:`daguai.learn.envs.gym_vector.DaGuaiVectorEnv`,
 ``gymnasium.make_vec`` only
-    :class:`daguai.BatchEnv` behind Gymnasium's vector API: ``num_envs`` games stepped
+    :class:`daguai.learn.BatchEnv` behind Gymnasium's vector API: ``num_envs`` games stepped
     together in C++, one policy acting for whichever seat is to act (self-play).
     ``gymnasium.make_vec("daguai/DaGuaiSelfPlay-v0", num_envs=256)``.
 
@@ -22,7 +22,7 @@ Conventions of both
 -------------------
 Observations
     ``{"observation": float32[633], "action_mask": int8[444]}``: the observation tensor of
-    the seat to act (:func:`daguai.encode_observation`, R16) and the legal abstract ids
+    the seat to act (:func:`daguai.learn.encode_observation`, R16) and the legal abstract ids
     (int8, 1 = legal: the one mask dtype of every daguai API).
 Actions
     ``Discrete(444)``: abstract action ids (docs/learning.md); the id's canonical action is
@@ -48,8 +48,9 @@ except ImportError as _exc:  # pragma: no cover - depends on the installation
         "daguai.learn.envs.gym_env needs the optional package gymnasium: pip install 'daguai[rl]' "
         f"(or: pip install gymnasium). ({_exc})") from _exc
 
-from ... import _core
-from ..._core import IllegalActionError
+from ... import _core, _gym_ids
+from ..._core.core import IllegalActionError
+from ..._gym_ids import ENV_ID, SELF_PLAY_ID
 from ...bots import Bot
 from ...checks import check_model_rules, check_policy, check_rules, check_seed
 from ...game import Game
@@ -57,8 +58,6 @@ from ...rules import Rules
 from ...table import seats_of
 from ..tensors import NUM_ABSTRACT
 from ..tensors import observation_bounds as _observation_bounds
-from . import _gym_ids
-from ._gym_ids import ENV_ID, SELF_PLAY_ID
 
 __all__ = ["DaGuaiEnv", "ENV_ID", "SELF_PLAY_ID", "BUILTIN_POLICIES"]
 
@@ -216,7 +215,7 @@ class DaGuaiEnv(gymnasium.Env):
             raise ValueError(f"seat must be a seat 0..{n - 1} or a sequence of distinct seats, got {seat!r}")
         if len(seats) == n:
             raise ValueError(f"the learner cannot play all {'six' if n == 6 else n} seats here: use "
-                             "daguai.BatchEnv or daguai/DaGuaiSelfPlay-v0 for self-play")
+                             "daguai.learn.BatchEnv or daguai/DaGuaiSelfPlay-v0 for self-play")
         return tuple(sorted(int(s) for s in seats))
 
     def _check_opponents(self, opponents: Any) -> dict[int, PolicyLike]:
@@ -286,7 +285,7 @@ class DaGuaiEnv(gymnasium.Env):
         assert self.game_seed is not None
         self.game = Game(self.game_seed, self._game_rules, auto_pass=self.auto_pass,
                          game=self.game_index, start=self.start)
-        self._runners = {s: _core.PolicyRunner(p, self.game_seed, self.game_index, s)
+        self._runners = {s: _core.run.PolicyRunner(p, self.game_seed, self.game_index, s)
                          for s, p in self.policies.items() if isinstance(p, str)}
 
     def _round_end(self, before: int) -> tuple[float, bool]:
@@ -319,7 +318,7 @@ class DaGuaiEnv(gymnasium.Env):
         if g.match_over or g.current_player not in self.seats:
             raise IllegalActionError("the episode has ended: call reset()")
         a = _action_id(action, f"seat {g.current_player}")
-        mask, index = _core.abstract_mask(g)
+        mask, index = _core.io.abstract_mask(g)
         reward = 0.0
         self._illegal = not mask[a]
         if self._illegal:
@@ -348,14 +347,14 @@ class DaGuaiEnv(gymnasium.Env):
         seat = g.current_player if live else self._last_seat
         if live:
             self._last_seat = int(seat)
-        mask = _core.abstract_mask(g)[0] if live else np.zeros(NUM_ABSTRACT, dtype=np.int8)
-        return {"observation": _core.encode_observation(g, seat), "action_mask": mask}
+        mask = _core.io.abstract_mask(g)[0] if live else np.zeros(NUM_ABSTRACT, dtype=np.int8)
+        return {"observation": _core.io.encode_observation(g, seat), "action_mask": mask}
 
     def _info(self, obs: dict[str, np.ndarray] | None, ended: bool = False) -> dict[str, Any]:
         g = self._game()
         live = not g.match_over and g.current_player in self.seats
         info: dict[str, Any] = {
-            "action_mask": (_core.abstract_mask(g)[0] if live
+            "action_mask": (_core.io.abstract_mask(g)[0] if live
                             else np.zeros(NUM_ABSTRACT, dtype=np.int8)),
             "seat": g.current_player if live else -1,
             "game_index": self.game_index,

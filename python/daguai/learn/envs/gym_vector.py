@@ -1,5 +1,5 @@
 """The self-play vector environment ``"daguai/DaGuaiSelfPlay-v0"`` (docs/learning.md
-"Gymnasium"): :class:`daguai.BatchEnv` behind Gymnasium's vector API, one policy acting for
+"Gymnasium"): :class:`daguai.learn.BatchEnv` behind Gymnasium's vector API, one policy acting for
 whichever seat is to act in ``num_envs`` games stepped together in C++. The conventions it
 shares with :class:`daguai.learn.envs.gym_env.DaGuaiEnv` are in ``gym_env.py``; needs the
 optional package ``gymnasium``."""
@@ -20,7 +20,7 @@ except ImportError as _exc:  # pragma: no cover - depends on the installation
         "daguai.learn.envs.gym_vector needs the optional package gymnasium: pip install 'daguai[rl]' "
         f"(or: pip install gymnasium). ({_exc})") from _exc
 
-from ..._core import IllegalActionError
+from ..._core.core import IllegalActionError
 from ...checks import check_rules, check_seed
 from ...rules import Rules
 from ..tensors import NUM_ABSTRACT
@@ -31,7 +31,7 @@ __all__ = ["DaGuaiVectorEnv"]
 
 
 class DaGuaiVectorEnv(VectorEnv):
-    """:class:`daguai.BatchEnv` through Gymnasium's vector API (self-play):
+    """:class:`daguai.learn.BatchEnv` through Gymnasium's vector API (self-play):
     ``gymnasium.make_vec("daguai/DaGuaiSelfPlay-v0", num_envs=n)``.
 
     One policy decides for whichever seat is to act in each of ``num_envs`` games stepped
@@ -42,7 +42,7 @@ class DaGuaiVectorEnv(VectorEnv):
     num_envs : int
         Number of games.
     rules, matches, start, auto_pass
-        As for :class:`daguai.BatchEnv` (round episodes with random start states by default).
+        As for :class:`daguai.learn.BatchEnv` (round episodes with random start states by default).
     max_episode_steps : int, optional
         Truncate an episode after this many steps (none by default: rounds always end).
 

@@ -25,11 +25,11 @@ Players and actions
     Players 0..5 are seats (teams: even / odd seats, R1); ``"python_daguai_4p2d"`` is the
     4-player, 2-deck table (R18: players 0..3, stakes ±1 or ±3, the same actions and
     observation shape). Actions are the 444 abstract ids of
-    docs/learning.md (``legal_actions()`` = the ids set in :func:`daguai.abstract_mask`); an
+    docs/learning.md (``legal_actions()`` = the ids set in :func:`daguai.learn.abstract_mask`); an
     id plays its canonical action.
 Observations
     ``observation_tensor(player)``: the 633-float observation of that seat
-    (:func:`daguai.encode_observation`, R16: what the seat may know; zeros before the deal).
+    (:func:`daguai.learn.encode_observation`, R16: what the seat may know; zeros before the deal).
     ``observation_string(player)``: the table with only that seat's hand. No information
     state (perfect recall) tensor or string is provided.
 Returns
@@ -178,7 +178,7 @@ class DaGuaiState(pyspiel.State):
         g = self.game
         if g is None or g.match_over or player != g.current_player:
             return []
-        return np.flatnonzero(_core.abstract_mask(g)[0]).tolist()
+        return np.flatnonzero(_core.io.abstract_mask(g)[0]).tolist()
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         assert self.is_chance_node()
@@ -199,7 +199,7 @@ class DaGuaiState(pyspiel.State):
             return f"seed byte {action}"
         g = self.game
         if g is not None and not g.match_over and player == g.current_player:
-            mask = _core.abstract_mask(g)[0]
+            mask = _core.io.abstract_mask(g)[0]
             if 0 <= action < NUM_ABSTRACT and mask[action]:
                 return f"{action}:{action_from_abstract(g, int(action))!r}"
         return f"abstract {action}"
@@ -233,7 +233,7 @@ class DaGuaiObserver:
         if g is None:
             self.tensor.fill(0)
         else:
-            self.tensor[:] = _core.encode_observation(g, player)
+            self.tensor[:] = _core.io.encode_observation(g, player)
 
     def string_from(self, state: DaGuaiState, player: int) -> str:
         g = state.game

@@ -3,7 +3,7 @@
 Needs the optional packages ``pettingzoo`` and ``gymnasium`` (``pip install 'daguai[rl]'``);
 ``import daguai`` does not import this module. Three spellings give the same environment:
 
-- ``daguai.pettingzoo_env(**kwargs)`` (a function of ``daguai``; imports this module);
+- ``daguai.learn.pettingzoo_env(**kwargs)`` (a function of ``daguai.learn``; imports this module);
 - ``from daguai.env import env`` then ``env(**kwargs)`` (PettingZoo's convention);
 - ``from daguai import env`` then ``env(**kwargs)``: that name is this module, and the
   module itself is callable (it forwards to :func:`env`), so the PettingZoo idiom works
@@ -30,7 +30,7 @@ Agents
     player on turn); seats that are out of cards are simply never selected until the end.
 Episodes
     One **round** by default: episode k after ``reset(seed=s)`` is the first round of
-    ``Game(s, rules, game=k, start=start)`` (the same streams as :class:`daguai.BatchEnv`,
+    ``Game(s, rules, game=k, start=start)`` (the same streams as :class:`daguai.learn.BatchEnv`,
     so any episode can be replayed with :class:`daguai.Game`). ``start="random"`` (the
     default for rounds) begins at random levels, often with a tribute exchange
     (docs/learning.md "Start states"); ``start="fresh"`` keeps level 2 and no tribute (the
@@ -50,7 +50,7 @@ Termination
     matches with ``Rules.max_rounds``).
 Observations
     ``{"observation": float32[633], "action_mask": int8[444]}`` for every agent, from its
-    own seat's view (:func:`daguai.encode_observation`, R16: no other seat's hand). The
+    own seat's view (:func:`daguai.learn.encode_observation`, R16: no other seat's hand). The
     mask is all zeros unless it is that agent's turn. int8 is the one mask dtype of every
     daguai API (PettingZoo's convention; Gymnasium's ``Discrete.sample(mask=...)`` needs it).
     After the episode's end the observation shows the finished round (phase ``match_over``).
@@ -116,7 +116,8 @@ except ImportError as _exc:  # pragma: no cover - depends on the installation
     ) from _exc
 
 from ... import _core
-from ..._core import Action, IllegalActionError
+from ..._core.core import IllegalActionError
+from ..._core.game import Action
 from ...checks import check_rules
 from ...game import Game
 from ...rules import Rules
@@ -295,7 +296,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo naming convention
             return
         g = self.game
         if self.abstract:
-            mask, index = _core.abstract_mask(g)
+            mask, index = _core.io.abstract_mask(g)
             self._mask, self._index, self._acts = mask, index, None
         else:
             acts = g.legal_actions()
@@ -314,7 +315,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo naming convention
         """``{"observation": float32[633], "action_mask": int8[n_actions]}`` of ``agent``'s
         own seat (R16); the mask is zero unless ``agent`` is to act. Fresh arrays."""
         seat = _SEAT[agent]
-        obs = _core.encode_observation(self.game, seat)
+        obs = _core.io.encode_observation(self.game, seat)
         live = not (self.terminations.get(agent) or self.truncations.get(agent))
         if live and agent == self.agent_selection and self.game.current_player == seat:
             self._legal()
@@ -391,13 +392,13 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo naming convention
 
     def candidates(self) -> np.ndarray:
         """Candidate features (k, CAND_FEATURES) of :meth:`legal_actions` (candidate mode)."""
-        return _core.encode_candidates(self.game)
+        return _core.io.encode_candidates(self.game)
 
     def state(self) -> np.ndarray:
         """Global state for centralized training: every seat's observation tensor
         concatenated (seat 0 first), float32[seats * 633] (6 seats, or 4 at 4p2d): it shows
         every hand."""
-        return np.concatenate([_core.encode_observation(self.game, s) for s in range(self.seats)])
+        return np.concatenate([_core.io.encode_observation(self.game, s) for s in range(self.seats)])
 
     def render(self) -> str | None:
         """``"ansi"``: the table as text (every hand shown); ``"human"``: print it."""

@@ -1,0 +1,162 @@
+// _core._testing, the views into the engine's internals that only tests read: the heuristic's
+// plan, the sampler's worlds by method, the constraint model's verdict on a world, and the
+// weights and worlds of inference from play.
+#include <pybind11/numpy.h>
+#include <pybind11/stl.h>
+
+#include "convert.hpp"
+#include "game/game_args.hpp"
+
+#include <daguai/beliefs/constraints.hpp>
+#include <daguai/beliefs/sampler.hpp>
+#include <daguai/catalog/catalog.hpp>
+#include <daguai/game/infostate.hpp>
+#include <daguai/game/position.hpp>
+#include <daguai/players/planner.hpp>
+#include <daguai/search/inference.hpp>
+
+namespace daguai::bind {
+
+namespace {
+
+// Inference from play (search/inference.hpp): the weights of uniform worlds, the resampled ones.
+// The model of play of an inference setting, its values checked; GameError for "learned" at a
+// table without a learned network.
+PlayModel play_model(const InfoState& v, const std::string& inference, int worlds, double noise,
+                     double temperature) {
+  SearchConfig cfg = search_config();
+  cfg.inference = parse_inference(inference);
+  check_inference_settings(worlds, noise, temperature);
+  cfg.inference_noise = noise;
+  cfg.inference_temperature = temperature;
+  check_learned_inference(cfg.inference, v.pub.rules.table);
+  return cfg.play_model();
+}
+
+void bind_inference(py::module_& m) {
+  m.def(
+      "inference_weights",
+      [](const InfoState& v, std::int64_t n, std::uint64_t seed, double noise,
+         const std::string& inference, double temperature) {
+        if (n <= 0) throw GameError("sample_worlds: n must be >= 1, got " + std::to_string(n));
+        const PlayModel model = play_model(v, inference, 1, noise, temperature);
+        py::array_t<double> out(py::ssize_t{n});
+        double* o = out.mutable_data();
+        {
+          py::gil_scoped_release nogil;  // writes only `out`, owned here
+          const Constraints c(v);
+          PolicyScratch scratch;
+          for (std::int64_t k = 0; k < n; ++k)
+            o[k] = play_log_likelihood(v, sample_world_hands(c, seed, std::uint64_t(k)), model,
+                                       std::uint64_t(k), scratch);
+        }
+        return out;
+      },
+      py::arg("view"), py::arg("n"), py::arg("seed"), py::arg("noise") = kHeuristicNoise,
+      py::arg("inference") = "heuristic", py::arg("temperature") = kLearnedTemperature,
+      "Log-likelihood of the others' plays this round (the model of `inference`) in worlds "
+      "0..n-1 of sample_worlds(view, n, seed).");
+  m.def(
+      "inferred_hands_array",
+      [](const InfoState& v, std::int64_t n, std::uint64_t seed, const std::string& inference,
+         int worlds, double noise, double temperature) {
+        if (n <= 0) throw GameError("sample_worlds: n must be >= 1, got " + std::to_string(n));
+        const PlayModel model = play_model(v, inference, worlds, noise, temperature);
+        const int seats = v.table().seats;
+        py::array_t<std::uint8_t> out({py::ssize_t(n), py::ssize_t(seats), py::ssize_t(kNumFaces)});
+        std::uint8_t* o = out.mutable_data();
+        {
+          py::gil_scoped_release nogil;  // writes only `out`, owned here
+          const Constraints c(v);
+          PolicyScratch scratch;
+          for (std::int64_t k = 0; k < n; ++k) {
+            const Hands h =
+                inferred_world_hands(v, c, model, worlds, seed, std::uint64_t(k), scratch);
+            for (int s = 0; s < seats; ++s)
+              for (int f = 0; f < kNumFaces; ++f)
+                o[(k * seats + s) * kNumFaces + f] = std::uint8_t(h[std::size_t(s)].count(f));
+          }
+        }
+        return out;
+      },
+      py::arg("view"), py::arg("n"), py::arg("seed"), py::arg("inference"),
+      py::arg("inference_worlds") = kInferenceWorlds, py::arg("noise") = kHeuristicNoise,
+      py::arg("temperature") = kLearnedTemperature,
+      "Face counts (n x seats x 54) of the worlds 0..n-1 a search with this inference plays.");
+}
+
+}  // namespace
+
+namespace {
+
+// One hand per seat of the view's table, as the engine's array.
+Hands hands_of(const InfoState& v, const std::vector<Cards>& hands) {
+  if (hands.size() != std::size_t(v.table().seats))
+    throw GameError("one hand per seat (" + std::to_string(v.table().seats) + ")");
+  Hands h{};
+  for (int s = 0; s < v.table().seats; ++s) h[std::size_t(s)] = hands[std::size_t(s)];
+  return h;
+}
+
+void bind_worlds(py::module_& m) {
+  m.def(
+      "sample_hands_array",
+      [](const InfoState& v, std::int64_t n, std::uint64_t seed, int method) {
+        if (n <= 0) throw GameError("sample_worlds: n must be >= 1, got " + std::to_string(n));
+        if (method < 0 || method > 2) throw GameError("method is 0 (auto), 1 (reject), 2 (chain)");
+        const int seats = v.table().seats;  // R18: n x seats x 54
+        py::array_t<std::uint8_t> out({py::ssize_t(n), py::ssize_t(seats), py::ssize_t(kNumFaces)});
+        std::uint8_t* o = out.mutable_data();
+        {
+          py::gil_scoped_release nogil;  // writes only `out`, owned here
+          const Constraints c(v);
+          for (std::int64_t k = 0; k < n; ++k) {
+            const auto h = sample_world_hands(c, seed, std::uint64_t(k), SampleMethod(method));
+            for (int s = 0; s < seats; ++s)
+              for (int f = 0; f < kNumFaces; ++f)
+                o[(k * seats + s) * kNumFaces + f] = std::uint8_t(h[std::size_t(s)].count(f));
+          }
+        }
+        return out;
+      },
+      py::arg("view"), py::arg("n"), py::arg("seed"), py::arg("method") = 0,
+      "Face counts (n x seats x 54) of the hands of worlds 0..n-1 (method 1/2: one stage).");
+  m.def(
+      "consistent",
+      [](const InfoState& v, const std::vector<Cards>& hands) {
+        return consistent(v, hands_of(v, hands));
+      },
+      py::arg("view"), py::arg("hands"), "Whether the hands agree with everything the view knows.");
+  m.def(
+      "world_violation",
+      [](const InfoState& v, const std::vector<Cards>& hands) {
+        return Constraints(v).violation(hands_of(v, hands));
+      },
+      py::arg("view"), py::arg("hands"),
+      "The first fact of the view's constraint model the hands break ('' when none).");
+  m.def(
+      "world_game",
+      [](const InfoState& v, const std::vector<Cards>& hands) {
+        const Position p = world_position(v, hands_of(v, hands));
+        return GameState(v.pub.rules, p, true);
+      },
+      py::arg("view"), py::arg("hands"),
+      "The world loaded through the position validator (PositionError if it refuses it).");
+}
+
+}  // namespace
+
+void bind_testing_hooks(py::module_& t) {
+  t.def(
+      "heuristic_plan",
+      [](py::handle hand, py::handle level, const Rules& rules) {
+        const HeuristicPlan p = heuristic_plan(to_cards(hand, "hand"), to_level(level), rules);
+        return py::make_tuple(py::cast(p.plays), p.minimal);
+      },
+      py::arg("hand"), py::arg("level"), py::arg("rules"),
+      "The heuristic policy's plan for the hand (its plays), and whether it claims to be minimal.");
+  bind_worlds(t);
+  bind_inference(t);
+}
+
+}  // namespace daguai::bind

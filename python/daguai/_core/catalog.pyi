@@ -1,0 +1,26 @@
+"""Type stubs for daguai._core.catalog: the catalog layer (cpp/bindings/catalog/): every policy by
+name and kind; analyze.
+
+Hand-written; tests/dev/test_dev_stubs.py compares them with the bindings."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypedDict
+
+from daguai._core.game import Action, _GameLike
+
+def policy_names() -> list[str]: ...
+class _PolicyEntry(TypedDict):
+    name: str
+    kind: str  # "rule", "search" or "model"
+    rollouts: int | None
+def policy_entries() -> list[_PolicyEntry]: ...
+def _search(game: _GameLike, rollouts: int, ms: float, threads: int, rollout: str, seed: int,
+            max_candidates: int = ..., incumbent: int = ...,
+            progress: Callable[[float, float], Any] | None = ..., inference: str = ...,
+            inference_worlds: int = ..., inference_noise: float = ...,
+            inference_temperature: float = ...,
+            ) -> tuple[list[tuple[list[Action], int, int, int, int, float, int, list[int]]],
+                       int, int, int, int, int, int]: ...
+def policy_id(name: str) -> int: ...
