@@ -48,7 +48,7 @@ void bind_rng(py::module_& m) {
 }
 
 void bind_tables(py::module_& m) {
-  m.attr("MAX_SEATS") = kMaxTableSeats;  // the widest table (R18): arrays are sized for it
+  m.attr("MAX_SEATS") = kSeats;  // the widest table (R18): arrays are sized for it
   m.def(
       "table_info",
       [](const std::string& name) {
