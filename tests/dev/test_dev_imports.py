@@ -212,4 +212,4 @@ def test_the_public_face_is_small_sorted_and_does_not_import_learn():
     assert before == "[]"
     n, ordered = face.split()
     assert int(n) <= 30 and ordered == "True"
-    assert lazy == "daguai.learn.batch_env False"
+    assert lazy == "daguai.learn.envs.batch_env False"

@@ -21,7 +21,7 @@ from .._core.game import Action
 from .._core.learned import ACTION_FEATURES, LEARN_VERSION, STATE_FEATURES, ModelError, Network
 from ..dgn import dgn_bytes, parse_dgn, read_dgn, write_dgn
 from ..game import Game
-from .batch_env import BatchEnv
+from .envs.batch_env import BatchEnv
 from .config import TrainConfig
 from .tensors import (
     CAND_FEATURES,
@@ -91,7 +91,7 @@ def pettingzoo_env(**kwargs: Any) -> Any:
     """The PettingZoo AEC environment (:func:`daguai.env.env`; keyword arguments of
     :class:`daguai.env.raw_env`). Needs ``pip install 'daguai[rl]'``; imported on first use,
     so ``import daguai.learn`` does not need PettingZoo. See docs/learning.md."""
-    from .pettingzoo_env import env as _env
+    from .envs.pettingzoo_env import env as _env
 
     return _env(**kwargs)
 
