@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import collections
 import concurrent.futures
+import logging
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -22,6 +23,9 @@ from .store import Store
 from .tables import HINT_CONCURRENCY, HINT_INTERVAL, Conn, Table
 
 __all__ = ["Hub", "HANDLERS"]
+
+#: The server's own log (docs/server.md "Logs"): never a hand, a seed or a token.
+log = logging.getLogger("daguai.server")
 
 
 @dataclass
@@ -73,6 +77,8 @@ class Hub:
                           seats, self.bot_delay)
             table.restore(t["decisions"])
             self.tables[table.id] = table
+            log.info("table %s resumed at decision %d (%s)", table.id, table.n_decisions,
+                     table.rules.table)
         return len(self.tables)
 
     def start(self) -> None:
@@ -112,6 +118,8 @@ class Hub:
         table = Table(self, table_id, rules, seed, auto, seats, float(delay))
         self.store.add_table(table_id, rules.to_dict(), seed, auto, [p.to_json() for p in seats])
         self.tables[table_id] = table
+        log.info("table %s created (%s): %s", table_id, rules.table,
+                 ", ".join(p.kind if p.kind != "bot" else f"bot {p.policy}" for p in seats))
         table.advance()
         return table, tokens
 
@@ -143,15 +151,21 @@ class Hub:
     def handle(self, conn: Conn, text: str) -> None:
         """One client message (docs/protocol.md); refusals answer an ``error`` and change
         nothing."""
+        kind = "a"
         try:
             if len(text) > MAX_MESSAGE:
                 raise ProtocolError("too_large", f"messages are limited to {MAX_MESSAGE} bytes")
             if not conn.allow():
                 raise ProtocolError("rate_limited", f"more than {conn.rate:g} messages/s: dropped")
             msg = read_client_message(text)
+            kind = repr(msg["type"])
             HANDLERS[msg["type"]](self, conn, msg)
         except ProtocolError as exc:
             conn.send({"type": "error", "code": exc.code, "message": str(exc)})
+            # the code, not the text: a refused message may hold a token or a seat's cards
+            where = "" if conn.table is None else f" at table {conn.table.id} seat {conn.seat}"
+            log.log(logging.DEBUG if exc.code == "rate_limited" else logging.INFO,
+                    "refused %s message%s: %s", kind, where, exc.code)
 
     def _join(self, conn: Conn, msg: dict[str, Any]) -> None:
         table = self.table(msg["table"])

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import concurrent.futures
+import logging
 import secrets
 import time
 from collections.abc import Callable
@@ -26,6 +27,9 @@ from .messages import ProtocolError
 from .seats import SeatPlan
 from .standins import BotSeats
 from .store import Store
+
+#: The server's own log (docs/server.md "Logs"): never a hand, a seed or a token.
+log = logging.getLogger("daguai.server")
 
 #: Seconds between two hints of one seat, and hints computed at once by the whole server.
 HINT_INTERVAL = 3.0
@@ -323,6 +327,7 @@ class Table(BotSeats):
                 conn.send(out)
             except Exception as exc:  # noqa: BLE001 - reported to the asker, the table goes on
                 conn.send({"type": "error", "code": "unavailable", "message": f"hint failed: {exc}"[:300]})
+                log.error("table %s seat %d: hint failed: %s", self.id, seat, type(exc).__name__)
             finally:
                 self._hinting[seat] = False
                 hub.hints_running -= 1
@@ -360,6 +365,7 @@ class Table(BotSeats):
         t0, c0 = time.perf_counter(), time.thread_time()
         start = self.game.state.n_events
         self.game.forfeit(seat)
+        log.info("table %s: seat %d left, forfeiting the match (R14)", self.id, seat)
         self._publish(start, seat, None, t0, c0)
 
     def _publish(self, start: int, seat: int, ack: dict[str, Any] | None, t0: float, c0: float) -> None:
@@ -377,6 +383,8 @@ class Table(BotSeats):
                 self.id, g.n_results,
                 documents.match_summary(levels=g.levels, scores=g.scores, seats=[p.name for p in self.seats],
                                     decisions=self.n_decisions), g.to_record())
+            log.info("table %s finished: match %d, %d rounds, %d decisions, levels %s, scores %s",
+                     self.id, self.match_id, g.n_results, self.n_decisions, g.levels, g.scores)
         conn = self.conns[seat]
         if conn is not None and ack is not None:
             conn.send(ack)
