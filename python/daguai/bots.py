@@ -45,9 +45,17 @@ def is_model_path(text: Any) -> bool:
 
 
 class Bot:
-    """A built-in policy as a Python callable ``bot(game, seat) -> Action``."""
+    """A built-in policy as a Python callable ``bot(game, seat) -> Action``.
 
-    def __init__(self, name: str) -> None:
+    ``name`` may be a model file ``path.dgn``; a model trained for other rules than the
+    game's is refused when called (``ModelError`` naming both) unless ``model_rules="any"``.
+    """
+
+    def __init__(self, name: str, model_rules: str = "same") -> None:
+        if not isinstance(model_rules, str) or model_rules not in ("same", "any"):  # checks.MODEL_RULES
+            raise ValueError(f"model_rules must be 'same' or 'any', got {model_rules!r:.80}")
+        self.model_rules = model_rules
+        self._rules_ok: Any = None  # the rules a model file was last checked against
         if is_model_path(name):  # a model file: loaded and checked now
             self.name = name
         elif not isinstance(name, str) or name.strip().lower() not in BOTS:
@@ -89,13 +97,18 @@ class Bot:
         if seat != game.current_player:
             raise ValueError(f"{self.name}: seat {seat} is not the player to act "
                              f"(seat {game.current_player} is)")
+        if self.name.endswith(".dgn") and game.rules != self._rules_ok:  # a model of other rules
+            from .checks import check_model_rules  # checks imports this module
+
+            check_model_rules([self.name], game.rules, self.model_rules)
+            self._rules_ok = game.rules
         return self._runner(game, seat).act(game)
 
     def __repr__(self) -> str:
         return f"daguai.bots.{self.name}"
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (get, (self.name,))
+        return (get, (self.name,)) if self.name in _BY_NAME else (Bot, (self.name, self.model_rules))
 
 
 random = Bot("random")
