@@ -14,6 +14,7 @@ from typing import Any
 
 from . import _core
 from .bots import Bot, is_model_path, load
+from .codec import short_repr
 from .rules import Rules
 
 __all__ = ["SEED_MAX", "PolicyLike", "check_bool", "check_int", "check_seed", "check_rules", "check_policy",
@@ -41,13 +42,13 @@ def check_int(value: Any, what: str, lo: int | None = None, hi: int | None = Non
     else:
         want = "an integer"
     if isinstance(value, bool) or type(value).__name__ == "bool_" or not hasattr(type(value), "__index__"):
-        raise ValueError(f"{what} must be {want}, got {value!r}")
+        raise ValueError(f"{what} must be {want}, got {short_repr(value)}")
     try:
         v = operator.index(value)
     except TypeError:  # an __index__ that refuses (a numpy array of more than one element)
-        raise ValueError(f"{what} must be {want}, got {value!r}") from None
+        raise ValueError(f"{what} must be {want}, got {short_repr(value)}") from None
     if (lo is not None and v < lo) or (hi is not None and v > hi):
-        raise ValueError(f"{what} must be {want}, got {v}")
+        raise ValueError(f"{what} must be {want}, got {short_repr(v)}")  # 10**400: cut short
     return v
 
 

@@ -34,6 +34,7 @@ from . import _core, codec
 from ._core import Action, Play
 from .codec import decisions, dumps, entry_decision, play_to_json, result_to_json
 from .errors import CodecError, ReplayError
+from .rules import Rules
 from .table import table_info
 
 __all__ = [
@@ -58,7 +59,8 @@ ACTION_TYPES = ("play", "pass", "tribute", "anti_tribute", "return", "offer", "t
 # ---- plays and actions -------------------------------------------------------------------
 def play_from_json(d: Any, level: str, rules: Any) -> Play:
     """The Play of :func:`play_to_json`'s form at ``level`` under ``rules`` (a Rules);
-    ``kind``/``key`` when present must agree. Raises ``IllegalPlayError``/``CardError``."""
+    ``kind``/``key`` when present must agree. Raises ``IllegalPlayError``/``CardError``, and
+    ``CodecError`` for ``rules`` that are not a :class:`daguai.Rules`."""
     if not isinstance(d, dict) or not isinstance(d.get("cards"), str):
         raise _core.IllegalPlayError(f"a play is an object with 'cards' text, got {codec.short_repr(d)}")
     p = _read_play(d["cards"], d.get("as"), level, rules)
@@ -73,6 +75,8 @@ def _read_play(cards: Any, declared: Any, level: str, rules: Any) -> Play:
     """R6: under ``wild="declare"`` ``declared`` chooses the reading; otherwise the rules fix
     it and ``declared``, when given, must be what they give (the engine's ``read_play``,
     ``cpp/engine/io/actions.hpp``)."""
+    if not isinstance(rules, Rules):  # not an AttributeError from deep inside
+        raise CodecError(f"rules must be a daguai.Rules, got {type(rules).__name__}")
     if declared is not None and not isinstance(declared, str):
         raise _core.CardError(f"'as' must be card text, got {codec.short_repr(declared)}")
     return _core.read_play(cards, declared, level, rules._core)

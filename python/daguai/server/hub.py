@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..codec import short_repr
 from ..rules import Rules
 from ..table import seats_of
 from .messages import MAX_MESSAGE, ProtocolError, read_client_message, schema_error
@@ -97,7 +98,7 @@ class Hub:
         if seed is None:
             seed = secrets.randbelow(2**63)
         if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
-            raise ValueError(f"seed must be an integer in [0, 2**63), got {seed!r}")
+            raise ValueError(f"seed must be an integer in [0, 2**63), got {short_repr(seed)}")
         seats_doc = doc.get("seats")
         n = seats_of(rules)
         if not isinstance(seats_doc, list) or len(seats_doc) != n:

@@ -8,7 +8,7 @@ from typing import Any
 
 import jsonschema
 
-from .. import protocol
+from .. import codec, protocol
 
 #: Largest client message (bytes of text) the server reads; larger ones get ``too_large``.
 MAX_MESSAGE = 64 * 1024
@@ -54,7 +54,10 @@ def schema_error(name: str, doc: Any) -> str | None:
     if error is None:
         return None
     where = "/".join(str(p) for p in error.absolute_path)
-    return f"{where + ': ' if where else ''}{error.message[:200]} (schema {name})"
+    message, shown = error.message, repr(error.instance)
+    if message.startswith(shown):  # the value itself, cut short (a seed of 400 digits)
+        message = codec.short_repr(error.instance) + message[len(shown):]
+    return f"{where + ': ' if where else ''}{message[:200]} (schema {name})"
 
 
 def read_client_message(text: str) -> dict[str, Any]:
