@@ -12,7 +12,7 @@ void bind_analysis(py::module_& m) {
   m.def(
       "min_plays",
       [](py::handle hand, py::handle level, const Rules& rules) {
-        const Cards h = to_cards(hand, "hand");
+        const Cards h = to_cards(hand, table_of(rules), "hand");
         const int lv = to_level(level);
         Partition p;
         {
@@ -28,7 +28,8 @@ void bind_analysis(py::module_& m) {
   m.def(
       "heuristic_plan",
       [](py::handle hand, py::handle level, const Rules& rules) {
-        const HeuristicPlan p = heuristic_plan(to_cards(hand, "hand"), to_level(level), rules);
+        const HeuristicPlan p =
+            heuristic_plan(to_cards(hand, table_of(rules), "hand"), to_level(level), rules);
         return py::make_tuple(py::cast(p.plays), p.minimal);
       },
       py::arg("hand"), py::arg("level"), py::arg("rules"),
