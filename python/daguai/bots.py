@@ -52,7 +52,9 @@ class Bot:
     """
 
     def __init__(self, name: str, model_rules: str = "same") -> None:
-        if not isinstance(model_rules, str) or model_rules not in ("same", "any"):  # checks.MODEL_RULES
+        from .dgn import MODEL_RULES
+
+        if not isinstance(model_rules, str) or model_rules not in MODEL_RULES:
             raise ValueError(f"model_rules must be 'same' or 'any', got {model_rules!r:.80}")
         self.model_rules = model_rules
         self._rules_ok: Any = None  # the rules a model file was last checked against
@@ -98,7 +100,7 @@ class Bot:
             raise ValueError(f"{self.name}: seat {seat} is not the player to act "
                              f"(seat {game.current_player} is)")
         if self.name.endswith(".dgn") and game.rules != self._rules_ok:  # a model of other rules
-            from .checks import check_model_rules  # checks imports this module
+            from .dgn import check_model_rules
 
             check_model_rules([self.name], game.rules, self.model_rules)
             self._rules_ok = game.rules

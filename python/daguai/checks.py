@@ -15,6 +15,7 @@ from typing import Any
 from . import _core
 from .bots import Bot, is_model_path, load
 from .codec import short_repr
+from .dgn import MODEL_RULES, check_model_rules  # noqa: F401 - the checks' names of the model rules
 from .rules import Rules
 
 __all__ = ["SEED_MAX", "PolicyLike", "check_bool", "check_int", "check_seed", "check_rules", "check_policy",
@@ -139,37 +140,3 @@ def check_bool(value: Any, name: str) -> bool:
     except ImportError:  # pragma: no cover
         pass
     raise ValueError(f"{name} must be True or False, got {value!r}")
-
-
-#: What a game does with a ``.dgn`` model trained for other rules (:func:`check_model_rules`).
-MODEL_RULES = ("same", "any")
-
-
-def _rules_text(rules: Mapping[str, Any]) -> str:
-    default = Rules().to_dict()
-    changed = [f"{k}={v!r}" for k, v in rules.items() if v != default[k]]
-    return f"Rules({', '.join(changed)})" if changed else "Rules() (the default rules, 6p3d)"
-
-
-def check_model_rules(policies: Any, rules: Rules, model_rules: Any = "same") -> None:
-    """Refuse a ``.dgn`` model among ``policies`` that was trained for other rules than the
-    game's (``ModelError``, a ValueError naming both rule sets), unless ``model_rules`` is
-    ``"any"``. A model's rules are its file's (:func:`daguai.dgn.model_rules`); the built-in
-    name ``learned`` plays the model of the game's table and is never refused (R18)."""
-    from .dgn import model_rules as rules_of
-
-    if not isinstance(model_rules, str) or model_rules not in MODEL_RULES:
-        raise ValueError(f"model_rules must be 'same' or 'any', got {model_rules!r:.80}")
-    if model_rules == "any":
-        return
-    game = rules.to_dict()
-    # each model file once, however many seats play it (reading one parses its whole file)
-    for p in dict.fromkeys(p for p in policies if isinstance(p, str)):
-        if p.endswith(".dgn"):
-            trained = rules_of(p)
-            if trained != game:
-                raise _core.ModelError(
-                    f"model {p!r} was trained for {_rules_text(trained)}, not for this game's "
-                    f"{_rules_text(game)}; play it anyway with model_rules='any' "
-                    "(command line: --any-model-rules)")
-
