@@ -54,9 +54,11 @@ def schema_error(name: str, doc: Any) -> str | None:
     if error is None:
         return None
     where = "/".join(str(p) for p in error.absolute_path)
-    message, shown = error.message, repr(error.instance)
-    if message.startswith(shown):  # the value itself, cut short (a seed of 400 digits)
-        message = codec.short_repr(error.instance) + message[len(shown):]
+    message = error.message
+    if type(error.instance) in (int, str):  # the value itself, cut short (a seed of 400 digits)
+        shown = repr(error.instance)
+        if message.startswith(shown):
+            message = codec.short_repr(error.instance) + message[len(shown):]
     return f"{where + ': ' if where else ''}{message[:200]} (schema {name})"
 
 
