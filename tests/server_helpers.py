@@ -30,13 +30,16 @@ def remote_bot() -> ModuleType:
 class ServerProcess:
     """``python -m daguai serve`` on a free loopback port, stopped by ``stop``/``kill``."""
 
-    def __init__(self, db: str, port: int | None = None, rate: int = 1000) -> None:
+    def __init__(self, db: str, port: int | None = None, rate: int = 1000,
+                 log_level: str = "warning") -> None:
+        # "warning" by default: the output is read only at the end, and a pipe nobody reads
+        # would block a server logging every request once it holds 64 KiB
         self.db, self.port = db, port or free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.ws = f"ws://127.0.0.1:{self.port}/ws"
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "daguai", "serve", "--host", "127.0.0.1", "--port", str(self.port),
-             "--db", db, "--rate", str(rate)],
+             "--db", db, "--rate", str(rate), "--log-level", log_level],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         deadline = time.monotonic() + 60
         while True:
@@ -61,7 +64,8 @@ class ServerProcess:
         if self.proc.stdout:
             self.proc.stdout.close()
 
-    def stop(self) -> None:
+    def stop(self) -> str:
+        """Terminate the server; what it printed (stdout and stderr)."""
         if self.proc.poll() is None:
             self.proc.terminate()
             try:
@@ -69,5 +73,8 @@ class ServerProcess:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait(10)
+        out = ""
         if self.proc.stdout:
+            out = self.proc.stdout.read()
             self.proc.stdout.close()
+        return out

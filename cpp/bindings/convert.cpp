@@ -31,9 +31,15 @@ std::string to_text(py::handle obj, const char* what) {
   return std::string(data, std::size_t(size));
 }
 
-Cards to_cards(py::handle obj, const char* what) {
-  if (py::isinstance<Cards>(obj)) return obj.cast<Cards>();
-  if (py::isinstance<py::str>(obj)) return parse_cards(to_text(obj, what));
+Cards to_cards(py::handle obj, const char* what) { return to_cards(obj, kTable6p3d, what); }
+
+Cards to_cards(py::handle obj, const Table& table, const char* what) {
+  if (py::isinstance<Cards>(obj)) {
+    const Cards c = obj.cast<Cards>();
+    check_copies(c, table);
+    return c;
+  }
+  if (py::isinstance<py::str>(obj)) return parse_cards(to_text(obj, what), table);
   if (py::isinstance<py::bytes>(obj) || py::isinstance<py::dict>(obj) || obj.is_none() ||
       !py::hasattr(obj, "__iter__"))
     throw CardError(std::string(what) +
@@ -45,7 +51,7 @@ Cards to_cards(py::handle obj, const char* what) {
     if (!py::isinstance<py::str>(item))
       throw CardError(std::string(what) + ": every card must be a string like 'As', got " +
                       shown(item));
-    add_copy(&c, parse_face(to_text(item, what)));  // R2's copy limit: cards.hpp
+    add_copy(&c, parse_face(to_text(item, what)), table);  // R2, R18: cards.hpp
   }
   return c;
 }

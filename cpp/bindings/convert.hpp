@@ -14,6 +14,7 @@
 
 #include <daguai/core/cards.hpp>
 #include <daguai/core/rules.hpp>
+#include <daguai/core/table.hpp>
 
 namespace daguai::bind {
 
@@ -51,6 +52,8 @@ std::int64_t to_int(py::handle obj, const char* what, std::int64_t lo, std::int6
 }
 // Hand-like argument: a Hand, card text, or an iterable of card strings.
 Cards to_cards(py::handle obj, const char* what = "cards");
+// The same for cards meant for a table: at most its decks' copies of a face (R18).
+Cards to_cards(py::handle obj, const Table& table, const char* what = "cards");
 // A 64-bit word of a pickled state (CardError if it is not one).
 std::uint64_t state_word(py::handle v, const char* what);
 // Level: "2".."9", "T"/"10", "J", "Q", "K", "A".

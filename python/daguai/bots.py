@@ -75,11 +75,20 @@ class Bot:
     seat)``, exactly as ``simulate`` does. Given a view (``Game.view(seat)``, which carries no
     seed) it decides with the stream of seed 0 and the view's game index; as a seat's policy in
     ``simulate`` / ``evaluate`` it runs in C++ under its name either way.
+
+    ``name`` may be a model file ``path.dgn``; a model trained for other rules than the
+    game's is refused when called (``ModelError`` naming both) unless ``model_rules="any"``.
     """
 
     _VIEW_RUNNERS = 64  # runners kept for views (a match's seats), the oldest dropped first
 
-    def __init__(self, name: str) -> None:
+    def __init__(self, name: str, model_rules: str = "same") -> None:
+        from .dgn import MODEL_RULES
+
+        if not isinstance(model_rules, str) or model_rules not in MODEL_RULES:
+            raise ValueError(f"model_rules must be 'same' or 'any', got {model_rules!r:.80}")
+        self.model_rules = model_rules
+        self._rules_ok: Any = None  # the rules a model file was last checked against
         if is_model_path(name):  # a model file: loaded and checked now
             self.name = check_model_file(name)
         elif is_search_over_model(name):  # SEARCH@MODEL: its model loaded and checked now
@@ -130,6 +139,13 @@ class Bot:
         if seat != game.current_player:
             raise ValueError(f"{self.name}: seat {seat} is not the player to act "
                              f"(seat {game.current_player} is)")
+        if self.name.endswith(".dgn"):  # a model of other rules is refused (model_rules)
+            rules = game.rules  # a Rules (Game) or the engine's CoreRules (a view): both to_dict
+            if rules.to_dict() != self._rules_ok:
+                from .dgn import check_model_rules
+
+                check_model_rules([self.name], rules, self.model_rules)
+                self._rules_ok = rules.to_dict()
         if isinstance(game, _core.game.InfoState):
             if game.seat != seat:
                 raise ValueError(f"{self.name}: the view is seat {game.seat}'s, not seat {seat}'s")
@@ -140,7 +156,7 @@ class Bot:
         return f"daguai.bots.{self.name}"
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (get, (self.name,))
+        return (get, (self.name,)) if self.name in _BY_NAME else (Bot, (self.name, self.model_rules))
 
 
 random = Bot("random")

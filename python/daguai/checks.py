@@ -14,6 +14,8 @@ from typing import Any
 
 from . import _core
 from .bots import Bot, check_model_file, is_model_path, is_search_over_model, load, policy_names
+from .codec import short_repr
+from .dgn import MODEL_RULES, check_model_rules  # noqa: F401 - the checks' names of the model rules
 from .rules import Rules
 
 __all__ = ["SEED_MAX", "PolicyLike", "check_bool", "check_int", "check_seed", "check_rules", "check_policy",
@@ -41,13 +43,13 @@ def check_int(value: Any, what: str, lo: int | None = None, hi: int | None = Non
     else:
         want = "an integer"
     if isinstance(value, bool) or type(value).__name__ == "bool_" or not hasattr(type(value), "__index__"):
-        raise ValueError(f"{what} must be {want}, got {value!r}")
+        raise ValueError(f"{what} must be {want}, got {short_repr(value)}")
     try:
         v = operator.index(value)
     except TypeError:  # an __index__ that refuses (a numpy array of more than one element)
-        raise ValueError(f"{what} must be {want}, got {value!r}") from None
+        raise ValueError(f"{what} must be {want}, got {short_repr(value)}") from None
     if (lo is not None and v < lo) or (hi is not None and v > hi):
-        raise ValueError(f"{what} must be {want}, got {v}")
+        raise ValueError(f"{what} must be {want}, got {short_repr(v)}")  # 10**400: cut short
     return v
 
 
@@ -139,37 +141,3 @@ def check_bool(value: Any, name: str) -> bool:
     except ImportError:  # pragma: no cover
         pass
     raise ValueError(f"{name} must be True or False, got {value!r}")
-
-
-#: What a game does with a ``.dgn`` model trained for other rules (:func:`check_model_rules`).
-MODEL_RULES = ("same", "any")
-
-
-def _rules_text(rules: Mapping[str, Any]) -> str:
-    default = Rules().to_dict()
-    changed = [f"{k}={v!r}" for k, v in rules.items() if v != default[k]]
-    return f"Rules({', '.join(changed)})" if changed else "Rules() (the default rules, 6p3d)"
-
-
-def check_model_rules(policies: Any, rules: Rules, model_rules: Any = "same") -> None:
-    """Refuse a ``.dgn`` model among ``policies`` that was trained for other rules than the
-    game's (``ModelError``, a ValueError naming both rule sets), unless ``model_rules`` is
-    ``"any"``. A model's rules are its file's (:func:`daguai.dgn.model_rules`); the built-in
-    name ``learned`` plays the model of the game's table and is never refused (R18)."""
-    from .dgn import model_rules as rules_of
-
-    if not isinstance(model_rules, str) or model_rules not in MODEL_RULES:
-        raise ValueError(f"model_rules must be 'same' or 'any', got {model_rules!r:.80}")
-    if model_rules == "any":
-        return
-    game = rules.to_dict()
-    # each model file once, however many seats play it (reading one parses its whole file)
-    for p in dict.fromkeys(p for p in policies if isinstance(p, str)):
-        if p.endswith(".dgn"):
-            trained = rules_of(p)
-            if trained != game:
-                raise _core.learned.ModelError(
-                    f"model {p!r} was trained for {_rules_text(trained)}, not for this game's "
-                    f"{_rules_text(game)}; play it anyway with model_rules='any' "
-                    "(command line: --any-model-rules)")
-

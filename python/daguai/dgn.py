@@ -23,7 +23,7 @@ import json
 import os
 import stat
 import struct
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -31,9 +31,11 @@ import numpy as np
 
 from . import _core
 from ._core.learned import ModelError
+from .rules import Rules
 
 __all__ = ["FORMAT", "MAX_DGN_BYTES", "Layers", "read_dgn", "write_dgn", "dgn_bytes", "parse_dgn",
-           "check_model_path", "read_model_file", "average_models", "models_digest"]
+           "check_model_path", "read_model_file", "average_models", "models_digest", "MODEL_RULES",
+           "check_model_rules"]
 
 FORMAT = 1
 _MAGIC = b"DGNN"
@@ -316,3 +318,37 @@ def models_digest(folder: str | os.PathLike[str]) -> str:
         h.update(f.name.encode() + b"\0")
         h.update(hashlib.sha256(f.read_bytes()).digest())
     return h.hexdigest()
+
+
+#: What a game does with a ``.dgn`` model trained for other rules (:func:`check_model_rules`).
+MODEL_RULES = ("same", "any")
+
+
+def _rules_text(rules: Mapping[str, Any]) -> str:
+    default = Rules().to_dict()
+    changed = [f"{k}={v!r}" for k, v in rules.items() if v != default[k]]
+    return f"Rules({', '.join(changed)})" if changed else "Rules() (the default rules, 6p3d)"
+
+
+_rules_of_file = model_rules  # check_model_rules's argument below takes the name
+
+
+def check_model_rules(policies: Any, rules: Rules, model_rules: Any = "same") -> None:
+    """Refuse a ``.dgn`` model among ``policies`` that was trained for other rules than the
+    game's (``ModelError``, a ValueError naming both rule sets), unless ``model_rules`` is
+    ``"any"``. A model's rules are its file's (:func:`model_rules`); the built-in
+    name ``learned`` plays the model of the game's table and is never refused (R18)."""
+    if not isinstance(model_rules, str) or model_rules not in MODEL_RULES:
+        raise ValueError(f"model_rules must be 'same' or 'any', got {model_rules!r:.80}")
+    if model_rules == "any":
+        return
+    game = rules.to_dict()
+    # each model file once, however many seats play it (reading one parses its whole file)
+    for p in dict.fromkeys(p for p in policies if isinstance(p, str)):
+        if p.endswith(".dgn"):
+            trained = _rules_of_file(p)
+            if trained != game:
+                raise _core.ModelError(
+                    f"model {p!r} was trained for {_rules_text(trained)}, not for this game's "
+                    f"{_rules_text(game)}; play it anyway with model_rules='any' "
+                    "(command line: --any-model-rules)")

@@ -78,9 +78,13 @@ def _parse_position(position: Any) -> tuple[Rules, Any]:
         doc = position
     else:
         raise _fail(f"a position is a dict or JSON text, got {type(position).__name__}")
-    if not isinstance(doc, Mapping) or doc.get("format") != "daguai-position":
-        raise _fail("not a daguai position (format != 'daguai-position')")
-    if isinstance(doc.get("version"), bool) or doc.get("version") != POSITION_FORMAT:  # True == 1
+    # type checks before ==: an array compares element by element (numpy's "truth value ...
+    # is ambiguous"), True == 1
+    if not isinstance(doc, Mapping) or not isinstance(doc.get("format"), str) or \
+            doc.get("format") != "daguai-position":
+        raise _fail("not a daguai position ('format' must be 'daguai-position', got "
+                    f"{codec.short_repr(doc.get('format')) if isinstance(doc, Mapping) else 'no field'})")
+    if type(doc.get("version")) is not int or doc.get("version") != POSITION_FORMAT:
         raise _fail(f"unsupported position version {codec.short_repr(doc.get('version'))}")
     try:
         rules = Rules.from_dict(doc.get("rules", {}))
@@ -93,7 +97,7 @@ def _parse_position(position: Any) -> tuple[Rules, Any]:
     if not isinstance(auto, bool):
         raise _fail("'auto_pass' must be true or false")
     start = doc.get("start", "fresh")  # a random start state's round 0 may have tribute
-    if start not in ("fresh", "random"):
+    if not isinstance(start, str) or start not in ("fresh", "random"):
         raise _fail(f"'start' must be 'fresh' or 'random', got {start!r}")
     seats = seats_of(rules)  # R18: 6, or 4 at 4p2d
     dealer = _int(doc, "dealer")

@@ -36,6 +36,7 @@ from ._core.game import Action
 from ._core.plays import IllegalPlayError, Play
 from .codec import decisions, dumps, play_to_json, result_to_json
 from .errors import CodecError, ReplayError
+from .rules import Rules
 from .table import table_info
 
 __all__ = [
@@ -59,7 +60,8 @@ ACTION_TYPES: tuple[str, ...] = tuple(t.name.lower() for t in _core.game.ActionT
 # ---- plays and actions -------------------------------------------------------------------
 def play_from_json(d: Any, level: str, rules: Any) -> Play:
     """The Play of :func:`play_to_json`'s form at ``level`` under ``rules`` (a Rules);
-    ``kind``/``key`` when present must agree. Raises ``IllegalPlayError``/``CardError``."""
+    ``kind``/``key`` when present must agree. Raises ``IllegalPlayError``/``CardError``, and
+    ``CodecError`` for ``rules`` that are not a :class:`daguai.Rules`."""
     if not isinstance(d, dict) or not isinstance(d.get("cards"), str):
         raise IllegalPlayError(f"a play is an object with 'cards' text, got {codec.short_repr(d)}")
     p = _read_play(d["cards"], d.get("as"), level, rules)
@@ -73,7 +75,9 @@ def play_from_json(d: Any, level: str, rules: Any) -> Play:
 def _read_play(cards: Any, declared: Any, level: str, rules: Any) -> Play:
     """R6: under ``wild="declare"`` ``declared`` chooses the reading; otherwise the rules fix
     it and ``declared``, when given, must be what they give (the engine's ``read_play``,
-    ``cpp/engine/game/action_text.hpp``)."""
+    ``cpp/engine/plays/play_text.hpp``)."""
+    if not isinstance(rules, Rules):  # not an AttributeError from deep inside
+        raise CodecError(f"rules must be a daguai.Rules, got {type(rules).__name__}")
     if declared is not None and not isinstance(declared, str):
         raise _core.core.CardError(f"'as' must be card text, got {codec.short_repr(declared)}")
     return _core.plays.read_play(cards, declared, level, rules._core)

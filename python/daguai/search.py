@@ -16,7 +16,7 @@ from typing import Any
 
 from . import _core, documents
 from .bots import check_model_file, is_model_path
-from .checks import check_int, check_seed
+from .checks import check_int, check_model_rules, check_seed
 from .errors import read_path, safe_json_loads
 from .game import Game
 from .positions import PositionError, fill_hidden_hands
@@ -278,7 +278,8 @@ def check_inference(inference: Any) -> str:
 
 def analyze(source: Any, *, upto: int | None = None, rollouts: int | None = None,
             time: float | None = None, policy: str = "heuristic", seed: int = 0, threads: int = 1,
-            progress: Any = None, inference: str = ANALYZE_INFERENCE) -> Analysis:
+            progress: Any = None, inference: str = ANALYZE_INFERENCE,
+            model_rules: str = "same") -> Analysis:
     """Which play wins: the groups of equivalent actions of the seat to act, raced over
     sampled worlds and ranked by the seat's mean score change in the round (:data:`MEASURE`).
 
@@ -310,6 +311,9 @@ def analyze(source: Any, *, upto: int | None = None, rollouts: int | None = None
     network's softmax over its Q-values with a fitted temperature (``ValueError`` at a table
     without a learned model; docs/search.md "Inference from play"); both deterministic for a
     seed as well. Any other value raises ``ValueError`` naming it.
+
+    ``model_rules``: a ``.dgn`` rollout ``policy`` trained for other rules than the game's is
+    refused (``ModelError`` naming both) unless ``"any"``, as everywhere a model plays.
     """
     if time is not None:
         if isinstance(time, bool) or not isinstance(time, (int, float)) or not 0 < time <= MAX_SECONDS:
@@ -328,6 +332,7 @@ def analyze(source: Any, *, upto: int | None = None, rollouts: int | None = None
     elif not isinstance(policy, str) or policy not in rollout_policies:
         raise ValueError(f"rollout policy must be one of {', '.join(rollout_policies)}, got {policy!r}")
     g = _game_of(source, upto)
+    check_model_rules([policy], g.rules, model_rules)  # a 6p3d model at 4p2d (R18)
     if g.match_over:
         raise ValueError("the match is over: nothing to analyze")
     seat = g.current_player

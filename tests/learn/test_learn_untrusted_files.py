@@ -191,9 +191,12 @@ def test_checkpoint_shapes_that_do_not_fit_are_refused(tmp_path, torch):
 
     run = tmp_path / "run"
     run.mkdir()
+    from daguai.learn.model import QNet
+
     cfg = TrainConfig(widths=(8,))
+    prev = QNet(cfg.widths).to_dgn()  # the fields are checked at load: only the net does not fit
     torch.save({"net": {"hidden.0.weight": torch.zeros(3, 3)}, "opt": {}, "step": 0, "frames": 0,
-                "rounds": 0, "prev_weights": b"x", "frames_issue": (0, 0), "wall": 0.0, "evals": [],
+                "rounds": 0, "prev_weights": prev, "frames_issue": (0, 0), "wall": 0.0, "evals": [],
                 "config": _config_json(cfg), "torch_rng": torch.get_rng_state()}, run / "checkpoint.pt")
     with pytest.raises(ModelError, match="does not fit"):
         export(run, tmp_path / "m.dgn")

@@ -11,7 +11,7 @@ void bind_analysis(py::module_& m) {
   m.def(
       "min_plays",
       [](py::handle hand, py::handle level, const Rules& rules) {
-        const Cards h = to_cards(hand, "hand");
+        const Cards h = to_cards(hand, table_of(rules), "hand");
         const int lv = to_level(level);
         Partition p;
         {

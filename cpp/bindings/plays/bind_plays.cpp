@@ -47,7 +47,7 @@ struct HandQuery {
 HandQuery read_query(py::handle hand, py::handle level, py::handle top, const Rules& rules) {
   HandQuery q;
   q.lv = to_level(level);
-  q.hand = to_cards(hand, "hand");
+  q.hand = to_cards(hand, table_of(rules), "hand");
   q.has_top = optional_top(top, q.lv, rules, &q.tp) != nullptr;
   return q;
 }
@@ -117,9 +117,10 @@ Play to_play(py::handle obj, int level, const Rules& rules, const char* what) {
   if (py::isinstance<Play>(obj)) {
     const Play p = obj.cast<Play>();
     check_level(p, level, what);
+    check_copies(p.cards, table_of(rules));  // a 6p3d play read at 4p2d (R18)
     return p;
   }
-  return classify_play(to_cards(obj, what), level, rules, what);
+  return classify_play(to_cards(obj, table_of(rules), what), level, rules, what);
 }
 
 py::array plays_array(const Play* plays, std::size_t n) { return rows_from(plays, n); }
@@ -237,7 +238,7 @@ void bind_classification(py::module_& m) {
       [](py::handle cards, py::handle level, const Rules& rules,
          py::handle jokers_as) -> py::object {
         const int lv = to_level(level);
-        const Cards c = to_cards(cards);
+        const Cards c = to_cards(cards, table_of(rules));
         if (!jokers_as.is_none())
           return py::cast(classify_declared(c, to_cards(jokers_as, "jokers_as"), lv, rules));
         Play p;
@@ -263,7 +264,7 @@ void bind_classification(py::module_& m) {
   m.def(
       "interpretations",
       [](py::handle cards, py::handle level, const Rules& rules) {
-        return interpretations(to_cards(cards), to_level(level), rules);
+        return interpretations(to_cards(cards, table_of(rules)), to_level(level), rules);
       },
       py::arg("cards"), py::arg("level"), py::arg("rules"),
       "Every interpretation the cards can form (R6), increasing key order.");
@@ -379,7 +380,7 @@ void bind_draws(py::module_& m) {
       [](py::handle hand, py::handle play, py::handle level, py::handle top, const Rules& rules) {
         // not read_query: the play is read before the top, so a bad play is named first
         const int lv = to_level(level);
-        const Cards h = to_cards(hand, "hand");
+        const Cards h = to_cards(hand, table_of(rules), "hand");
         const Play p = to_play(play, lv, rules, "play");
         Play tp;
         const Play* t = optional_top(top, lv, rules, &tp);

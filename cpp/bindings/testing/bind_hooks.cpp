@@ -150,7 +150,8 @@ void bind_testing_hooks(py::module_& t) {
   t.def(
       "heuristic_plan",
       [](py::handle hand, py::handle level, const Rules& rules) {
-        const HeuristicPlan p = heuristic_plan(to_cards(hand, "hand"), to_level(level), rules);
+        const HeuristicPlan p =
+            heuristic_plan(to_cards(hand, table_of(rules), "hand"), to_level(level), rules);
         return py::make_tuple(py::cast(p.plays), p.minimal);
       },
       py::arg("hand"), py::arg("level"), py::arg("rules"),

@@ -1,6 +1,8 @@
+#include <bit>
 #include <cctype>
 
 #include <daguai/core/cards.hpp>
+#include <daguai/core/table.hpp>
 
 namespace daguai {
 
@@ -131,7 +133,7 @@ int parse_face(std::string_view t) {
             "expected <rank><suit> with rank 2-9, T/10, J, Q, K, A and suit s h d c, or SJ / BJ");
 }
 
-Cards parse_cards(std::string_view text) {
+Cards parse_cards(std::string_view text, const Table& table) {
   Cards c;
   std::size_t i = 0;
   while (i < text.size()) {
@@ -151,12 +153,14 @@ Cards parse_cards(std::string_view text) {
     while (j < text.size() && !is_separator(text[j]) && !utf8_separator(text.substr(j))) ++j;
     if (j > i) {
       const std::string_view tok = text.substr(i, j - i);
-      add_copy(&c, parse_face(tok));
+      add_copy(&c, parse_face(tok), table);
     }
     i = j;
   }
   return c;
 }
+
+Cards parse_cards(std::string_view text) { return parse_cards(text, kTable6p3d); }
 
 int parse_level(std::string_view text) {
   std::size_t n = 0;
@@ -218,12 +222,31 @@ Cards counts_to_cards(const Int* counts, int n) {
   return c;
 }
 
+[[noreturn]] void too_many_copies(int f, const Table& table) {
+  if (table.decks == kMaxCopies)
+    throw CardError("too many copies of " + face_text(f) + " (at most 3: three decks, R2)");
+  static_assert(kTable4p2d.decks == 2, "the fewer-decks message below says two");
+  throw CardError("too many copies of " + face_text(f) + " (at most 2: two decks at the " +
+                  table.name + " table, R18)");
+}
+
 }  // namespace
 
-void add_copy(Cards* c, int f) {
-  if (c->count(f) == kMaxCopies)
-    throw CardError("too many copies of " + face_text(f) + " (at most 3: three decks, R2)");
+void add_copy(Cards* c, int f, const Table& table) {
+  if (c->count(f) >= table.decks) too_many_copies(f, table);
   c->add(f);
+}
+
+void add_copy(Cards* c, int f) { add_copy(c, f, kTable6p3d); }
+
+void check_copies(const Cards& c, const Table& table) {
+  if (table.decks >= kMaxCopies) return;  // a Cards never holds more than 3 (R2)
+  static_assert(kTable4p2d.decks == kMaxCopies - 1, "below: over the limit = the count 3");
+  // A count of 3 sets both bits of its face's 2-bit field (the Cards layout, cards.hpp).
+  constexpr std::uint64_t kLowBits = 0x5555555555555555ULL;
+  const std::uint64_t lo = c.lo & (c.lo >> 1) & kLowBits, hi = c.hi & (c.hi >> 1) & kLowBits;
+  if (lo | hi)
+    too_many_copies(lo ? std::countr_zero(lo) / 2 : 32 + std::countr_zero(hi) / 2, table);
 }
 
 Cards add_cards(const Cards& a, const Cards& b) {
@@ -240,14 +263,18 @@ void cards_to_counts(const Cards& c, std::uint8_t* counts) {
   for (int f = 0; f < kNumFaces; ++f) counts[f] = std::uint8_t(c.count(f));
 }
 
-Cards cards_from_faces(const std::uint8_t* faces, int n) {
+Cards cards_from_faces(const std::uint8_t* faces, int n, const Table& table) {
   Cards c;
   for (int i = 0; i < n; ++i) {
     const int f = faces[i];
     if (f >= kNumFaces) throw CardError("face id " + std::to_string(f) + " out of range 0..53");
-    add_copy(&c, f);
+    add_copy(&c, f, table);
   }
   return c;
+}
+
+Cards cards_from_faces(const std::uint8_t* faces, int n) {
+  return cards_from_faces(faces, n, kTable6p3d);
 }
 
 }  // namespace daguai

@@ -14,6 +14,8 @@
 
 namespace daguai {
 
+struct Table;  // core/table.hpp: the table whose deck count bounds the copies (R18)
+
 // ---------------------------------------------------------------------------------------
 // Face id layout (uint8):
 //   natural face  f = rank * 4 + suit      rank 0..12 = 2 3 4 5 6 7 8 9 T J Q K A
@@ -204,12 +206,23 @@ void cards_to_counts(const Cards& c, std::uint8_t* counts);
 Cards cards_from_faces(const std::uint8_t* faces, int n);
 // The R2 copy limit, checked in one place for every way cards come in (text, face ids,
 // counts, sums; the bindings call these): a Cards holds at most kMaxCopies (3, the 6p3d deck)
-// of a face; a table with fewer decks (4p2d: 2) is checked where hands meet a table (state).
+// of a face; a table with fewer decks (4p2d: 2) is checked where hands meet a table (state)
+// and where cards are read for a table (the overloads below: plays, hands of legal plays).
 // Adds one copy of face f; CardError "too many copies of <f> (at most 3: three decks, R2)".
 void add_copy(Cards* c, int f);
 // 54 counts of any integer type; CardError "count <v> for <f> is outside 0..3 (R2)".
 Cards cards_from_counts(const std::int64_t* counts, int n = kNumFaces);
 // a + b; CardError "cannot add '<b>': a face would exceed 3 copies (R2)".
 Cards add_cards(const Cards& a, const Cards& b);
+
+// The same limit for cards meant for one table: at most table.decks copies of a face (R2: 3
+// at 6p3d, with the messages above; R18: 2 at 4p2d, CardError "too many copies of <f> (at
+// most 2: two decks at the 4p2d table, R18)"). Plays and hands read at a table (classify,
+// beats, legal plays) come through these, so no play holds a face the table has not.
+void add_copy(Cards* c, int f, const Table& table);
+Cards parse_cards(std::string_view text, const Table& table);
+Cards cards_from_faces(const std::uint8_t* faces, int n, const Table& table);
+// Throws that CardError, naming the first face of c over the table's limit.
+void check_copies(const Cards& c, const Table& table);
 
 }  // namespace daguai

@@ -107,15 +107,18 @@ Action plan_and_decide(const PolicyView& g, PolicyScratch& s, bool exact) {
   if (g.phase() != Phase::kPlay) return simple_exchange(g, s);
   const int seat = g.current_player(), level = g.level_rank();
   const Cards& hand = g.hand(seat);
-  // (Re)plan when the hand is not what the plan covers.
+  // (Re)plan when the hand is not what the plan covers, or the plan is of another level: a
+  // scratch is shared by the games of a batch (BatchEnv's opponents), where two games can
+  // leave a seat the same few cards at different levels.
   Cards covered;
   for (const Play& p : s.plan) covered += p.cards;
-  if (covered != hand || s.plan_hand != hand) {
+  if (covered != hand || s.plan_hand != hand || s.plan_level != level) {
     if (exact)
       exact_plan(hand, level, g.rules(), &s.plan);
     else
       plan_hand(hand, level, g.rules(), &s.plan);
     s.plan_hand = hand;
+    s.plan_level = level;
   }
   return g.has_top() ? follow(g, s, seat, level, hand) : lead(g, s, seat, level);
 }

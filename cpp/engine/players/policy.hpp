@@ -37,6 +37,7 @@ struct PolicyScratch {
   std::vector<Action> actions;
   std::vector<Play> plan;  // heuristic: the current decomposition of the hand
   Cards plan_hand;         // the hand the plan was made for
+  int plan_level = -1;     // and its level: one scratch serves games of other levels
 };
 
 // What a policy sees: the information state of the seat to act (R16) with the query names

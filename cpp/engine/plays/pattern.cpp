@@ -205,6 +205,8 @@ Play make_play(const Cards& c, int size, int jokers, Kind kind, std::uint32_t ke
 }  // namespace
 
 bool classify(const Cards& c, int level, const Rules& rules, Play* out) {
+  // R18: no play holds more copies of a face than the table has decks (a call only at 4p2d)
+  if (table_of(rules).decks < kMaxCopies) check_copies(c, table_of(rules));
   const int size = c.size();
   const int sj = c.sj(), bj = c.bj(), j = sj + bj;
   const Cards nat = c.naturals();
@@ -243,6 +245,7 @@ bool classify(const Cards& c, int level, const Rules& rules, Play* out) {
 }
 
 std::vector<Play> interpretations(const Cards& c, int level, const Rules& rules) {
+  if (table_of(rules).decks < kMaxCopies) check_copies(c, table_of(rules));  // R18, as classify
   std::vector<Play> out;
   const int size = c.size(), j = c.jokers();
   if (size == 5 && j >= 1 && j < 5) {
@@ -342,20 +345,22 @@ std::vector<int> joker_faces(const Play& p, int level) {
 namespace {
 
 // Classify Size (1..5) face ids without building Cards (the batch path). Returns false if
-// the faces form no play; throws CardError on a bad id or a 4th copy.
+// the faces form no play; throws CardError on a bad id or more copies than the table's decks.
 template <int Size>
 inline bool classify_faces(const std::uint8_t* f, const Rules& rules, const std::uint8_t* power,
                            const std::uint32_t* table, std::uint32_t* key, Kind* kind) {
-  // R2: at most 3 copies of a face. Among <= 5 cards some face has >= 4 copies iff at least
-  // 6 of the unordered pairs are equal (4+1 gives 6, 5 gives 10; 3+2 gives 4).
+  // R2, R18: at most d copies of a face (d = decks: 3, or 2 at 4p2d). Among <= 5 cards some
+  // face has more than d copies iff at least (d + 1) d / 2 of the unordered pairs are equal:
+  // d = 3: 4+1 gives 6, 5 gives 10, 3+2 only 4; d = 2: 3 gives 3, 2+2 only 2.
+  const int decks = table_of(rules).decks;
   int equal_pairs = 0;
   std::uint8_t bad = 0;
   for (int i = 0; i < Size; ++i) {
     bad |= std::uint8_t(f[i] >= kNumFaces);
     for (int k = i + 1; k < Size; ++k) equal_pairs += f[i] == f[k];
   }
-  if (bad || equal_pairs >= 6) {
-    cards_from_faces(f, Size);  // throws the CardError naming the face
+  if (bad || equal_pairs >= (decks + 1) * decks / 2) {
+    cards_from_faces(f, Size, table_of(rules));  // throws the CardError naming the face
     throw CardError("invalid faces");
   }
   detail::FiveInfo x;

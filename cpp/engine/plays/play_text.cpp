@@ -57,8 +57,8 @@ Play classify_declared(const Cards& c, const Cards& jokers_as, int level, const 
 
 Play read_play(std::string_view cards, const std::optional<std::string>& declared, int level,
                const Rules& rules) {
-  const Cards c = parse_cards(cards);
-  if (declared && rules.wild == Wild::kDeclare)  // declare() checks the faces make a reading
+  const Cards c = parse_cards(cards, table_of(rules));  // R18: the table's copy limit
+  if (declared && rules.wild == Wild::kDeclare)         // declare() checks the faces make a reading
     return classify_declared(c, parse_cards(*declared), level, rules);
   Play p;
   if (!classify(c, level, rules, &p)) throw IllegalPlay(quoted(cards) + " is not a play (R5)");

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .options import Command, policy_arg, positive, seconds, seed_number
+from .options import Command, add_model_rules, policy_arg, positive, seconds, seed_number
 
 
 def _add_analyze(an: argparse.ArgumentParser) -> None:
@@ -34,6 +34,7 @@ def _add_analyze(an: argparse.ArgumentParser) -> None:
                     help="weigh the worlds by the others' plays this round under a model of play: "
                          f"{', '.join(INFERENCES)} (default {ANALYZE_INFERENCE}; docs/search.md "
                          "\"Inference from play\")")
+    add_model_rules(an)  # a --policy model.dgn of other rules than the position's
     an.add_argument("--seed", type=seed_number, default=0, help="seed of the worlds and rollouts (default 0)")
     an.add_argument("--threads", type=positive, default=1, metavar="N",
                     help=f"threads, at most {MAX_THREADS} (default 1; results do not depend on it)")
@@ -98,6 +99,7 @@ def _cmd_analyze(args: argparse.Namespace) -> int:
             seed=args.seed,
             threads=args.threads,
             inference=args.inference,
+            model_rules=args.model_rules,
             progress=not args.quiet and sys.stderr.isatty(),
         )
     except OSError as exc:  # bad input: one line, status 2

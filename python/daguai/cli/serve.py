@@ -6,6 +6,9 @@ import argparse
 
 from .options import Command, Fail, int_text, positive
 
+#: uvicorn's log levels (daguai.server.LOG_LEVELS, which needs the 'serve' extra to import)
+LOG_LEVELS = ("critical", "error", "warning", "info", "debug", "trace")
+
 
 def _add_serve(p: argparse.ArgumentParser) -> None:
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
@@ -14,6 +17,9 @@ def _add_serve(p: argparse.ArgumentParser) -> None:
                    help="SQLite database (default ./daguai.sqlite3); unfinished tables resume")
     p.add_argument("--rate", type=positive, default=50, metavar="N",
                    help="messages per second allowed per connection (default 50)")
+    p.add_argument("--log-level", default="info", choices=LOG_LEVELS, metavar="LEVEL",
+                   help="what the server logs to stderr: " + ", ".join(LOG_LEVELS) + " (default "
+                        "info: tables created and finished, refused messages, requests, errors)")
 
 
 def _run_serve(args: argparse.Namespace) -> int:
@@ -21,7 +27,8 @@ def _run_serve(args: argparse.Namespace) -> int:
         raise Fail(f"--port must be 0..65535, got {args.port}")
     from ..server import serve
 
-    serve(args.host, args.port, args.db, rate=float(args.rate), burst=2.0 * args.rate)
+    serve(args.host, args.port, args.db, rate=float(args.rate), burst=2.0 * args.rate,
+          log_level=args.log_level)
     return 0
 
 

@@ -21,8 +21,8 @@ from .._core.game import Action
 from .._core.learned import ACTION_FEATURES, LEARN_VERSION, STATE_FEATURES, ModelError, Network
 from ..dgn import dgn_bytes, parse_dgn, read_dgn, write_dgn
 from ..game import Game
-from .envs.batch_env import BatchEnv
 from .config import TrainConfig
+from .envs.batch_env import BatchEnv
 from .tensors import (
     CAND_FEATURES,
     NUM_ABSTRACT,

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -43,8 +44,13 @@ __all__ = ["create_app"]
 
 STATIC = Path(__file__).parent / "static"
 
+#: The server's own log (docs/server.md "Logs").
+log = logging.getLogger("daguai.server")
+
 
 def _error(status: int, code: str, message: str) -> JSONResponse:
+    if status == 400:  # a refused request; the others (404, 413) are in uvicorn's access log
+        log.info("refused a request: %s", message[:200])
     return JSONResponse({"error": code, "message": message}, status_code=status)
 
 

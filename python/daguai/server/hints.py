@@ -6,6 +6,7 @@ finds it ready: "warm"), within the server's hint budget."""
 from __future__ import annotations
 
 import asyncio
+import logging
 import secrets
 import time
 from typing import Any
@@ -13,6 +14,9 @@ from typing import Any
 from ..game import Game
 from . import advice
 from .messages import ProtocolError
+
+#: The server's own log (docs/server.md "Logs"): never a hand, a seed or a token.
+log = logging.getLogger("daguai.server")
 
 __all__ = ["Hints", "HINT_INTERVAL", "HINT_CONCURRENCY"]
 
@@ -96,6 +100,7 @@ class Hints:
                 conn.send(out)
             except Exception as exc:  # noqa: BLE001 - reported to the asker, the table goes on
                 conn.send({"type": "error", "code": "unavailable", "message": f"hint failed: {exc}"[:300]})
+                log.error("table %s seat %d: hint failed: %s", self.id, seat, type(exc).__name__)
             finally:
                 self._hinting[seat] = False
 

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import collections
 import concurrent.futures
+import logging
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..codec import short_repr
 from ..rules import Rules
 from ..table import seats_of
 from .hints import HINT_CONCURRENCY, HINT_INTERVAL
@@ -26,6 +28,8 @@ __all__ = ["Hub", "HANDLERS"]
 
 #: Longest message read beyond the rate limit as a possible answer to the open decision.
 MAX_ANSWER = 4096
+#: The server's own log (docs/server.md "Logs"): never a hand, a seed or a token.
+log = logging.getLogger("daguai.server")
 
 
 @dataclass
@@ -77,6 +81,8 @@ class Hub:
                           seats, self.bot_delay)
             table.restore(t["decisions"])
             self.tables[table.id] = table
+            log.info("table %s resumed at decision %d (%s)", table.id, table.n_decisions,
+                     table.rules.table)
         return len(self.tables)
 
     def start(self) -> None:
@@ -95,7 +101,7 @@ class Hub:
         if seed is None:
             seed = secrets.randbelow(2**63)
         if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
-            raise ValueError(f"seed must be an integer in [0, 2**63), got {seed!r}")
+            raise ValueError(f"seed must be an integer in [0, 2**63), got {short_repr(seed)}")
         seats_doc = doc.get("seats")
         n = seats_of(rules)
         if not isinstance(seats_doc, list) or len(seats_doc) != n:
@@ -116,6 +122,8 @@ class Hub:
         table = Table(self, table_id, rules, seed, auto, seats, float(delay))
         self.store.add_table(table_id, rules.to_dict(), seed, auto, [p.to_json() for p in seats])
         self.tables[table_id] = table
+        log.info("table %s created (%s): %s", table_id, rules.table,
+                 ", ".join(p.kind if p.kind != "bot" else f"bot {p.policy}" for p in seats))
         table.advance()
         return table, tokens
 
@@ -147,6 +155,7 @@ class Hub:
     def handle(self, conn: Conn, text: str) -> None:
         """One client message (docs/protocol.md); refusals answer an ``error`` and change
         nothing."""
+        kind = "a"
         try:
             if len(text) > MAX_MESSAGE:
                 raise ProtocolError("too_large", f"messages are limited to {MAX_MESSAGE} bytes")
@@ -154,9 +163,14 @@ class Hub:
             if not allowed and (conn.grace <= 0 or conn.table is None):
                 raise ProtocolError("rate_limited", f"more than {conn.rate:g} messages/s: dropped")
             msg = self._read(conn, text, allowed)
+            kind = repr(msg["type"])
             HANDLERS[msg["type"]](self, conn, msg)
         except ProtocolError as exc:
             conn.send({"type": "error", "code": exc.code, "message": str(exc)})
+            # the code, not the text: a refused message may hold a token or a seat's cards
+            where = "" if conn.table is None else f" at table {conn.table.id} seat {conn.seat}"
+            log.log(logging.DEBUG if exc.code == "rate_limited" else logging.INFO,
+                    "refused %s message%s: %s", kind, where, exc.code)
 
     @staticmethod
     def _read(conn: Conn, text: str, allowed: bool) -> dict[str, Any]:

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..bots import policy_names
+from ..codec import short_repr
 
 SEAT_KINDS = ("human", "bot", "remote")
 
@@ -37,9 +38,10 @@ class SeatPlan:
         kind = d["kind"]
         policy = d.get("policy")
         if kind == "bot":
-            policy = policy or "heuristic"
-            if policy not in policy_names():
-                raise ValueError(f"seat {seat}: unknown policy {policy!r} "
+            if policy is None:  # omitted: the heuristic; "" is a name like any other (refused)
+                policy = "heuristic"
+            if not isinstance(policy, str) or policy not in policy_names():
+                raise ValueError(f"seat {seat}: unknown policy {short_repr(policy)} "
                                  f"(choose {', '.join(policy_names())})")
         elif policy is not None:
             raise ValueError(f"seat {seat}: only bots have a policy")

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import concurrent.futures
+import logging
 import time
 from collections.abc import Callable
 from typing import Any, Protocol
@@ -32,6 +33,8 @@ from .store import Store
 ANSWER_GRACE = 3
 #: Seconds between two chat messages of one seat (more often: ``rate_limited``).
 CHAT_INTERVAL = 1.0
+#: The server's own log (docs/server.md "Logs"): never a hand, a seed or a token.
+log = logging.getLogger("daguai.server")
 
 
 class Host(Protocol):
@@ -373,6 +376,7 @@ class Table(BotSeats, Hints):
         t0, c0 = time.perf_counter(), time.thread_time()
         start = self.game.state.n_events
         self.game.forfeit(seat)
+        log.info("table %s: seat %d left, forfeiting the match (R14)", self.id, seat)
         self._publish(start, seat, None, t0, c0)
 
     def _publish(self, start: int, seat: int, ack: dict[str, Any] | None, t0: float, c0: float) -> None:
@@ -390,6 +394,8 @@ class Table(BotSeats, Hints):
                 self.id, g.n_results,
                 documents.match_summary(levels=g.levels, scores=g.scores, seats=[p.name for p in self.seats],
                                     decisions=self.n_decisions), g.to_record())
+            log.info("table %s finished: match %d, %d rounds, %d decisions, levels %s, scores %s",
+                     self.id, self.match_id, g.n_results, self.n_decisions, g.levels, g.scores)
         conn = self.conns[seat]
         if conn is not None and ack is not None:
             conn.send(ack)

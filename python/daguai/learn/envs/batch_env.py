@@ -3,7 +3,7 @@ C++ with the GIL released, their observations, masks and rewards in NumPy arrays
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -22,6 +22,33 @@ __all__ = ["BatchEnv", "Outputs"]
 
 #: (obs, mask, rewards, done, to_act) of BatchEnv.reset / observe / step.
 Outputs = tuple[np.ndarray, np.ndarray | None, np.ndarray, np.ndarray, np.ndarray]
+
+
+def _opponent_seats(opponents: Any, n_seats: int) -> list[str | None]:
+    """BatchEnv's ``opponents`` as one entry per seat (None: the learner's): a sequence of
+    ``n_seats``, 2 (team A, team B), or a ``{seat: policy}`` dict whose unnamed seats (the
+    learner's own and its partners') are the learner's."""
+    if isinstance(opponents, Mapping):
+        bad = [s for s in opponents if isinstance(s, bool) or not isinstance(s, (int, np.integer))
+               or not 0 <= s < n_seats]
+        if bad:
+            raise ValueError(f"opponents: the keys of a dict are seats 0..{n_seats - 1}, "
+                             f"got {short_repr(bad[0])}")
+        seats = [opponents.get(s) for s in range(n_seats)]
+    elif isinstance(opponents, str):
+        raise ValueError(f"opponents: {n_seats} entries (or 2 per team) or a {{seat: policy}} dict, "
+                         f"not one name for every seat ({opponents!r}): the learner needs a seat")
+    else:
+        try:
+            seats = list(opponents)
+        except TypeError:
+            seats = []  # not a sequence: refused below
+        if len(seats) == 2:
+            seats = seats * (n_seats // 2)
+    if len(seats) != n_seats or not all(p is None or isinstance(p, str) for p in seats):
+        raise ValueError(f"opponents: {n_seats} entries (or 2 per team) or a {{seat: policy}} dict, "
+                         "each a policy name or None")
+    return seats  # the engine refuses a list that leaves the learner no seat
 
 
 class BatchEnv:
@@ -53,9 +80,12 @@ class BatchEnv:
         learner meets every level and every phase (docs/learning.md "Start states").
         ``"fresh"`` (the default with ``matches=True``, and the behaviour before start
         states existed): level 2, no tribute.
-    opponents : sequence of 6, optional
+    opponents : sequence of 6, or dict, optional
         Built-in policies (names, ``daguai.bots.policy_names()``) on the seats the learner does
-        not control, ``None`` on the learner's seats; or 2 entries (team A, team B). The
+        not control, ``None`` on the learner's seats; or 2 entries (team A, team B); or a
+        ``{seat: policy}`` dict, whose unnamed seats are the learner's (so
+        ``{1: "heuristic", 3: "heuristic", 5: "heuristic"}`` leaves the learner team A:
+        its partners need no entry). At least one seat stays the learner's. The
         opponents play in C++ inside ``reset``/``step``: ``to_act`` and ``obs`` are then
         always of learner seats, and a round the opponents end is rewarded on that step.
     model_rules : {"same", "any"}
@@ -96,7 +126,8 @@ class BatchEnv:
     def __init__(self, n: int, rules: Rules | None = None, seed: int = 0, matches: bool = False,
                  auto_pass: bool = False, abstract: bool = True,
                  start: str | None = None,
-                 opponents: Sequence[str | None] | None = None, model_rules: str = "same") -> None:
+                 opponents: Sequence[str | None] | Mapping[int, str] | None = None,
+                 model_rules: str = "same") -> None:
         rules = check_rules(rules, mappings=False)
         n = check_int(n, "n")
         if not 1 <= n <= 2**20:
@@ -117,13 +148,7 @@ class BatchEnv:
         self._env = _core.run.BatchEnv(n, rules._core, seed, self._matches, self._auto_pass,
                                    bool(abstract), STARTS.index(start))
         if opponents is not None:
-            n_seats = seats_of(rules)  # R18: 6, or 4 at 4p2d
-            seats = list(opponents)
-            if len(seats) == 2:
-                seats = seats * (n_seats // 2)
-            if len(seats) != n_seats or not all(p is None or isinstance(p, str) for p in seats):
-                raise ValueError(f"opponents: {n_seats} entries (or 2 per team), each a policy "
-                                 "name or None")
+            seats = _opponent_seats(opponents, seats_of(rules))  # R18: 6, or 4 at 4p2d
             check_model_rules(seats, rules, model_rules)
             self._env.set_opponents(seats)
 

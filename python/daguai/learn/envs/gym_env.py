@@ -128,7 +128,9 @@ class DaGuaiEnv(gymnasium.Env):
         import path ``package.module:policy`` / ``file.py:policy`` of a ``policy(view, seat)``
         (given the seat's view, as in ``simulate``) — a callable
         ``policy(game, seat) -> action`` (anything :meth:`daguai.Game.step` accepts), a
-        sequence of 6 (entries of learner seats are ignored) or a ``{seat: policy}`` dict.
+        sequence of 6 (entries of learner seats are ignored) or a ``{seat: policy}`` dict; a
+        partner of the learner that the dict does not name is the learner's too (``seat=0,
+        opponents={1: p, 3: p, 5: p}`` is ``seat=(0, 2, 4)``), any other seat must be named.
         A ``.dgn`` model trained for other rules than ``rules`` is refused (``ModelError``)
         unless ``model_rules="any"``.
     rules : Rules, optional
@@ -223,6 +225,11 @@ class DaGuaiEnv(gymnasium.Env):
             per_seat: dict[int, Any] = {s: opponents for s in range(self.n_seats)}
         elif isinstance(opponents, Mapping):
             per_seat = dict(opponents)
+            # A partner the dict leaves out is the learner's: it decides for its team, as with
+            # seat=(0, 2, 4) (alternate seats are partners, R1, R18); other seats need a policy.
+            teams = {s % 2 for s in self.seats}
+            mine = {s for s in range(self.n_seats) if s not in per_seat and s % 2 in teams}
+            self.seats = self._check_seats(sorted(set(self.seats) | mine), self.n_seats)
         elif isinstance(opponents, Iterable):
             listed = list(opponents)
             if len(listed) != self.n_seats:

@@ -45,6 +45,12 @@ class DaGuaiVectorEnv(VectorEnv):
         As for :class:`daguai.learn.BatchEnv` (round episodes with random start states by default).
     max_episode_steps : int, optional
         Truncate an episode after this many steps (none by default: rounds always end).
+    opponents, model_rules
+        As for :class:`daguai.learn.BatchEnv`: built-in policies or models on the seats the policy
+        does not play (a sequence of 6, 2 per team, or a ``{seat: policy}`` dict whose
+        unnamed seats, partners included, are the policy's); they move in C++ inside
+        ``reset`` and ``step``, so every observation is of a seat of the policy. None
+        (default): self-play, the policy plays every seat.
 
     Notes
     -----
@@ -73,7 +79,8 @@ class DaGuaiVectorEnv(VectorEnv):
     def __init__(self, num_envs: int = 1, rules: Rules | None = None, matches: bool = False,
                  start: str | None = None, auto_pass: bool = False,
                  max_episode_steps: int | None = None, seed: int = 0,
-                 illegal_action: str = "random") -> None:
+                 illegal_action: str = "random", opponents: Any = None,
+                 model_rules: str = "same") -> None:
         self.rules = check_rules(rules, mappings=False)
         if illegal_action not in ("random", "raise"):
             raise ValueError(f"illegal_action must be 'random' or 'raise', got {illegal_action!r}")
@@ -93,7 +100,10 @@ class DaGuaiVectorEnv(VectorEnv):
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
         self._seed = check_seed(seed)
+        self.opponents, self.model_rules = opponents, model_rules
         self._env: BatchEnv | None = None
+        if opponents is not None:  # refused here, not at the first reset
+            BatchEnv(1, rules=self.rules, opponents=opponents, model_rules=model_rules)
         self._steps = np.zeros(self.num_envs, dtype=np.int64)
         self._to_act = np.zeros(self.num_envs, dtype=np.int32)
         self._mask = np.zeros((self.num_envs, NUM_ABSTRACT), dtype=np.int8)
@@ -103,7 +113,8 @@ class DaGuaiVectorEnv(VectorEnv):
         self._seed = seed
         self._rng = np.random.default_rng(seed)
         self._env = BatchEnv(self.num_envs, rules=self.rules, seed=seed, matches=self.matches,
-                             auto_pass=self.auto_pass, start=self.start)
+                             auto_pass=self.auto_pass, start=self.start, opponents=self.opponents,
+                             model_rules=self.model_rules)
 
     def _batch(self, obs: np.ndarray, mask: np.ndarray) -> dict[str, np.ndarray]:
         return {"observation": obs.copy(), "action_mask": mask.copy()}

@@ -119,6 +119,7 @@ from ... import _core
 from ..._core.core import IllegalActionError
 from ..._core.game import Action
 from ...checks import check_rules
+from ...codec import short_repr
 from ...game import Game
 from ...rules import Rules
 from ...table import seats_of
@@ -272,7 +273,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo naming convention
         if seed is not None:
             if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)) \
                     or not 0 <= int(seed) < 2**64:
-                raise ValueError(f"seed must be an integer in [0, 2**64), got {seed!r}")
+                raise ValueError(f"seed must be an integer in [0, 2**64), got {short_repr(seed)}")
             self.game_seed, self.game_index = int(seed), 0
         elif self.game_seed is None:
             self.game_seed, self.game_index = secrets.randbits(64), 0
