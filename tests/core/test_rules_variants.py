@@ -19,7 +19,8 @@ from daguai.rules import LEVELS, VARIANTS
 ROOT = Path(__file__).resolve().parents[2]
 ROWS = _core.core.RULE_VARIANTS
 NAMES = [row["name"] for row in ROWS]
-DOCS_BEGIN = "<!-- rule-variants: generated from _core.core.RULE_VARIANTS; tests/core/test_rules_variants.py -->"
+DOCS_BEGIN = ("<!-- rule-variants: generated from _core.core.RULE_VARIANTS; "
+              "tests/core/test_rules_variants.py -->")
 DOCS_END = "<!-- /rule-variants -->"
 STUB = ROOT / "python" / "daguai" / "rules.pyi"
 # DAGUAI_REGENERATE=1 pytest tests/core/test_rules_variants.py rewrites the generated texts below
