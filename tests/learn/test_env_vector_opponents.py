@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 
 gymnasium = pytest.importorskip("gymnasium")
-from daguai.learn.gym_env import DaGuaiEnv  # noqa: E402
-from daguai.learn.gym_vector import DaGuaiVectorEnv  # noqa: E402
+from daguai.learn.envs.gym_env import DaGuaiEnv  # noqa: E402
+from daguai.learn.envs.gym_vector import DaGuaiVectorEnv  # noqa: E402
 
 SIX = str(Path(daguai.__file__).parent / "models" / "learned.dgn")  # a 6p3d model
 OTHERS = {1: "heuristic", 3: "random", 5: "heuristic"}
