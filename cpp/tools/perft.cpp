@@ -1,7 +1,7 @@
 // Perft for 大怪路子 (like chess perft): count the leaves of the game tree by applying every
 // legal action, or the legal plays of one hand. No Python in the loop;
-// tests/core/test_rules_perft_tool.py checks its counts against the Python API and the pinned
-// counts of tests/core/test_rules_perft.py.
+// tests/plays/test_rules_perft_tool.py checks its counts against the Python API and the pinned
+// counts of tests/plays/test_rules_perft.py.
 //
 //   daguai_perft game SEED DEPTH [options]   leaves at DEPTH below the seeded deal (R2, R10)
 //                                            of game 0, with --divide per first action

@@ -348,7 +348,7 @@ def check_model_rules(policies: Any, rules: Rules, model_rules: Any = "same") ->
         if p.endswith(".dgn"):
             trained = _rules_of_file(p)
             if trained != game:
-                raise _core.ModelError(
+                raise _core.learned.ModelError(
                     f"model {p!r} was trained for {_rules_text(trained)}, not for this game's "
                     f"{_rules_text(game)}; play it anyway with model_rules='any' "
                     "(command line: --any-model-rules)")

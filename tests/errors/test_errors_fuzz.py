@@ -244,6 +244,20 @@ def _title(d: Draw) -> Any:
     return daguai.title(d(JUNK), d(st.one_of(st.just("000"), JUNK)))
 
 
+@case("review")
+def _review(d: Draw) -> Any:
+    """A short real record (a few decisions) with junk seats, rounds, budgets and policies."""
+    g = Game(seed=2)
+    for _ in range(4):
+        g.step(g.legal_actions()[0])
+    record = d(st.one_of(st.just(list(g.record_lines())), JUNK))
+    return daguai.review(record, d(st.one_of(st.integers(-2, 7), JUNK)),
+                         rounds=d(st.one_of(st.none(), st.just([0]), JUNK)),
+                         rollouts=d(st.one_of(st.integers(-3, 4), JUNK)),
+                         policy=d(st.one_of(st.sampled_from(["heuristic", "random", "pimc", "nope"]), JUNK)),
+                         seed=d(st.one_of(st.integers(0, 3), JUNK)))
+
+
 @case("rules_text")
 def _rules_text(d: Draw) -> Any:
     topic = st.one_of(st.none(), st.sampled_from(["R1", "r18", "11", "R0", "R19", "variants", "encodings"]),

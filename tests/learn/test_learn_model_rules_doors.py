@@ -39,7 +39,8 @@ def test_daguai_analyze_refuses_in_one_line_and_has_any_model_rules(tmp_path):
     cmd = [sys.executable, "-m", "daguai", "analyze", str(pos), "--policy", SIX, "--rollouts", "4", "--quiet"]
     p = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
     assert p.returncode == 2 and len(p.stderr.strip().splitlines()) == 1, p.stderr
-    assert "not for this game's Rules(table='4p2d')" in p.stderr and "--any-model-rules" in p.stderr
+    # the command line's words (cli/messages.py): the game's rules as its --rule flags
+    assert "not for this game's --rule table=4p2d" in p.stderr and "--any-model-rules" in p.stderr
     p = subprocess.run(cmd + ["--any-model-rules"], capture_output=True, text=True, timeout=120)
     assert p.returncode == 0 and "best" in p.stdout.lower(), p.stderr
 

@@ -627,7 +627,7 @@ def test_function_bad_input():
 
 
 def test_batch_env_reports_huge_unsigned_actions_as_given():
-    """Engine bug (cpp/bindings/players/bind_rl.cpp, BatchEnv.step): unsigned actions are
+    """Engine bug (cpp/bindings/run/bind_batch_env.cpp, BatchEnv.step): unsigned actions are
     force-cast to int64 before the range check, so 2**64 - 1 is reported as "abstract
     action -1" and 2**63 as a negative number: the error names a value the caller never
     passed. The action is rejected (correct) but the message misleads."""

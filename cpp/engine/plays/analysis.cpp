@@ -1,7 +1,7 @@
 // Hand analysis (配牌 / 手数): the exact minimum number of legal plays that empty a hand.
 //
 // Which card sets are plays (R5, R6; the families of five.hpp): the facts the search relies
-// on (tests/core/test_analysis_min_plays.py checks the results against a brute force over
+// on (tests/plays/test_analysis_min_plays.py checks the results against a brute force over
 // legal_plays):
 //   1 card   any card (a joker is a single of its own face).
 //   2, 3     naturals of one rank plus any number of jokers (joker-only included).

@@ -17,7 +17,7 @@
 // unless its cards are in one live suit of R', where R and R' agree. After X and X' are
 // played the hands left are related the same way (live suits can only die). So every later
 // lead or follow of R has a counterpart of R' with the same kind, key and size, and back:
-// the rest of the round cannot tell them apart. tests/players/test_search_candidates.py checks this
+// the rest of the round cannot tell them apart. tests/search/test_search_candidates.py checks this
 // exhaustively on small hands (the whole tree of leads of R and R').
 // Only plays are grouped; pass, tribute, return, offer and take decisions stay alone (a
 // card given to another seat changes that seat's hand).

@@ -148,7 +148,7 @@ class GameState:
     @property
     def recording(self) -> bool: ...
 class _WrapsState(Protocol):
-    """A daguai.Game: the C++ state is its ``_state`` (cpp/bindings/game_arg.hpp)."""
+    """A daguai.Game: the C++ state is its ``_state`` (cpp/bindings/game/game_args.hpp)."""
     @property
     def _state(self) -> GameState: ...
 _GameLike = GameState | _WrapsState  # every `game` argument takes a GameState or a Game

@@ -134,8 +134,8 @@ def rules_epilog() -> str:
     """The one line that ends the help of a command with --rule (the list is long: it is
     printed by ``--rule help``; the rules themselves: ``daguai rules``, docs/rules.md)."""
     return textwrap.fill("rules: --rule KEY=VALUE (repeatable); '--rule help' lists every rule "
-                         "with its values and default; the rules of the game: daguai rules "
-                         "(docs/rules.md)", help_width())
+                         "with its values and default; the rules of the game: daguai rules",
+                         help_width())
 
 
 def rules_listing() -> str:

@@ -63,7 +63,7 @@ def load_checkpoint(path: Path) -> dict[str, Any]:
 
 def _open(name: str) -> IO[bytes]:
     """The file, opened only if it is a regular file no larger than any checkpoint."""
-    from .._core import ModelError
+    from .._core.learned import ModelError
 
     try:
         st = os.stat(name)
@@ -146,7 +146,7 @@ _FIELDS: dict[str, tuple[Any, str]] = {
 def _check_fields(ckpt: Any, name: str) -> None:
     """Every field of a loaded checkpoint, in place (the configuration becomes a
     ``TrainConfig``); the first bad one is a ``ModelError`` naming it."""
-    from .._core import ModelError, Network
+    from .._core.learned import ModelError, Network
 
     if not isinstance(ckpt, dict):
         raise ModelError(f"checkpoint {name!r} is not a daguai checkpoint: a {type(ckpt).__name__}, "
