@@ -11,6 +11,7 @@
 
 #include <daguai/catalog/catalog.hpp>
 #include <daguai/testing/bench.hpp>
+#include <daguai/testing/work_loops.hpp>
 
 namespace daguai::bind {
 
@@ -193,6 +194,27 @@ void bind_testing_timers(py::module_& t) {
       },
       py::arg("game"), py::arg("n"), py::arg("policy") = "heuristic",
       "Benchmark hook: ns per rollout to the end of the round from the game's state.");
+  t.def(
+      "repeat_op",
+      [](int op, const Rules& rules, py::handle level, std::uint64_t seed, int items, int reps,
+         const std::string& policy) {
+        if (op < 0 || op > int(WorkOp::kDecide)) throw GameError("repeat_op: op is 0..5");
+        if (items < 1 || items > 100000) throw GameError("repeat_op: items in [1, 100000]");
+        if (reps < 0 || reps > 1000000) throw GameError("repeat_op: reps in [0, 1000000]");
+        const int lv = to_level(level);
+        const PolicyId k = parse_policy(policy);
+        WorkResult r;
+        {
+          py::gil_scoped_release nogil;  // C++ values only
+          r = repeat_op(WorkOp(op), rules, lv, seed, items, reps, k);
+        }
+        return py::make_tuple(r.ops, r.checksum);
+      },
+      py::arg("op"), py::arg("rules"), py::arg("level"), py::arg("seed"), py::arg("items"),
+      py::arg("reps"), py::arg("policy") = "heuristic",
+      "Benchmark hook: (operations, checksum) of an engine operation repeated with no clock "
+      "(0 lead set, 1 five-card follow set, 2 count_plays at a lead, 3 classify five cards, 4 "
+      "apply, 5 a policy's decision), for instruction counts.");
   bind_network_timers(t);
 }
 
