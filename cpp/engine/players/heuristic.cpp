@@ -111,10 +111,9 @@ Action plan_and_decide(const PolicyView& g, PolicyScratch& s, bool exact) {
   Cards covered;
   for (const Play& p : s.plan) covered += p.cards;
   if (covered != hand || s.plan_hand != hand) {
-    if (exact)
-      exact_plan(hand, level, g.rules(), &s.plan);
-    else
-      plan_hand(hand, level, g.rules(), &s.plan);
+    // The memo describes the plan only if the plan is still the one made for its hand.
+    if (covered != s.plan_hand || s.plan_memo.hand != s.plan_hand) s.plan_memo.valid = false;
+    update_plan(hand, level, g.rules(), exact, &s.plan, &s.plan_memo);
     s.plan_hand = hand;
   }
   return g.has_top() ? follow(g, s, seat, level, hand) : lead(g, s, seat, level);

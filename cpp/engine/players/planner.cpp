@@ -132,15 +132,25 @@ struct Planner {
     return best;
   }
 
-  void build(const Cards& hand, std::vector<Play>* plan) {
+  // The natural part of the plan into *plan (cleared first); *combos: how many plays at its
+  // front are the combinations taken, in order (counting stops at one that does not classify).
+  void build_naturals(std::vector<Play>* plan, std::uint8_t* combos = nullptr) {
     plan->clear();
     Cards combo;
+    bool in_order = true;
+    std::uint8_t n = 0;
     while (best_combo(&combo) > 0) {
       Play p;
-      if (classify(combo, level, rules, &p)) plan->push_back(p);
+      if (classify(combo, level, rules, &p)) {
+        plan->push_back(p);
+        n = std::uint8_t(n + in_order);
+      } else {
+        in_order = false;
+      }
       take(combo);
       combo = Cards{};
     }
+    if (combos) *combos = n;
     auto add_group = [&](const Cards& c) {
       Play p;
       if (!c.empty() && classify(c, level, rules, &p)) plan->push_back(p);
@@ -155,9 +165,27 @@ struct Planner {
         add_group(c);
       }
     }
+  }
+
+  void build(const Cards& hand, std::vector<Play>* plan) {
+    build_naturals(plan);
     add_control_units(hand, level, rules, plan);
   }
 };
+
+// The natural non-level cards of a hand: the planner's input.
+Cards natural_work(const Cards& hand, int level) {
+  const Cards nat = hand.naturals(), lvl = rank_cards(level, 0xFF);
+  return Cards{nat.lo & ~lvl.lo, nat.hi & ~lvl.hi};
+}
+
+// The level and the rule fields a plan depends on (the classification of its plays, the
+// straights), as one word.
+std::uint32_t plan_rules_key(int level, const Rules& rules) {
+  return std::uint32_t(level) | std::uint32_t(rules.wrap_straights) << 8 |
+         std::uint32_t(rules.wild) << 9 | std::uint32_t(rules.joker_pair) << 12 |
+         std::uint32_t(rules.table) << 16;
+}
 
 }  // namespace
 
@@ -192,6 +220,38 @@ HeuristicPlan heuristic_plan(const Cards& hand, int level, const Rules& rules) {
 
 void plan_hand(const Cards& hand, int level, const Rules& rules, std::vector<Play>* plan) {
   Planner(hand, level, rules).build(hand, plan);
+}
+
+void update_plan(const Cards& hand, int level, const Rules& rules, bool exact,
+                 std::vector<Play>* plan, PlanMemo* memo) {
+  const Cards work = natural_work(hand, level);
+  const std::uint32_t key = plan_rules_key(level, rules);
+  const bool reusable = memo->valid && memo->exact == exact && memo->rules_key == key &&
+                        memo->size == plan->size() && memo->units <= plan->size();
+  if (reusable && work == memo->work) {
+    plan->resize(memo->units);  // the same natural part: only the controls changed
+  } else if (reusable && !exact && memo->combos > 0 &&
+             (*plan)[0].cards.naturals() == (*plan)[0].cards &&
+             memo->work.contains((*plan)[0].cards) && work == memo->work - (*plan)[0].cards) {
+    plan->erase(plan->begin());  // the first combination left: the greedy's next state
+    plan->resize(std::size_t(memo->units - 1));
+    memo->units = std::uint8_t(memo->units - 1);
+    memo->combos = std::uint8_t(memo->combos - 1);
+  } else if (exact) {
+    *plan = min_plays(work, level, rules).plays;
+    memo->units = std::uint8_t(plan->size());
+    memo->combos = 0;
+  } else {
+    Planner(hand, level, rules).build_naturals(plan, &memo->combos);
+    memo->units = std::uint8_t(plan->size());
+  }
+  add_control_units(hand, level, rules, plan);
+  memo->hand = hand;
+  memo->work = work;
+  memo->rules_key = key;
+  memo->size = std::uint16_t(plan->size());
+  memo->exact = exact;
+  memo->valid = true;
 }
 
 void exact_plan(const Cards& hand, int level, const Rules& rules, std::vector<Play>* plan) {
