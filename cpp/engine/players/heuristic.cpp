@@ -107,7 +107,12 @@ Action plan_and_decide(const PolicyView& g, PolicyScratch& s, bool exact) {
   if (g.phase() != Phase::kPlay) return simple_exchange(g, s);
   const int seat = g.current_player(), level = g.level_rank();
   const Cards& hand = g.hand(seat);
-  // (Re)plan when the hand is not what the plan covers.
+  // (Re)plan when the hand is not what the plan covers. A plan update_plan made for this very
+  // hand (its memo says so) covers it: no need to add its cards up.
+  const PlanMemo& m = s.plan_memo;
+  if (m.valid && m.exact == exact && s.plan_hand == hand && m.hand == hand &&
+      m.size == s.plan.size())
+    return g.has_top() ? follow(g, s, seat, level, hand) : lead(g, s, seat, level);
   Cards covered;
   for (const Play& p : s.plan) covered += p.cards;
   if (covered != hand || s.plan_hand != hand) {
