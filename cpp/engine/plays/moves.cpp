@@ -1,5 +1,6 @@
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cstring>
 #include <new>
 #include <stdexcept>
@@ -54,6 +55,31 @@ inline const std::uint8_t* subs_end(int h, int k) { return kSub.data.data() + kS
 
 inline int low_bit(unsigned x) { return __builtin_ctz(x); }
 
+// The Gen constructor reads rank bytes straight from the Cards words.
+static_assert(std::endian::native == std::endian::little, "Cards words are read as bytes");
+constexpr std::uint64_t kRankBytes = 0x000000FFFFFFFFFFULL;  // hi: ranks 8-12
+// Per byte of x (a rank byte: four 2-bit suit counts), the number of cards.
+constexpr std::uint64_t byte_counts(std::uint64_t x) {
+  x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+  return (x & 0x0F0F0F0F0F0F0F0FULL) + ((x >> 4) & 0x0F0F0F0F0F0F0F0FULL);
+}
+// Bit i set when byte i of x is not zero.
+constexpr unsigned nonzero_bytes(std::uint64_t x) {
+  x |= x >> 4;
+  x |= x >> 2;
+  x |= x >> 1;
+  return unsigned(((x & 0x0101010101010101ULL) * 0x0102040810204080ULL) >> 56);
+}
+// rank_power(r, level) for every level and rank.
+struct RankPowers {
+  std::uint8_t p[kNumRanks][kNumRanks]{};
+  constexpr RankPowers() {
+    for (int l = 0; l < kNumRanks; ++l)
+      for (int r = 0; r < kNumRanks; ++r) p[l][r] = std::uint8_t(rank_power(r, l));
+  }
+};
+inline constexpr RankPowers kRankPowers{};
+
 constexpr std::uint32_t kMaxFlushKey =
     (std::uint32_t(int(Kind::kFlush) - int(Kind::kStraight)) << 20) | 0xFFFFF;
 constexpr std::uint32_t kMaxStraightFlushKey = five_key(Kind::kStraightFlush, kNumRanks - 1);
@@ -93,19 +119,27 @@ class Gen {
  public:
   Gen(const Cards& hand, int level, const Rules& rules, const Play* top, PlayList* out)
       : level_(level), copies_(table_of(rules).decks), rules_(rules), list_(out) {
-    for (int r = 0; r < kNumRanks; ++r) {
-      const unsigned b = unsigned(hand.rank_byte(r));
-      cfg_[r] = std::uint8_t(b);
-      n_[r] = std::uint8_t(byte_count(b));
-      power_[r] = std::uint8_t(rank_power(r, level));
-      if (b) present_ |= 1u << r;
-    }
+    // The rank bytes are the bytes of the Cards words (cards.hpp: ranks 0-7 in lo, 8-12 in
+    // the low five bytes of hi), their card counts a SWAR sum of the 2-bit suit counts.
+    const std::uint64_t lo = hand.lo, hi = hand.hi & kRankBytes;
+    std::memcpy(cfg_, &lo, 8);
+    std::memcpy(cfg_ + 8, &hi, 5);
+    const std::uint64_t cl = byte_counts(lo), ch = byte_counts(hi);
+    std::memcpy(n_, &cl, 8);
+    std::memcpy(n_ + 8, &ch, 5);
+    present_ = nonzero_bytes(lo) | nonzero_bytes(hi) << 8;
+    if (level >= 0 && level < kNumRanks)
+      std::memcpy(power_, kRankPowers.p[level], kNumRanks);
+    else
+      for (int r = 0; r < kNumRanks; ++r) power_[r] = std::uint8_t(rank_power(r, level));
     sj_ = hand.sj();
     bj_ = hand.bj();
     jt_ = sj_ + bj_;
-    // Joker compositions for j jokers: SJ count a from high to low (SJs first).
+    // Joker compositions for j jokers: SJ count a from high to low (SJs first); none for
+    // more jokers than the hand holds.
     for (int j = 0; j <= 6; ++j) {
       ncomp_[j] = 0;
+      if (j > jt_) continue;
       for (int a = std::min(sj_, j); a >= 0 && j - a <= bj_; --a)
         comp_[j][ncomp_[j]++] = std::uint64_t(a | ((j - a) << 2)) << 40;
     }
