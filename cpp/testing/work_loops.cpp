@@ -118,8 +118,12 @@ WorkResult repeat_decide(const Rules& rules, std::uint64_t seed, int items, int 
 
 }  // namespace
 
-WorkResult repeat_op(WorkOp op, const Rules& rules, int level, std::uint64_t seed, int items,
+WorkResult repeat_op(int op_value, const Rules& rules, int level, std::uint64_t seed, int items,
                      int reps, PolicyId policy) {
+  if (op_value < 0 || op_value > int(WorkOp::kDecide)) throw GameError("repeat_op: op is 0..5");
+  if (items < 1 || items > 100000) throw GameError("repeat_op: items in [1, 100000]");
+  if (reps < 0 || reps > 1000000) throw GameError("repeat_op: reps in [0, 1000000]");
+  const WorkOp op = WorkOp(op_value);
   Rng rng(seed);
   switch (op) {
     case WorkOp::kApply:

@@ -29,8 +29,9 @@ struct WorkResult {
 };
 
 // `items` inputs (hands, plays or rounds) from `seed`, each operated on `reps` times, at
-// level rank `level` (rounds: their own levels).
-WorkResult repeat_op(WorkOp op, const Rules& rules, int level, std::uint64_t seed, int items,
-                     int reps, PolicyId policy = PolicyId::kHeuristic);
+// level rank `level` (rounds: their own levels). `op` is a WorkOp's value; GameError for an
+// op, items (1..100,000) or reps (0..1,000,000) out of range.
+WorkResult repeat_op(int op, const Rules& rules, int level, std::uint64_t seed, int items, int reps,
+                     PolicyId policy = PolicyId::kHeuristic);
 
 }  // namespace daguai::testing
