@@ -340,21 +340,37 @@ class Gen {
     const std::uint32_t best = single_pair ? kMaxStraightFlushKey : five_key(kind, kLevelPower);
     if (kFollow && best < min_key_) return;
     if constexpr (kMode == kCount && !kDeclare) {
-      if (!single_pair) {  // count by rank pairs: (choices at r1) x (choices at r2) per pair
-        std::size_t n = 0;
-        for (int r1 = 0; r1 < kNumRanks; ++r1) {
-          const std::size_t na = std::size_t(subs_end(cfg_[r1], a) - subs_begin(cfg_[r1], a));
-          if (!na) continue;
-          for (int r2 = r1 + 1; r2 < kNumRanks; ++r2) {
-            const std::size_t nb2 = std::size_t(subs_end(cfg_[r2], b) - subs_begin(cfg_[r2], b));
-            if (!nb2) continue;
-            if (kFollow) {
-              const int p = group_power(shape, power_[r1], power_[r2], kHigh);
-              if (five_key(kind, std::uint32_t(p)) < min_key_) continue;
-            }
-            n += na * nb2;
-          }
+      if (!single_pair) {
+        // Count by rank pairs r1 < r2: (choices at r1) x (choices at r2), summed with a running
+        // total over r1, O(ranks). Following, a pair counts when its group power beats the
+        // top; the key grows with the power, so that is a condition on which of r1, r2 have a
+        // power that beats (`ok`): r1's, r2's, either's (high: the higher power) or both's
+        // (auto: the lower).
+        std::size_t ca[kNumRanks], cb[kNumRanks];
+        unsigned ok = 0;
+        for (int r = 0; r < kNumRanks; ++r) {
+          ca[r] = std::size_t(subs_end(cfg_[r], a) - subs_begin(cfg_[r], a));
+          cb[r] = std::size_t(subs_end(cfg_[r], b) - subs_begin(cfg_[r], b));
+          if (!kFollow || five_key(kind, std::uint32_t(power_[r])) >= min_key_) ok |= 1u << r;
         }
+        const auto pairs = [&](unsigned ma, unsigned mb) {
+          std::size_t total = 0, below = 0;
+          for (int r = 0; r < kNumRanks; ++r) {
+            if ((mb >> r) & 1) total += below * cb[r];
+            if ((ma >> r) & 1) below += ca[r];
+          }
+          return total;
+        };
+        constexpr unsigned kAll = (1u << kNumRanks) - 1;
+        std::size_t n;
+        if (!kFollow)
+          n = pairs(kAll, kAll);
+        else if (shape.first && shape.second)
+          n = kHigh ? pairs(kAll, kAll) - pairs(kAll & ~ok, kAll & ~ok) : pairs(ok, ok);
+        else if (shape.first)
+          n = pairs(ok, kAll);
+        else
+          n = pairs(kAll, ok);
         count_ += n * std::size_t(ncomp_[j]);
         return;
       }
