@@ -84,6 +84,28 @@ constexpr std::uint32_t kMaxFlushKey =
     (std::uint32_t(int(Kind::kFlush) - int(Kind::kStraight)) << 20) | 0xFFFFF;
 constexpr std::uint32_t kMaxStraightFlushKey = five_key(Kind::kStraightFlush, kNumRanks - 1);
 
+// For every rank set, how many of the sequence masks of m ranks (five.hpp) lie inside it (the
+// flush count takes them out): the masks' indicator summed over subsets, per wrap and m.
+// 96 KiB, built on first use (it reads five.cpp's table, so not at static initialization).
+struct SequencesInside {
+  std::uint16_t n[2][3][1 << kNumRanks];
+  SequencesInside() {
+    for (int w = 0; w < 2; ++w)
+      for (int m = 3; m <= 5; ++m) {
+        std::uint16_t* f = n[w][m - 3];
+        std::fill(f, f + (1 << kNumRanks), std::uint16_t(0));
+        for (std::uint16_t mask : sequence_masks(w != 0, m)) ++f[mask];
+        for (int b = 0; b < kNumRanks; ++b)
+          for (int x = 0; x < (1 << kNumRanks); ++x)
+            if ((x >> b) & 1) f[x] = std::uint16_t(f[x] + f[x ^ (1 << b)]);
+      }
+  }
+};
+const SequencesInside& sequences_inside() {
+  static const SequencesInside table;
+  return table;
+}
+
 }  // namespace
 
 // PlayList access for the generators (PlayList befriends this class only).
@@ -591,7 +613,7 @@ class Gen {
       if (__builtin_popcount(ranks) < 3) return;
       for (int m = 5; m >= 3; --m) {
         std::size_t n = ways[m][3];
-        for (std::uint16_t mask : sequence_masks(wrap, m)) n -= (mask & ~ranks) == 0;
+        n -= sequences_inside().n[wrap][m - 3][ranks];
         out[m] = n;
       }
     }
