@@ -13,6 +13,7 @@
 
 #include <daguai/catalog/catalog.hpp>
 #include <daguai/testing/bench.hpp>
+#include <daguai/testing/work_loops.hpp>
 
 namespace daguai::bind {
 
@@ -90,6 +91,28 @@ void bind_network_timers(py::module_& t) {
   t.def(
       "set_quantized_cache", [](bool allowed) { set_quantized_cache(allowed); }, py::arg("allowed"),
       "Test hook: allow (True) or forbid the integer pass's per-thread state cache.");
+}
+
+// The work loops of benchmarks/instructions.py (cpp/testing/work_loops.hpp).
+void bind_work_loops(py::module_& t) {
+  t.def(
+      "repeat_op",
+      [](int op, const Rules& rules, py::handle level, std::uint64_t seed, int items, int reps,
+         const std::string& policy) {
+        const int lv = to_level(level);
+        const PolicyId k = parse_policy(policy);
+        WorkResult r;
+        {
+          py::gil_scoped_release nogil;  // C++ values only
+          r = repeat_op(op, rules, lv, seed, items, reps, k);
+        }
+        return py::make_tuple(r.ops, r.checksum);
+      },
+      py::arg("op"), py::arg("rules"), py::arg("level"), py::arg("seed"), py::arg("items"),
+      py::arg("reps"), py::arg("policy") = "heuristic",
+      "Benchmark hook: (operations, checksum) of an engine operation repeated with no clock "
+      "(0 lead set, 1 five-card follow set, 2 count_plays at a lead, 3 classify five cards, 4 "
+      "apply, 5 a policy's decision), for instruction counts.");
 }
 
 }  // namespace
@@ -195,6 +218,7 @@ void bind_testing_timers(py::module_& t) {
       },
       py::arg("game"), py::arg("n"), py::arg("policy") = "heuristic",
       "Benchmark hook: ns per rollout to the end of the round from the game's state.");
+  bind_work_loops(t);
   bind_network_timers(t);
 }
 

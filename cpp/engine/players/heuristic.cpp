@@ -109,14 +109,19 @@ Action plan_and_decide(const PolicyView& g, PolicyScratch& s, bool exact) {
   const Cards& hand = g.hand(seat);
   // (Re)plan when the hand is not what the plan covers, or the plan is of another level: a
   // scratch is shared by the games of a batch (BatchEnv's opponents), where two games can
-  // leave a seat the same few cards at different levels.
+  // leave a seat the same few cards at different levels. A plan update_plan made for this very
+  // hand at this level (its memo says so) covers it: no need to add its cards up.
+  const PlanMemo& m = s.plan_memo;
+  if (m.valid && m.exact == exact && s.plan_hand == hand && m.hand == hand &&
+      m.size == s.plan.size() && s.plan_level == level)
+    return g.has_top() ? follow(g, s, seat, level, hand) : lead(g, s, seat, level);
   Cards covered;
   for (const Play& p : s.plan) covered += p.cards;
   if (covered != hand || s.plan_hand != hand || s.plan_level != level) {
-    if (exact)
-      exact_plan(hand, level, g.rules(), &s.plan);
-    else
-      plan_hand(hand, level, g.rules(), &s.plan);
+    // The memo describes the plan only if the plan is still the one made for its hand (its
+    // rules key holds the level: update_plan replans at another level).
+    if (covered != s.plan_hand || s.plan_memo.hand != s.plan_hand) s.plan_memo.valid = false;
+    update_plan(hand, level, g.rules(), exact, &s.plan, &s.plan_memo);
     s.plan_hand = hand;
     s.plan_level = level;
   }

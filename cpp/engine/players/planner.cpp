@@ -1,5 +1,6 @@
 #include <algorithm>
 
+#include <daguai/core/table.hpp>
 #include <daguai/players/planner.hpp>
 #include <daguai/plays/analysis.hpp>
 #include <daguai/plays/five.hpp>
@@ -30,15 +31,37 @@ struct Planner {
   const Rules& rules;
   std::uint8_t cnt[13];  // natural non-level cards per rank
   Cards work;            // those cards
+  // Ranks by their count in work, kept with cnt (set_rank): whose next card saves a play
+  // (cnt % 3 == 1), with one card, two, three, four, five.
+  unsigned gains = 0, singles = 0, pairs = 0, threes = 0, fours = 0, fives = 0;
 
   Planner(const Cards& hand, int lv, const Rules& r) : level(lv), rules(r) {
     work = hand.naturals();
     const Cards lvl = rank_cards(level, 0xFF);
     work = Cards{work.lo & ~lvl.lo, work.hi & ~lvl.hi};
-    for (int r = 0; r < kNumRanks; ++r) cnt[r] = std::uint8_t(work.rank_count(r));
+    for (int r = 0; r < kNumRanks; ++r) {
+      const int c = work.rank_count(r);
+      cnt[r] = std::uint8_t(c);
+      gains |= unsigned(gain(c)) << r;
+      singles |= unsigned(c == 1) << r;
+      pairs |= unsigned(c == 2) << r;
+      threes |= unsigned(c == 3) << r;
+      fours |= unsigned(c == 4) << r;
+      fives |= unsigned(c == 5) << r;
+    }
   }
   // units(c) - units(c - 1) for c cards of a rank as singles / pairs / triples: 1 when c % 3 == 1
   static int gain(int c) { return c % 3 == 1 ? 1 : 0; }
+  void set_rank(int r) {
+    const unsigned bit = 1u << r, c = cnt[r];
+    auto put = [&](unsigned* m, bool on) { *m = on ? *m | bit : *m & ~bit; };
+    put(&gains, gain(int(c)));
+    put(&singles, c == 1);
+    put(&pairs, c == 2);
+    put(&threes, c == 3);
+    put(&fours, c == 4);
+    put(&fives, c == 5);
+  }
   // The lowest suit of rank r in work (the reference's any_face).
   int any_face(int r) const {
     const int byte = work.rank_byte(r);
@@ -50,7 +73,13 @@ struct Planner {
   }
   void take(const Cards& c) {
     work -= c;
-    for (int r = 0; r < kNumRanks; ++r) cnt[r] = std::uint8_t(cnt[r] - c.rank_count(r));
+    const unsigned ranks =
+        suit_ranks(c, 0) | suit_ranks(c, 1) | suit_ranks(c, 2) | suit_ranks(c, 3);
+    for (unsigned x = ranks; x; x &= x - 1) {
+      const int r = __builtin_ctz(x);
+      cnt[r] = std::uint8_t(cnt[r] - c.rank_count(r));
+      set_rank(r);
+    }
   }
 
   int best_combo(Cards* out) const {
@@ -58,13 +87,6 @@ struct Planner {
     unsigned suit_held[4];  // per suit, the ranks it holds in work
     for (int s = 0; s < kNumSuits; ++s) suit_held[s] = suit_ranks(work, s);
     const unsigned held = suit_held[0] | suit_held[1] | suit_held[2] | suit_held[3];
-    unsigned gains = 0;               // ranks whose next card saves a play (cnt % 3 == 1)
-    unsigned singles = 0, pairs = 0;  // ranks with one card, with two
-    for (int r = 0; r < kNumRanks; ++r) {
-      gains |= unsigned(gain(cnt[r])) << r;
-      singles |= unsigned(cnt[r] == 1) << r;
-      pairs |= unsigned(cnt[r] == 2) << r;
-    }
     for (int t = first_straight(rules.wrap_straights); t < kNumRanks; ++t) {
       const unsigned ranks = straight_ranks(t);
       if (ranks & (1u << level)) continue;
@@ -84,7 +106,9 @@ struct Planner {
     }
     if (best < 2) {
       // the reference scans p upwards for each t: the lowest rank p != t with 2 (1) cards
-      for (int t = 0; t < kNumRanks && best < 2; ++t) {
+      // (only ranks with three to five cards can start one: the others are skipped)
+      for (unsigned x = threes | fours | fives; x && best < 2; x &= x - 1) {
+        const int t = __builtin_ctz(x);
         if (cnt[t] == 3 && best < 1) {
           const unsigned ps = pairs & ~(1u << t);
           if (ps) {
@@ -132,39 +156,81 @@ struct Planner {
     return best;
   }
 
-  void build(const Cards& hand, std::vector<Play>* plan) {
+  // The natural part of the plan into *plan (cleared first); *combos: how many plays at its
+  // front are the combinations taken, in order (counting stops at one that does not classify).
+  void build_naturals(std::vector<Play>* plan, std::uint8_t* combos = nullptr) {
     plan->clear();
     Cards combo;
+    bool in_order = true;
+    std::uint8_t n = 0;
     while (best_combo(&combo) > 0) {
       Play p;
-      if (classify(combo, level, rules, &p)) plan->push_back(p);
+      if (classify(combo, level, rules, &p)) {
+        plan->push_back(p);
+        n = std::uint8_t(n + in_order);
+      } else {
+        in_order = false;
+      }
       take(combo);
       combo = Cards{};
     }
-    auto add_group = [&](const Cards& c) {
-      Play p;
-      if (!c.empty() && classify(c, level, rules, &p)) plan->push_back(p);
-    };
+    if (combos) *combos = n;
+    // The rest by rank in units of up to three: natural non-level cards of one rank, so the
+    // play is known without classifying (pattern.hpp keys: the rank's power).
+    const std::uint32_t decks = std::uint32_t(table_of(rules).decks);
     for (int r = 0; r < kNumRanks; ++r) {
+      const std::uint32_t key = small_key(rank_power(r, level));
       while (cnt[r] > 0) {
         const int n = cnt[r] >= 3 ? 3 : cnt[r];
-        Cards c;
-        take_n(r, n, &c);
-        work -= c;
+        Play p;
+        take_n(r, n, &p.cards);
+        work -= p.cards;
         cnt[r] = std::uint8_t(cnt[r] - n);
-        add_group(c);
+        p.key = key;
+        p.info = play_info(n == 1   ? Kind::kSingle
+                           : n == 2 ? Kind::kPair
+                                    : Kind::kTriple,
+                           n, 0, level, int(decks));
+        plan->push_back(p);
       }
     }
+  }
+
+  void build(const Cards& hand, std::vector<Play>* plan) {
+    build_naturals(plan);
     add_control_units(hand, level, rules, plan);
   }
 };
 
+// The natural non-level cards of a hand: the planner's input.
+Cards natural_work(const Cards& hand, int level) {
+  const Cards nat = hand.naturals(), lvl = rank_cards(level, 0xFF);
+  return Cards{nat.lo & ~lvl.lo, nat.hi & ~lvl.hi};
+}
+
+// The level and the rule fields a plan depends on (the classification of its plays, the
+// straights), as one word.
+std::uint32_t plan_rules_key(int level, const Rules& rules) {
+  return std::uint32_t(level) | std::uint32_t(rules.wrap_straights) << 8 |
+         std::uint32_t(rules.wild) << 9 | std::uint32_t(rules.joker_pair) << 12 |
+         std::uint32_t(rules.table) << 16;
+}
+
 }  // namespace
 
 void add_control_units(const Cards& hand, int level, const Rules& rules, std::vector<Play>* plan) {
-  auto add_group = [&](const Cards& c) {
+  // Level cards of one rank and single jokers: each unit's play is known without classifying
+  // (pattern.hpp keys: the level power, a joker's power; a joker single is never wild, R6).
+  const int decks = table_of(rules).decks;
+  auto add = [&](const Cards& c, int size, int jokers, std::uint32_t key) {
     Play p;
-    if (!c.empty() && classify(c, level, rules, &p)) plan->push_back(p);
+    p.cards = c;
+    p.key = key;
+    p.info = play_info(size == 1   ? Kind::kSingle
+                       : size == 2 ? Kind::kPair
+                                   : Kind::kTriple,
+                       size, jokers, level, decks);
+    plan->push_back(p);
   };
   // level cards by count (triples, then a pair or a single), then the jokers one by one
   const Cards nat = hand.naturals();
@@ -174,13 +240,14 @@ void add_control_units(const Cards& hand, int level, const Rules& rules, std::ve
   while (!lvl.empty()) {
     Cards c;
     int n = std::min(3, lvl.size());
+    const int size = n;
     for (int f = 0; f < kNumFaces && n > 0; ++f)
       for (int k = lvl.count(f); k > 0 && n > 0; --k, --n) c.add(f);
     lvl -= c;
-    add_group(c);
+    add(c, size, 0, small_key(kLevelPower));
   }
-  for (int k = hand.sj(); k > 0; --k) add_group(Cards{0, 1ull << 40});
-  for (int k = hand.bj(); k > 0; --k) add_group(Cards{0, 1ull << 42});
+  for (int k = hand.sj(); k > 0; --k) add(Cards{0, 1ull << 40}, 1, 1, small_key(kSJPower));
+  for (int k = hand.bj(); k > 0; --k) add(Cards{0, 1ull << 42}, 1, 1, small_key(kBJPower));
 }
 
 HeuristicPlan heuristic_plan(const Cards& hand, int level, const Rules& rules) {
@@ -192,6 +259,38 @@ HeuristicPlan heuristic_plan(const Cards& hand, int level, const Rules& rules) {
 
 void plan_hand(const Cards& hand, int level, const Rules& rules, std::vector<Play>* plan) {
   Planner(hand, level, rules).build(hand, plan);
+}
+
+void update_plan(const Cards& hand, int level, const Rules& rules, bool exact,
+                 std::vector<Play>* plan, PlanMemo* memo) {
+  const Cards work = natural_work(hand, level);
+  const std::uint32_t key = plan_rules_key(level, rules);
+  const bool reusable = memo->valid && memo->exact == exact && memo->rules_key == key &&
+                        memo->size == plan->size() && memo->units <= plan->size();
+  if (reusable && work == memo->work) {
+    plan->resize(memo->units);  // the same natural part: only the controls changed
+  } else if (reusable && !exact && memo->combos > 0 &&
+             (*plan)[0].cards.naturals() == (*plan)[0].cards &&
+             memo->work.contains((*plan)[0].cards) && work == memo->work - (*plan)[0].cards) {
+    plan->erase(plan->begin());  // the first combination left: the greedy's next state
+    plan->resize(std::size_t(memo->units - 1));
+    memo->units = std::uint8_t(memo->units - 1);
+    memo->combos = std::uint8_t(memo->combos - 1);
+  } else if (exact) {
+    *plan = min_plays(work, level, rules).plays;
+    memo->units = std::uint8_t(plan->size());
+    memo->combos = 0;
+  } else {
+    Planner(hand, level, rules).build_naturals(plan, &memo->combos);
+    memo->units = std::uint8_t(plan->size());
+  }
+  add_control_units(hand, level, rules, plan);
+  memo->hand = hand;
+  memo->work = work;
+  memo->rules_key = key;
+  memo->size = std::uint16_t(plan->size());
+  memo->exact = exact;
+  memo->valid = true;
 }
 
 void exact_plan(const Cards& hand, int level, const Rules& rules, std::vector<Play>* plan) {

@@ -23,6 +23,28 @@ struct HeuristicPlan {
 HeuristicPlan heuristic_plan(const Cards& hand, int level, const Rules& rules);
 // The same plays into *plan (reused storage: the heuristic replans at most decisions).
 void plan_hand(const Cards& hand, int level, const Rules& rules, std::vector<Play>* plan);
+// What a plan was made from, so that the next plan of the same seat can reuse it (the
+// heuristic replans after each of its plays). Plain data: reset it with `= {}`.
+struct PlanMemo {
+  Cards hand;                   // the hand the plan was made for
+  Cards work;                   // its natural non-level cards, all the natural part depends on
+  std::uint32_t rules_key = 0;  // the level and the rule fields a plan depends on
+  std::uint16_t size = 0;       // plays in the plan
+  std::uint8_t units = 0;       // plays of its natural part (the control units follow them)
+  std::uint8_t combos = 0;      // plan[0 .. combos) are the planner's first combinations, in
+                                // the order it took them
+  bool exact = false;           // exact_plan (else plan_hand)
+  bool valid = false;
+};
+// The plan of `hand` into *plan: plan_hand's (or, with `exact`, exact_plan's) plays exactly,
+// reusing *plan when *memo describes it (made for memo->hand, untouched since):
+//   - the same natural non-level cards: the natural part is kept, the control units redone;
+//   - plan_hand, the natural cards less the first combination it took: the planner is greedy,
+//     so from the old cards it took that combination and went on as it does from the rest;
+//     the rest of the natural part is the new natural part.
+// Otherwise it plans from scratch. *memo then describes the new plan.
+void update_plan(const Cards& hand, int level, const Rules& rules, bool exact,
+                 std::vector<Play>* plan, PlanMemo* memo);
 // heuristic_exact's plan: the natural non-level cards split into the fewest plays
 // (min_plays), then the controls kept apart as the planner keeps them.
 void exact_plan(const Cards& hand, int level, const Rules& rules, std::vector<Play>* plan);

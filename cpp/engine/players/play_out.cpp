@@ -5,8 +5,7 @@ namespace daguai {
 void Seats::start(std::uint64_t seed, std::uint64_t game) {
   for (int s = 0; s < kSeats; ++s) {
     rng[std::size_t(s)] = Rng::stream(seed, game, Stream::kPolicy, std::uint64_t(s));
-    scratch[std::size_t(s)].plan.clear();
-    scratch[std::size_t(s)].plan_hand = Cards{};
+    scratch[std::size_t(s)].forget_plan();
   }
 }
 

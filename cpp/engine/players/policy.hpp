@@ -17,6 +17,7 @@
 #include <daguai/core/rng.hpp>
 #include <daguai/game/infostate.hpp>
 #include <daguai/game/state.hpp>
+#include <daguai/players/planner.hpp>
 #include <daguai/plays/moves.hpp>
 
 namespace daguai {
@@ -38,6 +39,14 @@ struct PolicyScratch {
   std::vector<Play> plan;  // heuristic: the current decomposition of the hand
   Cards plan_hand;         // the hand the plan was made for
   int plan_level = -1;     // and its level: one scratch serves games of other levels
+  PlanMemo plan_memo;      // what the plan was made from (planner.hpp update_plan)
+  // A new game: no plan left from another.
+  void forget_plan() {
+    plan.clear();
+    plan_hand = Cards{};
+    plan_level = -1;
+    plan_memo = {};
+  }
 };
 
 // What a policy sees: the information state of the seat to act (R16) with the query names

@@ -1,5 +1,6 @@
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cstring>
 #include <new>
 #include <stdexcept>
@@ -54,9 +55,56 @@ inline const std::uint8_t* subs_end(int h, int k) { return kSub.data.data() + kS
 
 inline int low_bit(unsigned x) { return __builtin_ctz(x); }
 
+// The Gen constructor reads rank bytes straight from the Cards words.
+static_assert(std::endian::native == std::endian::little, "Cards words are read as bytes");
+constexpr std::uint64_t kRankBytes = 0x000000FFFFFFFFFFULL;  // hi: ranks 8-12
+// Per byte of x (a rank byte: four 2-bit suit counts), the number of cards.
+constexpr std::uint64_t byte_counts(std::uint64_t x) {
+  x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+  return (x & 0x0F0F0F0F0F0F0F0FULL) + ((x >> 4) & 0x0F0F0F0F0F0F0F0FULL);
+}
+// Bit i set when byte i of x is not zero.
+constexpr unsigned nonzero_bytes(std::uint64_t x) {
+  x |= x >> 4;
+  x |= x >> 2;
+  x |= x >> 1;
+  return unsigned(((x & 0x0101010101010101ULL) * 0x0102040810204080ULL) >> 56);
+}
+// rank_power(r, level) for every level and rank.
+struct RankPowers {
+  std::uint8_t p[kNumRanks][kNumRanks]{};
+  constexpr RankPowers() {
+    for (int l = 0; l < kNumRanks; ++l)
+      for (int r = 0; r < kNumRanks; ++r) p[l][r] = std::uint8_t(rank_power(r, l));
+  }
+};
+inline constexpr RankPowers kRankPowers{};
+
 constexpr std::uint32_t kMaxFlushKey =
     (std::uint32_t(int(Kind::kFlush) - int(Kind::kStraight)) << 20) | 0xFFFFF;
 constexpr std::uint32_t kMaxStraightFlushKey = five_key(Kind::kStraightFlush, kNumRanks - 1);
+
+// For every rank set, how many of the sequence masks of m ranks (five.hpp) lie inside it (the
+// flush count takes them out): the masks' indicator summed over subsets, per wrap and m.
+// 96 KiB, built on first use (it reads five.cpp's table, so not at static initialization).
+struct SequencesInside {
+  std::uint16_t n[2][3][1 << kNumRanks];
+  SequencesInside() {
+    for (int w = 0; w < 2; ++w)
+      for (int m = 3; m <= 5; ++m) {
+        std::uint16_t* f = n[w][m - 3];
+        std::fill(f, f + (1 << kNumRanks), std::uint16_t(0));
+        for (std::uint16_t mask : sequence_masks(w != 0, m)) ++f[mask];
+        for (int b = 0; b < kNumRanks; ++b)
+          for (int x = 0; x < (1 << kNumRanks); ++x)
+            if ((x >> b) & 1) f[x] = std::uint16_t(f[x] + f[x ^ (1 << b)]);
+      }
+  }
+};
+const SequencesInside& sequences_inside() {
+  static const SequencesInside table;
+  return table;
+}
 
 }  // namespace
 
@@ -93,19 +141,27 @@ class Gen {
  public:
   Gen(const Cards& hand, int level, const Rules& rules, const Play* top, PlayList* out)
       : level_(level), copies_(table_of(rules).decks), rules_(rules), list_(out) {
-    for (int r = 0; r < kNumRanks; ++r) {
-      const unsigned b = unsigned(hand.rank_byte(r));
-      cfg_[r] = std::uint8_t(b);
-      n_[r] = std::uint8_t(byte_count(b));
-      power_[r] = std::uint8_t(rank_power(r, level));
-      if (b) present_ |= 1u << r;
-    }
+    // The rank bytes are the bytes of the Cards words (cards.hpp: ranks 0-7 in lo, 8-12 in
+    // the low five bytes of hi), their card counts a SWAR sum of the 2-bit suit counts.
+    const std::uint64_t lo = hand.lo, hi = hand.hi & kRankBytes;
+    std::memcpy(cfg_, &lo, 8);
+    std::memcpy(cfg_ + 8, &hi, 5);
+    const std::uint64_t cl = byte_counts(lo), ch = byte_counts(hi);
+    std::memcpy(n_, &cl, 8);
+    std::memcpy(n_ + 8, &ch, 5);
+    present_ = nonzero_bytes(lo) | nonzero_bytes(hi) << 8;
+    if (level >= 0 && level < kNumRanks)
+      std::memcpy(power_, kRankPowers.p[level], kNumRanks);
+    else
+      for (int r = 0; r < kNumRanks; ++r) power_[r] = std::uint8_t(rank_power(r, level));
     sj_ = hand.sj();
     bj_ = hand.bj();
     jt_ = sj_ + bj_;
-    // Joker compositions for j jokers: SJ count a from high to low (SJs first).
+    // Joker compositions for j jokers: SJ count a from high to low (SJs first); none for
+    // more jokers than the hand holds.
     for (int j = 0; j <= 6; ++j) {
       ncomp_[j] = 0;
+      if (j > jt_) continue;
       for (int a = std::min(sj_, j); a >= 0 && j - a <= bj_; --a)
         comp_[j][ncomp_[j]++] = std::uint64_t(a | ((j - a) << 2)) << 40;
     }
@@ -306,21 +362,37 @@ class Gen {
     const std::uint32_t best = single_pair ? kMaxStraightFlushKey : five_key(kind, kLevelPower);
     if (kFollow && best < min_key_) return;
     if constexpr (kMode == kCount && !kDeclare) {
-      if (!single_pair) {  // count by rank pairs: (choices at r1) x (choices at r2) per pair
-        std::size_t n = 0;
-        for (int r1 = 0; r1 < kNumRanks; ++r1) {
-          const std::size_t na = std::size_t(subs_end(cfg_[r1], a) - subs_begin(cfg_[r1], a));
-          if (!na) continue;
-          for (int r2 = r1 + 1; r2 < kNumRanks; ++r2) {
-            const std::size_t nb2 = std::size_t(subs_end(cfg_[r2], b) - subs_begin(cfg_[r2], b));
-            if (!nb2) continue;
-            if (kFollow) {
-              const int p = group_power(shape, power_[r1], power_[r2], kHigh);
-              if (five_key(kind, std::uint32_t(p)) < min_key_) continue;
-            }
-            n += na * nb2;
-          }
+      if (!single_pair) {
+        // Count by rank pairs r1 < r2: (choices at r1) x (choices at r2), summed with a running
+        // total over r1, O(ranks). Following, a pair counts when its group power beats the
+        // top; the key grows with the power, so that is a condition on which of r1, r2 have a
+        // power that beats (`ok`): r1's, r2's, either's (high: the higher power) or both's
+        // (auto: the lower).
+        std::size_t ca[kNumRanks], cb[kNumRanks];
+        unsigned ok = 0;
+        for (int r = 0; r < kNumRanks; ++r) {
+          ca[r] = std::size_t(subs_end(cfg_[r], a) - subs_begin(cfg_[r], a));
+          cb[r] = std::size_t(subs_end(cfg_[r], b) - subs_begin(cfg_[r], b));
+          if (!kFollow || five_key(kind, std::uint32_t(power_[r])) >= min_key_) ok |= 1u << r;
         }
+        const auto pairs = [&](unsigned ma, unsigned mb) {
+          std::size_t total = 0, below = 0;
+          for (int r = 0; r < kNumRanks; ++r) {
+            if ((mb >> r) & 1) total += below * cb[r];
+            if ((ma >> r) & 1) below += ca[r];
+          }
+          return total;
+        };
+        constexpr unsigned kAll = (1u << kNumRanks) - 1;
+        std::size_t n;
+        if (!kFollow)
+          n = pairs(kAll, kAll);
+        else if (shape.first && shape.second)
+          n = kHigh ? pairs(kAll, kAll) - pairs(kAll & ~ok, kAll & ~ok) : pairs(ok, ok);
+        else if (shape.first)
+          n = pairs(ok, kAll);
+        else
+          n = pairs(kAll, ok);
         count_ += n * std::size_t(ncomp_[j]);
         return;
       }
@@ -541,7 +613,7 @@ class Gen {
       if (__builtin_popcount(ranks) < 3) return;
       for (int m = 5; m >= 3; --m) {
         std::size_t n = ways[m][3];
-        for (std::uint16_t mask : sequence_masks(wrap, m)) n -= (mask & ~ranks) == 0;
+        n -= sequences_inside().n[wrap][m - 3][ranks];
         out[m] = n;
       }
     }

@@ -90,8 +90,7 @@ void self_play(const SelfPlayConfig& cfg, Frames* out, std::int64_t* rounds) {
     for (int s = 0; s < seats; ++s) {
       rngs[std::size_t(s)] = Rng::stream(cfg.seed, game, Stream::kPolicy, std::uint64_t(s));
       explore[std::size_t(s)] = Rng::stream(cfg.seed, game, Stream::kExplore, std::uint64_t(s));
-      scratch[std::size_t(s)].plan.clear();
-      scratch[std::size_t(s)].plan_hand = Cards{};
+      scratch[std::size_t(s)].forget_plan();
     }
     while (!g.match_over() && g.results().empty()) {
       const int seat = g.current_player();
