@@ -44,22 +44,15 @@ def _add_analyze(an: argparse.ArgumentParser) -> None:
 
 
 def _read_source(source: str) -> str:
-    """The text of FILE ('-': stdin), refusing what is not a file before reading it."""
-    import os
-    import stat
+    """The text of FILE ('-': stdin), refusing what is not a file before reading it (the
+    package's one reader of a path: errors.read_path)."""
+    from pathlib import Path
+
+    from ..errors import read_path
 
     if source == "-":
         return sys.stdin.read()
-    mode = os.stat(source).st_mode  # FileNotFoundError: "no such file: FILE"
-    if not stat.S_ISREG(mode):
-        what = "a folder" if stat.S_ISDIR(mode) else ("a FIFO" if stat.S_ISFIFO(mode) else "a device")
-        raise ValueError(f"{source} is {what}, not a position or record file")
-    with open(source, "rb") as f:
-        data = f.read()
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError:
-        raise ValueError(f"{source}: not a position JSON file (not UTF-8 text)") from None
+    return read_path(Path(source), ValueError, "position or record file")
 
 
 def _check_position_text(name: str, text: str) -> None:
