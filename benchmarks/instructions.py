@@ -69,7 +69,7 @@ def _op(op: int, items: int, policy: str = "heuristic") -> str:
 
 
 def _rounds(policy: str) -> str:
-    return f"_core.simulate(rules, 2026, {{work}}, ['{policy}'] * 6, False, 0, 1)\n"
+    return f"_core.run.simulate(rules, 2026, {{work}}, ['{policy}'] * 6, False, 0, 1)\n"
 
 
 _CLASSIFY_MANY = """
