@@ -7,7 +7,9 @@ that says who left (never "a draw" with "? ? ?"); a dismissed round end does not
 after a rejoin, an open one comes back with its last trick. Then the lobby and set-up (the
 4-player table with a time bar, bot speed, the rules panel, a spectator without buttons)
 and the hand's help (sort by suit, the engine's combinations, a whole rank on a double
-click, the keyboard, the marked tribute cards, words with "1 card")."""
+click, the keyboard, the marked tribute cards, words with "1 card"). The review of the round
+just played, opened from the round end, shows daguai.review's costliest decision on the
+stored record."""
 
 from __future__ import annotations
 
@@ -16,13 +18,17 @@ import re
 import time
 from typing import Any
 
+import httpx
 import pytest
+from daguai.review import review
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 from server_helpers import ROOT, ServerProcess
 from test_server_browser import click, decide, make_browser, play_one, shown, wait_for
 
 DEADLINE = 120.0
+#: The review panel (static/review.js) has its answer.
+REVIEW_DONE = "const p = document.getElementById('review-panel'); return p && p.dataset.state === 'done'"
 
 
 def shot(drv: Any, tmp_path: Any, name: str) -> None:
@@ -222,7 +228,6 @@ def test_two_people_ring_turn_hint_standings_and_a_leave(tmp_path):
         # motion: a play landed in its seat (the class stays after its animation)
         landed = "#seats .seat .last.landed"
         wait_for("a play landing", lambda: host.find_elements(By.CSS_SELECTOR, landed), 15)
-        friend.execute_script("window.daguaiReview = {open: (a) => { window.reviewed = a; }};")
         for drv in (host, friend):
             if shown(drv, "roundend"):
                 click(drv, drv.find_element(By.ID, "roundend-ok"))
@@ -231,13 +236,19 @@ def test_two_people_ring_turn_hint_standings_and_a_leave(tmp_path):
         check_leave_end(host, "You")
         check_leave_end(friend, "房主")
         shot(friend, tmp_path, "leave-phone.png")
+        # the review of the round just played, in the page (review.js): its costliest decision
+        # is daguai.review's on the stored record of the finished match
+        assert host.find_elements(By.ID, "re-review")
+        table_id = friend.execute_script("return state.table")
         click(friend, friend.find_element(By.ID, "re-review"))
-        assert friend.execute_script("return window.reviewed") == {
-            "table": friend.execute_script("return state.table"),
-            "round": 0,
-            "seat": 2,
-        }
-        assert not host.find_elements(By.ID, "re-review")  # no review module on that page
+        wait_for("the review", lambda: friend.execute_script(REVIEW_DONE), 180)
+        items = friend.find_elements(By.CSS_SELECTOR, ".review-panel .review-item")
+        got = items[0].get_attribute("data-decision") if items else ""
+        mid = next(m["match"] for m in httpx.get(srv.base + "/api/matches").json() if m["table"] == table_id)
+        record = httpx.get(f"{srv.base}/api/matches/{mid}/record").text
+        costly = [d for d in review(record, 2, rounds=[0]).decisions if not d.agrees]
+        assert got == (str(costly[0].decision) if costly else ""), (got, costly[:1])
+        click(friend, friend.find_element(By.ID, "review-close"))
         # a rejoin: the dismissed screen stays away; the open one comes back with its last trick
         click(friend, friend.find_element(By.ID, "roundend-ok"))
         friend.refresh()
