@@ -1,6 +1,6 @@
 """Instructions per engine operation, counted by callgrind: figures that do not drift.
 
-Run:  python benchmarks/instructions.py [--out docs/performance-instructions.md] [--tiny]
+Run:  python benchmarks/instructions.py [--out FILE] [--tiny]
                                         [--only NAME,...] [--jobs 1]
 
 Wall-clock figures move with the machine's load; the number of instructions an operation
