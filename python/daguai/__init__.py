@@ -9,7 +9,7 @@ enumerates every legal play.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 try:
     from . import _core
@@ -104,6 +104,9 @@ __all__ = [
 ]
 
 _LAZY = {"learn", "env"}  # subpackages imported when first named (daguai.learn.BatchEnv)
+if TYPE_CHECKING:  # type checkers see the lazy subpackages as what they are, not as Any
+    from . import env as env
+    from . import learn as learn
 
 
 def __getattr__(name: str) -> Any:
