@@ -74,7 +74,7 @@ class ServerProcess:
                 self.proc.kill()
                 self.proc.wait(10)
         out = ""
-        if self.proc.stdout:
+        if self.proc.stdout and not self.proc.stdout.closed:  # kill() closes it
             out = self.proc.stdout.read()
             self.proc.stdout.close()
         return out

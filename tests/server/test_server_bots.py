@@ -105,10 +105,11 @@ def test_the_bot_ships_in_the_package_and_reads_join_links():
     for bad in ("127.0.0.1:8000", "ftp://x/", "http://h/#join=abc"):
         with pytest.raises(ValueError):
             bot.parse_target(bad)
-    root = Path(__file__).resolve().parents[2]
+    # run beside the daguai this test imports (installed, or the source tree with its built module)
+    root = Path(bot.__file__).resolve().parents[1]
     out = subprocess.run([sys.executable, "-m", "daguai.bot", "--help"], capture_output=True, text=True,
-                         cwd=root / "python", timeout=60)
+                         cwd=root, timeout=60)
     assert out.returncode == 0 and "#join=" in out.stdout
     out = subprocess.run([sys.executable, "-m", "daguai.bot", "not a url"], capture_output=True, text=True,
-                         cwd=root / "python", timeout=60)
+                         cwd=root, timeout=60)
     assert out.returncode == 2 and "not a server address" in out.stderr
