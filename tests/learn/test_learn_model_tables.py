@@ -71,6 +71,7 @@ def test_a_builtin_model_for_an_unknown_table_is_refused():
         _core.learned._set_builtin_model(str(SHIPPED), "5p2d")
 
 
+@pytest.mark.slow  # trains for seconds (> 10 s on a loaded machine)
 def test_train_records_its_table_and_starts_from_an_init_model_R18(tmp_path):
     pytest.importorskip("torch")
     run = tmp_path / "run"

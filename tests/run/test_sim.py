@@ -317,8 +317,9 @@ def test_evaluate_structure():
     assert s.mean_score_diff == pytest.approx(-r.mean_score_diff)
 
 
-# search: too slow here
-@pytest.mark.parametrize("policy", [p for p in policy_names() if not p.startswith("pimc")])
+# the searches: too slow here (expert: a minute of self-play, so CI's slow run only)
+@pytest.mark.parametrize("policy", [pytest.param(p, marks=pytest.mark.slow) if p == "expert" else p
+                                    for p in policy_names() if not p.startswith("pimc")])
 def test_evaluate_self_is_even(policy):
     r = evaluate(policy, policy, 60, seed=11)
     assert r.score_diff_ci[0] - 1e-9 <= 0.0 <= r.score_diff_ci[1] + 1e-9

@@ -270,6 +270,7 @@ def test_pimc24_inf_is_the_search_with_inference_R17() -> None:
     assert list(r1["winner"]) == list(r2["winner"])
 
 
+@pytest.mark.slow  # whole rounds of a 30 ms-a-decision search, twice (> 10 s on a loaded machine)
 def test_pimc24_inf_learned_plays_the_same_rounds_on_any_thread_count_R17() -> None:
     r1 = daguai.evaluate("pimc24_inf_learned", "heuristic", 1, seed=32, threads=1)
     r2 = daguai.evaluate("pimc24_inf_learned", "heuristic", 1, seed=32, threads=2)

@@ -327,6 +327,7 @@ def phone_layout(drv: Any) -> None:
     assert m["width"] <= 400 and not m["overflow"], m
 
 
+@pytest.mark.slow  # a whole round in Chromium (> 10 s on a loaded machine)
 def test_a_round_through_the_page(tmp_path, browser):
     """Seed 1 (wild="declare", level 3 short match): the test's player makes a declare
     choice in round 0, the round ends with a winner, and seat 0 pays tribute in round 1 with
