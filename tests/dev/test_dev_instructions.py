@@ -18,7 +18,12 @@ SCRIPT = ROOT / "benchmarks" / "instructions.py"
 
 def _run(args: list[str], env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
     env = dict(env if env is not None else os.environ)
-    env["PYTHONPATH"] = os.pathsep.join([str(ROOT / "python"), env.get("PYTHONPATH", "")])
+    # the daguai this test imports (installed, or the source tree with its built module): a
+    # fresh clone's python/ folder has no built module
+    import daguai
+
+    here = str(Path(daguai.__file__).resolve().parents[1])
+    env["PYTHONPATH"] = os.pathsep.join([here, env.get("PYTHONPATH", "")])
     return subprocess.run(
         [sys.executable, str(SCRIPT), *args],
         capture_output=True,
