@@ -139,7 +139,7 @@ class Bot:
         if seat != game.current_player:
             raise ValueError(f"{self.name}: seat {seat} is not the player to act "
                              f"(seat {game.current_player} is)")
-        if self.name.endswith(".dgn"):  # a model of other rules is refused (model_rules)
+        if self.name.endswith(".dgn"):  # a model of other rules (also SEARCH@MODEL's) is refused
             rules = game.rules  # a Rules (Game) or the engine's CoreRules (a view): both to_dict
             if rules.to_dict() != self._rules_ok:
                 from .dgn import check_model_rules

@@ -337,14 +337,15 @@ def check_model_rules(policies: Any, rules: Rules, model_rules: Any = "same") ->
     """Refuse a ``.dgn`` model among ``policies`` that was trained for other rules than the
     game's (``ModelError``, a ValueError naming both rule sets), unless ``model_rules`` is
     ``"any"``. A model's rules are its file's (:func:`model_rules`); the built-in
-    name ``learned`` plays the model of the game's table and is never refused (R18)."""
+    name ``learned`` plays the model of the game's table and is never refused (R18). A search
+    over a model (``"expert@m.dgn"``, docs/search.md) is its model's file."""
     if not isinstance(model_rules, str) or model_rules not in MODEL_RULES:
         raise ValueError(f"model_rules must be 'same' or 'any', got {model_rules!r:.80}")
     if model_rules == "any":
         return
     game = rules.to_dict()
     # each model file once, however many seats play it (reading one parses its whole file)
-    for p in dict.fromkeys(p for p in policies if isinstance(p, str)):
+    for p in dict.fromkeys(p.rpartition("@")[2] for p in policies if isinstance(p, str)):
         if p.endswith(".dgn"):
             trained = _rules_of_file(p)
             if trained != game:

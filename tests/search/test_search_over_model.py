@@ -101,3 +101,13 @@ def test_identity_names_the_search_and_the_models_bytes(tmp_path):
 def test_simulate_plays_and_reports_a_search_over_model():
     res = daguai.simulate(1, policies=["pimc24@learned", "heuristic"], seed=5)
     assert res.policies[0] == "pimc24@learned" and res.n == 1
+
+
+def test_a_model_of_other_rules_is_refused_through_the_search_too():
+    # the 4p2d model under a 6p3d game: refused by name like the model itself (model_rules)
+    g = daguai.Game(seed=3)
+    with pytest.raises(ValueError, match="trained for"):
+        daguai.bots.Bot(f"pimc24@{OTHER}")(g, g.current_player)
+    with pytest.raises(ValueError, match="trained for"):
+        daguai.simulate(1, policies=[f"pimc24@{OTHER}", "heuristic"], seed=5)
+    assert daguai.bots.Bot(f"pimc24@{OTHER}", model_rules="any")(g, g.current_player) is not None
