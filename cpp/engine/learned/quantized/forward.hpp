@@ -2,6 +2,7 @@
 // own kernels, so the three passes are the same code and cannot differ.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <utility>
@@ -47,8 +48,9 @@ __attribute__((always_inline)) inline void forward_body(const Model& m, const fl
   // row; activations are within int16.
   s.terms.reserve(2 * std::size_t(m.inputs) + kMaxModelWidth);
   s.next.reserve(2 * std::size_t(m.inputs) + kMaxModelWidth);
-  s.xs.assign(std::size_t(padded16(m.state_inputs)), 0);
+  s.xs.resize(std::size_t(padded16(m.state_inputs)));  // written whole: no zeroing first
   k.quantize(state, m.state_inputs, s.xs.data());
+  std::fill(s.xs.begin() + m.state_inputs, s.xs.end(), 0);  // the padding
   const StateEntry& e = state_sums(m, s, k);
   const int action_inputs = m.inputs - m.state_inputs;
   s.sub.assign(std::size_t(action_inputs) + 16, 0);  // each candidate's inputs minus these

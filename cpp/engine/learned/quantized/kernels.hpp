@@ -26,9 +26,10 @@ namespace daguai::detail {
 struct Terms {
   std::vector<std::int32_t> row;  // sized once (reserve); n counts the terms in use
   std::vector<std::int16_t> value;
+  std::vector<std::int32_t> off;  // the AVX2 kernels' scratch: row * width
   int n = 0;
   void reserve(std::size_t cap) {  // 32 more: a vector store of 16 may pass the last term
-    if (row.size() < cap + 32) row.resize(cap + 32), value.resize(cap + 32);
+    if (row.size() < cap + 32) row.resize(cap + 32), value.resize(cap + 32), off.resize(cap + 32);
   }
   void clear() { n = 0; }
   void add(int r, std::int32_t v) {   // v may leave int16: then as several terms
