@@ -38,8 +38,8 @@ alignas(64) constexpr CompressTable kCompress = make_compress_table();
 // selected ones.
 __attribute__((target("avx2"), always_inline)) inline void compress8(__m256i v, unsigned mask,
                                                                      int row0, Terms& t) {
-  const __m256i idx = _mm256_cvtepu8_epi32(
-      _mm_loadl_epi64(reinterpret_cast<const __m128i*>(&kCompress.idx[mask])));
+  const __m256i idx =
+      _mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(&kCompress.idx[mask])));
   const __m256i picked = _mm256_permutevar8x32_epi32(v, idx);
   const int n = t.n;
   _mm256_storeu_si256(reinterpret_cast<__m256i*>(t.row.data() + n),
@@ -47,8 +47,7 @@ __attribute__((target("avx2"), always_inline)) inline void compress8(__m256i v, 
   // the 8 values as int16 (within range, so the saturation never acts), lanes 0-3 and 4-7
   // brought together in the low half
   const __m256i packed = _mm256_permute4x64_epi64(_mm256_packs_epi32(picked, picked), 0x08);
-  _mm_storeu_si128(reinterpret_cast<__m128i*>(t.value.data() + n),
-                   _mm256_castsi256_si128(packed));
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(t.value.data() + n), _mm256_castsi256_si128(packed));
   t.n = n + __builtin_popcount(mask);
 }
 
@@ -104,15 +103,16 @@ __attribute__((target("avx2"), always_inline)) inline __m256i activate8(__m256i 
 // B blocks from column col: the sums stored (sum_rows), their activations as the next
 // layer's terms (sum_activate), or their activations times the output row added to dot.
 template <int B>
-__attribute__((target("avx2"), always_inline)) inline void store_blocks(
-    std::int32_t* out, const std::int32_t* init, const Terms& t, const std::int16_t* w, int n,
-    int col) {
+__attribute__((target("avx2"), always_inline)) inline void store_blocks(std::int32_t* out,
+                                                                        const std::int32_t* init,
+                                                                        const Terms& t,
+                                                                        const std::int16_t* w,
+                                                                        int n, int col) {
   __m256i acc[4 * B];
   accumulate_avx2<B>(acc, init, t, w, n, col);
   for (int b = 0; b < B; ++b)
     for (int q = 0; q < 4; ++q)
-      _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + col + 32 * b + kAt[q]),
-                          acc[4 * b + q]);
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + col + 32 * b + kAt[q]), acc[4 * b + q]);
 }
 
 template <int B>
@@ -124,8 +124,8 @@ __attribute__((target("avx2"), always_inline)) inline void activate_blocks(
   for (int b = 0; b < B; ++b)
     for (int q = 0; q < 4; ++q) {  // the nonzero activations (each > 0) as terms
       const __m256i a = activate8(acc[4 * b + q], sh);
-      const unsigned mask = unsigned(_mm256_movemask_ps(
-          _mm256_castsi256_ps(_mm256_cmpgt_epi32(a, _mm256_setzero_si256()))));
+      const unsigned mask = unsigned(
+          _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpgt_epi32(a, _mm256_setzero_si256()))));
       compress8(a, mask, col + 32 * b + kAt[q], next);
     }
 }
@@ -139,9 +139,10 @@ __attribute__((target("avx2"), always_inline)) inline void dot_blocks(
   for (int b = 0; b < B; ++b)
     for (int q = 0; q < 4; ++q)
       dot = _mm256_add_epi32(
-          dot, _mm256_mullo_epi32(activate8(acc[4 * b + q], sh),
-                                  _mm256_loadu_si256(reinterpret_cast<const __m256i*>(
-                                      dense + col + 32 * b + kAt[q]))));
+          dot,
+          _mm256_mullo_epi32(
+              activate8(acc[4 * b + q], sh),
+              _mm256_loadu_si256(reinterpret_cast<const __m256i*>(dense + col + 32 * b + kAt[q]))));
 }
 
 __attribute__((target("avx2"))) void sum_rows_avx2(std::int32_t* out, const std::int32_t* init,
