@@ -23,7 +23,7 @@ __attribute__((always_inline)) inline float candidate(const Model& m, const std:
   Terms* in = &s.terms;
   Terms* out = &s.next;
   const std::int32_t* init = base;
-  const std::int16_t* w = m.w0;
+  const std::int16_t* w = k.chunks ? m.w0_pairs : m.w0;
   int width = m.h0p, shift = m.shift0;
   for (std::size_t l = 0;; ++l) {
     const QuantizedLayer& L = (*m.layers)[l];
@@ -34,7 +34,8 @@ __attribute__((always_inline)) inline float candidate(const Model& m, const std:
     }
     k.sum_activate(init, w, width, *in, shift, *out);
     std::swap(in, out);
-    init = L.b.data(), w = L.w.data(), width = L.out_padded, shift = L.shift;
+    init = L.b.data(), w = k.chunks ? L.pairs.data() : L.w.data();
+    width = L.out_padded, shift = L.shift;
   }
 }
 

@@ -91,6 +91,10 @@ struct Kernels {
   // a candidate's terms: quantize_input(a[i]) - sub[i] where nonzero, as rows row0 + i
   void (*action_terms)(const float* a, int n, const std::int32_t* sub, int row0,
                        std::vector<std::int32_t>& scratch, Terms& t);
+  // The AVX2 copy: a candidate's terms are chunks (Terms::row the chunk, the pair's two values
+  // at value[2c], value[2c + 1]) of the weights in pair_interleaved layout (Model::w0_pairs,
+  // QuantizedLayer::pairs), which sum_activate and activate_dot then read.
+  bool chunks = false;
 };
 
 // What the integer pass reads.
@@ -101,6 +105,7 @@ struct Model {
   const std::int16_t* w0;
   const std::int32_t* b0;
   const std::vector<QuantizedLayer>* layers;
+  const std::int16_t* w0_pairs;  // the action rows of w0, pair_interleaved
 };
 
 // Each copy's whole pass (forward.hpp, compiled once per copy with that copy's kernels).
