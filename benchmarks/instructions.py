@@ -89,12 +89,28 @@ classify_many(faces[:{work}])
 """
 
 
+def _network(kind: str, rounds: int) -> str:
+    """A pass of the shipped learned network over heuristic-round decisions (its integer pass in
+    the AVX2 copy: valgrind has no AVX-512)."""
+    return (
+        "from pathlib import Path\n"
+        "import daguai\n"
+        "model = Path(daguai.__file__).parent / 'models' / 'learned.dgn'\n"
+        "net = _core.learned.Network.from_file(str(model))\n"
+        "if 'avx2' in _testing.quantized_kernels():\n"
+        "    _testing.set_quantized_kernel('avx2')\n"
+        f"_testing.repeat_network(net, rules, 2026, {rounds}, 1, '{kind}')\n"
+        f"n, _ = _testing.repeat_network(net, rules, 2026, {rounds}, {{work}}, '{kind}')\nprint('OPS', n)\n"
+    )
+
+
 def measures(tiny: bool) -> list[Measure]:
     """The rows of the table; ``tiny`` shrinks every amount of work (a check, not a figure)."""
     r = (2, 4) if tiny else (20, 1_020)
     k = (0, 1) if tiny else (0, 20)
     kc = (0, 2) if tiny else (0, 400)
     nc = (0, 100) if tiny else (0, 100_000)
+    kn = (0, 1) if tiny else (0, 5)
 
     def rounds(p: str) -> Measure:
         return Measure(
@@ -137,6 +153,10 @@ def measures(tiny: bool) -> list[Measure]:
         rounds("heuristic"),
         op("a heuristic decision (2+ legal actions)", 5, 3, k, "heuristic rounds"),
         op("a learned decision (2+ legal actions)", 5, 3, k, "heuristic rounds", "learned"),
+        Measure("learned float pass (a decision)", _network("float", 4), kn[0], kn[1], None,
+                f"repeat_network, 4 heuristic rounds' decisions x {kn[1]} minus x 0"),
+        Measure("learned integer pass (AVX2, a decision)", _network("integer", 4), kn[0], kn[1],
+                None, f"repeat_network, 4 heuristic rounds' decisions x {kn[1]} minus x 0"),
     ]
 
 

@@ -176,9 +176,6 @@ double time_rollouts(const GameState& g, int n, PolicyId policy) {
          n;
 }
 
-namespace {
-
-// The features of every play decision with two or more candidates, in game order.
 void network_decisions(const Rules& rules, std::uint64_t seed, int rounds,
                        std::vector<std::vector<float>>* states,
                        std::vector<std::vector<float>>* actions, std::vector<int>* heuristic) {
@@ -201,8 +198,6 @@ void network_decisions(const Rules& rules, std::uint64_t seed, int rounds,
     }
   }
 }
-
-}  // namespace
 
 NetworkTiming time_network(const Network& net, const Rules& rules, std::uint64_t seed, int rounds,
                            int reps) {

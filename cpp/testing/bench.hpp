@@ -57,6 +57,13 @@ double time_rollouts(const GameState& g, int n, PolicyId policy);
 std::vector<double> time_decisions(const Rules& rules, PolicyId policy, PolicyId opponent,
                                    std::uint64_t seed, int rounds);
 
+// The features of every play decision with two or more candidates of `rounds` heuristic
+// rounds from random start states of (seed, game 0..rounds-1), in game order, and the index
+// of the heuristic's candidate of each.
+void network_decisions(const Rules& rules, std::uint64_t seed, int rounds,
+                       std::vector<std::vector<float>>* states,
+                       std::vector<std::vector<float>>* actions, std::vector<int>* heuristic);
+
 // The learned network's float pass against its integer pass (quantized.hpp) on the same
 // decisions: every play decision with two or more candidates of `rounds` heuristic rounds from
 // random start states of (seed, game 0..rounds-1), evaluated in game order. Times are the

@@ -1,9 +1,11 @@
 #include "work_loops.hpp"
 
 #include <array>
+#include <cstring>
 #include <vector>
 
 #include <daguai/catalog/catalog.hpp>
+#include <daguai/testing/bench.hpp>
 
 namespace daguai::testing {
 
@@ -133,6 +135,31 @@ WorkResult repeat_op(int op_value, const Rules& rules, int level, std::uint64_t 
     default:
       return repeat_plays(op, rules, level, rng, items, reps);
   }
+}
+
+WorkResult repeat_network(const Network& net, const Rules& rules, std::uint64_t seed, int rounds,
+                          int reps, bool float_pass) {
+  if (rounds < 1 || rounds > 1000) throw GameError("repeat_network: rounds in [1, 1000]");
+  if (reps < 0 || reps > 100000) throw GameError("repeat_network: reps in [0, 100000]");
+  std::vector<std::vector<float>> states, actions;
+  std::vector<int> heuristic;
+  network_decisions(rules, seed, rounds, &states, &actions, &heuristic);
+  std::vector<float> q;
+  WorkResult r;
+  for (int k = 0; k < reps; ++k)
+    for (std::size_t i = 0; i < states.size(); ++i) {
+      const int n = int(actions[i].size() / kActionFeatures);
+      q.resize(std::size_t(n));
+      if (float_pass)
+        net.evaluate_float(states[i].data(), actions[i].data(), n, q.data());
+      else
+        net.evaluate(states[i].data(), actions[i].data(), n, q.data());
+      std::uint32_t bits;
+      std::memcpy(&bits, &q[0], sizeof bits);
+      r.checksum = mix(r.checksum, bits);
+      ++r.ops;
+    }
+  return r;
 }
 
 }  // namespace daguai::testing

@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include <daguai/core/rules.hpp>
+#include <daguai/learned/network.hpp>
 #include <daguai/players/policy.hpp>
 
 namespace daguai::testing {
@@ -33,5 +34,14 @@ struct WorkResult {
 // op, items (1..100,000) or reps (0..1,000,000) out of range.
 WorkResult repeat_op(int op, const Rules& rules, int level, std::uint64_t seed, int items, int reps,
                      PolicyId policy = PolicyId::kHeuristic);
+
+// The learned network's pass (float: Network::evaluate_float, the reference; else the integer
+// pass the player plays, in the kernel copy in use) on every play decision with two or more
+// candidates of `rounds` heuristic rounds (network_decisions, bench.hpp): `reps` passes over
+// all the decisions in game order, as in play (the integer pass's per-thread state cache sees
+// the seats' states in turn). ops counts the passes; GameError for rounds (1..1,000) or reps
+// (0..100,000) out of range.
+WorkResult repeat_network(const Network& net, const Rules& rules, std::uint64_t seed, int rounds,
+                          int reps, bool float_pass);
 
 }  // namespace daguai::testing

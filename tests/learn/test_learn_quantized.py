@@ -1,6 +1,6 @@
 """The learned player's integer pass (cpp/engine/learned/quantized.hpp): exactly the slow
-reference of tests/learn/quantized_reference.py, the same integers from the AVX2 and the
-portable copy and with or without the state cache (R17: same seed, same game on every
+reference of tests/learn/quantized_reference.py in every copy (portable, AVX2, AVX-512), the
+same integers from every copy and with or without the state cache (R17: same seed, same game on every
 machine), and within the documented tolerance of the float pass."""
 
 from __future__ import annotations
@@ -15,6 +15,8 @@ from daguai import Rules
 from daguai._core import _testing
 from daguai.dgn import dgn_bytes, read_dgn
 from daguai.learn import ACTION_FEATURES, STATE_FEATURES, Network, learn_features
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from quantized_reference import integer_q
 
 SHIPPED = Path(daguai.__file__).parent / "models" / "learned.dgn"
@@ -51,8 +53,19 @@ def kernels():
     _testing.set_quantized_kernel(names[-1])
 
 
-@pytest.mark.parametrize("widths", [(64, 32), (256, 128), (17,), (8, 8, 8)])
-def test_integer_pass_equals_the_reference_on_random_models(widths):
+@pytest.fixture(params=["portable", "avx2", "avx512"])
+def kernel(request):
+    """Each kernel copy in turn (skipped where the CPU lacks it); the best again afterwards."""
+    names = _testing.quantized_kernels()
+    if request.param not in names:
+        pytest.skip(f"this CPU has no {request.param}")
+    _testing.set_quantized_kernel(request.param)
+    yield request.param
+    _testing.set_quantized_kernel(names[-1])
+
+
+@pytest.mark.parametrize("widths", [(64, 32), (256, 128), (17,), (8, 8, 8), (100, 40)])
+def test_integer_pass_equals_the_reference_on_random_models(widths, kernel):
     layers = _layers(len(widths) * 7 + widths[0], widths)
     net = Network.from_bytes(dgn_bytes(layers))
     rng = np.random.default_rng(1)
@@ -64,7 +77,7 @@ def test_integer_pass_equals_the_reference_on_random_models(widths):
                                       integer_q(layers, state, actions))
 
 
-def test_integer_pass_equals_the_reference_on_hostile_inputs():
+def test_integer_pass_equals_the_reference_on_hostile_inputs(kernel):
     """NaN, infinities, huge and negative inputs, ties at half a unit: clamped and rounded as
     documented, with layer 0 wrapping modulo 2^32 exactly as the reference."""
     layers = _layers(3, (32, 16))
@@ -75,6 +88,35 @@ def test_integer_pass_equals_the_reference_on_hostile_inputs():
     for _ in range(4):
         state = rng.choice(specials, STATE_FEATURES).astype(np.float32)
         actions = rng.choice(specials, (3, ACTION_FEATURES)).astype(np.float32)
+        np.testing.assert_array_equal(net.evaluate(state, actions, quantized=True),
+                                      integer_q(layers, state, actions))
+
+
+_DENSITY = st.sampled_from([0.0, 0.05, 0.3, 1.0])
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 2**31), h0=st.integers(1, 100), h1=st.integers(1, 70),
+       state_density=_DENSITY, action_density=_DENSITY, n=st.integers(1, 9),
+       steps=st.integers(1, 3))
+def test_every_copy_equals_the_reference_on_random_sparse_inputs(
+        kernel, seed, h0, h1, state_density, action_density, n, steps):
+    """Property: any widths (so odd tails of 32 columns and odd counts of terms), any density
+    of nonzero inputs up to all of them, values up to the clamp (differences beyond int16,
+    split into several terms), states that follow one another through the cache: each copy
+    gives the slow reference's integers."""
+    rng = np.random.default_rng(seed)
+    layers = _layers(seed % 1000, (h0, h1), scale=float(rng.choice([0.1, 0.3, 1.0])))
+    net = Network.from_bytes(dgn_bytes(layers))
+    scale = float(rng.choice([1.0, 3.0, 40.0]))
+    state = np.zeros(STATE_FEATURES, np.float32)
+    for _ in range(steps):  # each state a few changes from the last: the cache updates
+        change = rng.random(STATE_FEATURES) < max(state_density, 0.02)
+        state[change] = (rng.standard_normal(change.sum()) * scale
+                         * (rng.random(change.sum()) < state_density)).astype(np.float32)
+        shape = (n, ACTION_FEATURES)
+        actions = (rng.standard_normal(shape) * scale
+                   * (rng.random(shape) < action_density)).astype(np.float32)
         np.testing.assert_array_equal(net.evaluate(state, actions, quantized=True),
                                       integer_q(layers, state, actions))
 
@@ -105,7 +147,7 @@ def test_every_kernel_gives_the_same_integers(kernels):
         _testing.set_quantized_kernel("sse9")
 
 
-def test_the_state_cache_gives_the_same_integers():
+def test_the_state_cache_gives_the_same_integers(kernel):
     """Each thread keeps recent states' sums and updates them by the changed inputs: in game
     order, in reverse, and without the cache, every candidate's Q is the same."""
     net = Network.from_file(str(SHIPPED))
@@ -121,7 +163,7 @@ def test_the_state_cache_gives_the_same_integers():
                for x, y, z in zip(forward, backward, fresh, strict=True))
 
 
-def test_state_updates_with_large_differences_equal_the_reference():
+def test_state_updates_with_large_differences_equal_the_reference(kernel):
     """A cached state updated by differences beyond int16 (a hand input from -32 to +32: split
     into several terms, each also at its hand-after row) gives the reference's integers."""
     layers, _, _ = read_dgn(str(SHIPPED))
@@ -146,6 +188,29 @@ def test_two_models_in_one_thread_do_not_share_cached_sums():
     for (s, f), qa, qb in zip(decisions, want_a, want_b, strict=True):
         assert np.array_equal(b.evaluate(s, f, quantized=True), qb)
         assert np.array_equal(a.evaluate(s, f, quantized=True), qa)
+
+
+def test_repeat_network_counts_passes_and_every_copy_gives_its_checksum(kernels):
+    """The work loop of benchmarks/instructions.py: reps passes over the decisions of the
+    rounds, nothing at reps 0, and the integer pass's checksum the same in every copy."""
+    net = Network.from_file(str(SHIPPED))
+    rules = Rules()._core
+    assert _testing.repeat_network(net, rules, 2026, 1, 0, "integer") == (0, 0)
+    one, _ = _testing.repeat_network(net, rules, 2026, 1, 1, "float")
+    assert one > 20
+    sums = set()
+    for name in kernels:
+        _testing.set_quantized_kernel(name)
+        ops, checksum = _testing.repeat_network(net, rules, 2026, 1, 2, "integer")
+        assert ops == 2 * one
+        sums.add(checksum)
+    assert len(sums) == 1
+    with pytest.raises(ValueError, match="'float' or 'integer'"):
+        _testing.repeat_network(net, rules, 2026, 1, 1, "double")
+    with pytest.raises(ValueError, match="rounds"):
+        _testing.repeat_network(net, rules, 2026, 0, 1, "float")
+    with pytest.raises(ValueError, match="reps"):
+        _testing.repeat_network(net, rules, 2026, 1, -1, "float")
 
 
 def test_threads_give_the_same_integers():

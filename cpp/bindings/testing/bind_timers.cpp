@@ -113,6 +113,23 @@ void bind_work_loops(py::module_& t) {
       "Benchmark hook: (operations, checksum) of an engine operation repeated with no clock "
       "(0 lead set, 1 five-card follow set, 2 count_plays at a lead, 3 classify five cards, 4 "
       "apply, 5 a policy's decision), for instruction counts.");
+  t.def(
+      "repeat_network",
+      [](const Network& net, const Rules& rules, std::uint64_t seed, int rounds, int reps,
+         const std::string& kind) {
+        if (kind != "float" && kind != "integer")
+          throw GameError("repeat_network: kind is 'float' or 'integer'");
+        WorkResult r;
+        {
+          py::gil_scoped_release nogil;  // the network is immutable; C++ values only
+          r = repeat_network(net, rules, seed, rounds, reps, kind == "float");
+        }
+        return py::make_tuple(r.ops, r.checksum);
+      },
+      py::arg("network"), py::arg("rules"), py::arg("seed"), py::arg("rounds"), py::arg("reps"),
+      py::arg("kind"),
+      "Benchmark hook: (passes, checksum) of the learned network's float or integer pass "
+      "repeated over heuristic-round decisions with no clock, for instruction counts.");
 }
 
 }  // namespace

@@ -43,6 +43,7 @@ QuantizedNetwork::QuantizedNetwork(const std::vector<float>& w0, const std::vect
   s0_ = first.shift;
   w0_ = std::move(first.w);
   b0_ = std::move(first.b);
+  w0_pairs_ = detail::pair_interleaved(w0_, state_inputs, inputs - state_inputs, h0p_);
   for (std::size_t k = 0; k < w.size(); ++k) {
     const int in = k == 0 ? h0 : int(b[k - 1].size());
     layers_.push_back(detail::quantize_later(w[k], b[k], in, int(b[k].size())));
@@ -50,8 +51,10 @@ QuantizedNetwork::QuantizedNetwork(const std::vector<float>& w0, const std::vect
 }
 
 void QuantizedNetwork::evaluate(const float* state, const float* actions, int n, float* q) const {
-  const detail::Model m{inputs_, state_inputs_, h0_,        h0p_,       kInShift + s0_ - kActShift,
-                        shared_, serial_,       w0_.data(), b0_.data(), &layers_};
+  const detail::Model m{
+      inputs_,         state_inputs_, h0_,        h0p_,       kInShift + s0_ - kActShift,
+      shared_,         serial_,       w0_.data(), b0_.data(), &layers_,
+      w0_pairs_.data()};
 #if DAGUAI_QUANT_X86
   switch (quantized_kernel()) {
     case QuantKernel::kAvx512:

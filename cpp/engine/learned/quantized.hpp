@@ -49,7 +49,8 @@ class QuantizedNetwork {
   std::uint64_t serial_ = 0;  // names these weights in the per-thread accumulator cache
   std::vector<std::int16_t>
       w0_;  // [inputs][h0p_], input-major, each row swizzled (kSwizzle, quantized/quantize.hpp)
-  std::vector<std::int32_t> b0_;  // [h0p_]
+  std::vector<std::int32_t> b0_;        // [h0p_]
+  std::vector<std::int16_t> w0_pairs_;  // the action rows of w0_ for the AVX2 copy
   std::vector<QuantizedLayer> layers_;
 };
 

@@ -25,7 +25,7 @@ struct StateEntry {
 struct Scratch {
   std::array<StateEntry, kCacheEntries> cache;
   std::uint64_t clock = 0;
-  std::vector<std::int32_t> xs, xa, sub;
+  std::vector<std::int32_t> xs, xa, sub, diff;
   Terms terms, next;
 };
 
@@ -82,10 +82,11 @@ __attribute__((always_inline)) inline StateEntry& state_sums(const Model& m, Scr
   }
   if (best && best_diffs * 4 <= m.state_inputs) {
     std::int32_t* old = best->x.data();
-    for (int i = 0; i < padded; ++i) old[i] = x[i] - old[i];  // the differences
-    state_terms(m, old, k, s.terms);
+    s.diff.resize(std::size_t(padded));
+    std::int32_t* d = s.diff.data();
+    for (int i = 0; i < padded; ++i) d[i] = x[i] - old[i], old[i] = x[i];  // the differences
+    state_terms(m, d, k, s.terms);
     k.sum(best->acc.data(), best->acc.data(), m.w0, m.h0p, s.terms);
-    std::copy(x, x + padded, old);
   } else {
     best = &s.cache[0];  // the least recently used entry
     for (StateEntry& e : s.cache)

@@ -2,6 +2,7 @@
 // own kernels, so the three passes are the same code and cannot differ.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <utility>
@@ -22,7 +23,7 @@ __attribute__((always_inline)) inline float candidate(const Model& m, const std:
   Terms* in = &s.terms;
   Terms* out = &s.next;
   const std::int32_t* init = base;
-  const std::int16_t* w = m.w0;
+  const std::int16_t* w = k.chunks ? m.w0_pairs : m.w0;
   int width = m.h0p, shift = m.shift0;
   for (std::size_t l = 0;; ++l) {
     const QuantizedLayer& L = (*m.layers)[l];
@@ -33,7 +34,8 @@ __attribute__((always_inline)) inline float candidate(const Model& m, const std:
     }
     k.sum_activate(init, w, width, *in, shift, *out);
     std::swap(in, out);
-    init = L.b.data(), w = L.w.data(), width = L.out_padded, shift = L.shift;
+    init = L.b.data(), w = k.chunks ? L.pairs.data() : L.w.data();
+    width = L.out_padded, shift = L.shift;
   }
 }
 
@@ -47,8 +49,9 @@ __attribute__((always_inline)) inline void forward_body(const Model& m, const fl
   // row; activations are within int16.
   s.terms.reserve(2 * std::size_t(m.inputs) + kMaxModelWidth);
   s.next.reserve(2 * std::size_t(m.inputs) + kMaxModelWidth);
-  s.xs.assign(std::size_t(padded16(m.state_inputs)), 0);
+  s.xs.resize(std::size_t(padded16(m.state_inputs)));  // written whole: no zeroing first
   k.quantize(state, m.state_inputs, s.xs.data());
+  std::fill(s.xs.begin() + m.state_inputs, s.xs.end(), 0);  // the padding
   const StateEntry& e = state_sums(m, s, k);
   const int action_inputs = m.inputs - m.state_inputs;
   s.sub.assign(std::size_t(action_inputs) + 16, 0);  // each candidate's inputs minus these

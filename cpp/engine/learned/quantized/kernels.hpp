@@ -26,9 +26,10 @@ namespace daguai::detail {
 struct Terms {
   std::vector<std::int32_t> row;  // sized once (reserve); n counts the terms in use
   std::vector<std::int16_t> value;
+  std::vector<std::int32_t> off;  // the AVX2 kernels' scratch: row * width
   int n = 0;
   void reserve(std::size_t cap) {  // 32 more: a vector store of 16 may pass the last term
-    if (row.size() < cap + 32) row.resize(cap + 32), value.resize(cap + 32);
+    if (row.size() < cap + 32) row.resize(cap + 32), value.resize(cap + 32), off.resize(cap + 32);
   }
   void clear() { n = 0; }
   void add(int r, std::int32_t v) {   // v may leave int16: then as several terms
@@ -90,6 +91,10 @@ struct Kernels {
   // a candidate's terms: quantize_input(a[i]) - sub[i] where nonzero, as rows row0 + i
   void (*action_terms)(const float* a, int n, const std::int32_t* sub, int row0,
                        std::vector<std::int32_t>& scratch, Terms& t);
+  // The AVX2 copy: a candidate's terms are chunks (Terms::row the chunk, the pair's two values
+  // at value[2c], value[2c + 1]) of the weights in pair_interleaved layout (Model::w0_pairs,
+  // QuantizedLayer::pairs), which sum_activate and activate_dot then read.
+  bool chunks = false;
 };
 
 // What the integer pass reads.
@@ -100,6 +105,7 @@ struct Model {
   const std::int16_t* w0;
   const std::int32_t* b0;
   const std::vector<QuantizedLayer>* layers;
+  const std::int16_t* w0_pairs;  // the action rows of w0, pair_interleaved
 };
 
 // Each copy's whole pass (forward.hpp, compiled once per copy with that copy's kernels).

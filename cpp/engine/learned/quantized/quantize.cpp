@@ -32,6 +32,16 @@ bool later_scale_fits(const std::vector<float>& w, const std::vector<float>& b, 
 
 }  // namespace
 
+std::vector<std::int16_t> pair_interleaved(const std::vector<std::int16_t>& w, int row0, int rows,
+                                           int width) {
+  std::vector<std::int16_t> p(std::size_t((rows + 1) / 2) * std::size_t(width) * 2, 0);
+  for (int r = 0; r < rows; ++r)
+    for (int j = 0; j < width; ++j)
+      p[(std::size_t(r / 2) * std::size_t(width) + std::size_t(j)) * 2 + std::size_t(r % 2)] =
+          w[std::size_t(row0 + r) * std::size_t(width) + std::size_t(swizzled(j))];
+  return p;
+}
+
 QuantizedFirst quantize_first(const std::vector<float>& w0, const std::vector<float>& b0,
                               int inputs, int h0) {
   const int h0p = quant_padded(h0);
@@ -78,6 +88,7 @@ QuantizedLayer quantize_later(const std::vector<float>& w, const std::vector<flo
     L.b[std::size_t(o)] =
         std::int32_t(std::nearbyint(double(b[std::size_t(o)]) * s * (1 << kActShift)));
   }
+  L.pairs = pair_interleaved(L.w, 0, in, L.out_padded);
   if (out == 1) {  // the output row, one int32 per input column in order, padded with zeros
     L.dense.assign(std::size_t(quant_padded(in)), 0);
     for (int i = 0; i < in; ++i)

@@ -20,6 +20,7 @@ struct QuantizedLayer {
   std::vector<std::int16_t> w;  // [in][out_padded], input-major, each row swizzled (kSwizzle below)
   std::vector<std::int32_t> b;  // [out_padded], units 2^-(kActShift + shift)
   std::vector<std::int32_t> dense;  // the output layer (out 1): w as [padded(in)], in order
+  std::vector<std::int16_t> pairs;  // w for the AVX2 copy (pair_interleaved below)
 };
 
 // The input quantization: x * 2^kInShift clamped to +-32767, plus 0.5 away from zero, then
@@ -45,6 +46,14 @@ inline constexpr int kSwizzle[32] = {0, 1, 2, 3, 8,  9,  10, 11, 16, 17, 18, 19,
                                      4, 5, 6, 7, 12, 13, 14, 15, 20, 21, 22, 23, 28, 29, 30, 31};
 
 constexpr int swizzled(int j) { return (j & ~31) | kSwizzle[j & 31]; }
+
+// The AVX2 copy's layout of rows [row0, row0 + rows) of w (rows of `width` int16, swizzled):
+// the rows two by two (chunk c: rows row0 + 2c and + 2c + 1, an odd last row with a zero
+// partner), each chunk's two weights of a column side by side, columns in order:
+// [chunk][width][2]. One pmaddwd of 8 columns' pairs with a broadcast pair of inputs then
+// sums both rows into 8 columns, with no unpacking.
+std::vector<std::int16_t> pair_interleaved(const std::vector<std::int16_t>& w, int row0, int rows,
+                                           int width);
 
 // Layer 0 from input-major float weights w0[inputs][h0] and bias b0: int16 weights at the
 // largest scale 2^shift that keeps them within int16 (the bias within int32), rows swizzled
