@@ -93,7 +93,7 @@ def test_updated_plan_is_the_plan_made_from_scratch(case):
     hs = [Hand.from_faces(f) for f in hands]
     steps = _testing.plan_updates(hs, levels, rules._core, exact)
     assert len(steps) == len(hs)
-    for hand, level, (updated, scratch) in zip(hs, levels, steps):
+    for hand, level, (updated, scratch) in zip(hs, levels, steps, strict=True):
         assert updated == scratch, (str(hand), level, exact)
         if not exact:
             assert scratch == _testing.heuristic_plan_reference(hand, level, rules._core), (str(hand), level)
