@@ -13,6 +13,7 @@
 #include <daguai/game/infostate.hpp>
 #include <daguai/game/position.hpp>
 #include <daguai/players/planner.hpp>
+#include <daguai/players/rule_helpers.hpp>
 #include <daguai/search/inference.hpp>
 
 namespace daguai::bind {
@@ -182,6 +183,18 @@ void bind_testing_hooks(py::module_& t) {
       py::arg("hands"), py::arg("levels"), py::arg("rules"), py::arg("exact"),
       "update_plan over a sequence of hands (one plan and memo kept throughout) beside the plan "
       "of each hand made from scratch: a list of (updated, from scratch) plays.");
+  t.def(
+      "cheapest_follow",
+      [](py::handle hand, py::handle level, const Rules& rules, const Play& top) -> py::object {
+        PlayList scratch;
+        Play out;
+        if (!cheapest_follow(to_cards(hand, table_of(rules), "hand"), to_level(level), rules, top,
+                             &scratch, &out))
+          return py::none();
+        return py::cast(out);
+      },
+      py::arg("hand"), py::arg("level"), py::arg("rules"), py::arg("top"),
+      "The heuristic's cheapest legal follow to top (rule_helpers.hpp), or None.");
   bind_worlds(t);
   bind_inference(t);
 }
