@@ -1,6 +1,7 @@
 // The reference planner: the heuristic's plan in its plainest form, kept as the slow,
 // obvious statement of the plan (players/planner.hpp says what a plan is); the fast planner
-// must make exactly the same plans (tests/players/test_analysis_planner.py compares them).
+// must make exactly the same plans (tests/players/test_analysis_planner.py compares them). It
+// classifies every play it makes, the control units too.
 #include "reference_planner.hpp"
 
 #include <algorithm>
@@ -146,8 +147,22 @@ struct ReferencePlanner {
         add_group(c);
       }
     }
-    // controls: level cards by count, then jokers (planner.hpp, the one statement of them)
-    add_control_units(hand, level, rules, plan);
+    // controls: level cards by count (triples, then a pair or a single, lowest faces first),
+    // then each small joker, then each big joker
+    const Cards nat = hand.naturals();
+    Cards lvl;
+    for (int s = 0; s < kNumSuits; ++s)
+      for (int k = nat.count(make_face(level, s)); k > 0; --k) lvl.add(make_face(level, s));
+    while (!lvl.empty()) {
+      Cards c;
+      int n = std::min(3, lvl.size());
+      for (int f = 0; f < kNumFaces && n > 0; ++f)
+        for (int k = lvl.count(f); k > 0 && n > 0; --k, --n) c.add(f);
+      lvl -= c;
+      add_group(c);
+    }
+    for (int k = hand.sj(); k > 0; --k) add_group(Cards{0, 1ull << 40});
+    for (int k = hand.bj(); k > 0; --k) add_group(Cards{0, 1ull << 42});
   }
 };
 

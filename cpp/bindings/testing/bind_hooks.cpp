@@ -13,6 +13,7 @@
 #include <daguai/game/infostate.hpp>
 #include <daguai/game/position.hpp>
 #include <daguai/players/planner.hpp>
+#include <daguai/players/rule_helpers.hpp>
 #include <daguai/search/inference.hpp>
 
 namespace daguai::bind {
@@ -156,6 +157,44 @@ void bind_testing_hooks(py::module_& t) {
       },
       py::arg("hand"), py::arg("level"), py::arg("rules"),
       "The heuristic policy's plan for the hand (its plays), and whether it claims to be minimal.");
+  t.def(
+      "plan_updates",
+      [](const py::sequence& hands, const py::sequence& levels, const Rules& rules, bool exact) {
+        if (py::len(hands) != py::len(levels)) throw py::value_error("one level per hand");
+        std::vector<Cards> hs;
+        std::vector<int> lv;
+        for (std::size_t i = 0; i < py::len(hands); ++i) {
+          hs.push_back(to_cards(hands[i], table_of(rules), "hand"));
+          lv.push_back(to_level(levels[i]));
+        }
+        py::list out;
+        std::vector<Play> plan, scratch;
+        PlanMemo memo;
+        for (std::size_t i = 0; i < hs.size(); ++i) {
+          update_plan(hs[i], lv[i], rules, exact, &plan, &memo);
+          if (exact)
+            exact_plan(hs[i], lv[i], rules, &scratch);
+          else
+            plan_hand(hs[i], lv[i], rules, &scratch);
+          out.append(py::make_tuple(py::cast(plan), py::cast(scratch)));
+        }
+        return out;
+      },
+      py::arg("hands"), py::arg("levels"), py::arg("rules"), py::arg("exact"),
+      "update_plan over a sequence of hands (one plan and memo kept throughout) beside the plan "
+      "of each hand made from scratch: a list of (updated, from scratch) plays.");
+  t.def(
+      "cheapest_follow",
+      [](py::handle hand, py::handle level, const Rules& rules, const Play& top) -> py::object {
+        PlayList scratch;
+        Play out;
+        if (!cheapest_follow(to_cards(hand, table_of(rules), "hand"), to_level(level), rules, top,
+                             &scratch, &out))
+          return py::none();
+        return py::cast(out);
+      },
+      py::arg("hand"), py::arg("level"), py::arg("rules"), py::arg("top"),
+      "The heuristic's cheapest legal follow to top (rule_helpers.hpp), or None.");
   bind_worlds(t);
   bind_inference(t);
 }

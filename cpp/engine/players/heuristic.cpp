@@ -93,13 +93,9 @@ Action follow(const PolicyView& g, PolicyScratch& s, int seat, int level, const 
     if (p.size() == top.size() && beats(p, top) && (!best || cheaper(p, *best, level))) best = &p;
   if (best) return play(*best);
   // Break the plan: the cheapest legal follow, if any.
-  s.plays.clear();
-  g.legal_plays(&s.plays);
-  if (s.plays.empty()) return pass_action(seat);
-  const Play* c = &s.plays[0];
-  for (const Play& p : s.plays)
-    if (cheaper(p, *c, level)) c = &p;
-  return play(*c);
+  Play c;
+  if (!cheapest_follow(hand, level, g.rules(), top, &s.plays, &c)) return pass_action(seat);
+  return play(c);
 }
 
 // `exact`: plan with min_plays (a fewest-plays split, analysis.hpp) instead of the planner.

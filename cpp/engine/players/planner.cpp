@@ -9,191 +9,215 @@ namespace daguai {
 
 namespace {
 
-// The ranks of suit s among cards: bit r set when the face (r, s) is held. Each rank is one
-// byte (2 bits a suit, cards.hpp); the multiplication gathers the bytes' low bits.
-inline unsigned suit_ranks(const Cards& c, int s) {
-  constexpr std::uint64_t kGather = 0x0102040810204080ULL;
-  const std::uint64_t lo = (c.lo >> (2 * s)) & 0x0303030303030303ULL;
-  const std::uint64_t hi = (c.hi >> (2 * s)) & 0x0000000303030303ULL;  // ranks 8..12
-  const std::uint64_t lo1 = (lo | lo >> 1) & 0x0101010101010101ULL;
-  const std::uint64_t hi1 = (hi | hi >> 1) & 0x0000000101010101ULL;
-  return unsigned((lo1 * kGather) >> 56) | unsigned((hi1 * kGather) >> 56) << 8;
+// kTakeLow[n][b]: the n cards of rank byte b (four 2-bit suit counts, cards.hpp) with the
+// lowest suits, copies of a suit together (the reference's take_n), as a rank byte; n <= 5.
+struct TakeLow {
+  std::uint8_t low[6][256]{};
+  constexpr TakeLow() {
+    for (int n = 0; n <= 5; ++n)
+      for (int b = 0; b < 256; ++b) {
+        int left = n, out = 0;
+        for (int s = 0; s < kNumSuits && left > 0; ++s) {
+          const int k = std::min((b >> (2 * s)) & 3, left);
+          out |= k << (2 * s);
+          left -= k;
+        }
+        low[n][b] = std::uint8_t(out);
+      }
+  }
+};
+constexpr TakeLow kTakeLow{};
+inline unsigned take_low(unsigned byte, int n) { return kTakeLow.low[n][byte]; }
+
+// The cards of each rank as bytes (Cards layout: ranks 0..7 in lo, 8..12 in the low five bytes
+// of hi): the four 2-bit suit counts of each rank byte added up, 0..12.
+inline std::uint64_t byte_counts(std::uint64_t w) {
+  const std::uint64_t y = (w & 0x3333333333333333ULL) + ((w >> 2) & 0x3333333333333333ULL);
+  return (y & 0x0F0F0F0F0F0F0F0FULL) + ((y >> 4) & 0x0F0F0F0F0F0F0F0FULL);
 }
 
-// The planner the heuristic uses: the same plans as the reference planner (testing/), with
-// less work per step - a combination's cards are built only when it beats the best so far,
-// the straight flush test reads per-suit rank masks made once per step, the savings of a rank
-// are read from a table, and taken cards leave `work` by subtraction (no face loop).
+constexpr unsigned kAllRanks = (1u << kNumRanks) - 1;
+
+// The planner the heuristic uses: the same plans as the reference planner (testing/), by
+// rank masks instead of rank loops. Each step recounts `work` word-parallel into the masks of
+// ranks by count; the straights are the windows every rank of which is held, found by shifts;
+// the full house / four-plus-one / five of a kind and the flush the reference's loops would
+// take are read from the masks directly; a combination's play is written from its kind, with
+// no classification (its cards are natural non-level ones: one interpretation, R5).
 // Candidates are considered in the reference's order and a later one wins only with a
 // strictly larger saving, so the choice is the reference's.
 struct Planner {
   int level;
   const Rules& rules;
-  std::uint8_t cnt[13];  // natural non-level cards per rank
-  Cards work;            // those cards
-  // Ranks by their count in work, kept with cnt (set_rank): whose next card saves a play
-  // (cnt % 3 == 1), with one card, two, three, four, five.
-  unsigned gains = 0, singles = 0, pairs = 0, threes = 0, fours = 0, fives = 0;
+  int decks;
+  Cards work;  // the natural non-level cards not yet in a play
+  // Kept by recount() from work: the card count of each rank as bytes, and the ranks with
+  // at least one card, with exactly one .. five, and whose next card saves a play
+  // (count % 3 == 1: units(c) - units(c - 1) for c cards as singles / pairs / triples).
+  std::uint64_t cnt_lo = 0, cnt_hi = 0;
+  unsigned held = 0, singles = 0, pairs = 0, threes = 0, fours = 0, fives = 0, gains = 0;
 
-  Planner(const Cards& hand, int lv, const Rules& r) : level(lv), rules(r) {
-    work = hand.naturals();
-    const Cards lvl = rank_cards(level, 0xFF);
-    work = Cards{work.lo & ~lvl.lo, work.hi & ~lvl.hi};
-    for (int r = 0; r < kNumRanks; ++r) {
-      const int c = work.rank_count(r);
-      cnt[r] = std::uint8_t(c);
-      gains |= unsigned(gain(c)) << r;
-      singles |= unsigned(c == 1) << r;
-      pairs |= unsigned(c == 2) << r;
-      threes |= unsigned(c == 3) << r;
-      fours |= unsigned(c == 4) << r;
-      fives |= unsigned(c == 5) << r;
-    }
+  Planner(const Cards& hand, int lv, const Rules& r)
+      : level(lv), rules(r), decks(table_of(r).decks) {
+    const Cards nat = hand.naturals(), lvl = rank_cards(level, 0xFF);
+    work = Cards{nat.lo & ~lvl.lo, nat.hi & ~lvl.hi};
+    recount();
   }
-  // units(c) - units(c - 1) for c cards of a rank as singles / pairs / triples: 1 when c % 3 == 1
-  static int gain(int c) { return c % 3 == 1 ? 1 : 0; }
-  void set_rank(int r) {
-    const unsigned bit = 1u << r, c = cnt[r];
-    auto put = [&](unsigned* m, bool on) { *m = on ? *m | bit : *m & ~bit; };
-    put(&gains, gain(int(c)));
-    put(&singles, c == 1);
-    put(&pairs, c == 2);
-    put(&threes, c == 3);
-    put(&fours, c == 4);
-    put(&fives, c == 5);
+  void recount() {
+    cnt_lo = byte_counts(work.lo);
+    cnt_hi = byte_counts(work.hi & Cards::kHiNatural);
+    unsigned b[4];  // bit r of b[j]: bit j of rank r's count
+    for (int j = 0; j < 4; ++j)
+      b[j] = gather_byte_lsbs(cnt_lo >> j) | gather_byte_lsbs(cnt_hi >> j) << 8;
+    const unsigned n0 = ~b[0] & kAllRanks, n1 = ~b[1] & kAllRanks;
+    const unsigned low = ~(b[2] | b[3]) & kAllRanks;  // counts 0..3
+    const unsigned mid = b[2] & ~b[3];                // counts 4..7
+    held = b[0] | b[1] | b[2] | b[3];
+    singles = b[0] & n1 & low;
+    pairs = n0 & b[1] & low;
+    threes = b[0] & b[1] & low;
+    fours = n0 & n1 & mid;
+    fives = b[0] & n1 & mid;
+    gains = singles | fours | (b[0] & b[1] & mid) | (n0 & b[1] & ~b[2] & b[3]);  // 1, 4, 7, 10
   }
-  // The lowest suit of rank r in work (the reference's any_face).
-  int any_face(int r) const {
-    const int byte = work.rank_byte(r);
-    return make_face(r, __builtin_ctz(unsigned(byte)) >> 1);
+  int count(int r) const {
+    return int((r < 8 ? cnt_lo >> (8 * r) : cnt_hi >> (8 * (r - 8))) & 0xFF);
   }
-  void take_n(int r, int n, Cards* c) const {
-    for (int s = 0; s < kNumSuits && n > 0; ++s)
-      for (int k = work.count(make_face(r, s)); k > 0 && n > 0; --k, --n) c->add(make_face(r, s));
+  // The n lowest-suit cards of rank r in work.
+  Cards take_n(int r, int n) const {
+    return rank_cards(r, take_low(unsigned(work.rank_byte(r)), n));
   }
-  void take(const Cards& c) {
-    work -= c;
-    const unsigned ranks =
-        suit_ranks(c, 0) | suit_ranks(c, 1) | suit_ranks(c, 2) | suit_ranks(c, 3);
-    for (unsigned x = ranks; x; x &= x - 1) {
-      const int r = __builtin_ctz(x);
-      cnt[r] = std::uint8_t(cnt[r] - c.rank_count(r));
-      set_rank(r);
-    }
+  Play five(const Cards& c, Kind kind, std::uint32_t sub) const {
+    Play p;
+    p.cards = c;
+    p.key = five_key(kind, sub);
+    p.info = play_info(kind, 5, 0, level, decks);
+    return p;
   }
 
-  int best_combo(Cards* out) const {
-    int best = 0;
-    unsigned suit_held[4];  // per suit, the ranks it holds in work
-    for (int s = 0; s < kNumSuits; ++s) suit_held[s] = suit_ranks(work, s);
-    const unsigned held = suit_held[0] | suit_held[1] | suit_held[2] | suit_held[3];
-    for (int t = first_straight(rules.wrap_straights); t < kNumRanks; ++t) {
-      const unsigned ranks = straight_ranks(t);
-      if (ranks & (1u << level)) continue;
-      if (window_gaps(t, held)) continue;
-      const int saving = __builtin_popcount(ranks & gains) - 1;
-      if (saving <= best) continue;
-      int sf_suit = -1;
-      for (int s = 0; s < kNumSuits && sf_suit < 0; ++s)
-        if ((ranks & ~suit_held[s]) == 0) sf_suit = s;
-      Cards c;
-      for (unsigned x = ranks; x; x &= x - 1) {
-        const int r = __builtin_ctz(x);
-        c.add(sf_suit >= 0 ? make_face(r, sf_suit) : any_face(r));
-      }
-      best = saving;
-      *out = c;
-    }
-    if (best < 2) {
-      // the reference scans p upwards for each t: the lowest rank p != t with 2 (1) cards
-      // (only ranks with three to five cards can start one: the others are skipped)
-      for (unsigned x = threes | fours | fives; x && best < 2; x &= x - 1) {
-        const int t = __builtin_ctz(x);
-        if (cnt[t] == 3 && best < 1) {
-          const unsigned ps = pairs & ~(1u << t);
-          if (ps) {
-            Cards c;
-            take_n(t, 3, &c);
-            take_n(__builtin_ctz(ps), 2, &c);
-            best = 1;
-            *out = c;
-          }
-        }
-        if (cnt[t] == 4) {
-          const unsigned ps = singles & ~(1u << t);
-          if (ps) {
-            Cards c;
-            take_n(t, 4, &c);
-            take_n(__builtin_ctz(ps), 1, &c);
-            best = 2;
-            *out = c;
-          }
-        }
-        if (cnt[t] == 5 && best < 1) {
-          Cards c;
-          take_n(t, 5, &c);
-          best = 1;
-          *out = c;
-        }
+  // The combination the reference takes next into *out; returns its saving (0: none).
+  int best_combo(Play* out) const {
+    int best = 0, straight = -1;
+    // Straights: windows t whose five ranks are all held (work has no level card, so a
+    // window through the level rank is never full). Bit i of f: ranks i .. i+4 (cyclically)
+    // held, the window with key (i + 4) mod 13.
+    const unsigned c2 = held | held << kNumRanks;
+    const unsigned f = c2 & c2 >> 1 & c2 >> 2 & c2 >> 3 & c2 >> 4 & kAllRanks;
+    unsigned full = ((f << 4) | (f >> 9)) & kAllRanks;
+    full &= ~((1u << first_straight(rules.wrap_straights)) - 1);
+    for (unsigned x = full; x; x &= x - 1) {
+      const int t = __builtin_ctz(x);
+      const int saving = __builtin_popcount(straight_ranks(t) & gains) - 1;
+      if (saving > best) {
+        best = saving;
+        straight = t;
       }
     }
-    if (best < 4) {  // a flush saves 4 plays
-      // the reference takes, per suit, the five lowest-power single ranks; work holds no
-      // level card, so power order is rank order: the five lowest bits
+    // The reference scans the ranks t upwards for a triple with a pair p != t, a four with a
+    // single, five of a kind; a four-plus-one (saving 2) is taken from the first four when a
+    // single exists, else the first of the others (saving 1) if nothing better was found.
+    int group = -1, kicker = -1;
+    Kind group_kind = Kind::kFullHouse;
+    if (best < 2 && fours && singles) {
+      group = __builtin_ctz(fours);
+      kicker = __builtin_ctz(singles);
+      group_kind = Kind::kFourPlusOne;
+      best = 2;
+    } else if (best < 1) {
+      const unsigned cand = (pairs ? threes : 0u) | fives;
+      if (cand) {
+        group = __builtin_ctz(cand);
+        if ((threes >> group) & 1) {
+          kicker = __builtin_ctz(pairs);
+        } else {
+          group_kind = Kind::kFiveOfAKind;
+        }
+        best = 1;
+      }
+    }
+    // A flush saves 4 plays: per suit, the five lowest-power single ranks; work holds no
+    // level card, so power order is rank order: the five lowest bits. Not when they are a
+    // straight (the suit is skipped).
+    if (best < 4 && __builtin_popcount(singles) >= 5) {
       for (int s = 0; s < kNumSuits; ++s) {
-        unsigned cand = singles & suit_held[s];
+        unsigned cand = singles & suit_rank_mask(work, s);
         if (__builtin_popcount(cand) < 5) continue;
         unsigned ranks = 0;
         for (int n = 0; n < 5; ++n, cand &= cand - 1) ranks |= cand & (0u - cand);
         if (is_sequence(ranks, rules.wrap_straights)) continue;
         Cards c;
-        for (unsigned x = ranks; x; x &= x - 1) c.add(make_face(__builtin_ctz(x), s));
-        best = 4;
-        *out = c;
-        break;
+        std::uint32_t sub = 0;
+        for (unsigned x = ranks; x; x &= x - 1) {
+          const int r = __builtin_ctz(x);
+          c += rank_cards(r, 1u << (2 * s));
+          sub = sub >> 4 | std::uint32_t(rank_power(r, level)) << 16;  // high powers first
+        }
+        *out = five(c, Kind::kFlush, sub);
+        return 4;
       }
     }
-    return best;
+    if (group >= 0) {
+      const int n = group_kind == Kind::kFourPlusOne ? 4 : group_kind == Kind::kFullHouse ? 3 : 5;
+      Cards c = take_n(group, n);
+      if (kicker >= 0) c += take_n(kicker, 5 - n);
+      *out = five(c, group_kind, std::uint32_t(rank_power(group, level)));
+      return best;
+    }
+    if (straight >= 0) {
+      // one suit (a straight flush) when some suit holds every rank, the lowest such suit;
+      // else the lowest suit of each rank
+      const unsigned ranks = straight_ranks(straight);
+      int sf_suit = -1;
+      for (int s = 0; s < kNumSuits && sf_suit < 0; ++s)
+        if ((ranks & ~suit_rank_mask(work, s)) == 0) sf_suit = s;
+      Cards c;
+      for (unsigned x = ranks; x; x &= x - 1) {
+        const int r = __builtin_ctz(x);
+        const unsigned byte = unsigned(work.rank_byte(r));
+        const int s = sf_suit >= 0 ? sf_suit : __builtin_ctz(byte) >> 1;
+        c += rank_cards(r, 1u << (2 * s));
+      }
+      *out =
+          five(c, sf_suit >= 0 ? Kind::kStraightFlush : Kind::kStraight, std::uint32_t(straight));
+      return best;
+    }
+    return 0;
   }
 
   // The natural part of the plan into *plan (cleared first); *combos: how many plays at its
-  // front are the combinations taken, in order (counting stops at one that does not classify).
+  // front are the combinations taken, in order.
   void build_naturals(std::vector<Play>* plan, std::uint8_t* combos = nullptr) {
     plan->clear();
-    Cards combo;
-    bool in_order = true;
     std::uint8_t n = 0;
-    while (best_combo(&combo) > 0) {
-      Play p;
-      if (classify(combo, level, rules, &p)) {
-        plan->push_back(p);
-        n = std::uint8_t(n + in_order);
-      } else {
-        in_order = false;
-      }
-      take(combo);
-      combo = Cards{};
+    Play p;
+    while (best_combo(&p) > 0) {
+      plan->push_back(p);
+      ++n;
+      work -= p.cards;
+      recount();
     }
     if (combos) *combos = n;
     // The rest by rank in units of up to three: natural non-level cards of one rank, so the
     // play is known without classifying (pattern.hpp keys: the rank's power).
-    const std::uint32_t decks = std::uint32_t(table_of(rules).decks);
-    for (int r = 0; r < kNumRanks; ++r) {
+    for (unsigned x = held; x; x &= x - 1) {
+      const int r = __builtin_ctz(x);
       const std::uint32_t key = small_key(rank_power(r, level));
-      while (cnt[r] > 0) {
-        const int n = cnt[r] >= 3 ? 3 : cnt[r];
-        Play p;
-        take_n(r, n, &p.cards);
-        work -= p.cards;
-        cnt[r] = std::uint8_t(cnt[r] - n);
+      unsigned byte = unsigned(work.rank_byte(r));
+      for (int c = count(r); c > 0;) {
+        const int k = c >= 3 ? 3 : c;
+        const unsigned unit = take_low(byte, k);
+        byte -= unit;
+        c -= k;
+        p.cards = rank_cards(r, unit);
         p.key = key;
-        p.info = play_info(n == 1   ? Kind::kSingle
-                           : n == 2 ? Kind::kPair
+        p.info = play_info(k == 1   ? Kind::kSingle
+                           : k == 2 ? Kind::kPair
                                     : Kind::kTriple,
-                           n, 0, level, int(decks));
+                           k, 0, level, decks);
         plan->push_back(p);
       }
     }
+    work = Cards{};
   }
 
   void build(const Cards& hand, std::vector<Play>* plan) {
@@ -222,32 +246,30 @@ void add_control_units(const Cards& hand, int level, const Rules& rules, std::ve
   // Level cards of one rank and single jokers: each unit's play is known without classifying
   // (pattern.hpp keys: the level power, a joker's power; a joker single is never wild, R6).
   const int decks = table_of(rules).decks;
-  auto add = [&](const Cards& c, int size, int jokers, std::uint32_t key) {
-    Play p;
-    p.cards = c;
-    p.key = key;
-    p.info = play_info(size == 1   ? Kind::kSingle
-                       : size == 2 ? Kind::kPair
-                                   : Kind::kTriple,
-                       size, jokers, level, decks);
+  Play p;
+  // level cards in units of up to three, lowest suits first (triples, then a pair or a single)
+  unsigned byte = unsigned(hand.rank_byte(level));
+  p.key = small_key(kLevelPower);
+  for (int c = byte_count(byte); c > 0;) {
+    const int k = c >= 3 ? 3 : c;
+    const unsigned unit = take_low(byte, k);
+    byte -= unit;
+    c -= k;
+    p.cards = rank_cards(level, unit);
+    p.info = play_info(k == 1   ? Kind::kSingle
+                       : k == 2 ? Kind::kPair
+                                : Kind::kTriple,
+                       k, 0, level, decks);
     plan->push_back(p);
-  };
-  // level cards by count (triples, then a pair or a single), then the jokers one by one
-  const Cards nat = hand.naturals();
-  Cards lvl;
-  for (int s = 0; s < kNumSuits; ++s)
-    for (int k = nat.count(make_face(level, s)); k > 0; --k) lvl.add(make_face(level, s));
-  while (!lvl.empty()) {
-    Cards c;
-    int n = std::min(3, lvl.size());
-    const int size = n;
-    for (int f = 0; f < kNumFaces && n > 0; ++f)
-      for (int k = lvl.count(f); k > 0 && n > 0; --k, --n) c.add(f);
-    lvl -= c;
-    add(c, size, 0, small_key(kLevelPower));
   }
-  for (int k = hand.sj(); k > 0; --k) add(Cards{0, 1ull << 40}, 1, 1, small_key(kSJPower));
-  for (int k = hand.bj(); k > 0; --k) add(Cards{0, 1ull << 42}, 1, 1, small_key(kBJPower));
+  // then the jokers one by one
+  p.info = play_info(Kind::kSingle, 1, 1, level, decks);
+  p.cards = Cards{0, 1ull << 40};
+  p.key = small_key(kSJPower);
+  for (int k = hand.sj(); k > 0; --k) plan->push_back(p);
+  p.cards = Cards{0, 1ull << 42};
+  p.key = small_key(kBJPower);
+  for (int k = hand.bj(); k > 0; --k) plan->push_back(p);
 }
 
 HeuristicPlan heuristic_plan(const Cards& hand, int level, const Rules& rules) {

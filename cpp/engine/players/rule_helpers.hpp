@@ -22,6 +22,14 @@ inline bool cheaper(const Play& a, const Play& b, int level) {
   return a.jokers() < b.jokers();
 }
 
+// The cheapest legal follow of `hand` to `top` (cheaper(), the first in legal_plays' order
+// among equally cheap plays, moves.hpp), into *out; false if nothing beats `top`. A single,
+// pair or triple is found rank by rank without listing the follows (the plays of one rank
+// share a key; the fewest jokers first, the lowest suits first as the list has them); a
+// five-card top lists them into *scratch.
+bool cheapest_follow(const Cards& hand, int level, const Rules& rules, const Play& top,
+                     PlayList* scratch, Play* out);
+
 // Non-play phases shared by greedy and heuristic (R11): pay the first highest card, return
 // the lowest-power card, offer the lowest cards, take the highest offered card.
 Action simple_exchange(const PolicyView& g, PolicyScratch& s);

@@ -1,0 +1,120 @@
+"""The heuristic's plan kept across a hand's changes (cpp/engine/players/planner.cpp
+``update_plan``, through ``_core._testing.plan_updates``) is the plan made from scratch, at
+every step of random sequences of cards leaving a random hand: a unit of the current plan
+(what the heuristic plays), any few cards (a follow that breaks the plan, a tribute), a
+control unit, or the same hand at another level (a scratch shared by games of other levels).
+Both planners (``heuristic``'s and ``heuristic_exact``'s), both tables (6p3d, 4p2d: at most
+two copies of a face, R18), every level, the wild and wrap variants (R5, R6). The plan from
+scratch is also the reference planner's (testing/reference_planner.cpp)."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import daguai
+from daguai import Hand, Rules
+from daguai._core import _testing
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+LEVELS = daguai.LEVELS
+SETTINGS = settings(deadline=None, max_examples=300, suppress_health_check=[HealthCheck.too_slow])
+
+
+@st.composite
+def rules_st(draw) -> Rules:
+    return Rules(
+        wild=draw(st.sampled_from(["auto", "high", "declare"])),
+        wrap_straights=draw(st.booleans()),
+        table=draw(st.sampled_from(["6p3d", "4p2d"])),
+    )
+
+
+@st.composite
+def hand_st(draw, copies: int) -> list[int]:
+    """Up to 27 faces, often from a few neighbouring ranks and suits (straights, flushes and
+    groups are common), at most ``copies`` of a face, 0-4 jokers."""
+    if draw(st.booleans()):
+        lo = draw(st.integers(0, 12))
+        ranks = [(lo + i) % 13 for i in range(draw(st.integers(3, 8)))]
+        suits = sorted(draw(st.sets(st.integers(0, 3), min_size=1, max_size=4)))
+    else:
+        ranks, suits = list(range(13)), [0, 1, 2, 3]
+    pool = [r * 4 + s for r in ranks for s in suits for _ in range(copies)]
+    pool += [52] * copies + [53] * copies
+    n = draw(st.integers(1, min(27, len(pool))))
+    idx = draw(st.permutations(range(len(pool))))
+    return sorted(pool[i] for i in idx[:n])
+
+
+def _remove(faces: list[int], gone: list[int]) -> list[int]:
+    left = Counter(faces)
+    left.subtract(Counter(gone))
+    assert min(left.values(), default=0) >= 0
+    return sorted(left.elements())
+
+
+@st.composite
+def sequence_st(draw):
+    """(rules, exact, hands, levels): a hand and what it becomes step by step."""
+    rules = draw(rules_st())
+    copies = 2 if rules.table == "4p2d" else 3
+    faces = draw(hand_st(copies))
+    level = draw(st.sampled_from(LEVELS))
+    hands, levels = [faces], [level]
+    for _ in range(draw(st.integers(1, 12))):
+        if not faces:
+            break
+        how = draw(st.sampled_from(["unit", "unit", "unit", "cards", "control", "level"]))
+        plan, _ = _testing.heuristic_plan(Hand.from_faces(faces), level, rules._core)
+        if how == "unit":  # a unit of the plan, as the heuristic plays it
+            gone = plan[draw(st.integers(0, len(plan) - 1))].cards.faces()
+        elif how == "control":  # a control unit if any (the natural part unchanged)
+            lv = LEVELS.index(level)
+            controls = [p for p in plan if all(f >= 52 or f // 4 == lv for f in p.cards.faces())]
+            unit = controls[draw(st.integers(0, len(controls) - 1))] if controls else plan[0]
+            gone = unit.cards.faces()
+        elif how == "cards":  # any 1-5 cards
+            idx = draw(st.permutations(range(len(faces))))
+            gone = [faces[i] for i in idx[: draw(st.integers(1, min(5, len(faces))))]]
+        else:  # the same cards at another level
+            level, gone = draw(st.sampled_from(LEVELS)), []
+        faces = _remove(faces, gone)
+        if faces:
+            hands.append(faces)
+            levels.append(level)
+    return rules, draw(st.booleans()), hands, levels
+
+
+@SETTINGS
+@given(case=sequence_st())
+def test_updated_plan_is_the_plan_made_from_scratch(case):
+    rules, exact, hands, levels = case
+    hs = [Hand.from_faces(f) for f in hands]
+    steps = _testing.plan_updates(hs, levels, rules._core, exact)
+    assert len(steps) == len(hs)
+    for hand, level, (updated, scratch) in zip(hs, levels, steps, strict=True):
+        assert updated == scratch, (str(hand), level, exact)
+        if not exact:
+            assert scratch == _testing.heuristic_plan_reference(hand, level, rules._core), (str(hand), level)
+
+
+@SETTINGS
+@given(rules=rules_st(), level=st.sampled_from(LEVELS), data=st.data())
+def test_planner_makes_the_reference_s_plans_at_both_tables(rules, level, data):
+    """Found: the planner's plan of a random hand is the reference planner's, play for play
+    (kinds, keys, info bytes: the two-deck bit of 4p2d, R18), at 6p3d and 4p2d."""
+    faces = data.draw(hand_st(2 if rules.table == "4p2d" else 3))
+    hand = Hand.from_faces(faces)
+    fast, _ = _testing.heuristic_plan(hand, level, rules._core)
+    assert fast == _testing.heuristic_plan_reference(hand, level, rules._core), (str(hand), level)
+
+
+def test_plan_updates_sees_a_stale_plan():
+    """The hook compares what it should: a plan kept for a hand that lost a unit differs from
+    the plan of the old hand (the check cannot pass by returning one plan twice)."""
+    rules = Rules()
+    old = Hand("3s 4h 5d 6c 7s 9h 9d")
+    new = Hand("3s 4h 5d 6c 7s")
+    (_, a), (_, b) = _testing.plan_updates([old, new], ["2", "2"], rules._core, False)
+    assert a != b and len(b) == 1
