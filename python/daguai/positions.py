@@ -165,6 +165,19 @@ def _parse_position(position: Any, *, unknown_ok: bool = False) -> tuple[Rules, 
     return rules, core_pos
 
 
+def _json_copy(position: Any) -> dict[str, Any]:
+    """A copy of a position document of JSON values only; PositionError otherwise."""
+    try:
+        doc = json.loads(json.dumps(position))
+    except RecursionError:
+        raise _fail("the position is nested too deeply") from None
+    except (TypeError, ValueError) as exc:
+        raise _fail(f"not a JSON-ready position ({exc})") from None
+    if not isinstance(doc, dict):
+        raise _fail(f"a position is a dict, got {type(position).__name__}")
+    return doc
+
+
 def fill_hidden_hands(position: Mapping[str, Any], seed: int = 0) -> dict[str, Any]:
     """A position whose unknown hands (``null`` in ``hands``) are filled with cards
     consistent with everything else: what a seat that knows only its own hand and the public
@@ -178,14 +191,7 @@ def fill_hidden_hands(position: Mapping[str, Any], seed: int = 0) -> dict[str, A
     as it is (a copy). Raises :class:`PositionError` if the position is malformed, its known
     parts are inconsistent, or no filling agrees with them.
     """
-    try:
-        doc = json.loads(json.dumps(position))  # a copy, JSON values only
-    except RecursionError:
-        raise _fail("the position is nested too deeply") from None
-    except (TypeError, ValueError) as exc:
-        raise _fail(f"not a JSON-ready position ({exc})") from None
-    if not isinstance(doc, dict):
-        raise _fail(f"a position is a dict, got {type(position).__name__}")
+    doc = _json_copy(position)
     try:
         table = seats_of(Rules.from_dict(doc.get("rules", {})))
     except (TypeError, ValueError) as exc:

@@ -24,7 +24,7 @@ import beliefs_reference as ref
 import numpy as np
 import pytest
 from daguai import Game, Hand, _core, codec
-from daguai.positions import PositionError, _parse_position, fill_hidden_hands
+from daguai.positions import PositionError, _json_copy, _parse_position, fill_hidden_hands
 from daguai.rules import Rules
 from daguai.table import seats_of, table_info
 from scipy.stats import chisquare
@@ -45,14 +45,7 @@ def _all_faces() -> list[str]:
 def _deal_plan(position):
     """(a JSON copy, the unknown seats, the unseen cards, the size of each hand) of a position,
     as the reference read them; PositionError for what it refused."""
-    try:
-        doc = json.loads(json.dumps(position))
-    except RecursionError:
-        raise _fail("the position is nested too deeply") from None
-    except (TypeError, ValueError) as exc:
-        raise _fail(f"not a JSON-ready position ({exc})") from None
-    if not isinstance(doc, dict):
-        raise _fail(f"a position is a dict, got {type(position).__name__}")
+    doc = _json_copy(position)  # the JSON copy, and its errors, are the function's
     try:
         table = seats_of(Rules.from_dict(doc.get("rules", {})))
         copies = table_info(Rules.from_dict(doc.get("rules", {})).table)["decks"]
@@ -388,33 +381,29 @@ def test_bad_input_raises_a_position_error_as_the_reference_did(case):
         fill_reference(doc, seed=1, tries=3)
 
 
-def test_no_filling_agrees_a_position_error():
-    """refused-16 with seat 0's SJ traded for a 5h of seat 5: the SJ is then an unknown
-    hand's, and every seat that could hold it passed automatically over a top the SJ beats
-    (R8), so no filling exists; the reference found none either."""
-    entry = next(e for e in POSITIONS if e["name"] == "refused-16")
-    pos = entry["position"]
-    assert pos["hands"][0] == "2s 2c SJ" and pos["hands"][5] == "5h 5h 6c"
+# refused-16: seat 0 is to act over a 6s under auto_pass, seat 5 holds 5h 5h 6c
+UNFILLABLE = {
+    # seat 0's SJ traded for a 5h of seat 5: the SJ is then an unknown hand's, and every seat
+    # that could hold it passed automatically over a top the SJ beats (R8)
+    "no filling": ("2s 2c 5h", "no filling of the unknown hands agrees"),
+    # seat 0 given 5h 5h 6c: it would have passed automatically, whatever the others hold;
+    # the engine names that fact before it deals anything
+    "a given hand breaks a fact": ("5h 5h 6c", "seat 0 is to act under auto_pass but holds no play"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(UNFILLABLE))
+def test_a_position_no_filling_agrees_with(case):
+    """A PositionError saying why; the reference found no filling either."""
+    hand, match = UNFILLABLE[case]
+    pos = next(e for e in POSITIONS if e["name"] == "refused-16")["position"]
+    assert pos["auto_pass"] and pos["to_act"] == 0 and pos["hands"][0] == "2s 2c SJ"
     fill_hidden_hands(dict(pos, hands=[pos["hands"][0]] + [None] * 5), seed=0)  # as it is: fine
-    bad = dict(pos, hands=["2s 2c 5h"] + [None] * 5)
-    with pytest.raises(PositionError, match="no filling of the unknown hands agrees"):
+    bad = dict(pos, hands=[hand] + [None] * 5)
+    with pytest.raises(PositionError, match=match):
         fill_hidden_hands(bad, seed=0)
     with pytest.raises(PositionError):
         fill_reference(bad, seed=0, tries=50)
-
-
-def test_a_given_hand_that_breaks_a_fact_is_named():
-    """refused-16 with seat 0 (to act over a 6s under auto_pass) given seat 5's 5h 5h 6c: it
-    would have passed automatically, whatever the others hold; the engine names that fact
-    before it deals anything, and the reference found no filling."""
-    entry = next(e for e in POSITIONS if e["name"] == "refused-16")
-    pos = entry["position"]
-    assert pos["auto_pass"] and pos["to_act"] == 0 and pos["hands"][5] == "5h 5h 6c"
-    bad = dict(pos, hands=["5h 5h 6c"] + [None] * 5)
-    with pytest.raises(PositionError, match="seat 0 is to act under auto_pass but holds no play"):
-        fill_hidden_hands(bad, seed=0)
-    with pytest.raises(PositionError):
-        fill_reference(bad, seed=0, tries=20)
 
 
 def test_a_bad_seed_is_a_value_error():
