@@ -406,6 +406,16 @@ def test_a_position_no_filling_agrees_with(case):
         fill_reference(bad, seed=0, tries=50)
 
 
+def test_a_tribute_pair_off_the_table():
+    """A pair naming seat 9 in a position with exchanges and unknown hands: the validator's
+    PositionError (the history is read without reaching past the table's seats)."""
+    entry = next(e for e in POSITIONS if e["name"] == "trib6-3")
+    partial = _partial(entry)
+    for pairs in ([[2, 9], [0, 1]], [[9, 3], [0, 1]], [[2, -4], [0, 1]]):
+        with pytest.raises(PositionError, match="tribute pair|not a tributer|not a receiver"):
+            fill_hidden_hands(dict(partial, tribute=pairs), seed=0)
+
+
 def test_a_bad_seed_is_a_value_error():
     partial = _mid()
     for seed in (-1, 2**64, 1.5, True, "1"):

@@ -51,6 +51,7 @@ HistoryFacts read_history(const Position& pos, int seats) {
                       : pair_of(pos, s, tributer_side);
     const int other = j < 0 ? -1 : (tributer_side ? pos.receivers : pos.tributers)[std::size_t(j)];
     const int f = one_face(a.play.cards);
+    if (j >= 0 && (other < 0 || other >= seats)) continue;  // a pair off the table: the replay says
     switch (a.type) {
       case ActionType::kPlay:
         for (int g = 0; g < kNumFaces; ++g)
