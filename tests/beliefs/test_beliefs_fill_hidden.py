@@ -27,6 +27,8 @@ from daguai import Game, Hand, _core, codec
 from daguai.positions import PositionError, _json_copy, _parse_position, fill_hidden_hands
 from daguai.rules import Rules
 from daguai.table import seats_of, table_info
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scipy.stats import chisquare
 
 POSITIONS = json.loads((Path(__file__).parent / "golden" / "beliefs_positions.json").read_text())
@@ -264,6 +266,34 @@ def test_mid_game_positions_of_both_tables():
             h = Game.from_position(filled)
             assert h.current_player == seat and str(h.hand(seat)) == str(g.hand(seat))
             assert [str(a) for a in h.legal_actions()] == [str(a) for a in g.legal_actions()]
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**64 - 1), steps=st.integers(0, 30), unknown=st.integers(1, 63),
+       table=st.sampled_from(["6p3d", "4p2d"]), auto_pass=st.booleans(), to_act=st.booleans())
+def test_any_position_of_a_random_start_fills(seed, steps, unknown, table, auto_pass, to_act):
+    """Random start states (round 0 with tribute: exchanges, refusals, joker offers and takes),
+    any set of unknown hands: the filling is accepted, the given hands and sizes are kept, and
+    the reference accepts the same position (it finds a filling or runs out of draws)."""
+    rules = Rules(table=table, anti_tribute=True, joker_tribute_choice=True)
+    g = Game(seed, rules, start="random", auto_pass=auto_pass)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        acts = g.legal_actions()
+        if g.match_over or g.round > 0 or not acts:
+            break
+        g.step(acts[rng.randrange(len(acts))])
+    if g.match_over or g.round > 0:
+        return
+    doc = g.position()
+    if not to_act:
+        doc["to_act"] = None
+    seats = len(doc["hands"])
+    partial = dict(doc, hands=[None if (unknown >> s) & 1 else h for s, h in enumerate(doc["hands"][:seats])])
+    filled = fill_hidden_hands(partial, seed=seed)
+    Game.from_position(filled)
+    assert [len(h.split()) for h in filled["hands"]] == [len(h.split()) for h in doc["hands"]]
+    assert all(filled["hands"][s] == doc["hands"][s] for s in range(seats) if not (unknown >> s) & 1)
 
 
 # ---- the distribution ---------------------------------------------------------------------
