@@ -446,6 +446,15 @@ def test_a_tribute_pair_off_the_table():
             fill_hidden_hands(dict(partial, tribute=pairs), seed=0)
 
 
+def test_the_engine_refuses_an_unknown_seat_off_the_table():
+    """The binding only converts: the engine checks the unknown seats (R18: 4 at 4p2d)."""
+    entry = next(e for e in POSITIONS if e["name"] == "trib4-44")
+    rules, core_pos = _parse_position(_partial(entry), unknown_ok=True)
+    for seat in (4, 6, -1, 40):
+        with pytest.raises(PositionError, match="unknown hand of seat"):
+            _core.beliefs.fill_hidden_hands(rules._core, core_pos, [0, seat], 0)
+
+
 def test_a_bad_seed_is_a_value_error():
     partial = _mid()
     for seed in (-1, 2**64, 1.5, True, "1"):

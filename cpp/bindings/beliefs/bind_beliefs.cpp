@@ -30,16 +30,10 @@ void bind_beliefs(py::module_& core) {
       "fill_hidden_hands",
       [](const Rules& rules, const Position& pos, const std::vector<int>& unknown,
          std::uint64_t seed) {
-        unsigned open = 0;
-        for (int s : unknown) {
-          if (s < 0 || s >= kSeats)
-            throw py::value_error("unknown seats are 0.." + std::to_string(kSeats - 1));
-          open |= 1u << s;
-        }
         std::array<Cards, kSeats> hands;
         {
           py::gil_scoped_release nogil;  // rules and pos are C++ values owned by the caller
-          hands = fill_hidden_hands(rules, pos, open, seed);
+          hands = fill_hidden_hands(rules, pos, unknown, seed);
         }
         std::vector<std::string> out;
         for (int s = 0; s < table_of(rules.table).seats; ++s)

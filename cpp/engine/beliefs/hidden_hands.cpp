@@ -128,11 +128,17 @@ int take(Counts* pool, Counts* hand, int from, int to, int n) {
 
 }  // namespace
 
-std::array<Cards, kSeats> fill_hidden_hands(const Rules& rules, const Position& pos, unsigned open,
-                                            std::uint64_t seed) {
+std::array<Cards, kSeats> fill_hidden_hands(const Rules& rules, const Position& pos,
+                                            const std::vector<int>& unknown, std::uint64_t seed) {
   const Table& tb = table_of(rules.table);
   const int seats = tb.seats;
-  if (open >> seats) fail("the unknown hands name a seat outside 0.." + std::to_string(seats - 1));
+  unsigned open = 0;  // a bit per unknown seat
+  for (int s : unknown) {
+    if (s < 0 || s >= seats)
+      fail("unknown hand of seat " + std::to_string(s) + ": the seats are 0.." +
+           std::to_string(seats - 1));
+    open |= 1u << s;
+  }
   if (pos.n_pairs < 0 || pos.n_pairs > kMaxTributers)
     fail("there are 0 to " + std::to_string(tb.max_tributers) + " tribute pairs, not " +
          std::to_string(pos.n_pairs));

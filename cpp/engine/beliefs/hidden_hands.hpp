@@ -17,6 +17,7 @@
 
 #include <array>
 #include <cstdint>
+#include <vector>
 
 #include <daguai/core/cards.hpp>
 #include <daguai/core/rules.hpp>
@@ -24,10 +25,10 @@
 
 namespace daguai {
 
-// The hands of `pos` with the seats of `open` (a bit per seat; their hands in pos are
-// ignored) dealt from Rng::stream(seed, 0, kSample, 0) (R17). PositionError naming the first
-// problem when the known parts are inconsistent or no filling agrees with them.
-std::array<Cards, kSeats> fill_hidden_hands(const Rules& rules, const Position& pos, unsigned open,
-                                            std::uint64_t seed);
+// The hands of `pos` with the seats `unknown` (their hands in pos are ignored) dealt from
+// Rng::stream(seed, 0, kSample, 0) (R17). PositionError naming the first problem when a seat
+// is not the table's, the known parts are inconsistent or no filling agrees with them.
+std::array<Cards, kSeats> fill_hidden_hands(const Rules& rules, const Position& pos,
+                                            const std::vector<int>& unknown, std::uint64_t seed);
 
 }  // namespace daguai
