@@ -45,13 +45,19 @@ def is_model_path(text: Any) -> bool:
 def check_model_file(path: str) -> str:
     """``path`` after its model is loaded and checked (``ModelError``, a ValueError, if the file
     is missing or not a valid model)."""
+    _load_checked(path, path)
+    return path
+
+
+def _load_checked(path: str, policy: str) -> None:
+    """The model file ``path`` checked, then ``policy`` (the file, or a search over it) looked
+    up once by the engine, which loads the file."""
     from .dgn import read_model_file
 
     # the bytes are checked here first (a FIFO, /dev/zero or a huge file is refused by its
     # stat and header before anything is read to the end), then the engine loads the file
     read_model_file(path)
-    _core.catalog.policy_id(path)
-    return path
+    _core.catalog.policy_id(policy)
 
 
 def is_search_over_model(text: Any) -> bool:
@@ -62,8 +68,9 @@ def is_search_over_model(text: Any) -> bool:
         return False
     model = text.partition("@")[2]
     if is_model_path(model):
-        check_model_file(model)  # the file's checks first (FIFO, size, header), as for a model
-    _core.catalog.policy_id(text)
+        _load_checked(model, text)  # the file's checks first (FIFO, size, header), as for a model
+    else:
+        _core.catalog.policy_id(text)
     return True
 
 

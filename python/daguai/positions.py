@@ -17,7 +17,7 @@ from . import _core, codec, documents
 from .documents import POSITION_FORMAT
 from .errors import read_path, safe_json_loads
 from .rules import LEVELS, Rules
-from .table import seats_of, table_info
+from .table import seats_of
 
 __all__ = ["POSITION_FORMAT", "PositionError", "game_from_position", "position_of"]
 
@@ -69,8 +69,10 @@ def game_from_position(cls: type, position: str | bytes | Mapping[str, Any], *,
     return g
 
 
-def _parse_position(position: Any) -> tuple[Rules, Any]:
-    """(rules, engine Position) of a position document; PositionError on malformed input."""
+def _parse_position(position: Any, *, unknown_ok: bool = False) -> tuple[Rules, Any]:
+    """(rules, engine Position) of a position document; PositionError on malformed input.
+    ``unknown_ok``: a hand may be null (unknown; empty in the engine Position, which
+    :func:`fill_hidden_hands` fills)."""
     position = read_path(position, _fail, "position file")  # a pathlib.Path: its file
     if isinstance(position, (str, bytes, bytearray)):
         doc = safe_json_loads(position, _fail, "the position")
@@ -117,8 +119,11 @@ def _parse_position(position: Any) -> tuple[Rules, Any]:
     ):
         raise _fail("'tribute' must be a list of [tributer, receiver] seat pairs")
     hands = doc.get("hands")
-    if not isinstance(hands, list) or len(hands) != seats or not all(isinstance(h, str) for h in hands):
-        raise _fail(f"'hands' must list {seats} card texts")
+    if not isinstance(hands, list) or len(hands) != seats or \
+            not all(isinstance(h, str) or (unknown_ok and h is None) for h in hands):
+        raise _fail(f"'hands' must list {seats} card texts"
+                    + (" (or null for an unknown hand)" if unknown_ok else ""))
+    hands = ["" if h is None else h for h in hands]
     history_raw = doc.get("history", [])
     if not isinstance(history_raw, list):
         raise _fail("'history' must be a list")
@@ -160,101 +165,47 @@ def _parse_position(position: Any) -> tuple[Rules, Any]:
     return rules, core_pos
 
 
-def fill_hidden_hands(position: Mapping[str, Any], seed: int = 0, tries: int = 5000) -> dict[str, Any]:
-    """A position whose unknown hands (``null`` in ``hands``) are filled with cards
-    consistent with everything else: what a seat that knows only its own hand and the public
-    history needs before analysis (the filling is re-dealt by the sampler anyway).
-
-    The unknown cards (the decks of the table minus the given hands minus the cards played) are dealt
-    at random to the unknown seats by size (27 − played − given + received, from the
-    history) until the engine accepts the position (tribute cards where they must be,
-    forced passes that were forced), shuffled by the project's generator from ``seed``
-    (0 .. 2**64 - 1; R17). Raises :class:`PositionError` if the position's known parts are
-    inconsistent or no filling is found in ``tries`` draws.
-    """
+def _json_copy(position: Any) -> dict[str, Any]:
+    """A copy of a position document of JSON values only; PositionError otherwise."""
     try:
-        doc = json.loads(json.dumps(position))  # a copy, JSON values only
+        doc = json.loads(json.dumps(position))
     except RecursionError:
         raise _fail("the position is nested too deeply") from None
     except (TypeError, ValueError) as exc:
         raise _fail(f"not a JSON-ready position ({exc})") from None
     if not isinstance(doc, dict):
         raise _fail(f"a position is a dict, got {type(position).__name__}")
+    return doc
+
+
+def fill_hidden_hands(position: Mapping[str, Any], seed: int = 0) -> dict[str, Any]:
+    """A position whose unknown hands (``null`` in ``hands``) are filled with cards
+    consistent with everything else: what a seat that knows only its own hand and the public
+    history needs before analysis (the filling is re-dealt by the sampler anyway).
+
+    The engine's sampler deals them (cpp/engine/beliefs/hidden_hands.hpp): from the view the
+    position gives (the public history, the given hands, the cards the tribute exchange shows
+    an unknown hand holds), every assignment of the unseen cards equally likely among those
+    the engine accepts (tribute cards where they must be, forced passes that were forced),
+    drawn from ``seed`` (0 .. 2**64 - 1; R17). A position without an unknown hand is returned
+    as it is (a copy). Raises :class:`PositionError` if the position is malformed, its known
+    parts are inconsistent, or no filling agrees with them.
+    """
+    doc = _json_copy(position)
     try:
         table = seats_of(Rules.from_dict(doc.get("rules", {})))
-        copies = table_info(Rules.from_dict(doc.get("rules", {})).table)["decks"]
     except (TypeError, ValueError) as exc:
         raise _fail(f"bad rules: {exc}") from None
     hands = doc.get("hands")
     if not isinstance(hands, list) or len(hands) != table:
         raise _fail(f"'hands' must list {table} entries (card text, or null for an unknown hand)")
-    unknown = [s for s in range(table) if hands[s] is None]
+    unknown = [s for s, h in enumerate(hands) if h is None]
     if not unknown:
         return doc
-    pairs_raw = doc.get("tribute", [])
-    if not isinstance(pairs_raw, list) or any(
-        not isinstance(p, list) or len(p) != 2 or any(type(x) is not int or not 0 <= x < table for x in p)
-        for p in pairs_raw
-    ):
-        raise _fail("'tribute' must be a list of [tributer, receiver] seat pairs")
-    pairs = {t: r for t, r in pairs_raw}
-    receivers = {r: t for t, r in pairs.items()}
-    size = {s: 27 for s in range(table)}
-    played: list[str] = []
-    history_raw = doc.get("history", [])
-    if not isinstance(history_raw, list):
-        raise _fail("'history' must be a list")
-    for i, e in enumerate(history_raw):  # the one reader of decision entries (the codec's)
-        d = codec.read_decision(e, f"history entry {i}", position=True, error=_fail)
-        if not 0 <= d.seat < table:
-            raise _fail(f"history entry {i}: seat {d.seat} is not a seat (0..{table - 1})")
-        seat, kind = d.seat, d.type
-        cards = d.cards.split() if d.cards else []
-        if kind == "play":
-            size[seat] -= len(cards)
-            played += cards
-        elif kind == "tribute" and seat in pairs:
-            size[seat] -= 1
-            size[pairs[seat]] += 1
-        elif kind == "return" and seat in receivers:
-            size[seat] -= 1
-            size[receivers[seat]] += 1
-        elif kind == "take" and seat in pairs:
-            size[seat] += 1
-            size[pairs[seat]] -= 1
-    pool = [c for f in _all_faces() for c in [f] * copies]
-    try:
-        given = [str(_core.core.Hand(hands[s])).split() for s in range(table) if hands[s] is not None]
-        played = [str(_core.core.Hand(c)) for c in played]
-    except ValueError as exc:  # card text that is not cards (CardError)
-        raise _fail(str(exc)) from None
-    for c in [c for h in given for c in h] + played:
-        if c not in pool:
-            raise _fail(f"card totals (R2): too many {c} in the given hands and plays")
-        pool.remove(c)
-    if sum(size[s] for s in unknown) != len(pool):
-        raise _fail(f"the unknown hands need {sum(size[s] for s in unknown)} cards but {len(pool)} are left")
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64:
         raise ValueError(f"seed must be an integer in [0, 18446744073709551615], "
                          f"got {codec.short_repr(seed)}")
-    rng = _core.core.Rng(seed)  # R17: the project's generator (a Fisher-Yates shuffle below)
-    last: Exception | None = None
-    for _ in range(tries):
-        for i in range(len(pool) - 1, 0, -1):
-            j = rng.bounded(i + 1)
-            pool[i], pool[j] = pool[j], pool[i]
-        k = 0
-        for s in unknown:
-            hands[s] = " ".join(pool[k:k + size[s]])
-            k += size[s]
-        try:
-            rules, core_pos = _parse_position(doc)
-            _core.game.GameState(rules._core, core_pos, False)
-            return doc
-        except PositionError as exc:
-            last = exc
-    raise _fail(f"no consistent filling of the unknown hands found in {tries} draws (last: {last})")
-
-
-def _all_faces() -> list[str]:
-    return [r + s for r in "23456789TJQKA" for s in "shdc"] + ["SJ", "BJ"]
+    rules, core_pos = _parse_position(doc, unknown_ok=True)
+    filled = _core.beliefs.fill_hidden_hands(rules._core, core_pos, unknown, seed)
+    doc["hands"] = [filled[s] if h is None else h for s, h in enumerate(hands)]
+    return doc

@@ -201,6 +201,6 @@ def test_fuzz_fill_hidden_hands(field, value, unknown):
     doc["hands"] = [None if s in unknown else h for s, h in enumerate(doc["hands"])]
     doc[field] = value
     try:
-        fill_hidden_hands(doc, tries=3)
+        fill_hidden_hands(doc)
     except PositionError:
         pass

@@ -1,3 +1,5 @@
+#include <algorithm>
+
 #include <daguai/beliefs/constraints.hpp>
 #include <daguai/game/tribute_facts.hpp>
 
@@ -56,8 +58,10 @@ Constraints::Constraints(const InfoState& v) : v_(&v) {
     add(Fact{Kind::kFollows, std::int8_t(pub.current)});
   for (int i = 0; i < pub.n_pairs; ++i) {
     const int x = pub.tribute_face[std::size_t(i)];
-    if (x < 0) continue;  // not paid yet, or refused (the jokers fact above)
     const auto t = pub.tributers[std::size_t(i)], r = pub.receivers[std::size_t(i)];
+    if (x == -2 && t != v.seat && !v.jokers_known[std::size_t(t)])
+      add(Fact{Kind::kRefused, t});  // the jokers shown are not known: only their number
+    if (x < 0) continue;             // not paid yet, or refused (the jokers facts)
     const Cards above = cards_above_tribute(x, pub.level_rank(), pub.table());
     const auto pair = std::int16_t(i);
     if (!returned(pub, i)) {
@@ -88,6 +92,8 @@ bool Constraints::ok(const Fact& f, const Hands& hands) const {
   switch (f.kind) {
     case Kind::kJokers:
       return hands[std::size_t(f.a)].jokers() == v.known[std::size_t(f.a)].jokers();
+    case Kind::kRefused:
+      return since_exchange(f.a, hands).jokers() >= kAntiTributeJokers;
     case Kind::kForced:
       return !has_legal_follow(hand_at_pass(f, hands), v.pub.level_rank(), v.pub.rules,
                                forced_[std::size_t(f.index)].top);
@@ -115,6 +121,10 @@ std::string Constraints::describe(const Fact& f, const Hands& hands) const {
       return seat_text(f.a) + " holds " + std::to_string(hands[std::size_t(f.a)].jokers()) +
              " jokers but showed all its jokers in a refusal (anti_tribute, R11): " +
              std::to_string(v.known[std::size_t(f.a)].jokers()) + " are left";
+    case Kind::kRefused:
+      return seat_text(f.a) + " refused tribute (anti_tribute) but holds " +
+             std::to_string(since_exchange(f.a, hands).jokers()) + " jokers, not " +
+             std::to_string(kAntiTributeJokers) + " or more (R11)";
     case Kind::kForced:
       return seat_text(f.a) + " passed automatically over " +
              cards_text(forced_[std::size_t(f.index)].top.cards) +
@@ -158,10 +168,19 @@ std::string Constraints::violation(const Hands& hands) const {
     if (Cards::sum_overflows(all, h)) return "a face is dealt more often than the deck holds it";
     all += h - v.known[std::size_t(s)];
   }
-  if (hands[std::size_t(v.seat)] != v.hand) return "the viewer's hand is not its own";
+  if (v.seat >= 0 && hands[std::size_t(v.seat)] != v.hand)
+    return "the viewer's hand is not its own";
   if (all != v.unseen) return "the hidden cards are not the cards the viewer has not seen";
   for (const Fact& f : facts_)
     if (!ok(f, hands)) return describe(f, hands);
+  return "";
+}
+
+std::string Constraints::violation_among(unsigned seats, const Hands& hands) const {
+  for (const Fact& f : facts_) {
+    if (!((seats >> f.a) & 1) || (f.b >= 0 && !((seats >> f.b) & 1))) continue;
+    if (!ok(f, hands)) return describe(f, hands);
+  }
   return "";
 }
 
@@ -202,6 +221,8 @@ int Constraints::penalty(const Fact& f, const Hands& hands) const {
       const int n = count_above(since_exchange(f.a, hands), f.above);
       return (n >= 2 ? n - 1 : 0) + !ok(f, hands);
     }
+    case Kind::kRefused:
+      return std::max(0, kAntiTributeJokers - since_exchange(f.a, hands).jokers());
     case Kind::kFollows:
     case Kind::kHeld:
       return !ok(f, hands);

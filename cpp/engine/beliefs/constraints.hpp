@@ -10,6 +10,8 @@
 //                card the viewer paid, the jokers a refuser showed, minus those played since).
 //   refusal      a seat that refused tribute (抗贡, anti_tribute) showed all its jokers: it
 //                holds no other joker (R11).
+//   refused      a seat that refused tribute held 3 or more jokers (R11): the fact of a view
+//                that did not see the jokers shown (a position's view, hidden_hands.hpp).
 //   forced pass  an automatic pass: the seat's hand then (hands now + what it played since)
 //                held no play beating the top (R8, auto_pass).
 //   to act       under auto_pass, the seat to act over a top holds a play that beats it
@@ -26,6 +28,8 @@
 //                  is above x; if there is one, it is y and r kept x (T(r) holds x); if none,
 //                  T(r) or T(t) holds x. The offer (joker_tribute_choice) is then y and any
 //                  other cards of r's hand: it never restricts the world further.
+// The viewer is seat -1 in a position's view (no seat's hand is its own; hidden_hands.hpp):
+// then every seat's facts are checked.
 // Not used: what an earlier voluntary pass under auto_pass reveals (the seat had a beating
 // play then): a position does not say when auto_pass was switched on, so the validator
 // cannot check it, and the public state keeps no list of those passes.
@@ -70,6 +74,10 @@ class Constraints {
   bool monotone_ok(int s, const Hands& hands) const;
   // How many facts mention seat s.
   int facts_of(int s) const;
+  // "" when the facts that mention only seats of `seats` (a bit per seat) hold for these
+  // hands; otherwise the first such fact they break, in words (a position's view checks the
+  // given hands before it deals the others).
+  std::string violation_among(unsigned seats, const Hands& hands) const;
   // True when the view has no fact beyond counts and known cards (every world dealt
   // from the unseen cards is consistent: no check needed).
   bool trivial() const { return facts_.empty(); }
@@ -81,7 +89,7 @@ class Constraints {
   const InfoState& view() const { return *v_; }
 
  private:
-  enum class Kind : std::uint8_t { kJokers, kForced, kFollows, kCap, kHeld, kExists };
+  enum class Kind : std::uint8_t { kJokers, kRefused, kForced, kFollows, kCap, kHeld, kExists };
   struct Fact {
     Kind kind;
     std::int8_t a = -1, b = -1;  // the seats it mentions (b = -1: one seat)

@@ -104,7 +104,7 @@ bool exhaustive(const Constraints& c, Slots& d, Hands* h, long* nodes) {
     if (s != v.seat && v.hidden_count(s) > 0) order.push_back(s);
   std::stable_sort(order.begin(), order.end(),
                    [&](int a, int b) { return c.facts_of(a) > c.facts_of(b); });
-  unsigned assigned = 1u << v.seat;
+  unsigned assigned = v.seat >= 0 ? 1u << v.seat : 0u;  // -1: a position's view
   for (int s = 0; s < kSeats; ++s)
     if (v.hidden_count(s) <= 0) assigned |= 1u << s;
   std::function<bool(std::size_t, Cards)> seat_step;

@@ -223,9 +223,13 @@ Action rollout_decide(PolicyId id, const PolicyView& view, Rng& rng, PolicyScrat
   return decide(id, view, rng, scratch);
 }
 
+Action choose_action(PolicyId id, const PolicyView& view, Rng& rng, PolicyScratch& scratch) {
+  if (view.match_over()) throw GameError("the match is over: no decision to choose");
+  return decide(id, view, rng, scratch);
+}
+
 Action choose_action(PolicyId id, const GameState& g, Rng& rng, PolicyScratch& scratch) {
-  if (g.match_over()) throw GameError("the match is over: no decision to choose");
-  return decide(id, PolicyView(g), rng, scratch);
+  return choose_action(id, PolicyView(g), rng, scratch);
 }
 
 bool needs_history(int id) {

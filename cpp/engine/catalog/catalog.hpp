@@ -45,7 +45,10 @@ Action decide(PolicyId id, const PolicyView& view, Rng& rng, PolicyScratch& scra
 // The same for a search's rollouts: GameError for a search policy (a search's rollouts must
 // not search). The dispatcher of every SearchConfig the catalog makes.
 Action rollout_decide(PolicyId id, const PolicyView& view, Rng& rng, PolicyScratch& scratch);
-// The decision of the player to act (g.current_player()). `rng` is that seat's stream.
+// The decision of the seat to act of `view`, GameError when the match is over. `rng` is that
+// seat's stream.
+Action choose_action(PolicyId id, const PolicyView& view, Rng& rng, PolicyScratch& scratch);
+// The same for the player to act of a game (g.current_player()).
 Action choose_action(PolicyId id, const GameState& g, Rng& rng, PolicyScratch& scratch);
 
 // GameError when inference "learned" is asked for at a table without a learned network.

@@ -190,7 +190,7 @@ void check_tribute_caps(const Position& pos, const std::array<Cards, kSeats>& de
     const int x = cards_faces(a.play.cards)[0];
     const Cards above = cards_above_tribute(x, level, tb);
     const Cards& d = dealt[std::size_t(a.seat)];
-    if (count_above(d, above) == 0) continue;
+    if (((pos.open_hands >> a.seat) & 1) || count_above(d, above) == 0) continue;
     const Cards over{d.lo & above.lo, d.hi & above.hi};
     fail(entry_text(i, a) + ": seat " + std::to_string(a.seat) + " was dealt " + cards_text(over) +
          ", above its tribute (R11: a card of the highest power" +
@@ -215,6 +215,7 @@ GameState::GameState(const Rules& rules, const Position& pos, bool record)
   pub_.auto_pass = false;  // the history holds its forced passes; set after the replay
   if (pub_.rules.final_level > 12) throw GameError("final_level out of range");
   const Table& tb = *table_;
+  open_ = std::uint8_t(pos.open_hands & tb.all_mask());
   check_match(pub_.rules, pos, tb.seats);
   check_pairs(pos, tb);
   const std::array<Cards, kSeats> dealt = dealt_hands(pos, tb);
@@ -239,7 +240,12 @@ GameState::GameState(const Rules& rules, const Position& pos, bool record)
       if (e.automatic) {
         if (e.action.type != ActionType::kPass)
           fail(entry_text(i, e.action) + ": only a pass can be automatic");
-        apply_forced_pass();
+        if ((open_ >> e.action.seat) & 1) {  // a placeholder hand: the pass is taken as forced
+          check(e.action);
+          apply_pass(true);
+        } else {
+          apply_forced_pass();
+        }
       } else {
         apply(e.action);
       }
@@ -254,7 +260,17 @@ GameState::GameState(const Rules& rules, const Position& pos, bool record)
         "the history ends the round (a position lies inside one round: give the next round's "
         "position)");
   pub_.auto_pass = pos.auto_pass;
-  run_auto_passes();
+  if (open_ == 0) {
+    run_auto_passes();
+  } else if (pos.auto_pass && pos.to_act >= 0) {
+    // the seats before to_act passed automatically: forced for a placeholder hand, checked
+    // for a given one
+    while (pub_.phase == Phase::kPlay && pub_.has_top() && pub_.current != pos.to_act &&
+           (((open_ >> pub_.current) & 1) ||
+            !has_legal_follow(hands_[pub_.current], level_rank(), pub_.rules, pub_.top)))
+      apply_pass(true);
+  }
+  open_ = 0;
   if (pos.to_act >= 0 && pos.to_act != pub_.current)
     fail("wrong seat to act: the position says seat " + std::to_string(pos.to_act) +
          " but after the history it is seat " + std::to_string(pub_.current) + "'s turn");

@@ -44,6 +44,12 @@ struct Position {
   // kRandom: a random start state (GameState::random_position), whose round 0 follows an
   // imagined previous round and so may begin with tribute.
   Start start = Start::kFresh;
+  // Seats whose hands are placeholders (a bit per seat): the filling of unknown hands
+  // (beliefs/hidden_hands.hpp) replays the history on them to learn the public state. The
+  // replay then skips what only their hidden cards decide: a tribute's highest power (R11)
+  // and a forced pass (R8); under auto_pass it passes for them only up to to_act (none when
+  // to_act is unchecked). The view's constraint model keeps those facts instead.
+  unsigned open_hands = 0;
 };
 
 }  // namespace daguai

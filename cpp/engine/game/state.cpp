@@ -3,6 +3,7 @@
 #include <daguai/game/audience.hpp>
 #include <daguai/game/position.hpp>
 #include <daguai/game/state.hpp>
+#include <daguai/game/tribute_facts.hpp>
 
 namespace daguai {
 
@@ -317,7 +318,7 @@ void GameState::legal_actions(std::vector<Action>* out) const {
       const int best = highest_power_in(h);
       for (int f = 0; f < kNumFaces; ++f)
         if (h.count(f) && face_power(f, level_rank()) == best) single(ActionType::kTribute, f);
-      if (pub_.rules.anti_tribute && h.jokers() >= 3) {
+      if (pub_.rules.anti_tribute && h.jokers() >= kAntiTributeJokers) {
         Action a;
         a.type = ActionType::kAntiTribute;
         a.seat = std::int8_t(seat);
@@ -404,7 +405,7 @@ void GameState::check(const Action& a) const {
     case ActionType::kTribute: {
       one_card_in(hand, "a tribute");
       const int f = single_face(a.play.cards);
-      if (face_power(f, level_rank()) != highest_power_in(hand))
+      if (!((open_ >> pub_.current) & 1) && face_power(f, level_rank()) != highest_power_in(hand))
         throw GameError(
             std::string("a tribute must be a card of the highest power in the hand") +
             (table_->joker_tribute ? " (R11); " : ", jokers excepted (R11, R18 4p2d); ") +
@@ -414,9 +415,10 @@ void GameState::check(const Action& a) const {
     case ActionType::kAntiTribute:
       if (!pub_.rules.anti_tribute)
         throw GameError("anti_tribute (抗贡) is not enabled in these rules");
-      if (hand.jokers() < 3)
-        throw GameError("anti_tribute (抗贡) needs 3 or more jokers; " + seat_text(pub_.current) +
-                        " has " + std::to_string(hand.jokers()));
+      if (hand.jokers() < kAntiTributeJokers)
+        throw GameError("anti_tribute (抗贡) needs " + std::to_string(kAntiTributeJokers) +
+                        " or more jokers; " + seat_text(pub_.current) + " has " +
+                        std::to_string(hand.jokers()));
       return;
     case ActionType::kReturn:
       one_card_in(hand, "a return");

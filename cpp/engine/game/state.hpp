@@ -273,6 +273,9 @@ class GameState {
   std::uint64_t seed_ = 0, game_ = 0;  // the streams of the later deals (R17): private
   bool initial_auto_pass_ = false, record_ = true;
   Start start_ = Start::kFresh;
+  // While a position with placeholder hands replays (Position::open_hands), those seats: the
+  // tribute's highest-power check skips them. 0 otherwise.
+  std::uint8_t open_ = 0;
 
   ResultLog results_;  // every round's result (also without recording: small)
   EventLog log_;       // empty unless recording

@@ -14,6 +14,9 @@
 
 namespace daguai {
 
+// R11 anti_tribute (抗贡): a tributer may refuse when its new hand holds this many jokers.
+constexpr int kAntiTributeJokers = 3;
+
 // Every copy (all 3 count bits) of each face a hand that paid `tribute_face` cannot have
 // held at the deal: the faces of power above it (natural faces only when the table's jokers
 // are not tribute cards).

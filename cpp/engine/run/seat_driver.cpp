@@ -8,8 +8,7 @@ Action choose_action(PolicyId id, const InfoState& v, Rng& rng, PolicyScratch& s
                      std::uint64_t seed, std::uint64_t game) {
   if (v.pub.current != v.seat) throw GameError("act(view): the view's seat is not to act");
   const GameState w = make_world(v, sample_world_hands(v, seed, game), seed, game);
-  if (w.match_over()) throw GameError("the match is over: no decision to choose");
-  return decide(id, PolicyView(w, v), rng, scratch);
+  return choose_action(id, PolicyView(w, v), rng, scratch);
 }
 
 SeatDriver::SeatDriver(const std::array<int, kSeats>& policies, std::uint64_t seed,
