@@ -207,41 +207,49 @@ Play make_play(const Cards& c, int size, int jokers, Kind kind, std::uint32_t ke
 bool classify(const Cards& c, int level, const Rules& rules, Play* out) {
   // R18: no play holds more copies of a face than the table has decks (a call only at 4p2d)
   if (table_of(rules).decks < kMaxCopies) check_copies(c, table_of(rules));
-  const int size = c.size();
-  const int sj = c.sj(), bj = c.bj(), j = sj + bj;
-  const Cards nat = c.naturals();
+  // Cards per rank byte (the joker byte is byte 5 of hi; hi's bytes 6 and 7 are zero), and
+  // the size as their sum (at most 162 cards: no byte of the sum overflows).
+  const std::uint64_t cl = detail::byte_counts(c.lo), ch = detail::byte_counts(c.hi);
+  const int size = int(((cl + ch) * 0x0101010101010101ULL) >> 56);
+  const int j = int(ch >> 40);
+  if (size == 5) {
+    if (j < 5) [[likely]] {
+      // R5/R6 by one lookup (five_table.hpp); detail::classify_five is the reference it is
+      // built from.
+      const bool suited = __builtin_popcount(natural_suit_bits(c)) == 1;
+      const std::uint32_t key =
+          detail::five_table_of(level, rules)[detail::five_slot(cl | (ch << 4)) * 2 + suited];
+      if (key == kNoPlay) return false;
+      *out = make_play(c, 5, j, five_kind_of_key(key), key, level, rules);
+      return true;
+    }
+    *out = make_play(c, 5, 5, Kind::kFiveOfAKind, detail::joker_only_key(5, c.sj(), c.bj(), rules),
+                     level, rules);
+    return true;
+  }
   if (size == 1) {
     const int f =
-        j ? (sj ? kSJ : kBJ) : (__builtin_ctzll(nat.lo ? nat.lo : nat.hi) / 2 + (nat.lo ? 0 : 32));
+        j ? (c.sj() ? kSJ : kBJ) : (__builtin_ctzll(c.lo ? c.lo : c.hi) / 2 + (c.lo ? 0 : 32));
     *out = make_play(c, 1, j, Kind::kSingle, small_key(face_power(f, level)), level, rules);
     return true;
   }
   if (size == 2 || size == 3) {
     const Kind kind = size == 2 ? Kind::kPair : Kind::kTriple;
     if (j == size) {  // R6: a joker-only combination stands for itself
-      *out = make_play(c, size, j, kind, detail::joker_only_key(size, sj, bj, rules), level, rules);
+      *out = make_play(c, size, j, kind, detail::joker_only_key(size, c.sj(), c.bj(), rules), level,
+                       rules);
       return true;
     }
-    const unsigned mask = rank_mask(nat);
-    if (__builtin_popcount(mask) != 1) return false;
-    *out = make_play(c, size, j, kind, small_key(rank_power(low_bit(mask), level)), level, rules);
+    // The naturals are of one rank: one nonzero rank byte (counts <= 3 here: two bits).
+    constexpr std::uint64_t kByteOnes = 0x0101010101010101ULL;
+    const std::uint64_t nl = (cl | (cl >> 1)) & kByteOnes;
+    const std::uint64_t nh = (ch | (ch >> 1)) & (kByteOnes >> 24);  // ranks 8..12
+    if (__builtin_popcountll(nl) + __builtin_popcountll(nh) != 1) return false;
+    const int r = nl ? __builtin_ctzll(nl) >> 3 : 8 + (__builtin_ctzll(nh) >> 3);
+    *out = make_play(c, size, j, kind, small_key(rank_power(r, level)), level, rules);
     return true;
   }
-  if (size != 5) return false;
-  if (j == 5) {
-    *out = make_play(c, 5, 5, Kind::kFiveOfAKind, detail::joker_only_key(5, sj, bj, rules), level,
-                     rules);
-    return true;
-  }
-  // R5/R6 by table (five_table.hpp); detail::classify_five is the reference it is built from.
-  bool suited;
-  const int index = detail::five_index(c, &suited);
-  const std::uint32_t key =
-      detail::five_table(level, rules.wild != Wild::kAuto, rules.wrap_straights,
-                         table_of(rules).decks)[suited * kFiveMultisets + index];
-  if (key == kNoPlay) return false;
-  *out = make_play(c, 5, j, five_kind_of_key(key), key, level, rules);
-  return true;
+  return false;
 }
 
 std::vector<Play> interpretations(const Cards& c, int level, const Rules& rules) {
@@ -344,62 +352,70 @@ std::vector<int> joker_faces(const Play& p, int level) {
 
 namespace {
 
-// Classify Size (1..5) face ids without building Cards (the batch path). Returns false if
-// the faces form no play; throws CardError on a bad id or more copies than the table's decks.
+// Bit 1 << suit of a natural face id, 0 for a joker or a bad id (the one-suit test).
+struct SuitBits {
+  std::uint8_t b[256]{};
+  constexpr SuitBits() {
+    for (int f = 0; f < kNumNatural; ++f) b[f] = std::uint8_t(1u << face_suit(f));
+  }
+};
+constexpr SuitBits kSuitBits{};
+
+// Jokers among Size face ids that are BJ (for a joker-only play).
+template <int Size>
+inline int big_jokers(const std::uint8_t* f) {
+  int bj = 0;
+  for (int i = 0; i < Size; ++i) bj += f[i] == kBJ;
+  return bj;
+}
+
+// Classify Size (1..5) face ids without building Cards (the batch path): the symbol counts
+// (five_table.hpp) are a sum of one word per face. Returns false if the faces form no play;
+// throws CardError on a bad id or more copies than the table's decks.
 template <int Size>
 inline bool classify_faces(const std::uint8_t* f, const Rules& rules, const std::uint8_t* power,
                            const std::uint32_t* table, std::uint32_t* key, Kind* kind) {
-  // R2, R18: at most d copies of a face (d = decks: 3, or 2 at 4p2d). Among <= 5 cards some
-  // face has more than d copies iff at least (d + 1) d / 2 of the unordered pairs are equal:
-  // d = 3: 4+1 gives 6, 5 gives 10, 3+2 only 4; d = 2: 3 gives 3, 2+2 only 2.
-  const int decks = table_of(rules).decks;
-  int equal_pairs = 0;
-  std::uint8_t bad = 0;
-  for (int i = 0; i < Size; ++i) {
-    bad |= std::uint8_t(f[i] >= kNumFaces);
-    for (int k = i + 1; k < Size; ++k) equal_pairs += f[i] == f[k];
-  }
-  if (bad || equal_pairs >= (decks + 1) * decks / 2) {
-    cards_from_faces(f, Size, table_of(rules));  // throws the CardError naming the face
-    throw CardError("invalid faces");
-  }
-  detail::FiveInfo x;
-  int sj = 0, bj = 0;
+  std::uint64_t counts = 0;
   unsigned suits = 0;
   for (int i = 0; i < Size; ++i) {
-    const int face = f[i];
-    if (face >= kNumNatural) {
-      sj += face == kSJ;
-      bj += face == kBJ;
-      continue;
-    }
-    const int r = face >> 2;
-    ++x.n[r];
-    x.mask |= 1u << r;
-    suits |= 1u << (face & 3);
+    counts += detail::kFaceCounts.w[f[i]];
+    suits |= kSuitBits.b[f[i]];
   }
-  const int j = sj + bj;
+  // R2, R18: at most d copies of a face (d = decks: 3, or 2 at 4p2d). A face with more has
+  // more than d cards of its rank (or jokers): only then are the faces read one by one.
+  const int decks = table_of(rules).decks;
+  if ((counts & detail::kBadNibble) || ((counts + std::uint64_t(3 - decks) * detail::kNibbleOnes) &
+                                        detail::kNibbleBit2)) [[unlikely]] {
+    cards_from_faces(f, Size, table_of(rules));  // throws the CardError naming the face
+  }
+  const int j = int((counts >> 44) & 15);
   if constexpr (Size == 1) {
     *kind = Kind::kSingle;
-    *key = small_key(j ? (sj ? kSJPower : kBJPower) : power[low_bit(x.mask)]);
+    *key = small_key(j ? (f[0] == kSJ ? kSJPower : kBJPower) : power[f[0] >> 2]);
     return true;
   } else if constexpr (Size == 2 || Size == 3) {
     *kind = Size == 2 ? Kind::kPair : Kind::kTriple;
     if (j == Size) {
-      *key = detail::joker_only_key(Size, sj, bj, rules);
+      const int bj = big_jokers<Size>(f);
+      *key = detail::joker_only_key(Size, Size - bj, bj, rules);
       return true;
     }
-    if (__builtin_popcount(x.mask) != 1) return false;
-    *key = small_key(power[low_bit(x.mask)]);
+    // The naturals are of one rank: one nonzero nibble (counts <= 3 here: two bits).
+    const std::uint64_t nat = counts & ~detail::kJokerNibble;
+    const std::uint64_t nz = (nat | (nat >> 1)) & detail::kNibbleOnes;
+    if (__builtin_popcountll(nz) != 1) return false;
+    const int p = __builtin_ctzll(nz);
+    *key = small_key(power[(p >> 3) | ((p & 4) << 1)]);  // nibble at bit p: rank (layout)
     return true;
   } else if constexpr (Size == 5) {
-    if (j == 5) {
+    if (j == 5) [[unlikely]] {
       *kind = Kind::kFiveOfAKind;
-      *key = detail::joker_only_key(5, sj, bj, rules);
+      const int bj = big_jokers<5>(f);
+      *key = detail::joker_only_key(5, 5 - bj, bj, rules);
       return true;
     }
-    const bool suited = __builtin_popcount(suits) == 1;
-    const std::uint32_t k = table[suited * kFiveMultisets + detail::five_index(x.n, x.mask, j)];
+    const bool suited = __builtin_popcount(suits) == 1;  // j < 5: some natural
+    const std::uint32_t k = table[detail::five_slot(counts) * 2 + suited];
     if (k == kNoPlay) return false;
     *key = k;
     *kind = five_kind_of_key(k);
@@ -448,8 +464,7 @@ void classify_batch(const std::uint8_t* faces, std::size_t n, int stride, const 
                     std::uint32_t* keys) {
   std::uint8_t power[kNumRanks];
   for (int r = 0; r < kNumRanks; ++r) power[r] = std::uint8_t(rank_power(r, level));
-  const std::uint32_t* table = detail::five_table(level, rules.wild != Wild::kAuto,
-                                                  rules.wrap_straights, table_of(rules).decks);
+  const std::uint32_t* table = detail::five_table_of(level, rules);
   if (!sizes && stride == fixed_size) {  // dense rows: one specialised loop
     switch (fixed_size) {
       case 1:
@@ -479,8 +494,7 @@ void beats_batch(const std::uint8_t* a, const std::uint8_t* b, std::size_t n, in
                  int level, const Rules& rules, bool* out) {
   std::uint8_t power[kNumRanks];
   for (int r = 0; r < kNumRanks; ++r) power[r] = std::uint8_t(rank_power(r, level));
-  const std::uint32_t* table = detail::five_table(level, rules.wild != Wild::kAuto,
-                                                  rules.wrap_straights, table_of(rules).decks);
+  const std::uint32_t* table = detail::five_table_of(level, rules);
   const ClassifyFn fa = classifier(ka), fb = classifier(kb);
   for (std::size_t i = 0; i < n; ++i) {
     Kind kind_a, kind_b;
