@@ -87,10 +87,9 @@ constexpr int kFiveBucketBits = 11;
 constexpr int kFiveSlotBits = 14;
 constexpr int kFiveSlots = 1 << kFiveSlotBits;
 extern std::uint16_t g_five_disp[1 << kFiveBucketBits];  // set before any table is published
-inline int five_slot(std::uint64_t counts) {
+inline int five_slot(std::uint64_t counts, const std::uint16_t* disp = g_five_disp) {
   const std::uint64_t h = counts * kFiveMul;
-  return int((std::uint32_t(h >> 32) ^ g_five_disp[h >> (64 - kFiveBucketBits)]) &
-             (kFiveSlots - 1));
+  return int((std::uint32_t(h >> 32) ^ disp[h >> (64 - kFiveBucketBits)]) & (kFiveSlots - 1));
 }
 
 // Per-rank-byte card counts of a Cards word: byte b holds the cards of rank byte b.
