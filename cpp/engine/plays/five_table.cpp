@@ -81,9 +81,14 @@ void build(std::uint32_t* t, int level, bool high, bool wrap, bool two_decks) {
       ++x.m;
       x.mask |= 1u << s[k];
     }
-    if (x.m == 0) return;  // joker-only fives stand for themselves (R6)
-    x.d = __builtin_popcount(x.mask);
     const int slot = five_slot(counts_of(s));
+    if (x.m == 0) {
+      // R6: five jokers stand for themselves, a five of a kind of SJ power: never all BJ, as
+      // a face has at most 3 copies (R2), so the lookup needs no SJ / BJ split.
+      t[slot * 2] = t[slot * 2 + 1] = joker_only_key(5, 3, 2, rules);
+      return;
+    }
+    x.d = __builtin_popcount(x.mask);
     for (int suited = 0; suited < 2; ++suited) {
       x.suit = suited ? 0 : -1;
       std::uint32_t key;

@@ -1,12 +1,13 @@
 // Table-driven five-card classification (R5, R6, R7): the kind and key of a five-card play
-// with at least one natural card depend only on
+// depend only on
 //   - the multiset of natural ranks and the number of jokers (five symbols over 14: the 13
 //     ranks and "joker"),
 //   - whether every natural card has one suit (straight flush / flush possible),
 //   - the level, and the variants `wild` (auto vs high/declare) and `wrap_straights`.
 // The flush-suit copy limits (R2: 3 copies of a face, so a joker completing a flush takes
 // the lowest power with a copy left) follow from the rank multiset and the table's copy
-// limit (R18: 2 at 4p2d, a table of its own), so they need no index.
+// limit (R18: 2 at 4p2d, a table of its own), so they need no index. Five jokers (R6: a five of
+// a kind of SJ power, as no face has 5 copies) are an entry too.
 //
 // The lookup is one packed word and one perfect hash, so that both the Cards path (classify)
 // and the face-id path (classify_batch) reach the key in a few instructions:

@@ -258,19 +258,16 @@ inline bool classify_checked(const Cards& c, int level, const Rules& rules, std:
     return true;
   };
   if (size == 5) {
-    if (j < 5) [[likely]] {
-      // R5/R6 by one lookup (five_table.hpp); detail::classify_five is the reference it is
-      // built from.
-      const bool high = rules.wild != Wild::kAuto;
-      const int slot = ((level * 2 + high) * 2 + rules.wrap_straights) * 2 + (two_deck != 0);
-      const std::uint32_t* table = detail::g_five_tables[slot].load(std::memory_order_acquire);
-      if (!table) [[unlikely]]
-        return classify_building(c, level, rules, out);
-      const std::uint32_t key = table[detail::five_slot(cl | (ch << 4)) * 2 + one_suit(c)];
-      if (key == kNoPlay) return false;
-      return done(5, five_kind_of_key(key), key);
-    }
-    return done(5, Kind::kFiveOfAKind, joker_key(5, c.sj(), c.bj(), rules));
+    // R5/R6 by one lookup (five_table.hpp; five jokers included); detail::classify_five is the
+    // reference it is built from.
+    const bool high = rules.wild != Wild::kAuto;
+    const int slot = ((level * 2 + high) * 2 + rules.wrap_straights) * 2 + (two_deck != 0);
+    const std::uint32_t* table = detail::g_five_tables[slot].load(std::memory_order_acquire);
+    if (!table) [[unlikely]]
+      return classify_building(c, level, rules, out);
+    const std::uint32_t key = table[detail::five_slot(cl | (ch << 4)) * 2 + one_suit(c)];
+    if (key == kNoPlay) return false;
+    return done(5, five_kind_of_key(key), key);
   }
   if (size == 1) {
     const int f =
@@ -454,7 +451,7 @@ inline bool classify_faces(const std::uint8_t* f, const FaceContext& x, std::uin
   }
   // R2, R18: at most d copies of a face (d = decks: 3, or 2 at 4p2d). A face with more has
   // more than d cards of its rank (or jokers): only then are the faces read one by one.
-  if ((counts & detail::kBadNibble) || ((counts + x.over) & detail::kNibbleBit2)) [[unlikely]] {
+  if ((counts + x.over) & (detail::kNibbleBit2 | detail::kBadNibble)) [[unlikely]] {
     cards_from_faces(f, Size, table_of(rules));  // throws the CardError naming the face
   }
   const int j = int((counts >> 44) & 15);
@@ -477,13 +474,7 @@ inline bool classify_faces(const std::uint8_t* f, const FaceContext& x, std::uin
     *key = small_key(power[(p >> 3) | ((p & 4) << 1)]);  // nibble at bit p: rank (layout)
     return true;
   } else if constexpr (Size == 5) {
-    if (j == 5) [[unlikely]] {
-      *kind = Kind::kFiveOfAKind;
-      const int bj = big_jokers<5>(f);
-      *key = joker_key(5, 5 - bj, bj, rules);
-      return true;
-    }
-    const bool suited = __builtin_popcount(suits) == 1;  // j < 5: some natural
+    const bool suited = __builtin_popcount(suits) == 1;  // (five jokers: no suit, in the table)
     const std::uint32_t k = x.table[detail::five_slot(counts, x.disp) * 2 + suited];
     if (k == kNoPlay) return false;
     *key = k;
