@@ -47,27 +47,6 @@ constexpr int kFiveMultisets = 8568;  // C(18, 5)
 
 namespace detail {
 
-// Term table: kFiveTerm[s][i][c] = sum_{k < c} C(s + i + k, i + k + 1), the contribution of
-// c copies of symbol s placed at sorted positions i .. i + c - 1 (symbol 13 = joker).
-struct FiveTerms {
-  std::uint16_t t[14][6][6]{};
-  constexpr FiveTerms() {
-    std::uint32_t binom[19][6]{};
-    for (int n = 0; n < 19; ++n) {
-      binom[n][0] = 1;
-      for (int k = 1; k < 6; ++k) binom[n][k] = n == 0 ? 0 : binom[n - 1][k - 1] + binom[n - 1][k];
-    }
-    for (int s = 0; s < 14; ++s)
-      for (int i = 0; i < 6; ++i)
-        for (int c = 0; i + c <= 5; ++c) {
-          std::uint32_t v = 0;
-          for (int k = 0; k < c; ++k) v += binom[s + i + k][i + k + 1];
-          t[s][i][c] = std::uint16_t(v);
-        }
-  }
-};
-inline constexpr FiveTerms kFiveTerms{};
-
 // The table for (level, high, wrap, copy limit 3 or 2 (R18 4p2d)): [slot * 2 + suited] -> key
 // or kNoPlay.
 const std::uint32_t* five_table(int level, bool high, bool wrap, int copies = kMaxCopies);
@@ -120,18 +99,6 @@ constexpr std::uint64_t kBadNibble = 0xFULL << 52;
 // & kNibbleBit2 (counts <= 5, so no nibble carries).
 constexpr std::uint64_t kNibbleBit2 = 0x0404444444444444ULL;
 constexpr std::uint64_t kNibbleOnes = 0x0101111111111111ULL;
-
-// Index of natural rank counts n (sum m, ranks in `mask`) plus 5 - m jokers: the
-// combinatorial number of the multiset, 0 .. C(18, 5) - 1 (the tables' enumeration order).
-inline int five_index(const std::uint8_t* n, unsigned mask, int jokers) {
-  int h = 0, i = 0;
-  for (unsigned x = mask; x; x &= x - 1) {
-    const int r = __builtin_ctz(x);
-    h += kFiveTerms.t[r][i][n[r]];
-    i += n[r];
-  }
-  return h + kFiveTerms.t[13][i][jokers];
-}
 
 }  // namespace detail
 }  // namespace daguai
