@@ -88,6 +88,13 @@ classify_many(faces[:1])  # tables built on first use: in both runs
 classify_many(faces[:{work}])
 """
 
+#: the same rows, each against a shuffled row: both classified, then compared (R7)
+_BEATS_MANY = _CLASSIFY_MANY.replace(
+    "classify_many(faces[:1])",
+    "from daguai.plays import beats_many\nother = faces[np.random.default_rng(1).permutation(len(faces))]\n"
+    "beats_many(faces[:1], other[:1])",
+).replace("classify_many(faces[:{work}])", "beats_many(faces[:{work}], other[:{work}])")
+
 
 def _network(kind: str, rounds: int) -> str:
     """A pass of the shipped learned network over heuristic-round decisions (its integer pass in
@@ -146,6 +153,14 @@ def measures(tiny: bool) -> list[Measure]:
             nc[1],
             nc[1] - nc[0],
             f"classify_many, {nc[1]:,} rows minus 0",
+        ),
+        Measure(
+            "classify + compare a pair of legal 5-card plays (beats_many, per pair)",
+            _BEATS_MANY,
+            nc[0],
+            nc[1],
+            nc[1] - nc[0],
+            f"beats_many, {nc[1]:,} row pairs minus 0",
         ),
         op("apply an action (recording off)", 4, 3, k, "random rounds"),
         rounds("random"),

@@ -26,6 +26,15 @@ inline int lowest_rank_except(int avoid, int level) {
   return r != avoid ? r : power_rank(1, level);
 }
 
+// detail::joker_only_key, inlined in this file (an exported function is not: -fPIC).
+inline std::uint32_t joker_key(int size, int sj, int bj, const Rules& rules) {
+  const int power = (bj == size) ? kBJPower : kSJPower;
+  if (size == 5) return five_key(Kind::kFiveOfAKind, std::uint32_t(power));
+  std::uint32_t key = small_key(power);
+  if (size == 2 && sj == 2 && rules.joker_pair == JokerPair::kPureWins) key |= 1;
+  return key;
+}
+
 // Flush sub-key from counts per power (sum 5): powers high to low, 4 bits each.
 inline std::uint32_t flush_sub(const std::uint8_t* cp) {
   std::uint32_t sub = 0;
@@ -55,11 +64,7 @@ FiveInfo five_info(const Cards& nat, int jokers) {
 }
 
 std::uint32_t joker_only_key(int size, int sj, int bj, const Rules& rules) {
-  const int power = (bj == size) ? kBJPower : kSJPower;
-  if (size == 5) return five_key(Kind::kFiveOfAKind, std::uint32_t(power));
-  std::uint32_t key = small_key(power);
-  if (size == 2 && sj == 2 && rules.joker_pair == JokerPair::kPureWins) key |= 1;
-  return key;
+  return joker_key(size, sj, bj, rules);
 }
 
 bool classify_five(const FiveInfo& x, int level, const Rules& rules, bool high, std::uint32_t* key,
@@ -202,46 +207,95 @@ Play make_play(const Cards& c, int size, int jokers, Kind kind, std::uint32_t ke
   return p;
 }
 
-}  // namespace
+// Per-rank-byte card counts of both words at once (five_table.hpp byte_counts, on SSE2).
+typedef std::uint64_t Words __attribute__((vector_size(16)));
+[[gnu::always_inline]] inline Words rank_byte_counts(const Cards& c) {
+  Words x = {c.lo, c.hi};
+  const Words m2 = {0x3333333333333333ULL, 0x3333333333333333ULL};
+  const Words m4 = {0x0F0F0F0F0F0F0F0FULL, 0x0F0F0F0F0F0F0F0FULL};
+  x = (x & m2) + ((x >> 2) & m2);
+  return (x & m4) + ((x >> 4) & m4);
+}
 
-bool classify(const Cards& c, int level, const Rules& rules, Play* out) {
-  // R18: no play holds more copies of a face than the table has decks (a call only at 4p2d)
-  if (table_of(rules).decks < kMaxCopies) check_copies(c, table_of(rules));
-  const int size = c.size();
-  const int sj = c.sj(), bj = c.bj(), j = sj + bj;
-  const Cards nat = c.naturals();
+// The naturals are all of one suit (the flush test; five.hpp natural_suit_bits folded once).
+[[gnu::always_inline]] inline bool one_suit(const Cards& c) {
+  std::uint64_t p = c.lo | (c.hi & Cards::kHiNatural);
+  p |= p >> 32;
+  p |= p >> 16;
+  p |= p >> 8;
+  return __builtin_popcount(unsigned((p | (p >> 1)) & 0x55)) == 1;
+}
+
+// classify after the table's copy check; `two_deck` is play_info's bit of a 4p2d table.
+[[gnu::always_inline]] inline bool classify_checked(const Cards& c, int level, const Rules& rules,
+                                                    std::uint32_t two_deck, Play* out);
+
+[[gnu::noinline, gnu::cold]] bool classify_4p2d(const Cards& c, int level, const Rules& rules,
+                                                Play* out) {
+  check_copies(c, table_of(rules));  // R18: no play holds more copies than the table's decks
+  return classify_checked(c, level, rules, kTwoDeckBit, out);
+}
+
+// The first classification of five cards at a level and variants: the table is built first.
+[[gnu::noinline, gnu::cold]] bool classify_building(const Cards& c, int level, const Rules& rules,
+                                                    Play* out) {
+  detail::five_table(level, rules.wild != Wild::kAuto, rules.wrap_straights, table_of(rules).decks);
+  return classify(c, level, rules, out);
+}
+
+inline bool classify_checked(const Cards& c, int level, const Rules& rules, std::uint32_t two_deck,
+                             Play* out) {
+  // Cards per rank byte (the joker byte is byte 5 of hi; hi's bytes 6 and 7 are zero), and
+  // the size as their sum (at most 162 cards: no byte of the sum overflows).
+  const Words counts = rank_byte_counts(c);
+  const std::uint64_t cl = counts[0], ch = counts[1];
+  const int size = int(((cl + ch) * 0x0101010101010101ULL) >> 56);
+  const int j = int(ch >> 40);
+  auto done = [&](int sz, Kind kind, std::uint32_t key) {
+    out->cards = c;
+    out->key = key;
+    out->info = play_info(kind, sz, j, level) | two_deck;
+    return true;
+  };
+  if (size == 5) {
+    // R5/R6 by one lookup (five_table.hpp; five jokers included); detail::classify_five is the
+    // reference it is built from.
+    const bool high = rules.wild != Wild::kAuto;
+    const int slot = ((level * 2 + high) * 2 + rules.wrap_straights) * 2 + (two_deck != 0);
+    const std::uint32_t* table = detail::g_five_tables[slot].load(std::memory_order_acquire);
+    if (!table) [[unlikely]]
+      return classify_building(c, level, rules, out);
+    const std::uint32_t key = table[detail::five_slot(cl | (ch << 4)) * 2 + one_suit(c)];
+    if (key == kNoPlay) return false;
+    return done(5, five_kind_of_key(key), key);
+  }
   if (size == 1) {
     const int f =
-        j ? (sj ? kSJ : kBJ) : (__builtin_ctzll(nat.lo ? nat.lo : nat.hi) / 2 + (nat.lo ? 0 : 32));
-    *out = make_play(c, 1, j, Kind::kSingle, small_key(face_power(f, level)), level, rules);
-    return true;
+        j ? (c.sj() ? kSJ : kBJ) : (__builtin_ctzll(c.lo ? c.lo : c.hi) / 2 + (c.lo ? 0 : 32));
+    return done(1, Kind::kSingle, small_key(face_power(f, level)));
   }
   if (size == 2 || size == 3) {
     const Kind kind = size == 2 ? Kind::kPair : Kind::kTriple;
-    if (j == size) {  // R6: a joker-only combination stands for itself
-      *out = make_play(c, size, j, kind, detail::joker_only_key(size, sj, bj, rules), level, rules);
-      return true;
-    }
-    const unsigned mask = rank_mask(nat);
-    if (__builtin_popcount(mask) != 1) return false;
-    *out = make_play(c, size, j, kind, small_key(rank_power(low_bit(mask), level)), level, rules);
-    return true;
+    if (j == size)  // R6: a joker-only combination stands for itself
+      return done(size, kind, joker_key(size, c.sj(), c.bj(), rules));
+    // The naturals are of one rank: one nonzero rank byte (counts <= 3 here: two bits).
+    constexpr std::uint64_t kByteOnes = 0x0101010101010101ULL;
+    const std::uint64_t nl = (cl | (cl >> 1)) & kByteOnes;
+    const std::uint64_t nh = (ch | (ch >> 1)) & (kByteOnes >> 24);  // ranks 8..12
+    if (__builtin_popcountll(nl) + __builtin_popcountll(nh) != 1) return false;
+    const int r = nl ? __builtin_ctzll(nl) >> 3 : 8 + (__builtin_ctzll(nh) >> 3);
+    return done(size, kind, small_key(rank_power(r, level)));
   }
-  if (size != 5) return false;
-  if (j == 5) {
-    *out = make_play(c, 5, 5, Kind::kFiveOfAKind, detail::joker_only_key(5, sj, bj, rules), level,
-                     rules);
-    return true;
-  }
-  // R5/R6 by table (five_table.hpp); detail::classify_five is the reference it is built from.
-  bool suited;
-  const int index = detail::five_index(c, &suited);
-  const std::uint32_t key =
-      detail::five_table(level, rules.wild != Wild::kAuto, rules.wrap_straights,
-                         table_of(rules).decks)[suited * kFiveMultisets + index];
-  if (key == kNoPlay) return false;
-  *out = make_play(c, 5, j, five_kind_of_key(key), key, level, rules);
-  return true;
+  return false;
+}
+
+}  // namespace
+
+bool classify(const Cards& c, int level, const Rules& rules, Play* out) {
+  // R18: at 4p2d the copies are checked first (a call, off the 6p3d path)
+  if (rules.table != TableKind::k6p3d) [[unlikely]]
+    return classify_4p2d(c, level, rules, out);
+  return classify_checked(c, level, rules, 0, out);
 }
 
 std::vector<Play> interpretations(const Cards& c, int level, const Rules& rules) {
@@ -344,62 +398,84 @@ std::vector<int> joker_faces(const Play& p, int level) {
 
 namespace {
 
-// Classify Size (1..5) face ids without building Cards (the batch path). Returns false if
-// the faces form no play; throws CardError on a bad id or more copies than the table's decks.
+// Bit 1 << suit of a natural face id, 0 for a joker or a bad id (the one-suit test).
+struct SuitBits {
+  std::uint8_t b[256]{};
+  constexpr SuitBits() {
+    for (int f = 0; f < kNumNatural; ++f) b[f] = std::uint8_t(1u << face_suit(f));
+  }
+};
+constexpr SuitBits kSuitBits{};
+
+// Jokers among Size face ids that are BJ (for a joker-only play).
 template <int Size>
-inline bool classify_faces(const std::uint8_t* f, const Rules& rules, const std::uint8_t* power,
-                           const std::uint32_t* table, std::uint32_t* key, Kind* kind) {
-  // R2, R18: at most d copies of a face (d = decks: 3, or 2 at 4p2d). Among <= 5 cards some
-  // face has more than d copies iff at least (d + 1) d / 2 of the unordered pairs are equal:
-  // d = 3: 4+1 gives 6, 5 gives 10, 3+2 only 4; d = 2: 3 gives 3, 2+2 only 2.
-  const int decks = table_of(rules).decks;
-  int equal_pairs = 0;
-  std::uint8_t bad = 0;
-  for (int i = 0; i < Size; ++i) {
-    bad |= std::uint8_t(f[i] >= kNumFaces);
-    for (int k = i + 1; k < Size; ++k) equal_pairs += f[i] == f[k];
-  }
-  if (bad || equal_pairs >= (decks + 1) * decks / 2) {
-    cards_from_faces(f, Size, table_of(rules));  // throws the CardError naming the face
-    throw CardError("invalid faces");
-  }
-  detail::FiveInfo x;
-  int sj = 0, bj = 0;
+inline int big_jokers(const std::uint8_t* f) {
+  int bj = 0;
+  for (int i = 0; i < Size; ++i) bj += f[i] == kBJ;
+  return bj;
+}
+
+// Classify Size (1..5) face ids without building Cards (the batch path): the symbol counts
+// (five_table.hpp) are a sum of one word per face. Returns false if the faces form no play;
+// throws CardError on a bad id or more copies than the table's decks.
+// What the face-id path reads for every row, set up once per batch (a local: no store of a
+// result can alias it, so nothing is reloaded per row).
+struct FaceContext {
+  const Rules* rules;
+  const std::uint32_t* table;  // five_table.hpp, for the level and variants
+  const std::uint16_t* disp;   // the perfect hash's displacements
+  std::uint64_t over;          // (3 - decks) per nibble: a count + over with bit 2 set is > decks
+  std::uint8_t power[kNumRanks];
+};
+
+FaceContext face_context(int level, const Rules& rules) {
+  FaceContext x;
+  x.rules = &rules;
+  x.table = detail::five_table_of(level, rules);
+  x.disp = detail::g_five_disp;
+  x.over = std::uint64_t(kMaxCopies - table_of(rules).decks) * detail::kNibbleOnes;
+  for (int r = 0; r < kNumRanks; ++r) x.power[r] = std::uint8_t(rank_power(r, level));
+  return x;
+}
+
+template <int Size>
+inline bool classify_faces(const std::uint8_t* f, const FaceContext& x, std::uint32_t* key,
+                           Kind* kind) {
+  const Rules& rules = *x.rules;
+  const std::uint8_t* power = x.power;
+  std::uint64_t counts = 0;
   unsigned suits = 0;
   for (int i = 0; i < Size; ++i) {
-    const int face = f[i];
-    if (face >= kNumNatural) {
-      sj += face == kSJ;
-      bj += face == kBJ;
-      continue;
-    }
-    const int r = face >> 2;
-    ++x.n[r];
-    x.mask |= 1u << r;
-    suits |= 1u << (face & 3);
+    counts += detail::kFaceCounts.w[f[i]];
+    suits |= kSuitBits.b[f[i]];
   }
-  const int j = sj + bj;
+  // R2, R18: at most d copies of a face (d = decks: 3, or 2 at 4p2d). A face with more has
+  // more than d cards of its rank (or jokers): only then are the faces read one by one.
+  if ((counts + x.over) & (detail::kNibbleBit2 | detail::kBadNibble)) [[unlikely]] {
+    cards_from_faces(f, Size, table_of(rules));  // throws the CardError naming the face
+  }
+  const int j = int((counts >> 44) & 15);
   if constexpr (Size == 1) {
     *kind = Kind::kSingle;
-    *key = small_key(j ? (sj ? kSJPower : kBJPower) : power[low_bit(x.mask)]);
+    *key = small_key(j ? (f[0] == kSJ ? kSJPower : kBJPower) : power[f[0] >> 2]);
     return true;
   } else if constexpr (Size == 2 || Size == 3) {
     *kind = Size == 2 ? Kind::kPair : Kind::kTriple;
     if (j == Size) {
-      *key = detail::joker_only_key(Size, sj, bj, rules);
+      const int bj = big_jokers<Size>(f);
+      *key = joker_key(Size, Size - bj, bj, rules);
       return true;
     }
-    if (__builtin_popcount(x.mask) != 1) return false;
-    *key = small_key(power[low_bit(x.mask)]);
+    // The naturals are of one rank: one nonzero nibble (counts <= 3 here: two bits).
+    const std::uint64_t nat = counts & ~detail::kJokerNibble;
+    const std::uint64_t nz = (nat | (nat >> 1)) & detail::kNibbleOnes;
+    if (__builtin_popcountll(nz) != 1) return false;
+    const int p = __builtin_ctzll(nz);
+    *key = small_key(power[(p >> 3) | ((p & 4) << 1)]);  // nibble at bit p: rank (layout)
     return true;
   } else if constexpr (Size == 5) {
-    if (j == 5) {
-      *kind = Kind::kFiveOfAKind;
-      *key = detail::joker_only_key(5, sj, bj, rules);
-      return true;
-    }
-    const bool suited = __builtin_popcount(suits) == 1;
-    const std::uint32_t k = table[suited * kFiveMultisets + detail::five_index(x.n, x.mask, j)];
+    const bool suited = __builtin_popcount(suits) == 1;  // (five jokers: no suit, in the table)
+    const std::uint32_t k = x.table[detail::five_slot(counts, x.disp) * 2 + suited];
     if (k == kNoPlay) return false;
     *key = k;
     *kind = five_kind_of_key(k);
@@ -409,8 +485,7 @@ inline bool classify_faces(const std::uint8_t* f, const Rules& rules, const std:
   }
 }
 
-using ClassifyFn = bool (*)(const std::uint8_t*, const Rules&, const std::uint8_t*,
-                            const std::uint32_t*, std::uint32_t*, Kind*);
+using ClassifyFn = bool (*)(const std::uint8_t*, const FaceContext&, std::uint32_t*, Kind*);
 ClassifyFn classifier(int size) {
   switch (size) {
     case 1:
@@ -429,13 +504,12 @@ ClassifyFn classifier(int size) {
 }
 
 template <int Size>
-void classify_rows(const std::uint8_t* faces, std::size_t n, const Rules& rules,
-                   const std::uint8_t* power, const std::uint32_t* table, std::uint8_t* kinds,
-                   std::uint32_t* keys) {
+void classify_rows(const std::uint8_t* faces, std::size_t n, const FaceContext& x,
+                   std::uint8_t* kinds, std::uint32_t* keys) {
   for (std::size_t i = 0; i < n; ++i) {
     Kind kind;
     std::uint32_t key;
-    const bool ok = classify_faces<Size>(faces + i * Size, rules, power, table, &key, &kind);
+    const bool ok = classify_faces<Size>(faces + i * Size, x, &key, &kind);
     kinds[i] = ok ? std::uint8_t(kind) : 255;
     keys[i] = ok ? key : 0;
   }
@@ -446,20 +520,17 @@ void classify_rows(const std::uint8_t* faces, std::size_t n, const Rules& rules,
 void classify_batch(const std::uint8_t* faces, std::size_t n, int stride, const std::uint8_t* sizes,
                     int fixed_size, int level, const Rules& rules, std::uint8_t* kinds,
                     std::uint32_t* keys) {
-  std::uint8_t power[kNumRanks];
-  for (int r = 0; r < kNumRanks; ++r) power[r] = std::uint8_t(rank_power(r, level));
-  const std::uint32_t* table = detail::five_table(level, rules.wild != Wild::kAuto,
-                                                  rules.wrap_straights, table_of(rules).decks);
+  const FaceContext x = face_context(level, rules);
   if (!sizes && stride == fixed_size) {  // dense rows: one specialised loop
     switch (fixed_size) {
       case 1:
-        return classify_rows<1>(faces, n, rules, power, table, kinds, keys);
+        return classify_rows<1>(faces, n, x, kinds, keys);
       case 2:
-        return classify_rows<2>(faces, n, rules, power, table, kinds, keys);
+        return classify_rows<2>(faces, n, x, kinds, keys);
       case 3:
-        return classify_rows<3>(faces, n, rules, power, table, kinds, keys);
+        return classify_rows<3>(faces, n, x, kinds, keys);
       case 5:
-        return classify_rows<5>(faces, n, rules, power, table, kinds, keys);
+        return classify_rows<5>(faces, n, x, kinds, keys);
       default:
         break;
     }
@@ -468,35 +539,53 @@ void classify_batch(const std::uint8_t* faces, std::size_t n, int stride, const 
     const int size = sizes ? sizes[i] : fixed_size;
     Kind kind;
     std::uint32_t key;
-    const bool ok =
-        classifier(size)(faces + i * std::size_t(stride), rules, power, table, &key, &kind);
+    const bool ok = classifier(size)(faces + i * std::size_t(stride), x, &key, &kind);
     kinds[i] = ok ? std::uint8_t(kind) : 255;
     keys[i] = ok ? key : 0;
   }
 }
 
-void beats_batch(const std::uint8_t* a, const std::uint8_t* b, std::size_t n, int ka, int kb,
-                 int level, const Rules& rules, bool* out) {
-  std::uint8_t power[kNumRanks];
-  for (int r = 0; r < kNumRanks; ++r) power[r] = std::uint8_t(rank_power(r, level));
-  const std::uint32_t* table = detail::five_table(level, rules.wild != Wild::kAuto,
-                                                  rules.wrap_straights, table_of(rules).decks);
-  const ClassifyFn fa = classifier(ka), fb = classifier(kb);
+namespace {
+
+[[noreturn]] void not_a_play(std::size_t i, bool in_a, const std::uint8_t* row, int k) {
+  throw IllegalPlay("row " + std::to_string(i) + " of " + (in_a ? "a" : "b") + ": '" +
+                    cards_text(cards_from_faces(row, k)) + "' is not a play");
+}
+
+// Rows of KA against rows of KB faces (0: sizes given at run time through fa, fb).
+template <int KA, int KB>
+void beats_rows(const std::uint8_t* a, const std::uint8_t* b, std::size_t n, int ka, int kb,
+                const FaceContext& x, ClassifyFn fa, ClassifyFn fb, bool* out) {
   for (std::size_t i = 0; i < n; ++i) {
     Kind kind_a, kind_b;
     std::uint32_t key_a, key_b;
-    const std::uint8_t* ra = a + i * std::size_t(ka);
-    const std::uint8_t* rb = b + i * std::size_t(kb);
-    const bool ok_a = ka == 5 ? classify_faces<5>(ra, rules, power, table, &key_a, &kind_a)
-                              : fa(ra, rules, power, table, &key_a, &kind_a);
-    const bool ok_b = kb == 5 ? classify_faces<5>(rb, rules, power, table, &key_b, &kind_b)
-                              : fb(rb, rules, power, table, &key_b, &kind_b);
-    if (!ok_a || !ok_b)
-      throw IllegalPlay("row " + std::to_string(i) + " of " + (ok_a ? "b" : "a") + ": '" +
-                        cards_text(cards_from_faces(ok_a ? rb : ra, ok_a ? kb : ka)) +
-                        "' is not a play");
-    out[i] = ka == kb && key_a > key_b;  // R7
+    const std::uint8_t* ra = a + i * std::size_t(KA ? KA : ka);
+    const std::uint8_t* rb = b + i * std::size_t(KB ? KB : kb);
+    bool ok_a, ok_b;
+    if constexpr (KA != 0)
+      ok_a = classify_faces<KA>(ra, x, &key_a, &kind_a);
+    else
+      ok_a = fa(ra, x, &key_a, &kind_a);
+    if constexpr (KB != 0)
+      ok_b = classify_faces<KB>(rb, x, &key_b, &kind_b);
+    else
+      ok_b = fb(rb, x, &key_b, &kind_b);
+    if (!ok_a) [[unlikely]]
+      not_a_play(i, true, ra, ka);
+    if (!ok_b) [[unlikely]]
+      not_a_play(i, false, rb, kb);
+    out[i] = ka == kb && key_a > key_b;  // R7: compare by the key
   }
+}
+
+}  // namespace
+
+void beats_batch(const std::uint8_t* a, const std::uint8_t* b, std::size_t n, int ka, int kb,
+                 int level, const Rules& rules, bool* out) {
+  const FaceContext x = face_context(level, rules);
+  const ClassifyFn fa = classifier(ka), fb = classifier(kb);
+  if (ka == 5 && kb == 5) return beats_rows<5, 5>(a, b, n, ka, kb, x, fa, fb, out);
+  beats_rows<0, 0>(a, b, n, ka, kb, x, fa, fb, out);
 }
 
 }  // namespace daguai
