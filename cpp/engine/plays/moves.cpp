@@ -223,7 +223,10 @@ class FastCount {
 
   // Following a top of 1, 2 or 3 cards, or a five-card top of a kind above the flush (full
   // house, four plus one, five of a kind); false for the other tops (Gen counts them).
-  bool follow(const Play& top, PlayCounts* c) {
+  static constexpr int kDone = -1, kNotHandled = -2;
+  // kDone, kNotHandled (Gen counts every family), or the one family Gen must count (the
+  // others are in *c).
+  int follow(const Play& top, PlayCounts* c) {
     const std::uint32_t min_key = top.key + 1;
     const int size = top.size();
     const std::uint64_t* n = ncomp_;
@@ -237,7 +240,7 @@ class FastCount {
             (bj_ > 0 && small_key(kBJPower) >= min_key);
         c->family[0] = std::uint32_t(k);
         c->total = k;
-        return true;
+        return kDone;
       }
       prepare();
       sums(ok);
@@ -249,12 +252,11 @@ class FastCount {
       }
       c->family[std::size_t(size - 1)] = std::uint32_t(k);
       total(c);
-      return true;
+      return kDone;
     }
-    if (size != 5) return true;  // no play of another size (playable_top filters them)
+    if (size != 5) return kDone;  // no play of another size (playable_top filters them)
     const Kind kind = top.kind();
-    if (kind != Kind::kFullHouse && kind != Kind::kFourPlusOne && kind != Kind::kFiveOfAKind)
-      return false;
+    if (kind == Kind::kStraightFlush) return kNotHandled;
     prepare();
     // five of a kind: ranks whose five_key beats
     {
@@ -266,15 +268,35 @@ class FastCount {
     }
     if (kind == Kind::kFiveOfAKind) {  // nothing else beats a five of a kind
       total(c);
-      return true;
+      return kDone;
+    }
+    if (kind == Kind::kStraight || kind == Kind::kFlush) {
+      // every two-rank play beats (full house and above); a straight top: every flush, the
+      // sequences by their key (Gen); a flush top: every straight flush, the flushes by key
+      sums(0x1FFF);
+      c->family[4] = std::uint32_t(two_rank_all(s_all_, px_all_, jt_ >= 3));
+      if (kind == Kind::kStraight) {
+        c->family[6] = std::uint32_t(flushes_all());
+        return 5;
+      }
+      c->family[5] = std::uint32_t(straight_flushes_all());
+      return 6;
     }
     // two single cards + 3 jokers may be straight flushes: Gen counts those hands
-    if (jt_ >= 3) return false;
+    if (jt_ >= 3) return kNotHandled;
     // two-rank: the top's own kind beats from a power on, the kind above entirely
     sums(ranks_from_power(int(std::min(five_power_from(kind, min_key), 13u))));
     c->family[4] = std::uint32_t(two_rank_follow(kind));
-    // sequences: only straight flushes beat (every one): per suit, the sequence masks
-    // inside its ranks
+    c->family[5] = std::uint32_t(straight_flushes_all());  // straights do not beat
+    total(c);
+    return kDone;
+  }
+
+ private:
+  // The sequence family's straight flushes (every one): per suit, the sequence masks inside
+  // its ranks.
+  std::uint64_t straight_flushes_all() const {
+    const std::uint64_t* n = ncomp_;
     std::uint64_t sf = 0;
     const bool wrap = rules_.wrap_straights;
     const SequencesInside& inside = sequences_inside();
@@ -283,12 +305,8 @@ class FastCount {
       if (__builtin_popcount(ranks) < 3) continue;
       for (int m = 5; m >= 3; --m) sf += n[5 - m] * inside.n[wrap][m - 3][ranks];
     }
-    c->family[5] = std::uint32_t(sf);
-    total(c);
-    return true;
+    return sf;
   }
-
- private:
   static void total(PlayCounts* c) {
     std::size_t t = 0;
     for (std::uint32_t f : c->family) t += f;
@@ -1121,7 +1139,20 @@ PlayCounts count_plays(const Cards& hand, int level, const Rules& rules, const P
         f.lead(&c);
         return c;
       }
-      if (f.follow(*top, &c)) return c;
+      const int left = f.follow(*top, &c);
+      if (left == detail::FastCount::kDone) return c;
+      if (left >= 0) {  // one family by the generator
+        PlayCounts g;
+        detail::dispatch(rules, top, [&]<bool D, bool H, bool F>() {
+          detail::Gen<D, H, F, detail::kCount> gen(hand, level, rules, top, nullptr);
+          gen.set_counts(&g);
+          gen.run(left);
+        });
+        c.family[std::size_t(left)] = g.family[std::size_t(left)];
+        c.total = 0;
+        for (std::uint32_t n : c.family) c.total += n;
+        return c;
+      }
       c = PlayCounts{};
     }
   }
