@@ -106,6 +106,333 @@ const SequencesInside& sequences_inside() {
   return table;
 }
 
+// ---------------------------------------------------------------------------------------
+// Counting by arithmetic (count_plays' fast path, auto / high): the number of legal plays of
+// each family from per-rank and per-suit summaries of the hand, without enumerating. Every
+// figure equals what Gen<..., kCount> counts (tests/plays/test_rules_count_fast.py checks
+// both against the written plays); positions it does not cover return false (Gen counts).
+//
+// Per rank byte h (four 2-bit suit counts): nsub(h, k), the sub-multisets of k cards, k = 1..5,
+// packed in 12-bit lanes (sums over 13 ranks stay below 4096), and products of two of them
+// (the two-rank families: one rank gives a cards, another b).
+struct RankSums {
+  std::uint64_t s[256];   // lane k - 1: nsub(h, k)
+  std::uint64_t px[256];  // lanes: n4 n1, n3 n2, n3 n1, n2 n2, n2 n1 (12 bits each)
+  std::uint8_t ds[256];   // suits present (= nsub(h, 1))
+  RankSums() {
+    for (int h = 0; h < 256; ++h) {
+      std::uint64_t n[6];
+      for (int k = 0; k <= 5; ++k) n[k] = std::uint64_t(subs_end(h, k) - subs_begin(h, k));
+      s[h] = n[1] | n[2] << 12 | n[3] << 24 | n[4] << 36 | n[5] << 48;
+      px[h] = n[4] * n[1] | (n[3] * n[2]) << 12 | (n[3] * n[1]) << 24 | (n[2] * n[2]) << 36 |
+              (n[2] * n[1]) << 48;
+      ds[h] = std::uint8_t(n[1]);
+    }
+  }
+};
+const RankSums kRankSums;
+constexpr std::uint64_t lane(std::uint64_t x, int i) { return (x >> (12 * i)) & 0xFFF; }
+
+constexpr std::uint64_t choose(std::uint64_t n, int k) {
+  std::uint64_t r = 1;
+  for (int i = 0; i < k; ++i) r = r * (n - std::uint64_t(i)) / std::uint64_t(i + 1);
+  return n < std::uint64_t(k) ? 0 : r;
+}
+
+// The ranks whose power at `level` (0..12) is at least p0 (R4: the level rank has power 12, the
+// others keep their order).
+inline unsigned ranks_with_power_from(int level, int p0) {
+  if (p0 > kLevelPower) return 0;
+  const unsigned ge0 = (0x1FFFu >> p0) << p0, ge1 = (0x1FFFu >> (p0 + 1)) << (p0 + 1);
+  const unsigned below = (1u << level) - 1, above = 0x1FFFu & ~((2u << level) - 1);
+  return (ge0 & below) | (ge1 & above) | (1u << level);
+}
+
+// Bit i of a byte -> byte i all ones: rank masks to the presence bits of Cards words.
+struct ExpandBytes {
+  std::uint64_t lo[256];
+  constexpr ExpandBytes() : lo{} {
+    for (int b = 0; b < 256; ++b)
+      for (int i = 0; i < 8; ++i)
+        if ((b >> i) & 1) lo[b] |= std::uint64_t(0xFF) << (8 * i);
+  }
+};
+inline constexpr ExpandBytes kExpand{};
+
+class FastCount {
+ public:
+  FastCount(const Cards& hand, int level, const Rules& rules)
+      : level_(level), rules_(rules), high_(rules.wild != Wild::kAuto), hand_(hand) {
+    power_ = (level >= 0 && level < kNumRanks) ? kRankPowers.p[level] : nullptr;
+    sj_ = hand.sj();
+    bj_ = hand.bj();
+    jt_ = sj_ + bj_;
+  }
+  // The summaries the families other than singles read.
+  void prepare() {
+    const Cards& hand = hand_;
+    const std::uint64_t lo = hand.lo, hi = hand.hi & kRankBytes;
+    std::memcpy(cfg_, &lo, 8);
+    std::memcpy(cfg_ + 8, &hi, 5);
+    for (int j = 0; j <= 6; ++j) {
+      const int a_hi = std::min(sj_, j), a_lo = std::max(0, j - bj_);
+      ncomp_[j] = a_hi >= a_lo ? std::uint64_t(a_hi - a_lo + 1) : 0;
+    }
+    present_ = rank_mask(hand);
+  }
+  bool ok() const { return power_ != nullptr; }
+
+  unsigned ranks_from_power(int p0) const { return ranks_with_power_from(level_, p0); }
+  // Sums over the ranks in `ok` and over all ranks (present ranks only).
+  void sums(unsigned ok) {
+    s_all_ = px_all_ = s_ok_ = px_ok_ = 0;
+    for (unsigned x = present_; x; x &= x - 1) {
+      const int r = low_bit(x);
+      const int h = cfg_[r];
+      const std::uint64_t s = kRankSums.s[h], px = kRankSums.px[h];
+      s_all_ += s;
+      px_all_ += px;
+      if ((ok >> r) & 1) {
+        s_ok_ += s;
+        px_ok_ += px;
+      }
+    }
+  }
+  // The threshold power of a five-card kind: its plays beat from that group power on.
+  static unsigned five_power_from(Kind kind, std::uint32_t min_key) {
+    const std::uint32_t base = five_key(kind, 0);
+    return min_key <= base ? 0u : min_key - base;
+  }
+
+  // Leading (R8): every family.
+  void lead(PlayCounts* c) {
+    prepare();
+    sums(0x1FFF);
+    const std::uint64_t* n = ncomp_;
+    const std::uint64_t x1 = lane(s_all_, 0), x2 = lane(s_all_, 1), x3 = lane(s_all_, 2),
+                        x4 = lane(s_all_, 3), x5 = lane(s_all_, 4);
+    c->family[0] = std::uint32_t(x1 + (sj_ > 0) + (bj_ > 0));
+    c->family[1] = std::uint32_t(x2 + x1 * n[1] + n[2]);
+    c->family[2] = std::uint32_t(x3 + x2 * n[1] + x1 * n[2] + n[3]);
+    c->family[3] = std::uint32_t(x5 + x4 * n[1] + x3 * n[2] + x2 * n[3] + x1 * n[4] + n[5]);
+    c->family[4] = std::uint32_t(two_rank_all(s_all_, px_all_, jt_ >= 3));
+    c->family[5] = std::uint32_t(sequences_all());
+    c->family[6] = std::uint32_t(flushes_all());
+    total(c);
+  }
+
+  // Following a top of 1, 2 or 3 cards, or a five-card top of a kind above the flush (full
+  // house, four plus one, five of a kind); false for the other tops (Gen counts them).
+  static constexpr int kDone = -1, kNotHandled = -2;
+  // kDone, kNotHandled (Gen counts every family), or the one family Gen must count (the
+  // others are in *c).
+  int follow(const Play& top, PlayCounts* c) {
+    const std::uint32_t min_key = top.key + 1;
+    const int size = top.size();
+    const std::uint64_t* n = ncomp_;
+    if (size <= 3) {
+      const unsigned ok = ranks_from_power(int((min_key + 1) >> 1));  // small_key(p) >= min_key
+      std::uint64_t k = 0;
+      if (size == 1) {  // the faces held of those ranks
+        k = std::uint64_t(__builtin_popcountll(hand_.present_lo() & kExpand.lo[ok & 0xFF]) +
+                          __builtin_popcountll(hand_.present_hi() & kExpand.lo[ok >> 8])) +
+            (sj_ > 0 && small_key(kSJPower) >= min_key) +
+            (bj_ > 0 && small_key(kBJPower) >= min_key);
+        c->family[0] = std::uint32_t(k);
+        c->total = k;
+        return kDone;
+      }
+      prepare();
+      sums(ok);
+      const std::uint64_t x1 = lane(s_ok_, 0), x2 = lane(s_ok_, 1), x3 = lane(s_ok_, 2);
+      if (size == 2) {
+        k = x2 + x1 * n[1] + joker_only(2, min_key);
+      } else {
+        k = x3 + x2 * n[1] + x1 * n[2] + joker_only(3, min_key);
+      }
+      c->family[std::size_t(size - 1)] = std::uint32_t(k);
+      total(c);
+      return kDone;
+    }
+    if (size != 5) return kDone;  // no play of another size (playable_top filters them)
+    const Kind kind = top.kind();
+    if (kind == Kind::kStraightFlush) return kNotHandled;
+    prepare();
+    // five of a kind: ranks whose five_key beats
+    {
+      sums(ranks_from_power(int(std::min(five_power_from(Kind::kFiveOfAKind, min_key), 13u))));
+      const std::uint64_t x1 = lane(s_ok_, 0), x2 = lane(s_ok_, 1), x3 = lane(s_ok_, 2),
+                          x4 = lane(s_ok_, 3), x5 = lane(s_ok_, 4);
+      c->family[3] = std::uint32_t(x5 + x4 * n[1] + x3 * n[2] + x2 * n[3] + x1 * n[4] +
+                                   joker_only(5, min_key));
+    }
+    if (kind == Kind::kFiveOfAKind) {  // nothing else beats a five of a kind
+      total(c);
+      return kDone;
+    }
+    if (kind == Kind::kStraight || kind == Kind::kFlush) {
+      // every two-rank play beats (full house and above); a straight top: every flush, the
+      // sequences by their key (Gen); a flush top: every straight flush, the flushes by key
+      sums(0x1FFF);
+      c->family[4] = std::uint32_t(two_rank_all(s_all_, px_all_, jt_ >= 3));
+      if (kind == Kind::kStraight) {
+        c->family[6] = std::uint32_t(flushes_all());
+        return 5;
+      }
+      c->family[5] = std::uint32_t(straight_flushes_all());
+      return 6;
+    }
+    // two single cards + 3 jokers may be straight flushes: Gen counts those hands
+    if (jt_ >= 3) return kNotHandled;
+    // two-rank: the top's own kind beats from a power on, the kind above entirely
+    sums(ranks_from_power(int(std::min(five_power_from(kind, min_key), 13u))));
+    c->family[4] = std::uint32_t(two_rank_follow(kind));
+    c->family[5] = std::uint32_t(straight_flushes_all());  // straights do not beat
+    total(c);
+    return kDone;
+  }
+
+ private:
+  // The sequence family's straight flushes (every one): per suit, the sequence masks inside
+  // its ranks.
+  std::uint64_t straight_flushes_all() const {
+    const std::uint64_t* n = ncomp_;
+    std::uint64_t sf = 0;
+    const bool wrap = rules_.wrap_straights;
+    const SequencesInside& inside = sequences_inside();
+    for (int s = 0; s < kNumSuits; ++s) {
+      const unsigned ranks = suit_rank_mask(hand_, s);
+      if (__builtin_popcount(ranks) < 3) continue;
+      for (int m = 5; m >= 3; --m) sf += n[5 - m] * inside.n[wrap][m - 3][ranks];
+    }
+    return sf;
+  }
+  static void total(PlayCounts* c) {
+    std::size_t t = 0;
+    for (std::uint32_t f : c->family) t += f;
+    c->total = t;
+  }
+  std::uint64_t joker_only(int size, std::uint32_t min_key) const {
+    if (jt_ < size) return 0;
+    std::uint64_t k = 0;
+    for (int a = std::min(sj_, size); a >= 0 && size - a <= bj_; --a)
+      k += joker_only_key(size, a, size - a, rules_) >= min_key;
+    return k;
+  }
+  // Every two-rank play (leading): ordered pairs of distinct ranks X (a cards), Y (b cards).
+  std::uint64_t two_rank_all(std::uint64_t s, std::uint64_t px, bool with_three_jokers) const {
+    const std::uint64_t x1 = lane(s, 0), x2 = lane(s, 1), x3 = lane(s, 2), x4 = lane(s, 3);
+    const std::uint64_t* n = ncomp_;
+    std::uint64_t k = n[0] * ((x4 * x1 - lane(px, 0)) + (x3 * x2 - lane(px, 1)));
+    k += n[1] * ((x3 * x1 - lane(px, 2)) + (x2 * x2 - lane(px, 3)) / 2);
+    k += n[2] * (x2 * x1 - lane(px, 4));
+    if (with_three_jokers) {
+      std::uint64_t sq = 0;
+      for (int r = 0; r < kNumRanks; ++r)
+        sq += std::uint64_t(kRankSums.ds[cfg_[r]]) * kRankSums.ds[cfg_[r]];
+      k += n[3] * ((x1 * x1 - sq) / 2);
+    }
+    return k;
+  }
+  // Following a full house or four plus one (no three jokers): the patterns of the top's
+  // kind count when their group rank's power is >= the threshold of sums() (ok), the
+  // patterns of a higher kind entirely, of a lower kind not at all.
+  std::uint64_t two_rank_follow(Kind top_kind) const {
+    const std::uint64_t* n = ncomp_;
+    const auto all = [&](int i) { return lane(s_all_, i - 1); };
+    const auto okv = [&](int i) { return lane(s_ok_, i - 1); };
+    // ordered (X group with a cards, Y other with b): X in ok, or every X
+    const auto ordered = [&](int a, int b, int pxl, bool restricted) {
+      if (!restricted) return all(a) * all(b) - lane(px_all_, pxl);
+      return okv(a) * all(b) - lane(px_ok_, pxl);
+    };
+    const bool fh = top_kind == Kind::kFullHouse;  // else four plus one: only 4+1 patterns beat
+    std::uint64_t k = 0;
+    // j = 0: (4,1) four plus one; (3,2) full house
+    k += n[0] * (ordered(4, 1, 0, !fh) + (fh ? ordered(3, 2, 1, true) : 0));
+    // j = 1: (3,1) four plus one; (2,2) full house, both may be the triple
+    std::uint64_t j1 = ordered(3, 1, 2, !fh);
+    if (fh) {
+      const std::uint64_t pairs_all = (all(2) * all(2) - lane(px_all_, 3)) / 2;
+      const std::uint64_t ok2 = okv(2), sq_ok = lane(px_ok_, 3);
+      const std::uint64_t pairs_ok = (ok2 * ok2 - sq_ok) / 2;
+      if (high_) {
+        const std::uint64_t no2 = all(2) - ok2, sq_no = lane(px_all_, 3) - sq_ok;
+        j1 += pairs_all - (no2 * no2 - sq_no) / 2;
+      } else {
+        j1 += pairs_ok;
+      }
+    }
+    k += n[1] * j1;
+    // j = 2: (2,1) four plus one
+    k += n[2] * ordered(2, 1, 4, !fh);
+    return k;
+  }
+  // Sequence masks x the faces of each rank (leading): by the mask's top rank.
+  std::uint64_t sequences_all() const {
+    std::uint64_t d[kNumRanks];
+    for (int r = 0; r < kNumRanks; ++r) d[r] = kRankSums.ds[cfg_[r]];
+    const bool wrap = rules_.wrap_straights;
+    std::uint64_t e[3] = {0, 0, 0};  // masks of 3, 4, 5 ranks
+    const auto add = [&](std::uint64_t top, std::uint64_t a, std::uint64_t b, std::uint64_t c,
+                         std::uint64_t dd) {
+      if (!top) return;
+      const std::uint64_t ab = a * b, cd = c * dd, s1 = a + b, s2 = c + dd;
+      e[0] += top * (s1 * s2 + ab + cd);
+      e[1] += top * (ab * s2 + cd * s1);
+      e[2] += top * (ab * cd);
+    };
+    for (int t = 0; t < kNumRanks; ++t) {
+      const auto below = [&](int i) -> std::uint64_t {
+        const int r = t - i;
+        if (r >= 0) return d[r];
+        return wrap ? d[r + kNumRanks] : 0;
+      };
+      add(d[t], below(1), below(2), below(3), below(4));
+    }
+    if (!wrap) add(d[12], d[0], d[1], d[2], d[3]);  // A2345: the ace below the 2
+    const std::uint64_t* n = ncomp_;
+    return n[0] * e[2] + n[1] * e[1] + n[2] * e[0];
+  }
+  // Flush natural parts (leading): per suit, the multisets of m cards on >= 3 ranks minus the
+  // sequences (family 3), from the ranks held once or more (k), twice or more (k2), thrice.
+  std::uint64_t flushes_all() const {
+    const bool wrap = rules_.wrap_straights;
+    const std::uint64_t* n = ncomp_;
+    std::uint64_t total = 0;
+    const auto& inside = sequences_inside().n[wrap];
+    const std::uint64_t lo = hand_.lo, hi = hand_.hi & Cards::kHiNatural;
+    for (int s = 0; s < kNumSuits; ++s) {
+      const unsigned ranks = suit_rank_mask(hand_, s);
+      const std::uint64_t k = std::uint64_t(__builtin_popcount(ranks));
+      if (k < 3) continue;
+      // suit s's 2-bit field of every rank byte: bit 1 set = two or more, both = three
+      const std::uint64_t f1 = 0x0202020202020202ULL << (2 * s);
+      const std::uint64_t k2 =
+          std::uint64_t(__builtin_popcountll(lo & f1) + __builtin_popcountll(hi & f1));
+      const std::uint64_t k3 = std::uint64_t(__builtin_popcountll(lo & (lo << 1) & f1) +
+                                             __builtin_popcountll(hi & (hi << 1) & f1));
+      const std::uint64_t m3 = choose(k, 3) - inside[0][ranks];
+      const std::uint64_t m4 = choose(k, 4) + k2 * choose(k - 1, 2) - inside[1][ranks];
+      const std::uint64_t m5 = choose(k, 5) + k2 * choose(k - 1, 3) + k3 * choose(k - 1, 2) +
+                               choose(k2, 2) * (k - 2) - inside[2][ranks];
+      total += n[0] * m5 + n[1] * m4 + n[2] * m3;
+    }
+    return total;
+  }
+
+  int level_;
+  const Rules& rules_;
+  bool high_;
+  Cards hand_;
+  std::uint8_t cfg_[13];
+  const std::uint8_t* power_;
+  unsigned present_ = 0;
+  int sj_ = 0, bj_ = 0, jt_ = 0;
+  std::uint64_t ncomp_[7];
+  std::uint64_t s_all_ = 0, px_all_ = 0, s_ok_ = 0, px_ok_ = 0;
+};
+
 }  // namespace
 
 // PlayList access for the generators (PlayList befriends this class only).
@@ -805,6 +1132,30 @@ bool playable_top(const Play* top) {
 PlayCounts count_plays(const Cards& hand, int level, const Rules& rules, const Play* top) {
   PlayCounts c;
   if (!detail::playable_top(top)) return c;
+  if (rules.wild != Wild::kDeclare) {  // arithmetic where it covers the position
+    detail::FastCount f(hand, level, rules);
+    if (f.ok()) {
+      if (!top) {
+        f.lead(&c);
+        return c;
+      }
+      const int left = f.follow(*top, &c);
+      if (left == detail::FastCount::kDone) return c;
+      if (left >= 0) {  // one family by the generator
+        PlayCounts g;
+        detail::dispatch(rules, top, [&]<bool D, bool H, bool F>() {
+          detail::Gen<D, H, F, detail::kCount> gen(hand, level, rules, top, nullptr);
+          gen.set_counts(&g);
+          gen.run(left);
+        });
+        c.family[std::size_t(left)] = g.family[std::size_t(left)];
+        c.total = 0;
+        for (std::uint32_t n : c.family) c.total += n;
+        return c;
+      }
+      c = PlayCounts{};
+    }
+  }
   detail::dispatch(rules, top, [&]<bool D, bool H, bool F>() {
     detail::Gen<D, H, F, detail::kCount> g(hand, level, rules, top, nullptr);
     g.set_counts(&c);
@@ -820,6 +1171,50 @@ Play play_at(const Cards& hand, int level, const Rules& rules, const Play* top,
                             std::to_string(counts.total) + " legal plays)");
   int f = 0;
   while (index >= counts.family[std::size_t(f)]) index -= counts.family[std::size_t(f++)];
+  if (f == 0 && level >= 0 && level < kNumRanks) {
+    // Singles (any `wild`: a joker single is never wild, R6): the index-th face held of the
+    // ranks that beat, in face order, then SJ, BJ.
+    const std::uint32_t min_key = top ? top->key + 1 : 0;
+    const unsigned ok = detail::ranks_with_power_from(level, int((min_key + 1) >> 1));
+    std::uint64_t bits[2] = {hand.present_lo() & detail::kExpand.lo[ok & 0xFF],
+                             hand.present_hi() & detail::kExpand.lo[ok >> 8]};
+    const int copies = table_of(rules).decks;
+    for (int w = 0; w < 2; ++w) {
+      const std::size_t n = std::size_t(__builtin_popcountll(bits[w]));
+      if (index >= n) {
+        index -= n;
+        continue;
+      }
+      std::uint64_t x = bits[w];
+      for (std::size_t i = 0; i < index; ++i) x &= x - 1;
+      const int face = 32 * w + __builtin_ctzll(x) / 2;
+      Play p;
+      if (w == 0)
+        p.cards.lo = std::uint64_t(1) << (2 * face);
+      else
+        p.cards.hi = std::uint64_t(1) << (2 * (face - 32));
+      p.key = small_key(rank_power(face_rank(face), level));
+      p.info = play_info(Kind::kSingle, 1, 0, level, copies);
+      return p;
+    }
+    const bool sj = hand.sj() && small_key(kSJPower) >= min_key;
+    const bool bj = hand.bj() && small_key(kBJPower) >= min_key;
+    if (index == 0 && sj) {
+      Play p;
+      p.cards.hi = std::uint64_t(1) << 40;
+      p.key = small_key(kSJPower);
+      p.info = play_info(Kind::kSingle, 1, 1, level, copies);
+      return p;
+    }
+    if (index == std::size_t(sj) && bj) {
+      Play p;
+      p.cards.hi = std::uint64_t(1) << 42;
+      p.key = small_key(kBJPower);
+      p.info = play_info(Kind::kSingle, 1, 1, level, copies);
+      return p;
+    }
+    throw std::logic_error("play_at: counts do not match this hand and top");
+  }
   Play pick;
   bool found = false;
   detail::dispatch(rules, top, [&]<bool D, bool H, bool F>() {

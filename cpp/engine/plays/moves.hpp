@@ -97,7 +97,10 @@ struct PlayCounts {
 };
 
 // The number of legal plays (== legal_plays(...).size()) per family, without writing any
-// play. Families whose plays share one key per rank or rank set are counted by arithmetic.
+// play. Under auto / high, by arithmetic over per-rank and per-suit sums of the hand (leads,
+// and follows of every top but a straight flush; after a straight or a flush the family
+// compared by key is enumerated); otherwise families whose plays share one key per rank or
+// rank set by arithmetic, the others enumerated.
 PlayCounts count_plays(const Cards& hand, int level, const Rules& rules, const Play* top);
 
 // legal_plays(...)[index], generating only the family that holds it and stopping there.
