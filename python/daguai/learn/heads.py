@@ -232,5 +232,6 @@ class HeadsPolicy:
             return self._runners[key].act(view)
         state, legal = self.features(view)
         with torch.no_grad():
-            logits, _ = self.model(torch.as_tensor(state)[None], torch.as_tensor(legal.astype(np.float32))[None])
+            legal_in = torch.as_tensor(legal.astype(np.float32))[None]
+            logits, _ = self.model(torch.as_tensor(state)[None], legal_in)
         return _core.io.action_from_abstract(view, int(logits[0].argmax()))
