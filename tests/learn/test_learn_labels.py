@@ -79,7 +79,7 @@ def test_labels_are_the_teachers_play_and_the_analysis_race(table, seed):
         inc = legal.index(r["arms"][0][5])
         rows, *_ = _core.catalog._search(s, 6000, 0.0, 1, "heuristic", r["race_seed"], 0, inc)
         by_first = {str(m[0]): (nn, values) for m, nn, _w, _d, _l, _s, _r, values in rows}
-        _, _, race_seed, traced, best, _ = _core.search._traced_decision(s, "expert", seed,
+        _, _, race_seed, traced, best, _ = _core.catalog._traced_decision(s, "expert", seed,
                                                                          decision_stream(0, r["ply"]))
         assert race_seed == r["race_seed"] and str(traced[best][0]) == r["action"]
         assert len(traced) == len(r["arms"])

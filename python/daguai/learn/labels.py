@@ -6,7 +6,7 @@ teacher's choice, its race's per-group scores and the round's result for the sea
 The rounds are ``Game(seed, rules with max_rounds=1, game=i, start=...)`` for i = 0 .. games-1
 (R17): round i depends only on (seed, i) and the settings. Each decision of a labelled seat is
 the teacher's, taken through the engine's own policy path with its race recorded
-(``_core.search._traced_decision``, search.hpp ``SearchTrace``) on the stream
+(``_core.catalog._traced_decision``, search.hpp ``SearchTrace``) on the stream
 (seed, (i << 16) + ply, policy, seat) (:func:`decision_stream`): the labels are exactly what
 the teacher plays from that stream. Other seats play ``others`` (a built-in policy's
 ``PolicyRunner`` on the stream (seed, i, policy, seat)).
@@ -188,7 +188,7 @@ def label_round(cfg: LabelConfig, i: int) -> tuple[list[dict[str, Any]], int]:
         seat = int(state.current_player)
         legal = state.legal_actions()
         if cfg.labelled(seat) or others == cfg.teacher:
-            action, searched, race_seed, rows, best, _ = _core.search._traced_decision(
+            action, searched, race_seed, rows, best, _ = _core.catalog._traced_decision(
                 state, cfg.teacher, cfg.seed, decision_stream(i, ply))
             if cfg.labelled(seat) and len(legal) > 1 and state.phase == "play":
                 records.append(_record(state, i, ply, seat, action, searched, race_seed, rows))
