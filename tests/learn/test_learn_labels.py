@@ -238,3 +238,13 @@ def test_the_command_line_labels_and_resumes(tmp_path):
     assert doc["summary"]["games"] == 2 and doc["config"]["table"] == "4p2d"
     p = subprocess.run([*cmd[:-1], "--seed", "6"], env=env, capture_output=True, text=True, timeout=120)
     assert p.returncode == 2 and "other settings" in p.stderr
+
+
+def test_local_processes_make_the_same_shards(tmp_path):
+    """--workers: shards labelled in two local processes equal those of one."""
+    cfg = LabelConfig(games=3, seed=21, teacher="pimc24", shard_games=1)
+    label(tmp_path / "one", cfg)
+    doc = label(tmp_path / "two", cfg, workers=2)
+    assert doc["summary"]["shards"] == 3
+    for k in range(3):
+        _arrays_equal(load_shard(shard_path(tmp_path / "one", k)), load_shard(shard_path(tmp_path / "two", k)))
