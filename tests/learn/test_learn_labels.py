@@ -247,4 +247,5 @@ def test_local_processes_make_the_same_shards(tmp_path):
     doc = label(tmp_path / "two", cfg, workers=2)
     assert doc["summary"]["shards"] == 3
     for k in range(3):
-        _arrays_equal(load_shard(shard_path(tmp_path / "one", k)), load_shard(shard_path(tmp_path / "two", k)))
+        one, two = shard_path(tmp_path / "one", k), shard_path(tmp_path / "two", k)
+        _arrays_equal(load_shard(one), load_shard(two))
