@@ -28,7 +28,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from .labels import NUM_ABSTRACT, STATE_FEATURES, LabelSet, load_labels
+from .shards import NUM_ABSTRACT, STATE_FEATURES, LabelSet, load_labels
 
 __all__ = ["FitConfig", "Heads", "fit", "heads_inputs", "load_heads"]
 
