@@ -11,8 +11,8 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-from daguai.learn.heads import FitConfig, fit, load_heads  # noqa: E402
-from daguai.learn.labels import NUM_ABSTRACT, STATE_FEATURES, LabelConfig, LabelSet, label  # noqa: E402
+from daguai.learn.heads import FitConfig, fit, load_heads, search_values  # noqa: E402
+from daguai.learn.labels import NUM_ABSTRACT, STATE_FEATURES, LabelConfig, LabelSet, label, load_labels  # noqa: E402
 
 
 def _synthetic(n: int, seed: int) -> LabelSet:
@@ -59,24 +59,34 @@ def test_the_heads_learn_a_synthetic_set(tmp_path, target):
     assert last["val_value_mse"] < 0.5 * result["references"]["val_value_mse_of_mean"]
     saved = json.loads((tmp_path / "curve.json").read_text())
     assert saved["curve"][-1]["val_top1"] == last["val_top1"]
-    # the saved weights give the held-out figure again
+    # the saved weights (the best epoch's) give its held-out figure again
+    assert curve[result["best_epoch"] - 1]["val_policy_loss"] == min(r["val_policy_loss"] for r in curve)
     model = load_heads(tmp_path / "heads.pt")
     a = labels.arrays
     va = a["game"] % cfg.holdout_every == 0
     with torch.no_grad():
         logits, _ = model(torch.as_tensor(a["state"][va]), torch.as_tensor(a["legal"][va].astype(np.float32)))
     top1 = float((logits.argmax(dim=1).numpy() == a["choice"][va]).mean())
-    assert top1 == pytest.approx(last["val_top1"])
+    assert top1 == pytest.approx(curve[result["best_epoch"] - 1]["val_top1"])
     # illegal ids are never chosen
     assert a["legal"][va][np.arange(va.sum()), logits.argmax(dim=1).numpy()].all()
 
 
 def test_the_heads_train_on_a_label_folder(tmp_path):
     label(tmp_path / "labels", LabelConfig(games=3, seed=11, teacher="pimc24"))
-    result = fit([tmp_path / "labels"], tmp_path / "run", FitConfig(epochs=2, holdout_every=3))
-    assert result["held_out"] > 0 and result["train"] > 0 and len(result["curve"]) == 2
-    assert 0.0 <= result["references"]["val_incumbent_agreement"] <= 1.0
-    assert (tmp_path / "run" / "heads.pt").exists()
+    for value_target in ("result", "search"):
+        result = fit([tmp_path / "labels"], tmp_path / value_target,
+                     FitConfig(epochs=2, holdout_every=3, value_target=value_target))
+        assert result["held_out"] > 0 and result["train"] > 0 and len(result["curve"]) == 2
+        assert 0.0 <= result["references"]["val_incumbent_agreement"] <= 1.0
+        assert (tmp_path / value_target / "heads.pt").exists()
+    # the search's value of a raced decision is the mean of the arm the teacher chose
+    labels = load_labels([tmp_path / "labels"])
+    a, v = labels.arrays, search_values(labels)
+    for j in np.flatnonzero(a["searched"]):
+        arms = range(a["arm_start"][j], a["arm_start"][j + 1])
+        assert [v[j]] == [a["arm_mean"][k] for k in arms if a["arm_action"][k] == a["action"][j]]
+    assert np.array_equal(v[~a["searched"]], a["value"][~a["searched"]])
 
 
 def test_bad_fit_settings_raise_value_error():
@@ -84,6 +94,8 @@ def test_bad_fit_settings_raise_value_error():
         FitConfig(target="q")
     with pytest.raises(ValueError):
         FitConfig(holdout_every=1)
+    with pytest.raises(ValueError):
+        FitConfig(value_target="q")
 
 
 def test_the_heads_policy_sees_the_learned_features_from_a_view(tmp_path):

@@ -6,12 +6,16 @@ then a policy over the :data:`NUM_ABSTRACT` abstract ids (illegal ids masked out
 expected round score change of the seat's team (R13). Losses: cross-entropy to the teacher's
 choice (``target="choice"``) or to a softmax of the race's per-group mean scores at
 ``temperature`` (``target="scores"``; ids not raced get no mass, a decision without a race its
-choice), plus ``value_weight`` times the squared error of the value. Held out: every round
-whose index is 0 modulo ``holdout_every`` (a round's decisions are never split). The curve
-(``curve.json`` in the run folder): per epoch the training loss, the held-out policy loss, top-1
-agreement with the teacher and value MSE, and two fixed references: how often the teacher's
-choice is the incumbent's (the searched-over network's own choice), and the MSE of predicting
-the mean value.
+choice), plus ``value_weight`` times the squared error of the value: to the round's result
+(``value_target="result"``) or to the search's estimate, the mean score change of the chosen
+arm over its worlds (``"search"``; the result where nothing was raced), which has far less
+noise: all decisions of a round share one result. Held out: every round whose index is 0
+modulo ``holdout_every`` (a round's decisions are never split). The curve (``curve.json`` in
+the run folder): per epoch the training loss, the held-out policy loss, top-1 agreement with
+the teacher, value MSE to the target and to the round's result, and fixed references: how
+often the teacher's choice is the incumbent's (the searched-over network's own choice), and
+the MSE of predicting the mean. ``heads.pt`` holds the weights of the epoch with the lowest
+held-out policy loss (``best_epoch``).
 """
 
 from __future__ import annotations
@@ -30,7 +34,7 @@ from torch import nn
 
 from .shards import NUM_ABSTRACT, STATE_FEATURES, LabelSet, load_labels
 
-__all__ = ["FitConfig", "Heads", "fit", "heads_inputs", "load_heads"]
+__all__ = ["FitConfig", "Heads", "HeadsPolicy", "fit", "heads_inputs", "load_heads", "search_values"]
 
 
 @dataclass(frozen=True)
@@ -45,6 +49,7 @@ class FitConfig:
     target: str = "choice"  # or "scores"
     temperature: float = 0.25  # "scores": softmax of mean score change / temperature
     value_weight: float = 0.25
+    value_target: str = "result"  # or "search"
     holdout_every: int = 10
     seed: int = 0
     threads: int = 1  # torch's CPU threads (the labeller and other jobs share the machine)
@@ -52,6 +57,8 @@ class FitConfig:
     def __post_init__(self) -> None:
         if self.target not in ("choice", "scores"):
             raise ValueError(f"target must be 'choice' or 'scores', got {self.target!r}")
+        if self.value_target not in ("result", "search"):
+            raise ValueError(f"value_target must be 'result' or 'search', got {self.value_target!r}")
         if not (self.epochs >= 1 and self.batch >= 1 and self.holdout_every >= 2 and self.temperature > 0):
             raise ValueError("epochs and batch must be positive, holdout_every at least 2, temperature > 0")
 
@@ -103,10 +110,25 @@ def _policy_targets(labels: LabelSet, cfg: FitConfig) -> np.ndarray:
     return target
 
 
+def search_values(labels: LabelSet) -> np.ndarray:
+    """Per label, the search's value: the mean score change of the teacher's chosen arm over its
+    worlds (float32 [n]); the round's result where the decision was not raced."""
+    a = labels.arrays
+    out = a["value"].astype(np.float32).copy()
+    start = a["arm_start"]
+    for j in np.flatnonzero(a["searched"]):
+        lo, hi = start[j], start[j + 1]
+        hit = np.flatnonzero(a["arm_action"][lo:hi] == a["action"][j])
+        if len(hit):
+            out[j] = a["arm_mean"][lo + hit[0]]
+    return out
+
+
 def _evaluate(model: Heads, state: torch.Tensor, legal: torch.Tensor, target: torch.Tensor,
-              choice: torch.Tensor, value: torch.Tensor, batch: int = 4096) -> dict[str, float]:
+              choice: torch.Tensor, value: torch.Tensor, result: torch.Tensor,
+              batch: int = 4096) -> dict[str, float]:
     model.eval()
-    pl = vm = top = 0.0
+    pl = vm = vr = top = 0.0
     n = len(choice)
     with torch.no_grad():
         for i in range(0, n, batch):
@@ -116,8 +138,10 @@ def _evaluate(model: Heads, state: torch.Tensor, legal: torch.Tensor, target: to
             pl += float(-(target[s] * torch.where(target[s] > 0, logp, torch.zeros_like(logp))).sum())
             top += float((logits.argmax(dim=1) == choice[s]).sum())
             vm += float(((v - value[s]) ** 2).sum())
+            vr += float(((v - result[s]) ** 2).sum())
     model.train()
-    return {"policy_loss": pl / max(n, 1), "top1": top / max(n, 1), "value_mse": vm / max(n, 1)}
+    return {"policy_loss": pl / max(n, 1), "top1": top / max(n, 1), "value_mse": vm / max(n, 1),
+            "value_mse_result": vr / max(n, 1)}
 
 
 def fit(sources: Sequence[str | Path] | LabelSet, run: str | Path, cfg: FitConfig = FitConfig(),
@@ -147,20 +171,24 @@ def fit(sources: Sequence[str | Path] | LabelSet, run: str | Path, cfg: FitConfi
         return torch.as_tensor(x[idx]).to(dtype)
 
     choice_all = a["choice"].astype(np.int64)
-    value_all = a["value"].astype(np.float32)
+    result_all = a["value"].astype(np.float32)
+    value_all = result_all if cfg.value_target == "result" else search_values(labels)
     data = {name: (t(state_np, idx), t(legal_np, idx), t(target_np, idx), t(choice_all, idx, torch.int64),
-                   t(value_all, idx)) for name, idx in (("train", tr), ("val", va))}
+                   t(value_all, idx), t(result_all, idx)) for name, idx in (("train", tr), ("val", va))}
     refs = {
         "val_incumbent_agreement": float(np.mean(a["incumbent"][va] == a["choice"][va]))
         if len(va) else math.nan,
         "val_value_mse_of_mean": float(np.mean((value_all[va] - value_all[tr].mean()) ** 2))
         if len(va) and len(tr) else math.nan,
+        "val_result_mse_of_mean": float(np.mean((result_all[va] - result_all[tr].mean()) ** 2))
+        if len(va) and len(tr) else math.nan,
         "val_searched": float(np.mean(a["searched"][va])) if len(va) else math.nan,
     }
     model = Heads(cfg.widths)
     opt = torch.optim.Adam(model.parameters(), lr=cfg.lr, weight_decay=cfg.weight_decay)
-    S, L, T, C, V = data["train"]
+    S, L, T, C, V, _ = data["train"]
     curve = []
+    best: tuple[float, int, dict[str, torch.Tensor]] | None = None
     started = time.perf_counter()
     for epoch in range(1, cfg.epochs + 1):
         order = torch.as_tensor(rng.permutation(len(tr)))
@@ -183,11 +211,15 @@ def fit(sources: Sequence[str | Path] | LabelSet, run: str | Path, cfg: FitConfi
             row.update({f"val_{k}": x for k, x in _evaluate(model, *data["val"]).items()})
         row["seconds"] = round(time.perf_counter() - started, 2)
         curve.append(row)
+        score = row.get("val_policy_loss", row["train_policy_loss"])
+        if best is None or score < best[0]:
+            best = (score, epoch, {k: x.detach().clone() for k, x in model.state_dict().items()})
         if log:
             log(row)
+    assert best is not None
     result = {"config": asdict(cfg), "train": int(len(tr)), "held_out": int(len(va)),
-              "files": labels.files, "references": refs, "curve": curve}
-    torch.save({"state_dict": model.state_dict(), "widths": list(cfg.widths)}, run / "heads.pt")
+              "files": labels.files, "references": refs, "best_epoch": best[1], "curve": curve}
+    torch.save({"state_dict": best[2], "widths": list(cfg.widths)}, run / "heads.pt")
     (run / "curve.json").write_text(json.dumps(result, indent=1) + "\n")
     return result
 
