@@ -48,7 +48,8 @@ def _synthetic(n: int, seed: int) -> LabelSet:
 @pytest.mark.parametrize("target", ["choice", "scores"])
 def test_the_heads_learn_a_synthetic_set(tmp_path, target):
     labels = _synthetic(1500, seed=1)
-    cfg = FitConfig(epochs=12, batch=64, widths=(128,), target=target, value_weight=0.5, seed=3)
+    cfg = FitConfig(epochs=12, batch=64, widths=(128,), target=target, value_weight=0.5, seed=3,
+                    value_target="result")
     result = fit(labels, tmp_path, cfg)
     curve = result["curve"]
     assert result["held_out"] == 150 and result["train"] == 1350

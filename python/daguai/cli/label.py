@@ -45,7 +45,14 @@ def _add_label(p: argparse.ArgumentParser) -> None:
     p.add_argument("--fit", metavar="RUN", default=None,
                    help="instead of labelling: train the policy and value heads on FOLDER's shards "
                         "into the run folder RUN (its curve in RUN/curve.json)")
-    p.add_argument("--epochs", type=positive, default=20, metavar="E", help="--fit: epochs (default 20)")
+    p.add_argument("--epochs", type=positive, default=10, metavar="E",
+                   help="--fit: epochs (default 10; the weights of the best held-out epoch are kept)")
+    p.add_argument("--target", choices=("choice", "scores"), default="choice",
+                   help="--fit: the policy's target, the teacher's choice or a softmax of its group "
+                        "scores (default choice)")
+    p.add_argument("--value-target", choices=("search", "result"), default="search",
+                   help="--fit: the value's target, the search's estimate of the chosen play or the "
+                        "round's result (default search)")
     p.add_argument("--json", action="store_true", help="print the manifest (or the fit's figures) as JSON")
 
 
@@ -55,12 +62,13 @@ def _run_label(args: argparse.Namespace) -> int:
     if args.fit is not None:
         from ..learn.heads import FitConfig, fit
 
-        result = fit([args.folder], args.fit, FitConfig(epochs=args.epochs, seed=args.seed))
+        cfg = FitConfig(epochs=args.epochs, seed=args.seed, target=args.target, value_target=args.value_target)
+        result = fit([args.folder], args.fit, cfg)
         if args.json:
             print_json(result)
         else:
-            last = result["curve"][-1]
-            print(f"{args.fit}: {result['train']} labels train, {result['held_out']} held out; epoch "
+            last = result["curve"][result["best_epoch"] - 1]
+            print(f"{args.fit}: {result['train']} labels train, {result['held_out']} held out; best epoch "
                   f"{last['epoch']}: held-out policy loss {last['val_policy_loss']:.4f}, top-1 agreement "
                   f"{last['val_top1']:.3f}, value MSE {last['val_value_mse']:.4f}")
         return 0

@@ -8,8 +8,8 @@ choice (``target="choice"``) or to a softmax of the race's per-group mean scores
 ``temperature`` (``target="scores"``; ids not raced get no mass, a decision without a race its
 choice), plus ``value_weight`` times the squared error of the value: to the round's result
 (``value_target="result"``) or to the search's estimate, the mean score change of the chosen
-arm over its worlds (``"search"``; the result where nothing was raced), which has far less
-noise: all decisions of a round share one result. Held out: every round whose index is 0
+arm over its worlds (``"search"``, the default; the result where nothing was raced), which has
+far less noise: all decisions of a round share one result. Held out: every round whose index is 0
 modulo ``holdout_every`` (a round's decisions are never split). The curve (``curve.json`` in
 the run folder): per epoch the training loss, the held-out policy loss, top-1 agreement with
 the teacher, value MSE to the target and to the round's result, and fixed references: how
@@ -49,7 +49,7 @@ class FitConfig:
     target: str = "choice"  # or "scores"
     temperature: float = 0.25  # "scores": softmax of mean score change / temperature
     value_weight: float = 0.25
-    value_target: str = "result"  # or "search"
+    value_target: str = "search"  # or "result"
     holdout_every: int = 10
     seed: int = 0
     threads: int = 1  # torch's CPU threads (the labeller and other jobs share the machine)
