@@ -62,7 +62,8 @@ def _run_label(args: argparse.Namespace) -> int:
     if args.fit is not None:
         from ..learn.heads import FitConfig, fit
 
-        cfg = FitConfig(epochs=args.epochs, seed=args.seed, target=args.target, value_target=args.value_target)
+        cfg = FitConfig(epochs=args.epochs, seed=args.seed, target=args.target,
+                        value_target=args.value_target)
         result = fit([args.folder], args.fit, cfg)
         if args.json:
             print_json(result)
