@@ -1,6 +1,7 @@
 // The analysis of a decision (cpp/engine/search/search.hpp analyze_decision) with the
 // catalog's settings, for daguai.analyze: the settings converted and checked by the engine,
-// the race run without the GIL, its arms converted back.
+// the race run without the GIL, its arms converted back. And a search policy's decision with
+// the race it ran (search.hpp SearchTrace), for the search's labels (daguai.learn.labels).
 #include <pybind11/stl.h>
 
 #include "convert.hpp"
@@ -64,6 +65,37 @@ void bind_analyze(py::module_& m) {
       "Race the groups of equivalent actions of the seat to act (search.hpp analyze_decision): "
       "([(members, n, wins, draws, losses, score, round, values)], best, worlds, rounds, "
       "rollouts, budget, groups).");
+
+  m.def(
+      "_traced_decision",
+      [](const GameState& g, const std::string& policy, std::uint64_t seed, std::uint64_t game) {
+        const PolicyId id = parse_policy(policy);
+        if (!is_search_policy(id))
+          throw GameError("traced decision: '" + policy + "' is not a search policy");
+        const Guard guard(&g);
+        if (g.match_over()) throw GameError("the match is over: no decision to trace");
+        Rng rng = Rng::stream(seed, game, Stream::kPolicy, std::uint64_t(g.current_player()));
+        PolicyScratch scratch;
+        SearchTrace trace;
+        Action chosen;
+        {
+          const SearchTraceScope scope(&trace);
+          chosen = choose_action(id, g, rng, scratch);  // the policy's own path
+        }
+        py::list rows;
+        for (std::size_t k = 0; k < trace.arms.size(); ++k) {
+          const CandidateStats& c = trace.result.candidates[k];
+          rows.append(py::make_tuple(trace.arms[k], c.n, c.wins, c.draws, c.losses, c.score,
+                                     c.round, py::cast(c.values)));
+        }
+        return py::make_tuple(chosen, trace.searched, trace.seed, rows, trace.result.best,
+                              trace.result.rollouts);
+      },
+      py::arg("game"), py::arg("policy"), py::arg("seed"), py::arg("game_index"),
+      "A search policy's decision for the seat to act, on the stream (seed, game_index, policy, "
+      "seat) as PolicyRunner's first decision, with its race (search.hpp SearchTrace): (action, "
+      "searched, race seed, [(arm, n, wins, draws, losses, score, round, values)], best, "
+      "rollouts).");
 }
 
 }  // namespace daguai::bind

@@ -347,11 +347,24 @@ std::vector<Action> model_arms(const PolicyView& view, PolicyScratch& s, const S
 
 }  // namespace
 
+namespace {
+thread_local SearchTrace* active_trace = nullptr;  // SearchTraceScope
+}  // namespace
+
+SearchTraceScope::SearchTraceScope(SearchTrace* trace) : previous_(active_trace) {
+  *trace = SearchTrace();
+  active_trace = trace;
+}
+SearchTraceScope::~SearchTraceScope() { active_trace = previous_; }
+
 Action pimc_action(const PolicyView& view, Rng& rng, PolicyScratch& s, const SearchConfig& cfg) {
+  SearchTrace* const trace = active_trace;
+  if (trace) *trace = SearchTrace();
   s.actions.clear();
   view.legal_actions(&s.actions);
   if (s.actions.size() == 1) return s.actions[0];  // no search for a forced decision
   const std::uint64_t seed = rng.next();
+  if (trace) trace->seed = seed;
   // The incumbent, kept when no candidate is clearly better: the choice of the rollout policy,
   // or of cfg.incumbent (a stronger policy than the rollouts: the expert's network).
   Rng incumbent_rng = Rng::stream(seed, 0, Stream::kPolicy, kIncumbentIndex);
@@ -376,6 +389,12 @@ Action pimc_action(const PolicyView& view, Rng& rng, PolicyScratch& s, const Sea
   if (arms.size() == 1) return incumbent;
   arms[0] = incumbent;  // the incumbent's group comes first
   const SearchResult r = search(view.info(cfg.inference != Inference::kNone), arms, cfg, seed, 0);
+  if (trace) {
+    trace->searched = true;
+    trace->incumbent = 0;
+    trace->arms = arms;
+    trace->result = r;
+  }
   return arms[std::size_t(r.best)];
 }
 

@@ -148,6 +148,33 @@ int rollout_round(GameState& g, PolicyId policy, DecideFn decide, std::uint64_t 
 Action pimc_action(const PolicyView& view, Rng& rng, PolicyScratch& scratch,
                    const SearchConfig& cfg);
 
+// What a search policy's decision saw, for the search's labels of positions (the labeller,
+// docs/learning.md "Labels from the search"): the seed of its race, the arms it raced (the
+// incumbent first) and the race. While a SearchTrace is active on a thread, every pimc_action
+// on that thread records into it (the last one wins; the rollouts never search, so one
+// decision of a search policy records once). `searched` is false for a decision the policy
+// made without a race (a single legal action or a single arm): then arms and result are empty.
+// Recording changes no decision: the policy plays exactly as without it.
+struct SearchTrace {
+  bool searched = false;
+  std::uint64_t seed = 0;
+  int incumbent = -1;        // the incumbent's index into arms (0 when searched)
+  std::vector<Action> arms;  // the candidates raced, in the race's order
+  SearchResult result;       // the race (result.best indexes arms)
+};
+// Records the pimc_action decisions of this thread into `trace` while alive (scopes nest: the
+// inner one records). `trace` is cleared first.
+class SearchTraceScope {
+ public:
+  explicit SearchTraceScope(SearchTrace* trace);
+  ~SearchTraceScope();
+  SearchTraceScope(const SearchTraceScope&) = delete;
+  SearchTraceScope& operator=(const SearchTraceScope&) = delete;
+
+ private:
+  SearchTrace* previous_;
+};
+
 // GameError unless the budget is within the limits above (threads: workers.hpp) and the
 // config has its rollout dispatcher (the catalog's check_search_config also refuses a search
 // as the rollout policy).

@@ -23,4 +23,9 @@ def _search(game: _GameLike, rollouts: int, ms: float, threads: int, rollout: st
             inference_temperature: float = ...,
             ) -> tuple[list[tuple[list[Action], int, int, int, int, float, int, list[int]]],
                        int, int, int, int, int, int]: ...
+# (action, searched, race seed, [(arm, n, wins, draws, losses, score, round, values)], best,
+# rollouts): search.hpp SearchTrace
+def _traced_decision(
+    game: _GameLike, policy: str, seed: int, game_index: int
+) -> tuple[Action, bool, int, list[tuple[Action, int, int, int, int, float, int, list[int]]], int, int]: ...
 def policy_id(name: str) -> int: ...

@@ -8,13 +8,13 @@ import os
 import sys
 from collections.abc import Sequence
 
-from . import analyze, bench, gate, ladder, review, rules, serve, simulate, train
+from . import analyze, bench, gate, label, ladder, review, rules, serve, simulate, train
 from .messages import flag_text, os_error_text
 from .options import Command, Fail, Parser, rules_epilog, wrap_paragraphs
 
 #: The subcommands, in the order of ``daguai --help``: one module of this folder each.
 COMMANDS: list[Command] = [simulate.SIMULATE, simulate.EVALUATE, bench.COMMAND, serve.COMMAND,
-                           train.COMMAND, gate.COMMAND, analyze.COMMAND, ladder.COMMAND,
+                           train.COMMAND, gate.COMMAND, label.COMMAND, analyze.COMMAND, ladder.COMMAND,
                            review.COMMAND, rules.COMMAND]
 
 
