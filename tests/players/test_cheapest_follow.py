@@ -12,19 +12,10 @@ from daguai import Hand, Rules
 from daguai._core import _testing
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from strategies import play_rules
 
 LEVELS = daguai.LEVELS
 SETTINGS = settings(deadline=None, max_examples=400, suppress_health_check=[HealthCheck.too_slow])
-
-
-@st.composite
-def rules_st(draw) -> Rules:
-    return Rules(
-        wild=draw(st.sampled_from(["auto", "high", "declare"])),
-        wrap_straights=draw(st.booleans()),
-        joker_pair=draw(st.sampled_from(["tie", "pure_wins"])),
-        table=draw(st.sampled_from(["6p3d", "4p2d"])),
-    )
 
 
 def _faces(draw, copies: int, n_max: int) -> list[int]:
@@ -56,7 +47,7 @@ def _reference(hand: Hand, level: str, rules: Rules, top) -> daguai.Play | None:
 
 
 @SETTINGS
-@given(rules=rules_st(), level=st.sampled_from(LEVELS), data=st.data())
+@given(rules=play_rules(), level=st.sampled_from(LEVELS), data=st.data())
 def test_cheapest_follow_is_the_first_cheapest_legal_follow(rules, level, data):
     copies = 2 if rules.table == "4p2d" else 3
     hand = Hand.from_faces(_faces(data.draw, copies, 20))

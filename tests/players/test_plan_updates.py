@@ -16,18 +16,10 @@ from daguai import Hand, Rules
 from daguai._core import _testing
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from strategies import play_rules
 
 LEVELS = daguai.LEVELS
 SETTINGS = settings(deadline=None, max_examples=300, suppress_health_check=[HealthCheck.too_slow])
-
-
-@st.composite
-def rules_st(draw) -> Rules:
-    return Rules(
-        wild=draw(st.sampled_from(["auto", "high", "declare"])),
-        wrap_straights=draw(st.booleans()),
-        table=draw(st.sampled_from(["6p3d", "4p2d"])),
-    )
 
 
 @st.composite
@@ -57,7 +49,7 @@ def _remove(faces: list[int], gone: list[int]) -> list[int]:
 @st.composite
 def sequence_st(draw):
     """(rules, exact, hands, levels): a hand and what it becomes step by step."""
-    rules = draw(rules_st())
+    rules = draw(play_rules())
     copies = 2 if rules.table == "4p2d" else 3
     faces = draw(hand_st(copies))
     level = draw(st.sampled_from(LEVELS))
@@ -100,7 +92,7 @@ def test_updated_plan_is_the_plan_made_from_scratch(case):
 
 
 @SETTINGS
-@given(rules=rules_st(), level=st.sampled_from(LEVELS), data=st.data())
+@given(rules=play_rules(), level=st.sampled_from(LEVELS), data=st.data())
 def test_planner_makes_the_reference_s_plans_at_both_tables(rules, level, data):
     """Found: the planner's plan of a random hand is the reference planner's, play for play
     (kinds, keys, info bytes: the two-deck bit of 4p2d, R18), at 6p3d and 4p2d."""

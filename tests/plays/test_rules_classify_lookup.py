@@ -25,20 +25,11 @@ from daguai import Hand, Rules
 from daguai._core import _testing
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from strategies import play_rules
 
 LEVELS = daguai.LEVELS
 SETTINGS = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow], max_examples=300)
 COPIES = {"6p3d": 3, "4p2d": 2}
-
-
-@st.composite
-def rules_st(draw):
-    return Rules(
-        wild=draw(st.sampled_from(["auto", "high", "declare"])),
-        wrap_straights=draw(st.booleans()),
-        joker_pair=draw(st.sampled_from(["tie", "pure_wins"])),
-        table=draw(st.sampled_from(["6p3d", "4p2d"])),
-    )
 
 
 @st.composite
@@ -71,7 +62,7 @@ def _ref(faces, level: str, rules: Rules):
 
 @st.composite
 def case_st(draw):
-    rules = draw(rules_st())
+    rules = draw(play_rules())
     return draw(faces_st(COPIES[rules.table])), draw(st.sampled_from(LEVELS)), rules
 
 
@@ -93,7 +84,7 @@ def test_r5_r6_r18_classify_single_and_batch_equal_reference(case):
 
 @st.composite
 def pair_st(draw):
-    rules = draw(rules_st())
+    rules = draw(play_rules())
     copies = COPIES[rules.table]
     size = draw(st.sampled_from([1, 2, 3, 5]))
     rows = draw(st.lists(st.tuples(faces_st(copies, size), faces_st(copies, size)), min_size=1, max_size=8))

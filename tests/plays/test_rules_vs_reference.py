@@ -12,18 +12,11 @@ import reference as ref
 from daguai import Hand, Rules
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
+from strategies import play_rules
 
 LEVELS = daguai.LEVELS
+RULES_6P3D = play_rules(tables=("6p3d",))  # the reference deals three decks
 SETTINGS = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
-
-
-@st.composite
-def rules_st(draw):
-    return Rules(
-        wild=draw(st.sampled_from(["auto", "high", "declare"])),
-        wrap_straights=draw(st.booleans()),
-        joker_pair=draw(st.sampled_from(["tie", "pure_wins"])),
-    )
 
 
 @st.composite
@@ -75,7 +68,7 @@ def play_cards(draw, copies=3):
 
 
 @SETTINGS
-@given(faces=play_cards(), level=st.sampled_from(LEVELS), rules=rules_st())
+@given(faces=play_cards(), level=st.sampled_from(LEVELS), rules=RULES_6P3D)
 def test_r5_r6_r7_classify_matches_reference(faces, level, rules):
     lv = LEVELS.index(level)
     expect = ref.classify(faces, lv, **ref_kwargs(rules))
@@ -87,7 +80,7 @@ def test_r5_r6_r7_classify_matches_reference(faces, level, rules):
 
 
 @SETTINGS
-@given(a=play_cards(), b=play_cards(), level=st.sampled_from(LEVELS), rules=rules_st())
+@given(a=play_cards(), b=play_cards(), level=st.sampled_from(LEVELS), rules=RULES_6P3D)
 def test_r7_beats_matches_reference(a, b, level, rules):
     lv = LEVELS.index(level)
     ka = ref.classify(a, lv, **ref_kwargs(rules))
@@ -107,7 +100,7 @@ def test_r7_beats_matches_reference(a, b, level, rules):
 
 
 @settings(SETTINGS, max_examples=80)
-@given(hand=pool_hand(max_size=9), level=st.sampled_from(LEVELS), rules=rules_st())
+@given(hand=pool_hand(max_size=9), level=st.sampled_from(LEVELS), rules=RULES_6P3D)
 def test_r8_legal_leads_match_reference(hand, level, rules):
     lv = LEVELS.index(level)
     plays = daguai.legal_plays(to_hand(hand), level, None, rules)
@@ -118,7 +111,7 @@ def test_r8_legal_leads_match_reference(hand, level, rules):
 
 @settings(SETTINGS, max_examples=80)
 @given(hand=pool_hand(max_size=9), other=pool_hand(min_size=5, max_size=10),
-       level=st.sampled_from(LEVELS), rules=rules_st(), pick=st.integers(0, 10**6))
+       level=st.sampled_from(LEVELS), rules=RULES_6P3D, pick=st.integers(0, 10**6))
 def test_r7_r8_legal_follows_match_reference(hand, other, level, rules, pick):
     lv = LEVELS.index(level)
     candidates = daguai.legal_plays(to_hand(other), level, None, rules)
@@ -131,7 +124,7 @@ def test_r7_r8_legal_follows_match_reference(hand, other, level, rules, pick):
 
 
 @settings(SETTINGS, max_examples=150)
-@given(hand=pool_hand(min_size=5, max_size=10), level=st.sampled_from(LEVELS), rules=rules_st())
+@given(hand=pool_hand(min_size=5, max_size=10), level=st.sampled_from(LEVELS), rules=RULES_6P3D)
 def test_r6_jokers_as_is_an_assignment_with_that_meaning(hand, level, rules):
     """The canonical faces a play's jokers stand for give, as natural cards, exactly the
     play's kind and key (R6), with no face above 3 copies (R2)."""

@@ -29,6 +29,27 @@ struct TakeLow {
 constexpr TakeLow kTakeLow{};
 inline unsigned take_low(unsigned byte, int n) { return kTakeLow.low[n][byte]; }
 
+// The cards of rank r in `byte` (a rank byte: four 2-bit suit counts, R2) as units of up to three,
+// lowest suits first (triples, then a pair or a single), each a natural play of that rank with
+// `key` (pattern.hpp keys: the rank's power), appended to the plan: known without classifying.
+void push_rank_units(int r, unsigned byte, std::uint32_t key, int level, int decks,
+                     std::vector<Play>* plan) {
+  Play p;
+  p.key = key;
+  for (int c = byte_count(byte); c > 0;) {
+    const int k = c >= 3 ? 3 : c;
+    const unsigned unit = take_low(byte, k);
+    byte -= unit;
+    c -= k;
+    p.cards = rank_cards(r, unit);
+    p.info = play_info(k == 1   ? Kind::kSingle
+                       : k == 2 ? Kind::kPair
+                                : Kind::kTriple,
+                       k, 0, level, decks);
+    plan->push_back(p);
+  }
+}
+
 // The cards of each rank as bytes (Cards layout: ranks 0..7 in lo, 8..12 in the low five bytes
 // of hi): the four 2-bit suit counts of each rank byte added up, 0..12.
 inline std::uint64_t byte_counts(std::uint64_t w) {
@@ -201,21 +222,8 @@ struct Planner {
     // play is known without classifying (pattern.hpp keys: the rank's power).
     for (unsigned x = held; x; x &= x - 1) {
       const int r = __builtin_ctz(x);
-      const std::uint32_t key = small_key(rank_power(r, level));
-      unsigned byte = unsigned(work.rank_byte(r));
-      for (int c = count(r); c > 0;) {
-        const int k = c >= 3 ? 3 : c;
-        const unsigned unit = take_low(byte, k);
-        byte -= unit;
-        c -= k;
-        p.cards = rank_cards(r, unit);
-        p.key = key;
-        p.info = play_info(k == 1   ? Kind::kSingle
-                           : k == 2 ? Kind::kPair
-                                    : Kind::kTriple,
-                           k, 0, level, decks);
-        plan->push_back(p);
-      }
+      push_rank_units(r, unsigned(work.rank_byte(r)), small_key(rank_power(r, level)), level, decks,
+                      plan);
     }
     work = Cards{};
   }
@@ -246,22 +254,10 @@ void add_control_units(const Cards& hand, int level, const Rules& rules, std::ve
   // Level cards of one rank and single jokers: each unit's play is known without classifying
   // (pattern.hpp keys: the level power, a joker's power; a joker single is never wild, R6).
   const int decks = table_of(rules).decks;
-  Play p;
   // level cards in units of up to three, lowest suits first (triples, then a pair or a single)
-  unsigned byte = unsigned(hand.rank_byte(level));
-  p.key = small_key(kLevelPower);
-  for (int c = byte_count(byte); c > 0;) {
-    const int k = c >= 3 ? 3 : c;
-    const unsigned unit = take_low(byte, k);
-    byte -= unit;
-    c -= k;
-    p.cards = rank_cards(level, unit);
-    p.info = play_info(k == 1   ? Kind::kSingle
-                       : k == 2 ? Kind::kPair
-                                : Kind::kTriple,
-                       k, 0, level, decks);
-    plan->push_back(p);
-  }
+  push_rank_units(level, unsigned(hand.rank_byte(level)), small_key(kLevelPower), level, decks,
+                  plan);
+  Play p;
   // then the jokers one by one
   p.info = play_info(Kind::kSingle, 1, 1, level, decks);
   p.cards = Cards{0, 1ull << 40};
