@@ -15,7 +15,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from daguai import _core
+from daguai import Rules, _core
 from daguai.game import Game
 from daguai.learn.labels import (
     LabelConfig,
@@ -249,3 +249,19 @@ def test_local_processes_make_the_same_shards(tmp_path):
     for k in range(3):
         one, two = shard_path(tmp_path / "one", k), shard_path(tmp_path / "two", k)
         _arrays_equal(load_shard(one), load_shard(two))
+
+
+@pytest.mark.parametrize("policy", ["heuristic", "learned", "random"])
+def test_a_traced_decision_is_refused_for_a_policy_that_does_not_search(policy):
+    """The engine's traced_decision (catalog.hpp) refuses, naming the policy, before any work."""
+    g = Game(7)
+    with pytest.raises(ValueError, match=f"'{policy}' is not a search policy"):
+        _core.catalog._traced_decision(g.state, policy, 7, 0)
+
+
+def test_a_traced_decision_is_refused_when_the_match_is_over():
+    g = Game(7, Rules(max_rounds=1))
+    while not g.match_over:
+        g.step(g.legal_actions()[0])
+    with pytest.raises(ValueError, match="match is over"):
+        _core.catalog._traced_decision(g.state, "pimc", 7, 0)

@@ -70,25 +70,16 @@ void bind_analyze(py::module_& m) {
       "_traced_decision",
       [](const GameState& g, const std::string& policy, std::uint64_t seed, std::uint64_t game) {
         const PolicyId id = parse_policy(policy);
-        if (!is_search_policy(id))
-          throw GameError("traced decision: '" + policy + "' is not a search policy");
         const Guard guard(&g);
-        if (g.match_over()) throw GameError("the match is over: no decision to trace");
-        Rng rng = Rng::stream(seed, game, Stream::kPolicy, std::uint64_t(g.current_player()));
-        PolicyScratch scratch;
-        SearchTrace trace;
-        Action chosen;
-        {
-          const SearchTraceScope scope(&trace);
-          chosen = choose_action(id, g, rng, scratch);  // the policy's own path
-        }
+        const TracedDecision d = traced_decision(id, g, seed, game);
+        const SearchTrace& trace = d.trace;
         py::list rows;
         for (std::size_t k = 0; k < trace.arms.size(); ++k) {
           const CandidateStats& c = trace.result.candidates[k];
           rows.append(py::make_tuple(trace.arms[k], c.n, c.wins, c.draws, c.losses, c.score,
                                      c.round, py::cast(c.values)));
         }
-        return py::make_tuple(chosen, trace.searched, trace.seed, rows, trace.result.best,
+        return py::make_tuple(d.chosen, trace.searched, trace.seed, rows, trace.result.best,
                               trace.result.rollouts);
       },
       py::arg("game"), py::arg("policy"), py::arg("seed"), py::arg("game_index"),

@@ -232,6 +232,19 @@ Action choose_action(PolicyId id, const GameState& g, Rng& rng, PolicyScratch& s
   return choose_action(id, PolicyView(g), rng, scratch);
 }
 
+TracedDecision traced_decision(PolicyId id, const GameState& g, std::uint64_t seed,
+                               std::uint64_t game) {
+  if (!is_search_policy(id))
+    throw GameError(std::string("traced decision: '") + policy_name(id) +
+                    "' is not a search policy");
+  Rng rng = Rng::stream(seed, game, Stream::kPolicy, std::uint64_t(g.current_player()));
+  PolicyScratch scratch;
+  TracedDecision out;
+  const SearchTraceScope scope(&out.trace);
+  out.chosen = choose_action(id, g, rng, scratch);  // the policy's own path
+  return out;
+}
+
 bool needs_history(int id) {
   if (const OverModel* o = id >= 0 ? over_model(PolicyId(id)) : nullptr) id = int(o->search);
   if (id < 0 || id >= int(policy_catalog().size())) return false;

@@ -51,6 +51,17 @@ Action choose_action(PolicyId id, const PolicyView& view, Rng& rng, PolicyScratc
 // The same for the player to act of a game (g.current_player()).
 Action choose_action(PolicyId id, const GameState& g, Rng& rng, PolicyScratch& scratch);
 
+// A search policy's decision for the player to act with the race that made it (SearchTrace):
+// the decision PolicyRunner(id, seed, game, seat) takes first, on that seat's stream (R17),
+// recorded while it is taken, so a label is what the policy plays. GameError for a policy
+// that does not search or a match that is over.
+struct TracedDecision {
+  Action chosen;
+  SearchTrace trace;
+};
+TracedDecision traced_decision(PolicyId id, const GameState& g, std::uint64_t seed,
+                               std::uint64_t game);
+
 // GameError when inference "learned" is asked for at a table without a learned network.
 void check_learned_inference(Inference mode, TableKind table);
 
