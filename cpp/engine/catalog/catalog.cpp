@@ -219,8 +219,11 @@ Action decide(PolicyId id, const PolicyView& view, Rng& rng, PolicyScratch& scra
 }
 
 Action rollout_decide(PolicyId id, const PolicyView& view, Rng& rng, PolicyScratch& scratch) {
-  if (is_search_policy(id)) throw GameError("a rollout policy cannot be a search policy");
-  return decide(id, view, rng, scratch);
+  // one lookup for a rule policy, every decision of every rollout
+  const PolicyEntry* e = policy_entry(id);
+  if (e && e->kind != PolicyKind::kSearch) return e->fn(view, rng, scratch);
+  if (e || over_model(id)) throw GameError("a rollout policy cannot be a search policy");
+  return decide(id, view, rng, scratch);  // a model, or GameError for an unknown id
 }
 
 Action choose_action(PolicyId id, const PolicyView& view, Rng& rng, PolicyScratch& scratch) {
