@@ -151,9 +151,8 @@ int GameState::next_active(int seat) const {
   return -1;
 }
 
-void GameState::log_event(EventType t, int seat, int other, const Play* play, std::int32_t index,
-                          std::uint8_t flags) {
-  if (!record_) return;
+void GameState::push_event(EventType t, int seat, int other, const Play* play, std::int32_t index,
+                           std::uint8_t flags) {
   Event e;
   e.type = t;
   e.seat = std::int8_t(seat);

@@ -267,8 +267,13 @@ class GameState {
   void apply_pass(bool automatic);
   void apply_play(const Play& p);
   void run_auto_passes();
+  // Logs when recording; the test is inline so an unrecorded game (rollouts) pays no call.
   void log_event(EventType t, int seat, int other, const Play* play, std::int32_t index = 0,
-                 std::uint8_t flags = 0);
+                 std::uint8_t flags = 0) {
+    if (record_) push_event(t, seat, other, play, index, flags);
+  }
+  void push_event(EventType t, int seat, int other, const Play* play, std::int32_t index,
+                  std::uint8_t flags);
   void check_turn(ActionType t) const;
   int highest_power_in(const Cards& hand) const;
 
