@@ -9,6 +9,7 @@
 
 #include <daguai/beliefs/sampler.hpp>
 #include <daguai/game/infostate.hpp>
+#include <daguai/game/state.hpp>
 #include <daguai/plays/moves.hpp>
 #include <daguai/search/candidates.hpp>
 #include <daguai/testing/reference_classifier.hpp>
@@ -17,6 +18,20 @@
 namespace daguai::bind {
 
 void bind_testing_oracles(py::module_& t) {
+  t.def(
+      "apply_trusted",
+      [](GameState& g, std::size_t index) {
+        const Guard guard(&g);
+        std::vector<Action> legal;
+        g.legal_actions(&legal);
+        if (index >= legal.size())
+          throw GameError("apply_trusted: index " + std::to_string(index) + " of " +
+                          std::to_string(legal.size()) + " legal actions");
+        g.apply_trusted(legal[index]);
+      },
+      py::arg("game"), py::arg("index"),
+      "Test hook: apply legal_actions()[index] through GameState::apply_trusted (no check), as "
+      "the engine's own loops do; apply must give the same state.");
   t.def(
       "classify_reference",
       [](py::handle cards, py::handle level, const Rules& rules) -> py::object {

@@ -243,6 +243,12 @@ class GameState {
   void apply(const Action& a);
   // Validate only: throws what apply would throw.
   void check(const Action& a) const;
+  // apply without check, for a decision the engine made itself and knows legal: an entry of
+  // legal_actions / legal_plays / play_at, or a built-in policy's choice. A play's kind and key
+  // are used as they are (not classified again). Only the engine's own loops call it (rollouts
+  // in play_out, the search's candidates); anything from outside (Python) goes through apply.
+  // An illegal action here leaves the state undefined (a debug build checks it).
+  void apply_trusted(const Action& a);
   // A forced pass (the player to act has no legal follow), logged as automatic: what
   // auto_pass applies by itself; replaying records uses it. Throws if a play exists.
   void apply_forced_pass();
@@ -261,8 +267,13 @@ class GameState {
   void apply_pass(bool automatic);
   void apply_play(const Play& p);
   void run_auto_passes();
+  // Logs when recording; the test is inline so an unrecorded game (rollouts) pays no call.
   void log_event(EventType t, int seat, int other, const Play* play, std::int32_t index = 0,
-                 std::uint8_t flags = 0);
+                 std::uint8_t flags = 0) {
+    if (record_) push_event(t, seat, other, play, index, flags);
+  }
+  void push_event(EventType t, int seat, int other, const Play* play, std::int32_t index,
+                  std::uint8_t flags);
   void check_turn(ActionType t) const;
   int highest_power_in(const Cards& hand) const;
 

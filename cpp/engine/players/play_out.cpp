@@ -24,7 +24,7 @@ int play_out(GameState& g, Seats& seats, std::size_t round_limit, DecisionCounts
                                   seats.scratch[std::size_t(seat)]);
     plays += a.type == ActionType::kPlay;
     passes += a.type == ActionType::kPass;
-    g.apply(a);
+    g.apply_trusted(a);  // a built-in policy's choice: legal (state.hpp)
   }
   if (counts) {
     counts->plays += plays;
