@@ -179,7 +179,7 @@ void GameState::finish_round() {
   r.match_winner = std::int8_t(match_over ? match_winner : -1);
   results_.push_back(r);
   log_event(EventType::kRoundEnd, -1, -1, nullptr, std::int32_t(results_.size()) - 1);
-  if (match_over) {
+  if (match_over || stop_after_round_) {  // a rollout deals no next round (state.hpp)
     pub_.phase = Phase::kMatchOver;
     pub_.current = -1;
     return;

@@ -249,6 +249,11 @@ class GameState {
   // in play_out, the search's candidates); anything from outside (Python) goes through apply.
   // An illegal action here leaves the state undefined (a debug build checks it).
   void apply_trusted(const Action& a);
+  // A rollout's state: the round now under way is the last it plays. When it ends, its result
+  // is recorded as usual (results(), the scores and levels) and no next round is dealt; the
+  // state then stands as a match that is over (phase kMatchOver, no player to act), though the
+  // result's match_over says what the rules say. The search's rollouts only read that result.
+  void stop_after_this_round() { stop_after_round_ = true; }
   // A forced pass (the player to act has no legal follow), logged as automatic: what
   // auto_pass applies by itself; replaying records uses it. Throws if a play exists.
   void apply_forced_pass();
@@ -282,7 +287,7 @@ class GameState {
   Exchange exchange_;                  // every pair's private exchange
   const Table* table_ = &kTable6p3d;   // = &pub_.table(), cached for the hot paths
   std::uint64_t seed_ = 0, game_ = 0;  // the streams of the later deals (R17): private
-  bool initial_auto_pass_ = false, record_ = true;
+  bool initial_auto_pass_ = false, record_ = true, stop_after_round_ = false;
   Start start_ = Start::kFresh;
   // While a position with placeholder hands replays (Position::open_hands), those seats: the
   // tribute's highest-power check skips them. 0 otherwise.

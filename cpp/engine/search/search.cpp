@@ -15,6 +15,7 @@ int rollout_round(GameState& g, PolicyId policy, DecideFn decide, std::uint64_t 
   seats.assign(policy);
   seats.decide = decide;
   seats.start(seed, game);
+  g.stop_after_this_round();                   // its result is all a rollout reads: no next deal
   play_out(g, seats, g.results().size() + 1);  // to the end of this round
   const RoundResult& r = g.results().back();
   return r.forfeit_seat >= 0 ? -1 : r.winner;
@@ -247,11 +248,12 @@ class Race {
   }
 
   void play(int i, int k, Seats& seats) {
-    const GameState world = make_world(v_, hands_[std::size_t(k)], seed_, std::uint64_t(k));
-    GameState g = world;
+    GameState g = make_world(v_, hands_[std::size_t(k)], seed_, std::uint64_t(k));
+    const std::size_t rounds = g.results().size();
+    g.stop_after_this_round();                  // a rollout reads this round's result only
     g.apply_trusted(actions_[std::size_t(i)]);  // a legal action of the world's state
     int winner;
-    if (g.results().size() > world.results().size() || g.match_over()) {
+    if (g.results().size() > rounds || g.match_over()) {
       const RoundResult& r = g.results().back();
       winner = r.forfeit_seat >= 0 ? -1 : r.winner;
     } else {

@@ -135,7 +135,8 @@ Analysis analyze_decision(const GameState& g, const SearchConfig& cfg, std::uint
 // One rollout from `g` to the end of its round (or the match): every seat plays `policy`
 // through `decide` with the streams of (seed, game) (play_out.hpp; `seats` is the caller's
 // scratch, reused); returns the round's winner (team) or -1 for a draw (the round's result
-// is then g.results().back()).
+// is then g.results().back()). `g` deals no next round (GameState::stop_after_this_round):
+// it ends as a match that is over.
 int rollout_round(GameState& g, PolicyId policy, DecideFn decide, std::uint64_t seed,
                   std::uint64_t game, Seats& seats);
 int rollout_round(GameState& g, PolicyId policy, DecideFn decide, std::uint64_t seed,
