@@ -96,6 +96,30 @@ _BEATS_MANY = _CLASSIFY_MANY.replace(
 ).replace("classify_many(faces[:{work}])", "beats_many(faces[:{work}], other[:{work}])")
 
 
+#: a search's decision at seeded decision points (search_strength.decision_ms's draw: seeded
+#: heuristic rounds stopped at a random decision with 2+ legal actions); both runs set up every
+#: point and make the policy once (models loaded, tables built), the larger one decides at each
+_SEARCH = """
+import random
+from daguai import Game
+rng = random.Random(2031)
+points, game = [], 0
+while len(points) < {points}:
+    g = Game(2031 + game)
+    runners = {{s: _core.run.PolicyRunner("heuristic", 2031, game, s) for s in range(6)}}
+    for _ in range(rng.randrange(0, 160)):
+        if g.match_over or g.n_results:
+            break
+        g.step(runners[g.current_player].act(g))
+    game += 1
+    if not (g.match_over or g.n_results or len(g.legal_actions()) < 2):
+        points.append((game, g))
+_core.run.PolicyRunner("{policy}", 2031, 0, 0)
+for game, g in points[:{{work}}]:
+    _core.run.PolicyRunner("{policy}", 2031, game, g.current_player).act(g)
+"""
+
+
 def _network(kind: str, rounds: int) -> str:
     """A pass of the shipped learned network over heuristic-round decisions (its integer pass in
     the AVX2 copy: valgrind has no AVX-512)."""
@@ -118,6 +142,7 @@ def measures(tiny: bool) -> list[Measure]:
     kc = (0, 2) if tiny else (0, 400)
     nc = (0, 100) if tiny else (0, 100_000)
     kn = (0, 1) if tiny else (0, 5)
+    ks = (0, 1) if tiny else (0, 30)
 
     def rounds(p: str) -> Measure:
         return Measure(
@@ -172,6 +197,11 @@ def measures(tiny: bool) -> list[Measure]:
                 f"repeat_network, 4 heuristic rounds' decisions x {kn[1]} minus x 0"),
         Measure("learned integer pass (AVX2, a decision)", _network("integer", 4), kn[0], kn[1],
                 None, f"repeat_network, 4 heuristic rounds' decisions x {kn[1]} minus x 0"),
+        *(
+            Measure(f"a {p} decision (default budget)", _SEARCH.format(points=ks[1], policy=p), ks[0],
+                    ks[1], ks[1] - ks[0], f"{ks[1]} seeded decision points minus 0")
+            for p in ("pimc", "expert")
+        ),
     ]
 
 
