@@ -13,6 +13,7 @@ import sys
 import time
 from pathlib import Path
 
+import daguai
 import numpy as np
 import pytest
 from daguai import Rules, _core
@@ -28,7 +29,8 @@ from daguai.learn.labels import (
     shard_path,
 )
 
-ROOT = Path(__file__).resolve().parents[2]
+#: the folder holding the daguai this test imports (a fresh clone's python/ has no built module)
+DAGUAI_HOME = Path(daguai.__file__).resolve().parents[1]
 
 
 def _states_at(cfg: LabelConfig, i: int, plies: set[int]):
@@ -108,7 +110,7 @@ def test_a_killed_run_resumes_without_duplicates(tmp_path):
     folder = tmp_path / "run"
     code = ("import sys; from daguai.learn.labels import LabelConfig, label; "
             "label(sys.argv[1], LabelConfig(games=6, seed=7, teacher='pimc24', shard_games=1))")
-    env = {**os.environ, "PYTHONPATH": str(ROOT / "python")}
+    env = {**os.environ, "PYTHONPATH": str(DAGUAI_HOME)}
     p = subprocess.Popen([sys.executable, "-c", code, str(folder)], env=env)
     try:
         deadline = time.time() + 60
@@ -229,7 +231,7 @@ def test_chosen_seats_only(tmp_path):
 
 
 def test_the_command_line_labels_and_resumes(tmp_path):
-    env = {**os.environ, "PYTHONPATH": str(ROOT / "python")}
+    env = {**os.environ, "PYTHONPATH": str(DAGUAI_HOME)}
     cmd = [sys.executable, "-m", "daguai", "label", str(tmp_path / "f"), "--games", "2", "--seed", "5",
            "--teacher", "pimc24", "--shard-games", "1", "--table", "4p2d", "--json"]
     p = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=120)
