@@ -2,32 +2,13 @@
 
 #include <daguai/core/table.hpp>
 #include <daguai/players/planner.hpp>
+#include <daguai/players/rule_helpers.hpp>
 #include <daguai/plays/analysis.hpp>
 #include <daguai/plays/five.hpp>
 
 namespace daguai {
 
 namespace {
-
-// kTakeLow[n][b]: the n cards of rank byte b (four 2-bit suit counts, cards.hpp) with the
-// lowest suits, copies of a suit together (the reference's take_n), as a rank byte; n <= 5.
-struct TakeLow {
-  std::uint8_t low[6][256]{};
-  constexpr TakeLow() {
-    for (int n = 0; n <= 5; ++n)
-      for (int b = 0; b < 256; ++b) {
-        int left = n, out = 0;
-        for (int s = 0; s < kNumSuits && left > 0; ++s) {
-          const int k = std::min((b >> (2 * s)) & 3, left);
-          out |= k << (2 * s);
-          left -= k;
-        }
-        low[n][b] = std::uint8_t(out);
-      }
-  }
-};
-constexpr TakeLow kTakeLow{};
-inline unsigned take_low(unsigned byte, int n) { return kTakeLow.low[n][byte]; }
 
 // The cards of rank r in `byte` (a rank byte: four 2-bit suit counts, R2) as units of up to three,
 // lowest suits first (triples, then a pair or a single), each a natural play of that rank with

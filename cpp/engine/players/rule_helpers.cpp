@@ -5,22 +5,6 @@
 
 namespace daguai {
 
-namespace {
-
-// The n lowest-suit cards of rank byte b (suit 0 first, copies of a suit together): the
-// smallest rank byte of n cards, the first sub-multiset legal_plays lists (moves.hpp).
-unsigned take_lowest(unsigned b, int n) {
-  unsigned out = 0;
-  for (int s = 0; s < kNumSuits && n > 0; ++s) {
-    const int k = std::min(int((b >> (2 * s)) & 3), n);
-    out |= unsigned(k) << (2 * s);
-    n -= k;
-  }
-  return out;
-}
-
-}  // namespace
-
 bool cheapest_follow(const Cards& hand, int level, const Rules& rules, const Play& top,
                      PlayList* scratch, Play* out) {
   const int size = top.size();
@@ -56,7 +40,7 @@ bool cheapest_follow(const Cards& hand, int level, const Rules& rules, const Pla
   if (best_rank >= 0) {
     const int a = std::min(sj, best_j);
     out->cards =
-        rank_cards(best_rank, take_lowest(unsigned(hand.rank_byte(best_rank)), size - best_j)) +
+        rank_cards(best_rank, take_low(unsigned(hand.rank_byte(best_rank)), size - best_j)) +
         Cards{0, std::uint64_t(a | (best_j - a) << 2) << 40};
     out->key = small_key(rank_power(best_rank, level));
     out->info = play_info(kind, size, best_j, level, decks);

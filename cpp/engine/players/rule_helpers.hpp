@@ -2,9 +2,33 @@
 // plays, and the decisions outside the play phase (R11).
 #pragma once
 
+#include <algorithm>
+#include <cstdint>
+
 #include <daguai/players/policy.hpp>
 
 namespace daguai {
+
+// kTakeLow.low[n][b]: the n cards of rank byte b (four 2-bit suit counts, cards.hpp) with the
+// lowest suits, copies of a suit together, as a rank byte (n <= 5): the first sub-multiset
+// legal_plays lists (moves.hpp), and the planner's units.
+struct TakeLow {
+  std::uint8_t low[6][256]{};
+  constexpr TakeLow() {
+    for (int n = 0; n <= 5; ++n)
+      for (int b = 0; b < 256; ++b) {
+        int left = n, out = 0;
+        for (int s = 0; s < kNumSuits && left > 0; ++s) {
+          const int k = std::min((b >> (2 * s)) & 3, left);
+          out |= k << (2 * s);
+          left -= k;
+        }
+        low[n][b] = std::uint8_t(out);
+      }
+  }
+};
+inline constexpr TakeLow kTakeLow{};
+inline unsigned take_low(unsigned byte, int n) { return kTakeLow.low[n][byte]; }
 
 // Level cards and jokers among the cards of a play.
 inline int control_cards(const Play& p, int level) {
