@@ -80,12 +80,14 @@ bool cheapest_follow(const Cards& hand, int level, const Rules& rules, const Pla
   const int size = top.size();
   if (size < 1 || size > 3) {
     // Most five-card tops the heuristic gets here cannot be beaten at all (about three in
-    // four in heuristic rounds): a few rank counts often say so, else count_plays does by
-    // arithmetic, without the generator.
-    if (rules.wild != Wild::kDeclare && top.kind() >= Kind::kFullHouse &&
-        !five_follow_possible(hand, level, rules, top))
+    // four in heuristic rounds): a few rank counts say so for most tops of a full house or
+    // higher (when they see a possible play there mostly is one: list them); count_plays says
+    // so by arithmetic for the other tops, without the generator.
+    if (rules.wild != Wild::kDeclare && top.kind() >= Kind::kFullHouse) {
+      if (!five_follow_possible(hand, level, rules, top)) return false;
+    } else if (count_plays(hand, level, rules, &top).total == 0) {
       return false;
-    if (count_plays(hand, level, rules, &top).total == 0) return false;
+    }
     scratch->clear();
     legal_plays(hand, level, rules, &top, scratch);
     if (scratch->empty()) return false;
