@@ -60,6 +60,24 @@ def test_cheapest_follow_is_the_first_cheapest_legal_follow(rules, level, data):
     assert got == _reference(hand, level, rules, top), (str(hand), level, str(top.cards))
 
 
+@settings(deadline=None, max_examples=400, suppress_health_check=[HealthCheck.too_slow])
+@given(rules=play_rules(), level=st.sampled_from(LEVELS), data=st.data())
+def test_cheapest_follow_of_a_full_house_or_higher(rules, level, data):
+    """Tops of the kinds a quick check of rank counts can rule out (full house, four-plus-one,
+    straight flush, five of a kind, R7), against hands from a few ranks and jokers, where
+    beating them is close: an empty answer is then the check's or the count's, both compared
+    with the listed follows."""
+    copies = 2 if rules.table == "4p2d" else 3
+    hand = Hand.from_faces(_faces(data.draw, copies, 12))
+    leader = Hand.from_faces(_faces(data.draw, copies, 14))
+    tops = [p for p in daguai.legal_plays(leader, level, rules=rules) if p.kind >= daguai.Kind.FULL_HOUSE]
+    if not tops:
+        return
+    top = tops[data.draw(st.integers(0, len(tops) - 1))]
+    got = _testing.cheapest_follow(hand, level, rules._core, top)
+    assert got == _reference(hand, level, rules, top), (str(hand), level, str(top.cards))
+
+
 def test_cheapest_follow_examples():
     rules = Rules()
     top = daguai.classify("5s", "2", rules)

@@ -102,6 +102,27 @@ def test_planner_makes_the_reference_s_plans_at_both_tables(rules, level, data):
     assert fast == _testing.heuristic_plan_reference(hand, level, rules._core), (str(hand), level)
 
 
+@settings(deadline=None, max_examples=60, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    rules=play_rules(),
+    seed=st.integers(0, 2**32),
+    exact=st.booleans(),
+    seats=st.integers(1, 63),
+    games=st.integers(1, 3),
+)
+def test_the_plan_kept_in_a_game_is_the_plan_made_from_scratch(rules, seed, exact, seats, games):
+    """In real matches (R8-R11: plays, passes, tribute and return change the hands), at every
+    decision of a heuristic seat the plan it decides from (kept in its scratch across the
+    trick's decisions and updated after its plays, planner.hpp update_plan) is the plan made
+    from scratch for its hand. The seats of the mask play the heuristic, the others random,
+    and each seat's scratch is kept across games that may be at other levels (BatchEnv)."""
+    if rules.table == "4p2d":  # four seats (R18)
+        seats = seats % 15 + 1
+    checked, mismatches = _testing.heuristic_plan_trace(rules._core, seed, games, 2, exact, seats)
+    assert checked > 0
+    assert not mismatches, mismatches[0]
+
+
 def test_plan_updates_sees_a_stale_plan():
     """The hook compares what it should: a plan kept for a hand that lost a unit differs from
     the plan of the old hand (the check cannot pass by returning one plan twice)."""

@@ -12,6 +12,7 @@
 #include <daguai/catalog/catalog.hpp>
 #include <daguai/game/infostate.hpp>
 #include <daguai/game/position.hpp>
+#include <daguai/players/heuristic.hpp>
 #include <daguai/players/planner.hpp>
 #include <daguai/players/rule_helpers.hpp>
 #include <daguai/search/inference.hpp>
@@ -183,6 +184,56 @@ void bind_testing_hooks(py::module_& t) {
       py::arg("hands"), py::arg("levels"), py::arg("rules"), py::arg("exact"),
       "update_plan over a sequence of hands (one plan and memo kept throughout) beside the plan "
       "of each hand made from scratch: a list of (updated, from scratch) plays.");
+  t.def(
+      "heuristic_plan_trace",
+      [](const Rules& rules, std::uint64_t seed, int games, std::size_t rounds, bool exact,
+         unsigned heuristic_seats) {
+        // The heuristic's seats keep their scratch from game to game (as a batch's opponents
+        // do, BatchEnv), the other seats play random; at every decision of a heuristic seat in
+        // the play phase, the plan it decided from is compared with the plan made from scratch.
+        std::array<PolicyScratch, kSeats> scratch;
+        py::list mismatches;
+        std::size_t checked = 0;
+        std::vector<Play> fresh;
+        for (int game = 0; game < games; ++game) {
+          GameState g(rules, seed, std::uint64_t(game), true, false);
+          std::array<Rng, kSeats> rng;
+          for (int s = 0; s < kSeats; ++s)
+            rng[std::size_t(s)] =
+                Rng::stream(seed, std::uint64_t(game), Stream::kPolicy, std::uint64_t(s));
+          while (!g.match_over() && g.results().size() < rounds) {
+            const int seat = g.current_player();
+            PolicyScratch& s = scratch[std::size_t(seat)];
+            const PolicyView view(g);
+            Action a;
+            if ((heuristic_seats >> seat) & 1) {
+              const Cards hand = g.hand(seat);
+              a = exact ? heuristic_exact_action(view, rng[std::size_t(seat)], s)
+                        : heuristic_action(view, rng[std::size_t(seat)], s);
+              if (g.phase() == Phase::kPlay) {
+                if (exact)
+                  exact_plan(hand, g.level_rank(), rules, &fresh);
+                else
+                  plan_hand(hand, g.level_rank(), rules, &fresh);
+                ++checked;
+                if (s.plan != fresh)
+                  mismatches.append(
+                      py::make_tuple(hand, g.level_rank(), py::cast(s.plan), py::cast(fresh)));
+              }
+            } else {
+              a = decide(PolicyId::kRandom, view, rng[std::size_t(seat)], s);
+            }
+            g.apply(a);
+          }
+        }
+        return py::make_tuple(checked, mismatches);
+      },
+      py::arg("rules"), py::arg("seed"), py::arg("games"), py::arg("rounds"), py::arg("exact"),
+      py::arg("heuristic_seats"),
+      "Plays `games` matches of `rounds` rounds (heuristic on the seats of the mask, random on "
+      "the others; each seat's scratch kept across the games) and compares, at every heuristic "
+      "decision in play, its plan with the plan made from scratch: (decisions checked, "
+      "[(hand, level, kept plan, fresh plan) for each that differs]).");
   t.def(
       "cheapest_follow",
       [](py::handle hand, py::handle level, const Rules& rules, const Play& top) -> py::object {

@@ -5,10 +5,89 @@
 
 namespace daguai {
 
+namespace {
+
+// Whether `hand` may hold a five-card play that beats `top`, a full house, four-plus-one,
+// straight flush or five of a kind (R7: of its kind with a higher key, or of a higher kind),
+// under wild auto or high (R6: a set is the highest kind it can form). Necessary conditions
+// only, so false means no play beats it; true means perhaps. Under auto and high the triple of
+// a full house and the four of a four-plus-one hold a natural card of their rank, and so does
+// its pair or single: with jokers only there, the natural cards are of one rank and the set is
+// a five of a kind. A straight flush's natural cards are of one suit inside its window.
+// The natural cards of each rank as bytes (Cards layout: ranks 0..7 in lo, 8..12 in the low
+// five bytes of hi): the four 2-bit suit counts of each rank byte added up.
+inline std::uint64_t byte_counts(std::uint64_t w) {
+  const std::uint64_t y = (w & 0x3333333333333333ULL) + ((w >> 2) & 0x3333333333333333ULL);
+  return (y & 0x0F0F0F0F0F0F0F0FULL) + ((y >> 4) & 0x0F0F0F0F0F0F0F0FULL);
+}
+
+bool five_follow_possible(const Cards& hand, int level, const Rules& rules, const Play& top) {
+  const Kind kt = top.kind();
+  const int sub = int(top.key & 0xFFFFF);
+  const int jokers = hand.jokers();
+  if (jokers >= 5) return true;  // an all-joker five (R6)
+  const std::uint64_t cl = byte_counts(hand.lo), ch = byte_counts(hand.hi & Cards::kHiNatural);
+  // ranks with at least k natural cards (k >= 1; a byte count is at most 12)
+  auto at_least = [&](int k) {
+    const std::uint64_t add = 0x0101010101010101ULL * std::uint64_t(0x80 - k);
+    return gather_byte_lsbs((cl + add) >> 7) | gather_byte_lsbs((ch + add) >> 7) << 8;
+  };
+  constexpr unsigned kAll = (1u << kNumRanks) - 1;
+  const unsigned m1 = at_least(1), m2 = at_least(2);
+  // the ranks of a power above top's key (a full house, four-plus-one or five of a kind of
+  // natural rank: its key is the power, R7), powers 0..12 (rank_power: the level rank 12)
+  unsigned above = kAll;
+  if (kt == Kind::kFullHouse || kt == Kind::kFourPlusOne || kt == Kind::kFiveOfAKind) {
+    const int p = sub + 1;  // the least power that beats
+    if (p > kLevelPower) {
+      above = 0;
+    } else {
+      const unsigned lv = 1u << level;
+      above = (kAll & ~((1u << p) - 1) & (lv - 1)) | (kAll & ~((2u << p) - 1) & ~(2 * lv - 1)) | lv;
+    }
+  }
+  if (at_least(5 - jokers) & (kt == Kind::kFiveOfAKind ? above : kAll)) return true;
+  const bool two_ranks = (m1 & (m1 - 1)) != 0;
+  if (kt <= Kind::kFourPlusOne && two_ranks) {
+    const unsigned four = (jokers >= 4 ? m1 : at_least(4 - jokers));
+    if (four & (kt == Kind::kFourPlusOne ? above : kAll)) return true;
+  }
+  if (kt == Kind::kFullHouse && two_ranks) {
+    for (unsigned x = m1 & above; x; x &= x - 1) {
+      const int t = __builtin_ctz(x);
+      const int ct = int((t < 8 ? cl >> (8 * t) : ch >> (8 * (t - 8))) & 0xFF);
+      const int pair_need = (m2 & ~(1u << t)) ? 0 : 1;  // another rank is held (two_ranks)
+      if (std::max(0, 3 - ct) + pair_need <= jokers) return true;
+    }
+  }
+  if (kt <= Kind::kStraightFlush) {
+    const int first = first_straight(rules.wrap_straights);
+    const int from = kt == Kind::kStraightFlush ? std::max(first, sub + 1) : first;
+    for (int s = 0; s < kNumSuits; ++s) {
+      const unsigned in_suit = suit_rank_mask(hand, s);
+      if (__builtin_popcount(in_suit) + jokers < 5) continue;
+      for (int t = from; t < kNumRanks; ++t)
+        if (__builtin_popcount(in_suit & straight_ranks(t)) + jokers >= 5) return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
 bool cheapest_follow(const Cards& hand, int level, const Rules& rules, const Play& top,
                      PlayList* scratch, Play* out) {
   const int size = top.size();
   if (size < 1 || size > 3) {
+    // Most five-card tops the heuristic gets here cannot be beaten at all (about three in
+    // four in heuristic rounds): a few rank counts say so for most tops of a full house or
+    // higher (when they see a possible play there mostly is one: list them); count_plays says
+    // so by arithmetic for the other tops, without the generator.
+    if (rules.wild != Wild::kDeclare && top.kind() >= Kind::kFullHouse) {
+      if (!five_follow_possible(hand, level, rules, top)) return false;
+    } else if (count_plays(hand, level, rules, &top).total == 0) {
+      return false;
+    }
     scratch->clear();
     legal_plays(hand, level, rules, &top, scratch);
     if (scratch->empty()) return false;
