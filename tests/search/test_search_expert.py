@@ -23,6 +23,28 @@ def test_expert_is_a_search_policy_never_a_rollout_policy():
         _core.catalog._search(daguai.Game(1).state, 8, 0.0, 1, "expert", 1)
 
 
+def test_expert416_is_the_expert_with_416_rollouts():
+    # docs/search.md "expert416": the same race (seed, the network's choice and best groups) with
+    # 416 rollouts instead of 256; each arm's value in a world both races play is the same (R17:
+    # a (candidate, world) value depends only on the view, the seed, the candidate and the world)
+    entries = {e["name"]: e for e in _core.catalog.policy_entries()}
+    assert entries["expert416"] == {"name": "expert416", "kind": "search", "rollouts": 416}
+    g, searched = daguai.Game(5), 0
+    while searched < 3:
+        if g.phase == "play" and len(g.legal_actions()) > 2:
+            small = _core.catalog._traced_decision(g.state, "expert", 9, 0)
+            big = _core.catalog._traced_decision(g.state, "expert416", 9, 0)
+            assert small[1] and big[1] and small[2] == big[2]
+            assert [str(r[0]) for r in small[3]] == [str(r[0]) for r in big[3]]
+            spent = (sum(r[1] for r in small[3]), sum(r[1] for r in big[3]))
+            assert (small[5], big[5]) == (256, 416) == spent
+            for a, b in zip(small[3], big[3], strict=True):
+                m = min(a[1], b[1])
+                assert m >= 1 and list(a[7][:m]) == list(b[7][:m])
+            searched += 1
+        g.step(daguai.bots.heuristic(g, g.current_player))
+
+
 def test_expert_is_the_plain_search_without_a_learned_model():
     # no shipped model: the incumbent is the rollout policy's choice, as pimc's (R17: the same
     # seeds give the same games)
