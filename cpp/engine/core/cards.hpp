@@ -117,9 +117,13 @@ struct Cards {
   constexpr int jokers() const { return sj() + bj(); }
   constexpr Cards naturals() const { return Cards{lo, hi & kHiNatural}; }
 
-  // Multiset containment: every count of o <= the count here.
-  constexpr bool contains(const Cards& o) const {
-    return !field_gt(o.lo, lo) && !field_gt(o.hi, hi);
+  // Multiset containment: every count of o <= the count here. Word subtraction x - y borrows
+  // out of a 2-bit field exactly when that field of y exceeds x's; the borrow into bit i is
+  // bit i of (x - y) ^ x ^ y, so a borrow into some field's bit 0, or out of the word (y > x),
+  // means a count of o is larger (field_gt is the per-field reference).
+  constexpr bool contains(const Cards& o) const { return !borrows(lo, o.lo) && !borrows(hi, o.hi); }
+  static constexpr bool borrows(std::uint64_t x, std::uint64_t y) {
+    return y > x || (((x - y) ^ x ^ y) & kLowBits) != 0;
   }
   // Unchecked multiset sum / difference (see the layout note).
   constexpr Cards operator+(const Cards& o) const { return Cards{lo + o.lo, hi + o.hi}; }

@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <bit>
 
 #include <daguai/game/audience.hpp>
 #include <daguai/game/position.hpp>
@@ -140,15 +141,6 @@ void GameState::set_auto_pass(bool on) {
   pub_.auto_pass = on;
   log_event(EventType::kAutoPass, -1, -1, nullptr, 0, on ? 1 : 0);
   run_auto_passes();
-}
-
-int GameState::next_active(int seat) const {
-  const Table& tb = *table_;
-  for (int k = 1; k <= tb.seats; ++k) {
-    const int s = tb.next(seat, k);
-    if (!((pub_.out_mask >> s) & 1)) return s;
-  }
-  return -1;
 }
 
 void GameState::push_event(EventType t, int seat, int other, const Play* play, std::int32_t index,
@@ -440,7 +432,35 @@ void GameState::check(const Action& a) const {
   throw GameError("unknown action type");
 }
 
+namespace {
+
+// apply's test of a play by the seat to act in the play phase: the tests of check_play (the
+// cards in the hand, the play's level, its classification, beating the top) in one pass, no
+// message built. False under Wild::kDeclare (check() then tests the play's interpretations).
+[[gnu::always_inline]] inline bool accepts_play(const PublicState& pub, const Cards& hand,
+                                                const Play& p) {
+  const int level = pub.level_rank();
+  if (!hand.contains(p.cards) || p.level() != level) return false;
+  if (pub.top_seat >= 0 && !beats(p, pub.top)) return false;
+  if (pub.rules.wild == Wild::kDeclare) return false;
+  Play q;
+  return classify(p.cards, level, pub.rules, &q) && q == p;
+}
+
+}  // namespace
+
+// The play phase's two decisions (R8) by the seat to act are tested inline, as check() tests
+// them; anything else, or anything the inline test does not accept, goes through check(),
+// which throws the documented error (or accepts, under Wild::kDeclare).
 void GameState::apply(const Action& a) {
+  if (pub_.phase == Phase::kPlay && (a.seat < 0 || a.seat == pub_.current)) {
+    if (a.type == ActionType::kPass) {
+      if (pub_.top_seat >= 0) return pass_step(false);
+    } else if (a.type == ActionType::kPlay &&
+               accepts_play(pub_, hands_[std::size_t(pub_.current)], a.play)) {
+      return play_step(a.play);
+    }
+  }
   check(a);
   apply_trusted(a);
 }
@@ -449,6 +469,13 @@ void GameState::apply_trusted(const Action& a) {
 #ifndef NDEBUG
   check(a);
 #endif
+  if (a.type == ActionType::kPlay) return play_step(a.play);
+  if (a.type == ActionType::kPass) return pass_step(false);
+  apply_exchange(a);
+}
+
+// The tribute phases' decisions (R11), trusted.
+void GameState::apply_exchange(const Action& a) {
   const int seat = pub_.current;
   const int i = pub_.pair_step;
   // A tribute exchange: one card moves between the pair, is remembered, and is logged.
@@ -464,11 +491,8 @@ void GameState::apply_trusted(const Action& a) {
   };
   switch (a.type) {
     case ActionType::kPlay:
-      apply_play(a.play);
-      return;
     case ActionType::kPass:
-      apply_pass(false);
-      return;
+      return;  // apply_trusted's
     case ActionType::kTribute:
       exchange(seat, pub_.receivers[i], &pub_.tribute_face[i], EventType::kTribute,
                pub_.receivers[i]);
@@ -508,16 +532,29 @@ void GameState::apply_forced_pass() {
   apply_pass(true);
 }
 
-void GameState::apply_play(const Play& p) {
+// ---- the play phase (R8) ----------------------------------------------------------------
+
+// R1 order: the first seat after `seat` (wrapping, `seat` itself last) still holding cards:
+// the lowest active seat above `seat`, else the lowest active seat.
+inline int GameState::next_active(int seat) const {
+  const unsigned active = ~pub_.out_mask & table_->all_mask();
+  const unsigned after = active & ~((2u << seat) - 1u);
+  const unsigned m = after ? after : active;
+  return m ? std::countr_zero(m) : -1;
+}
+
+inline void GameState::play_step(const Play& p) {
   const int seat = pub_.current;
-  hands_[seat] -= p.cards;
-  pub_.cards_left[std::size_t(seat)] = std::int8_t(hands_[std::size_t(seat)].size());
-  pub_.played[seat] += p.cards;
+  Cards& hand = hands_[std::size_t(seat)];
+  hand -= p.cards;
+  const int left = hand.size();
+  pub_.cards_left[std::size_t(seat)] = std::int8_t(left);
+  pub_.played[std::size_t(seat)] += p.cards;
   log_event(EventType::kPlay, seat, -1, &p);
   pub_.top = p;
   pub_.top_seat = seat;
   pub_.passed = 0;
-  if (hands_[seat].empty()) {  // R8: out, in finishing order
+  if (left == 0) {  // R8: out, in finishing order
     pub_.finish_order[std::size_t(pub_.players_out++)] = std::int8_t(seat);
     pub_.out_mask |= 1u << seat;
     const unsigned team_mask = table_->team_mask(team_of(seat));
@@ -530,7 +567,7 @@ void GameState::apply_play(const Play& p) {
   run_auto_passes();
 }
 
-void GameState::apply_pass(bool automatic) {
+inline void GameState::pass_step(bool automatic) {
   const int seat = pub_.current;
   pub_.passed |= 1u << seat;
   if (automatic) pub_.forced.push_back(ForcedPass{std::int8_t(seat), pub_.top, pub_.played[seat]});
@@ -538,9 +575,11 @@ void GameState::apply_pass(bool automatic) {
   end_trick_or_continue(seat);
 }
 
+void GameState::apply_pass(bool automatic) { pass_step(automatic); }
+
 // R8: the trick ends when every player still holding cards, other than the one who made
 // the last play, has passed since that play (R18: at most 3 others at 4p2d).
-void GameState::end_trick_or_continue(int from) {
+inline void GameState::end_trick_or_continue(int from) {
   const unsigned active = ~pub_.out_mask & table_->all_mask();
   const unsigned others = active & ~(1u << pub_.top_seat);
   if ((others & ~pub_.passed) != 0) {
@@ -565,11 +604,10 @@ void GameState::end_trick_or_continue(int from) {
   pub_.current = leader;
 }
 
-void GameState::run_auto_passes() {
-  if (!pub_.auto_pass) return;
+void GameState::auto_passes() {
   while (pub_.phase == Phase::kPlay && pub_.top_seat >= 0 &&
          !has_legal_follow(hands_[pub_.current], level_rank(), pub_.rules, pub_.top))
-    apply_pass(true);
+    pass_step(true);
 }
 
 }  // namespace daguai

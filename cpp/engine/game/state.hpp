@@ -266,12 +266,20 @@ class GameState {
                    const std::int8_t* recv);
   void start_play();
   void next_tribute_step();
-  void end_trick_or_continue(int from);
   void finish_round();
-  int next_active(int seat) const;
-  void apply_pass(bool automatic);
-  void apply_play(const Play& p);
-  void run_auto_passes();
+  void apply_exchange(const Action& a);
+  // The play phase's steps (R8). Declared inline and defined in state.cpp, the only file that
+  // calls them, so that apply and apply_trusted are one function each on their hot path.
+  inline void play_step(const Play& p);
+  inline void pass_step(bool automatic);
+  inline void end_trick_or_continue(int from);
+  inline int next_active(int seat) const;
+  void apply_pass(bool automatic);  // pass_step, out of line (position.cpp)
+  // auto_pass: the forced passes due now (the test inline, the loop out of line).
+  void run_auto_passes() {
+    if (pub_.auto_pass) auto_passes();
+  }
+  void auto_passes();
   // Logs when recording; the test is inline so an unrecorded game (rollouts) pays no call.
   void log_event(EventType t, int seat, int other, const Play* play, std::int32_t index = 0,
                  std::uint8_t flags = 0) {

@@ -115,7 +115,8 @@ bool BatchEnv::advance(Env& e, float* r) {
     const int k = opponents_[std::size_t(seat)];
     if (k < 0) return false;
     const std::size_t rounds_before = e.g.results().size();
-    e.g.apply(
+    // a built-in policy's choice among the legal actions: applied without check (state.hpp)
+    e.g.apply_trusted(
         choose_action(PolicyId(k), e.g, e.rngs[std::size_t(seat)], scratch_[std::size_t(seat)]));
     if (e.g.results().size() > rounds_before) {
       const RoundResult& res = e.g.results().back();

@@ -18,10 +18,10 @@ std::pair<float, float> branch_value(const GameState& g, const Action& a, int se
                                      std::array<PolicyScratch, kSeats>& scratch) {
   GameState c = g;
   const std::size_t rounds = c.results().size();
-  c.apply(a);
+  c.apply_trusted(a);  // a candidate: a legal action of g (state.hpp)
   while (!c.match_over() && c.results().size() == rounds) {
     const std::size_t s = std::size_t(c.current_player());
-    c.apply(choose_action(policy[s], c, rngs[s], scratch[s]));
+    c.apply_trusted(choose_action(policy[s], c, rngs[s], scratch[s]));  // a policy's choice
   }
   const RoundResult& r = c.results().back();
   const float wl = r.winner < 0 ? 0.0f : (r.winner == team_of(seat) ? 1.0f : -1.0f);
@@ -98,7 +98,7 @@ void self_play(const SelfPlayConfig& cfg, Frames* out, std::int64_t* rounds) {
       const PolicyId k = cfg.policies[s];
       const std::shared_ptr<const Network> net = model_of(k, g.rules().table);
       if (!cfg.record[s] || g.phase() != Phase::kPlay) {
-        g.apply(choose_action(k, g, rngs[s], scratch[s]));
+        g.apply_trusted(choose_action(k, g, rngs[s], scratch[s]));  // a policy's choice
         continue;
       }
       if (!net && k != PolicyId::kHeuristic)
@@ -108,7 +108,7 @@ void self_play(const SelfPlayConfig& cfg, Frames* out, std::int64_t* rounds) {
       const std::vector<float>& q = d.q;
       const int n = d.size();
       if (n <= 1) {
-        g.apply(n == 1 ? cands.actions[0] : d.heuristic);
+        g.apply_trusted(n == 1 ? cands.actions[0] : d.heuristic);  // legal by construction
         continue;
       }
       int main = net ? learned_pick(q.data(), n, cands.heuristic, net->margin())
@@ -135,7 +135,7 @@ void self_play(const SelfPlayConfig& cfg, Frames* out, std::int64_t* rounds) {
         push_frame(out, d.state, &cands.features[std::size_t(alt) * kActionFeatures], va, game,
                    seat);
       }
-      g.apply(cands.actions[std::size_t(main)]);
+      g.apply_trusted(cands.actions[std::size_t(main)]);  // a candidate: legal
     }
     if (rounds) ++*rounds;
   }
