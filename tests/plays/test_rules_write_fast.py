@@ -101,3 +101,27 @@ def test_r8_fast_written_plays_rare_families():
                         continue
                     total += _same(hand, level, top, rules)
     assert total > 10_000  # the loops above did write plays
+
+
+def test_batch_face_range_error_names_row_and_value():
+    """classify_many / beats_many on uint8 rows: the C++ loop finds an id out of range 0..53 and
+    the error names the first one (its row and value) as plays.py's check of wider integers
+    does, even when an earlier row is no play or has a face too often (R2)."""
+    import numpy as np
+    import pytest
+
+    good = np.array([[0, 4, 8, 12, 16]] * 4, dtype=np.uint8)  # 2s 3s 4s 5s 6s
+    bad = good.copy()
+    bad[2, 3] = 200
+    bad[1] = [0, 0, 0, 0, 1]  # a face four times: an earlier row's own error
+    for what, call in (("classify_many", lambda: daguai.classify_many(bad)),
+                       ("beats_many", lambda: daguai.beats_many(good, bad)),
+                       ("beats_many", lambda: daguai.beats_many(bad, good))):
+        with pytest.raises(ValueError, match=rf"^{what}: face id 200 \(row 2\) is out of range 0\.\.53$"):
+            call()
+    wide = bad.astype(np.int64)
+    wide[2, 3] = 300
+    with pytest.raises(ValueError, match=r"^classify_many: face id 300 \(row 2\)"):
+        daguai.classify_many(wide)
+    with pytest.raises(ValueError):  # no id out of range: the copy error stands
+        daguai.classify_many(bad[:2])
