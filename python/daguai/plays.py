@@ -241,10 +241,16 @@ def plays_to_array(plays: Iterable[Play]) -> np.ndarray:
 
 
 def _face_rows(faces: np.ndarray, what: str) -> np.ndarray:
-    """An (n, k) uint8 array of face ids, or CardError naming the first bad entry."""
+    """An (n, k) uint8 array of face ids, or CardError naming the first bad entry.
+
+    A uint8 array goes to C++ as it is: the batch loop checks every id as it classifies and
+    raises the same error (bind_plays.cpp ``throw_face_range``). Wider integers are checked
+    here, before the conversion would wrap them."""
     a = np.asarray(faces)
     if a.ndim != 2:
         raise _core.core.CardError(f"{what} needs an (n, k) array of face ids, got shape {a.shape}")
+    if a.dtype == np.uint8:
+        return np.ascontiguousarray(a)
     if a.dtype.kind not in "iu":
         raise _core.core.CardError(f"{what} needs integer face ids, got dtype {a.dtype}")
     bad = (a < 0) | (a > 53)

@@ -7,6 +7,8 @@
 #include <cstddef>
 #include <cstring>
 #include <functional>
+#include <initializer_list>
+#include <string>
 
 #include "convert.hpp"
 #include "guard.hpp"
@@ -392,6 +394,23 @@ void bind_draws(py::module_& m) {
       "Play.");
 }
 
+// The batch loops check every face id as they classify (a bad id counts in a nibble no face
+// reaches, pattern.cpp): when one throws, the documented error (plays.py _face_rows) names the
+// first id out of range 0..53 of the arrays in turn, if there is one; else its own error stands.
+// Call from a catch block.
+[[noreturn]] void throw_face_range(const char* what,
+                                   std::initializer_list<const py::array*> arrays) {
+  for (const py::array* a : arrays) {
+    const auto* f = static_cast<const std::uint8_t*>(a->data());
+    const py::ssize_t k = a->shape(1), n = a->shape(0) * k;
+    for (py::ssize_t i = 0; i < n; ++i)
+      if (f[i] >= kNumFaces)
+        throw CardError(std::string(what) + ": face id " + std::to_string(f[i]) + " (row " +
+                        std::to_string(i / k) + ") is out of range 0..53");
+  }
+  throw;
+}
+
 // PLAY_DTYPE rows to and from Play objects, and the batch classifiers.
 void bind_play_arrays(py::module_& m) {
   m.attr("PLAY_DTYPE") = py::dtype::of<PlayRow>();
@@ -463,9 +482,11 @@ void bind_play_arrays(py::module_& m) {
         const std::uint8_t* f = faces.data();
         std::uint8_t* ko = kinds.mutable_data();
         std::uint32_t* kk = keys.mutable_data();
-        {
+        try {
           py::gil_scoped_release nogil;  // inputs converted; outputs owned by this call
           classify_batch(f, std::size_t(n), k, nullptr, k, lv, rules, ko, kk);
+        } catch (const std::exception&) {
+          throw_face_range("classify_many", {&faces});
         }
         return py::make_tuple(kinds, keys);
       },
@@ -487,9 +508,11 @@ void bind_play_arrays(py::module_& m) {
         bool* o = out.mutable_data();
         const std::uint8_t* pa = a.data();
         const std::uint8_t* pb = b.data();
-        {
+        try {
           py::gil_scoped_release nogil;  // inputs converted; output owned by this call
           beats_batch(pa, pb, std::size_t(n), ka, kb, lv, rules, o);
+        } catch (const std::exception&) {
+          throw_face_range("beats_many", {&a, &b});
         }
         return out;
       },

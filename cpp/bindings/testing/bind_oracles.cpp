@@ -43,6 +43,20 @@ void bind_testing_oracles(py::module_& t) {
       py::arg("cards"), py::arg("level"), py::arg("rules"),
       "Test hook: classify through the branchy reference classifier (not the five-card tables).");
   t.def(
+      "legal_plays_generic",
+      [](py::handle hand, py::handle level, py::handle top, const Rules& rules) {
+        const int lv = to_level(level);
+        const Cards h = to_cards(hand, table_of(rules), "hand");
+        Play tp;
+        const Play* t = optional_top(top, lv, rules, &tp);
+        PlayList buf;
+        detail::legal_plays_generic(h, lv, rules, t, &buf);
+        return std::vector<Play>(buf.begin(), buf.end());
+      },
+      py::arg("hand"), py::arg("level"), py::arg("top"), py::arg("rules"),
+      "Test hook: legal_plays through the generators' generic path alone (one play at a time); "
+      "legal_plays, with its writing fast paths, must equal it in order.");
+  t.def(
       "exhaustive_world",
       [](const InfoState& v) -> py::object {
         Hands h{};

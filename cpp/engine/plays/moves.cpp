@@ -79,6 +79,17 @@ struct RankPowers {
   }
 };
 inline constexpr RankPowers kRankPowers{};
+// C(n, k) for n = 0..13, k = 0..5 (the flush writer's room).
+struct Binomials {
+  std::uint16_t c[14][6]{};
+  constexpr Binomials() {
+    for (int n = 0; n < 14; ++n) {
+      c[n][0] = 1;
+      for (int k = 1; k < 6 && n > 0; ++k) c[n][k] = std::uint16_t(c[n - 1][k - 1] + c[n - 1][k]);
+    }
+  }
+};
+inline constexpr Binomials kChoose{};
 
 constexpr std::uint32_t kMaxFlushKey =
     (std::uint32_t(int(Kind::kFlush) - int(Kind::kStraight)) << 20) | 0xFFFFF;
@@ -448,6 +459,13 @@ class Generator {
     *cur = l->data_ + used;
     *end = l->data_ + l->cap_;
   }
+  // Room for at least n more plays.
+  static void grow(PlayList* l, Play** cur, Play** end, std::size_t n) {
+    const std::size_t used = std::size_t(*cur - l->data_);
+    l->reserve(std::max({used + n, 2 * l->cap_, std::size_t(1024)}));
+    *cur = l->data_ + used;
+    *end = l->data_ + l->cap_;
+  }
   static void finish(PlayList* l, Play* cur) { l->size_ = std::size_t(cur - l->data_); }
 };
 
@@ -460,7 +478,9 @@ namespace {
 //   kCount   count them per family without writing (count_plays)
 //   kSelect  skip `target` plays, write the next one to *pick and stop (play_at)
 //   kAny     stop at the first one (has_legal_follow)
-enum Mode { kWrite = 0, kCount = 1, kSelect = 2, kAny = 3 };
+//   kWriteRef  append each through the generic path alone (no writing fast path: the
+//            reference they are tested against, legal_plays_generic)
+enum Mode { kWrite = 0, kCount = 1, kSelect = 2, kAny = 3, kWriteRef = 4 };
 
 // Mode flags are template parameters so the hot emission path has no runtime mode tests.
 template <bool kDeclare, bool kHigh, bool kFollow, int kMode = kWrite>
@@ -496,7 +516,10 @@ class Gen {
       min_key_ = top->key + 1;
       size_ = top->size();
     }
-    if constexpr (kMode == kWrite) Generator::bind(out, &cur_, &end_);
+    if constexpr (kMode == kWrite || kMode == kWriteRef) Generator::bind(out, &cur_, &end_);
+    info0_ = play_info(Kind(0), 0, 0, level, copies_);
+    hand_lo_ = hand.lo;
+    hand_hi_ = hand.hi;
   }
 
   // Every family in order, or only family `only` (moves.hpp "PlayCounts").
@@ -507,15 +530,45 @@ class Gen {
       body();
       if constexpr (kMode == kCount) counts_->family[f] = std::uint32_t(count_ - before);
     };
-    family(0, size_ == 0 || size_ == 1, [&] { singles(); });
-    family(1, size_ == 0 || size_ == 2, [&] { groups(2, Kind::kPair); });
-    family(2, size_ == 0 || size_ == 3, [&] { groups(3, Kind::kTriple); });
+    family(0, size_ == 0 || size_ == 1, [&] {
+      if constexpr (kFast)
+        fast_singles();
+      else
+        singles();
+    });
+    family(1, size_ == 0 || size_ == 2, [&] {
+      if constexpr (kFast)
+        fast_groups<2>(Kind::kPair);
+      else
+        groups(2, Kind::kPair);
+    });
+    family(2, size_ == 0 || size_ == 3, [&] {
+      if constexpr (kFast)
+        fast_groups<3>(Kind::kTriple);
+      else
+        groups(3, Kind::kTriple);
+    });
     const bool five = size_ == 0 || size_ == 5;
     family(3, five, [&] { fives(); });
-    family(4, five, [&] { two_ranks(); });
-    family(5, five, [&] { sequences(); });
-    family(6, five && (!kFollow || min_key_ <= kMaxFlushKey), [&] { flushes(); });
-    if constexpr (kMode == kWrite) Generator::finish(list_, cur_);
+    family(4, five, [&] {
+      if constexpr (kFast)
+        fast_two_ranks();
+      else
+        two_ranks();
+    });
+    family(5, five, [&] {
+      if constexpr (kFast)
+        fast_sequences();
+      else
+        sequences();
+    });
+    family(6, five && (!kFollow || min_key_ <= kMaxFlushKey), [&] {
+      if constexpr (kFast)
+        fast_flushes();
+      else
+        flushes();
+    });
+    if constexpr (kMode == kWrite || kMode == kWriteRef) Generator::finish(list_, cur_);
     if constexpr (kMode == kCount) counts_->total = count_;
   }
 
@@ -1033,6 +1086,428 @@ class Gen {
     flush_key_out(nat, sub);
   }
 
+  // ---------------------------------------------------------------------------------------
+  // The writing fast paths (kWrite under auto / high): each family writes its plays straight
+  // into the list through a local cursor. Room is made once per block of plays (no capacity
+  // test per play, the cursor stays in a register), a block's info word is made once, and
+  // the key comes from what the loop already knows. They write the same plays in the same
+  // order as the generic path (emit / put, kept as kWriteRef: detail::legal_plays_generic,
+  // which tests/plays/test_rules_write_fast.py compares them with); the rare cases (jokers
+  // alone, three jokers with two singles, a straight flush only, R18's limited flushes) go
+  // through the generic path, the member cursor kept in step.
+  static constexpr bool kFast = kMode == kWrite && !kDeclare;
+
+  // Room for n more plays; the cursor to write them through (then stored back in cur_).
+  [[gnu::always_inline]] Play* room(std::size_t n) {
+    if (std::size_t(end_ - cur_) < n) [[unlikely]]
+      Generator::grow(list_, &cur_, &end_, n);
+    return cur_;
+  }
+  std::uint32_t info_of(Kind kind, int size, int j) const {
+    return info0_ | std::uint32_t(kind) | (std::uint32_t(size) << 8) | (std::uint32_t(j) << 16);
+  }
+  [[gnu::always_inline]] static Play* write(Play* w, std::uint64_t lo, std::uint64_t hi,
+                                            std::uint32_t key, std::uint32_t info) {
+    w->cards.lo = lo;
+    w->cards.hi = hi;
+    w->key = key;
+    w->info = info;
+    return w + 1;
+  }
+  // A natural part with each composition of J jokers (the part alone for J = 0); with
+  // kFilter, only if its key beats the top (J = 0: written, and kept only then).
+  template <int J, bool kFilter>
+  [[gnu::always_inline]] Play* write_nat(Play* w, std::uint64_t lo, std::uint64_t hi,
+                                         std::uint32_t key, std::uint32_t info) const {
+    if constexpr (J == 0) {
+      w = write(w, lo, hi, key, info);
+      if constexpr (kFilter) w -= key < min_key_;
+      return w;
+    } else {
+      if (kFilter && key < min_key_) return w;
+      for (int i = 0; i < ncomp_[J]; ++i) w = write(w, lo, hi | comp_[J][i], key, info);
+      return w;
+    }
+  }
+  std::size_t comps(int j) const { return std::size_t(ncomp_[j]); }
+
+  // Singles: per rank held, one play per suit held, in suit order; then SJ, BJ (generic).
+  void fast_singles() {
+    const std::uint32_t info = info_of(Kind::kSingle, 1, 0);
+    Play* w = room(52);
+    for (unsigned x = present_; x; x &= x - 1) {
+      const int r = low_bit(x);
+      const std::uint32_t key = small_key(power_[r]);
+      if (kFollow && key < min_key_) continue;
+      const int shift = 8 * (r & 7);
+      const std::uint64_t word = r < 8 ? 0 : 1;
+      for (unsigned s = (cfg_[r] | (cfg_[r] >> 1)) & 0x55u; s; s &= s - 1) {
+        const std::uint64_t c = std::uint64_t(s & -s) << shift;
+        w = write(w, word ? 0 : c, word ? c : 0, key, info);
+      }
+    }
+    cur_ = w;
+    if (sj_ && (!kFollow || small_key(kSJPower) >= min_key_))
+      put(0, std::uint64_t(1) << 40, small_key(kSJPower), Kind::kSingle, 1, 1);
+    if (bj_ && (!kFollow || small_key(kBJPower) >= min_key_))
+      put(0, std::uint64_t(1) << 42, small_key(kBJPower), Kind::kSingle, 1, 1);
+  }
+
+  // Pairs / triples: per rank, its sub-multisets of Size - j cards with each composition of j
+  // jokers, j = 0, 1, (2); then the jokers alone (generic).
+  template <int Size>
+  void fast_groups(Kind kind) {
+    for (unsigned x = present_; x; x &= x - 1) {
+      const int r = low_bit(x);
+      const std::uint32_t key = small_key(power_[r]);
+      if (kFollow && key < min_key_) continue;
+      const int h = cfg_[r], shift = 8 * (r & 7);
+      const bool high_word = r >= 8;
+      for (int j = 0; j < Size && j <= jt_; ++j) {
+        const std::uint8_t* g = subs_begin(h, Size - j);
+        const std::uint8_t* ge = subs_end(h, Size - j);
+        if (g == ge) continue;
+        const std::uint32_t info = info_of(kind, Size, j);
+        Play* w = room(std::size_t(ge - g) * comps(j));
+        for (; g != ge; ++g) {
+          const std::uint64_t c = std::uint64_t(*g) << shift;
+          const std::uint64_t lo = high_word ? 0 : c, hi = high_word ? c : 0;
+          for (int i = 0; i < ncomp_[j]; ++i) w = write(w, lo, hi | comp_[j][i], key, info);
+        }
+        cur_ = w;
+      }
+    }
+    emit_joker_only(Size, kind);
+  }
+
+  // Family 2: the (a, b, j) patterns in the generic order; two singles with three jokers
+  // (possible straight flushes) generic.
+  void fast_two_ranks() {
+    if (kFollow && min_key_ > kMaxStraightFlushKey) return;
+    build_parts();
+    for (int j = 0; j <= 3 && j <= jt_; ++j) {
+      const int m = 5 - j;
+      for (int a = m - 1; a >= 1; --a) {
+        const int b = m - a;
+        if (a > 4 || b > 4) continue;
+        if (j == 3) {
+          two_rank_pattern(a, b, j);
+          continue;
+        }
+        const TwoRankShape shape = two_rank_shape(a, b);
+        const int which = shape.first && shape.second ? 0 : (shape.first ? 1 : 2);
+        if (j == 0) {
+          fast_two_rank_shape<0>(a, b, which, shape.four);
+        } else if (j == 1) {
+          fast_two_rank_shape<1>(a, b, which, shape.four);
+        } else {
+          fast_two_rank_shape<2>(a, b, which, shape.four);
+        }
+      }
+    }
+  }
+  template <int J>
+  void fast_two_rank_shape(int a, int b, int which, bool four) {
+    if (which == 0)
+      fast_two_rank_pattern<J, 0>(a, b, four);
+    else if (which == 1)
+      fast_two_rank_pattern<J, 1>(a, b, four);
+    else
+      fast_two_rank_pattern<J, 2>(a, b, four);
+  }
+  // kWhich: the group rank is the higher (high) / lower (auto) power of the two (0), the rank
+  // with a cards (1), the rank with b cards (2) (group_power).
+  template <int J, int kWhich>
+  void fast_two_rank_pattern(int a, int b, bool four) {
+    const Kind kind = four ? Kind::kFourPlusOne : Kind::kFullHouse;
+    if (kFollow && five_key(kind, kLevelPower) < min_key_) return;
+    const std::uint32_t base = five_key(kind, 0), info = info_of(kind, 5, J);
+    const Part* pa = parts_ + kPartOffset[a];
+    const Part* pb = parts_ + kPartOffset[b];
+    const Part* pb_end = pb + nparts_[b];
+    const int na = nparts_[a];
+    for (int i = 0; i < na; ++i) {
+      const Part& x = pa[i];
+      const Part* y = pb + part_start_[b][x.rank + 1];
+      if (y == pb_end) continue;
+      if constexpr (kWhich == 1) {
+        if (kFollow && (base | x.power) < min_key_) continue;  // one key for every y
+      }
+      Play* w = room(std::size_t(pb_end - y) * comps(J));
+      for (; y != pb_end; ++y) {
+        std::uint32_t p;
+        if constexpr (kWhich == 0)
+          p = kHigh ? std::max(x.power, y->power) : std::min(x.power, y->power);
+        else if constexpr (kWhich == 1)
+          p = x.power;
+        else
+          p = y->power;
+        w = write_nat < J, kFollow && kWhich != 1 > (w, x.lo + y->lo, x.hi + y->hi, base | p, info);
+      }
+      cur_ = w;
+    }
+  }
+
+  // Family 3: per sequence mask held, the product of its ranks' faces, lowest rank slowest;
+  // a straight flush when every face is of one suit.
+  void fast_sequences() {
+    if (kFollow && min_key_ > kMaxStraightFlushKey) return;  // only a five of a kind beats
+    const Cards hand{hand_lo_, hand_hi_};
+    unsigned suit_ranks[kNumSuits];
+    for (int s = 0; s < kNumSuits; ++s) suit_ranks[s] = suit_rank_mask(hand, s);
+    for (unsigned x = present_; x; x &= x - 1) {
+      const int r = low_bit(x);
+      const int shift = 8 * (r & 7);
+      const bool high_word = r >= 8;
+      int n = 0;
+      for (unsigned s = (cfg_[r] | (cfg_[r] >> 1)) & 0x55u; s; s &= s - 1) {
+        const std::uint64_t c = std::uint64_t(s & -s) << shift;
+        single_[r][n++] = Single{high_word ? 0 : c, high_word ? c : 0, 1u << (low_bit(s) / 2)};
+      }
+      nsingle_[r] = n;
+    }
+    if (0 <= jt_) fast_sequence_masks<5>(suit_ranks);
+    if (1 <= jt_) fast_sequence_masks<4>(suit_ranks);
+    if (2 <= jt_) fast_sequence_masks<3>(suit_ranks);
+  }
+  template <int M>
+  void fast_sequence_masks(const unsigned* suit_ranks) {
+    constexpr int J = 5 - M;
+    const bool wrap = rules_.wrap_straights;
+    const std::uint32_t info_st = info_of(Kind::kStraight, 5, J);
+    const std::uint32_t info_sf = info_of(Kind::kStraightFlush, 5, J);
+    for (std::uint16_t mask : sequence_masks(wrap, M)) {
+      if ((mask & present_) != mask) continue;
+      const std::uint32_t t = std::uint32_t(straight_key(straight_windows(mask, wrap), kHigh));
+      const std::uint32_t key_st = five_key(Kind::kStraight, t);
+      const std::uint32_t key_sf = five_key(Kind::kStraightFlush, t);
+      if (kFollow && key_sf < min_key_) continue;
+      const Single* rs[M];
+      int ns[M];
+      std::size_t n = comps(J);
+      int k = 0;
+      for (unsigned x = mask; x; x &= x - 1, ++k) {
+        rs[k] = single_[low_bit(x)];
+        ns[k] = nsingle_[low_bit(x)];
+        n *= std::size_t(ns[k]);
+      }
+      if (kFollow && key_st < min_key_) {  // only a straight flush beats: generic
+        if ((mask & ~suit_ranks[0]) && (mask & ~suit_ranks[1]) && (mask & ~suit_ranks[2]) &&
+            (mask & ~suit_ranks[3]))
+          continue;  // no suit holds every rank
+        key_sf_ = key_sf;
+        sf_only(rs, ns, M, J);
+        continue;
+      }
+      Play* w = room(n);
+      seq_write<0, M>(rs, ns, 0, 0, 0xF, key_st, key_sf, info_st, info_sf, w);
+      cur_ = w;
+    }
+  }
+  template <int I, int M>
+  [[gnu::always_inline]] void seq_write(const Single* const* rs, const int* ns, std::uint64_t lo,
+                                        std::uint64_t hi, unsigned suits, std::uint32_t key_st,
+                                        std::uint32_t key_sf, std::uint32_t info_st,
+                                        std::uint32_t info_sf, Play*& w) const {
+    const Single* s = rs[I];
+    const int n = ns[I];
+    for (int k = 0; k < n; ++k) {
+      const std::uint64_t lo2 = lo | s[k].lo, hi2 = hi | s[k].hi;
+      const unsigned suits2 = suits & s[k].suit_bit;
+      if constexpr (I + 1 == M) {
+        const bool sf = suits2 != 0;
+        w = write_nat<5 - M, false>(w, lo2, hi2, sf ? key_sf : key_st, sf ? info_sf : info_st);
+      } else {
+        seq_write<I + 1, M>(rs, ns, lo2, hi2, suits2, key_st, key_sf, info_st, info_sf, w);
+      }
+    }
+  }
+
+  // Family 4: per suit and m = 5, 4, 3, as the generic flushes(): m distinct ranks (index
+  // sets in lexicographic order), then one rank twice (m >= 4), one rank three times, two
+  // ranks twice (m = 5), the others' index sets in colexicographic order (Gosper's order in
+  // combos). The flush key's powers are the indices' in index order, with the repeated
+  // rank's inserted where its index falls.
+  void fast_flushes() {
+    const bool limited = rules_.table != TableKind::k6p3d;  // R18: a face at most twice
+    for (int s = 0; s < kNumSuits; ++s) {
+      int k = 0, total = 0;
+      unsigned dup2 = 0, dup3 = 0;
+      for (int p = kLevelPower; p >= 0; --p) {
+        const int r = power_rank(p, level_);
+        const int c = (cfg_[r] >> (2 * s)) & 3;
+        if (!c) continue;
+        const Cards one = rank_cards(r, 1u << (2 * s));
+        if (c >= 2) dup2 |= 1u << k;
+        if (c == 3) dup3 |= 1u << k;
+        fr_[k++] = FlushRank{one.lo, one.hi, 1u << r, std::uint32_t(p)};
+        total += c;
+      }
+      if (k < 3) continue;
+      for (int m = 5; m >= 3; --m) {
+        const int j = 5 - m;
+        if (j > jt_) break;
+        if (total < m) continue;
+        if (limited && j > 0) {  // the jokers' key part depends on the naturals: generic
+          generic_flush_m(m, k, dup2, dup3, j + kLimitedFlush);
+          continue;
+        }
+        const bool filter = kFollow && min_key_ > five_key(Kind::kFlush, 0);
+        if (m == 5)
+          filter ? fast_flush_m<5, true>(k, dup2, dup3) : fast_flush_m<5, false>(k, dup2, dup3);
+        else if (m == 4)
+          filter ? fast_flush_m<4, true>(k, dup2, dup3) : fast_flush_m<4, false>(k, dup2, dup3);
+        else
+          filter ? fast_flush_m<3, true>(k, dup2, dup3) : fast_flush_m<3, false>(k, dup2, dup3);
+      }
+    }
+  }
+  // The generic flushes() body for one m (flush_j_ as there).
+  void generic_flush_m(int m, int k, unsigned dup2, unsigned dup3, int flush_j) {
+    flush_j_ = flush_j;
+    const unsigned all = (1u << k) - 1;
+    if (m == 5)
+      nest<5>(0, k, 0, 0, 0, 0);
+    else if (m == 4)
+      nest<4>(0, k, 0, 0, 0, 0);
+    else
+      nest<3>(0, k, 0, 0, 0, 0);
+    if (m >= 4)
+      for (unsigned d = dup2; d; d &= d - 1) combos(all & ~(d & -d), m - 2, d & -d, 0, false);
+    if (m == 5) {
+      for (unsigned t = dup3; t; t &= t - 1) combos(all & ~(t & -t), 2, t & -t, t & -t, false);
+      for (unsigned d1 = dup2; d1; d1 &= d1 - 1)
+        for (unsigned d2 = d1 & (d1 - 1); d2; d2 &= d2 - 1)
+          combos(all & ~((d1 & -d1) | (d2 & -d2)), 1, (d1 & -d1) | (d2 & -d2), 0, false);
+    }
+  }
+  // The key of a flush natural part of M cards with powers `sub` (4 bits each, high to low)
+  // and 5 - M jokers (flush_key_out): auto puts the jokers' power 0 below, high power 12 above.
+  template <int M>
+  static constexpr std::uint32_t flush_key(std::uint32_t sub) {
+    constexpr int J = 5 - M;
+    constexpr std::uint32_t jokers = J == 0 ? 0u : (J == 1 ? 0xCu : 0xCCu);
+    return kHigh ? five_key(Kind::kFlush, (jokers << (4 * M)) | sub)
+                 : five_key(Kind::kFlush, sub << (4 * J));
+  }
+  // x with the n nibbles y inserted below its lowest `below` nibbles.
+  static constexpr std::uint32_t insert_nibbles(std::uint32_t x, int below, std::uint32_t y,
+                                                int n) {
+    const std::uint32_t low = (1u << (4 * below)) - 1;
+    return ((x & ~low) << (4 * n)) | (y << (4 * below)) | (x & low);
+  }
+  template <int M, bool kFilter>
+  void fast_flush_m(int k, unsigned dup2, unsigned dup3) {
+    constexpr int J = 5 - M;
+    const std::uint32_t info = info_of(Kind::kFlush, 5, J);
+    const unsigned all = (1u << k) - 1;
+    const int n2 = __builtin_popcount(dup2), n3 = __builtin_popcount(dup3);
+    std::size_t bound = kChoose.c[k][M];
+    if (M >= 4) bound += std::size_t(n2) * kChoose.c[k - 1][M - 2];
+    if (M == 5)
+      bound += std::size_t(n3) * kChoose.c[k - 1][2] + kChoose.c[n2][2] * std::size_t(k - 2);
+    Play* w = room(bound * comps(J));
+    flush_nest_write<M, M, kFilter>(0, k, 0, 0, 0, 0, info, w);
+    if constexpr (M >= 4) {
+      for (unsigned d = dup2; d; d &= d - 1)
+        flush_combo_write<M, M - 2, 2, kFilter>(all & ~(d & -d), low_bit(d), info, w);
+    }
+    if constexpr (M == 5) {
+      for (unsigned t = dup3; t; t &= t - 1)
+        flush_combo_write<M, 2, 3, kFilter>(all & ~(t & -t), low_bit(t), info, w);
+      for (unsigned d1 = dup2; d1; d1 &= d1 - 1)
+        for (unsigned d2 = d1 & (d1 - 1); d2; d2 &= d2 - 1)
+          flush_two_pairs_write<kFilter>(all & ~((d1 & -d1) | (d2 & -d2)), low_bit(d1), low_bit(d2),
+                                         info, w);
+    }
+    cur_ = w;
+  }
+  // T more distinct ranks from indices [from, k) (nest): lexicographic order, so the keys fall;
+  // following, the first that does not beat ends the run (returns false).
+  template <int M, int T, bool kFilter>
+  [[gnu::always_inline]] bool flush_nest_write(int from, int k, std::uint64_t lo, std::uint64_t hi,
+                                               std::uint32_t sub, unsigned ranks,
+                                               std::uint32_t info, Play*& w) const {
+    for (int i = from; i <= k - T; ++i) {
+      const FlushRank& f = fr_[i];
+      const std::uint64_t lo2 = lo | f.lo, hi2 = hi | f.hi;
+      const std::uint32_t sub2 = (sub << 4) | f.power;
+      const unsigned ranks2 = ranks | f.rank_bit;
+      if constexpr (T == 1) {
+        if (is_sequence(ranks2, rules_.wrap_straights)) continue;  // a sequence: family 3
+        const std::uint32_t key = flush_key<M>(sub2);
+        if (kFilter && key < min_key_) return false;
+        w = write_nat<5 - M, false>(w, lo2, hi2, key, info);
+      } else {
+        if (!flush_nest_write<M, T - 1, kFilter>(i + 1, k, lo2, hi2, sub2, ranks2, info, w))
+          return false;
+      }
+    }
+    return true;
+  }
+  // T distinct indices of `avail` in colexicographic order (combos), with index d Mu times.
+  template <int M, int T, int Mu, bool kFilter>
+  void flush_combo_write(unsigned avail, int d, std::uint32_t info, Play*& w) const {
+    int pos[13];
+    int n = 0;
+    for (unsigned x = avail; x; x &= x - 1) pos[n++] = low_bit(x);
+    const FlushRank& fd = fr_[d];
+    const std::uint64_t lo0 = fd.lo * Mu, hi0 = fd.hi * Mu;
+    const std::uint32_t dd = Mu == 2 ? fd.power * 0x11u : fd.power * 0x111u;
+    // chosen indices c_T > ... > c_1 (outer loops the higher): powers S (c_1's highest),
+    // `after` of them above d
+    const auto leaf = [&](std::uint64_t lo, std::uint64_t hi, std::uint32_t s, int after) {
+      const std::uint32_t key = flush_key<M>(insert_nibbles(s, after, dd, Mu));
+      w = write_nat<5 - M, kFilter>(w, lo, hi, key, info);
+    };
+    if constexpr (T == 1) {
+      for (int c1 = 0; c1 < n; ++c1) {
+        const FlushRank& f1 = fr_[pos[c1]];
+        leaf(lo0 + f1.lo, hi0 + f1.hi, f1.power, pos[c1] > d);
+      }
+    } else if constexpr (T == 2) {
+      for (int c2 = 1; c2 < n; ++c2) {
+        const FlushRank& f2 = fr_[pos[c2]];
+        const std::uint64_t lo2 = lo0 + f2.lo, hi2 = hi0 + f2.hi;
+        const int a2 = pos[c2] > d;
+        for (int c1 = 0; c1 < c2; ++c1) {
+          const FlushRank& f1 = fr_[pos[c1]];
+          leaf(lo2 + f1.lo, hi2 + f1.hi, (f1.power << 4) | f2.power, a2 + (pos[c1] > d));
+        }
+      }
+    } else {
+      for (int c3 = 2; c3 < n; ++c3) {
+        const FlushRank& f3 = fr_[pos[c3]];
+        const std::uint64_t lo3 = lo0 + f3.lo, hi3 = hi0 + f3.hi;
+        const int a3 = pos[c3] > d;
+        for (int c2 = 1; c2 < c3; ++c2) {
+          const FlushRank& f2 = fr_[pos[c2]];
+          const std::uint64_t lo2 = lo3 + f2.lo, hi2 = hi3 + f2.hi;
+          const std::uint32_t s2 = (f2.power << 4) | f3.power;
+          const int a2 = a3 + (pos[c2] > d);
+          for (int c1 = 0; c1 < c2; ++c1) {
+            const FlushRank& f1 = fr_[pos[c1]];
+            leaf(lo2 + f1.lo, hi2 + f1.hi, (f1.power << 8) | s2, a2 + (pos[c1] > d));
+          }
+        }
+      }
+    }
+  }
+  // One index of `avail` (ascending) with indices d1 < d2 twice each.
+  template <bool kFilter>
+  void flush_two_pairs_write(unsigned avail, int d1, int d2, std::uint32_t info, Play*& w) const {
+    const FlushRank &f1 = fr_[d1], &f2 = fr_[d2];
+    const std::uint64_t lo0 = 2 * (f1.lo + f2.lo), hi0 = 2 * (f1.hi + f2.hi);
+    const std::uint32_t pairs = (f1.power * 0x11u << 8) | (f2.power * 0x11u);
+    for (unsigned x = avail; x; x &= x - 1) {
+      const int i = low_bit(x);
+      const FlushRank& f = fr_[i];
+      const int after = 2 * (d1 > i) + 2 * (d2 > i);  // the pairs' cards above i's place
+      const std::uint32_t key = flush_key<5>(insert_nibbles(pairs, after, f.power, 1));
+      w = write_nat<0, kFilter>(w, lo0 + f.lo, hi0 + f.hi, key, info);
+    }
+  }
+
   bool stop() const { return (kMode == kSelect || kMode == kAny) && done_; }
   // A block of n plays known to be legal, in generation order: counted at once (kCount),
   // skipped when the target lies beyond it (kSelect), or found (kAny, when n > 0). Returns
@@ -1088,6 +1563,8 @@ class Gen {
   static constexpr int kLimitedFlush = 8;
   FlushRank fr_[13];
   std::vector<std::uint32_t> keys_;
+  std::uint32_t info0_ = 0;  // play_info of the level and table (the writing fast paths)
+  std::uint64_t hand_lo_ = 0, hand_hi_ = 0;
 };
 
 }  // namespace
@@ -1256,6 +1733,16 @@ void legal_plays(const Cards& hand, int level, const Rules& rules, const Play* t
       Gen<false, false, false>(hand, level, rules, top, out).run();
   }
 }
+
+namespace detail {
+void legal_plays_generic(const Cards& hand, int level, const Rules& rules, const Play* top,
+                         PlayList* out) {
+  if (!playable_top(top)) return;
+  dispatch(rules, top, [&]<bool D, bool H, bool F>() {
+    Gen<D, H, F, kWriteRef>(hand, level, rules, top, out).run();
+  });
+}
+}  // namespace detail
 
 std::vector<Play> legal_plays(const Cards& hand, int level, const Rules& rules, const Play* top) {
   PlayList list;

@@ -119,6 +119,10 @@ namespace detail {
 // bytes in ascending order: [begin, end).
 const std::uint8_t* sub_begin(int rank_byte, int k);
 const std::uint8_t* sub_end(int rank_byte, int k);
+// legal_plays through the generators' generic path alone (one play at a time, no writing fast
+// path): the reference legal_plays is tested against (same plays, same order).
+void legal_plays_generic(const Cards& hand, int level, const Rules& rules, const Play* top,
+                         PlayList* out);
 }  // namespace detail
 
 }  // namespace daguai
