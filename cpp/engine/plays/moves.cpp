@@ -433,6 +433,276 @@ class FastCount {
   std::uint64_t s_all_ = 0, px_all_ = 0, s_ok_ = 0, px_ok_ = 0;
 };
 
+// ---------------------------------------------------------------------------------------
+// Selecting by arithmetic (play_at's and count_plays' fast paths, auto / high): the index-th
+// play of one family in the generators' order (Gen below), found by skipping whole blocks of
+// plays counted from the hand's rank bytes instead of enumerating them, and the count of the
+// sequence family by the same walk. Every play equals the one Gen<..., kSelect> writes
+// (tests/plays/test_rules_count_fast.py checks both against the written plays); a family it
+// does not cover answers kFallback (Gen selects).
+class FastSelect {
+ public:
+  static constexpr int kFound = 1, kMissing = 0, kFallback = -1;
+
+  FastSelect(const Cards& hand, int level, const Rules& rules, const Play* top)
+      : level_(level),
+        copies_(table_of(rules).decks),
+        high_(rules.wild != Wild::kAuto),
+        wrap_(rules.wrap_straights),
+        rules_(rules),
+        hand_(hand) {
+    const std::uint64_t lo = hand.lo, hi = hand.hi & kRankBytes;
+    std::memcpy(cfg_, &lo, 8);
+    std::memcpy(cfg_ + 8, &hi, 5);
+    power_ = kRankPowers.p[level];
+    sj_ = hand.sj();
+    bj_ = hand.bj();
+    jt_ = sj_ + bj_;
+    // Joker compositions as Gen lists them: SJ count a from min(sj, j) down.
+    for (int j = 0; j <= 5; ++j) {
+      const int a_hi = std::min(sj_, j), a_lo = std::max(0, j - bj_);
+      ncomp_[j] = a_hi >= a_lo ? std::size_t(a_hi - a_lo + 1) : 0;
+    }
+    if (top) {
+      follow_ = true;
+      min_key_ = top->key + 1;
+    }
+  }
+
+  // The index-th play of family f (1..5; singles are play_at's own) into *out.
+  int select(int f, std::size_t index, Play* out) {
+    switch (f) {
+      case 1:
+        return groups(2, Kind::kPair, index, out);
+      case 2:
+        return groups(3, Kind::kTriple, index, out);
+      case 3:
+        return groups(5, Kind::kFiveOfAKind, index, out);
+      case 4:
+        return two_ranks(index, out);
+      case 5:
+        return sequences(&index, out);
+      default:
+        return kFallback;
+    }
+  }
+  // The sequence family's plays (family 5), counted by the walk sequences() selects with.
+  std::size_t count_sequences() {
+    std::size_t index = ~std::size_t(0);
+    sequences(&index, nullptr);
+    return ~std::size_t(0) - index;
+  }
+
+ private:
+  std::uint64_t comp(int j, std::size_t i) const {
+    const std::uint64_t a = std::uint64_t(std::min(sj_, j)) - i;
+    return (a | (std::uint64_t(j) - a) << 2) << 40;
+  }
+  void put(const Cards& nat, int j, std::size_t c, std::uint32_t key, Kind kind, int size,
+           Play* out) const {
+    out->cards.lo = nat.lo;
+    out->cards.hi = j ? nat.hi | comp(j, c) : nat.hi;
+    out->key = key;
+    out->info = play_info(kind, size, j, level_, copies_);
+  }
+  static std::size_t nsub(int h, int k) { return std::size_t(subs_end(h, k) - subs_begin(h, k)); }
+
+  // Pairs, triples, five of a kind (Gen::groups, Gen::fives): per rank (ascending) whose key
+  // beats, per joker count j, a block of sub-multisets (ascending) x compositions; then the
+  // joker-only plays.
+  int groups(int size, Kind kind, std::size_t idx, Play* out) const {
+    const int jmax = size == 5 ? 4 : size - 1;
+    for (int r = 0; r < kNumRanks; ++r) {
+      const int h = cfg_[r];
+      if (!h) continue;
+      const std::uint32_t key = size == 5 ? five_key(kind, power_[r]) : small_key(power_[r]);
+      if (follow_ && key < min_key_) continue;
+      for (int j = 0; j <= jmax && j <= jt_; ++j) {
+        const std::size_t nc = ncomp_[j], n = nsub(h, size - j) * nc;
+        if (idx >= n) {
+          idx -= n;
+          continue;
+        }
+        put(rank_cards(r, subs_begin(h, size - j)[idx / nc]), j, idx % nc, key, kind, size, out);
+        return kFound;
+      }
+    }
+    if (jt_ < size) return kMissing;
+    for (std::size_t i = 0; i < ncomp_[size]; ++i) {
+      const int a = std::min(sj_, size) - int(i);
+      const std::uint32_t key = joker_only_key(size, a, size - a, rules_);
+      if (follow_ && key < min_key_) continue;
+      if (idx-- == 0) {
+        put(Cards{}, size, i, key, kind, size, out);
+        return kFound;
+      }
+    }
+    return kMissing;
+  }
+
+  // Two-rank fives (Gen::two_ranks) without three jokers: per pattern (j, a, b), ranks r1 < r2
+  // with a and b cards; the first part varies slowest (rank, then sub-multiset), then the
+  // second, then the composition. A rank pair beats by its group power alone, so the second
+  // ranks that go with r1 are all ranks above it, those whose power beats (ok), or none.
+  int two_ranks(std::size_t idx, Play* out) const {
+    if (jt_ >= 3) return kFallback;  // two single suited cards + 3 jokers: Gen
+    if (follow_ && min_key_ > kMaxStraightFlushKey) return kMissing;
+    constexpr unsigned kAll = (1u << kNumRanks) - 1;
+    for (int j = 0; j <= jt_; ++j) {
+      const int m = 5 - j;
+      const std::size_t nc = ncomp_[j];
+      for (int a = m - 1; a >= 1; --a) {
+        const int b = m - a;
+        if (a > 4 || b > 4) continue;
+        const TwoRankShape shape = two_rank_shape(a, b);
+        const Kind kind = shape.four ? Kind::kFourPlusOne : Kind::kFullHouse;
+        unsigned ok = kAll;
+        if (follow_) {
+          ok = 0;
+          for (int r = 0; r < kNumRanks; ++r)
+            if (five_key(kind, power_[r]) >= min_key_) ok |= 1u << r;
+        }
+        // cb summed over the ranks of a set above r1: suffix sums over all and ok ranks
+        std::size_t cb[kNumRanks], above_all[kNumRanks + 1], above_ok[kNumRanks + 1];
+        above_all[kNumRanks] = above_ok[kNumRanks] = 0;
+        for (int r = kNumRanks - 1; r >= 0; --r) {
+          cb[r] = nsub(cfg_[r], b);
+          above_all[r] = above_all[r + 1] + cb[r];
+          above_ok[r] = above_ok[r + 1] + (((ok >> r) & 1) ? cb[r] : 0);
+        }
+        for (int r1 = 0; r1 < kNumRanks; ++r1) {
+          const std::size_t ca = nsub(cfg_[r1], a);
+          if (!ca) continue;
+          const bool ok1 = (ok >> r1) & 1;
+          unsigned with = kAll;  // the second ranks that beat with r1
+          if (follow_) {
+            if (shape.first && shape.second)
+              with = high_ ? (ok1 ? kAll : ok) : (ok1 ? ok : 0u);
+            else if (shape.first)
+              with = ok1 ? kAll : 0u;
+            else
+              with = ok;
+          }
+          const std::size_t ys = with == kAll ? above_all[r1 + 1] : with ? above_ok[r1 + 1] : 0;
+          const std::size_t per_x = ys * nc, n = ca * per_x;
+          if (idx >= n) {
+            idx -= n;
+            continue;
+          }
+          const std::size_t xi = idx / per_x;
+          std::size_t yi = (idx % per_x) / nc;
+          const std::size_t c = idx % nc;
+          for (int r2 = r1 + 1; r2 < kNumRanks; ++r2) {
+            if (!((with >> r2) & 1)) continue;
+            if (yi >= cb[r2]) {
+              yi -= cb[r2];
+              continue;
+            }
+            const Cards x = rank_cards(r1, subs_begin(cfg_[r1], a)[xi]);
+            const Cards y = rank_cards(r2, subs_begin(cfg_[r2], b)[yi]);
+            const int p = group_power(shape, power_[r1], power_[r2], high_);
+            put(Cards{x.lo + y.lo, x.hi + y.hi}, j, c, five_key(kind, std::uint32_t(p)), kind, 5,
+                out);
+            return kFound;
+          }
+          return kMissing;
+        }
+      }
+    }
+    return kMissing;
+  }
+
+  // Sequences (Gen::sequences): per m = 5, 4, 3 and sequence mask held, a block of one face
+  // per rank (the lowest rank's suit varies slowest) x compositions; a mask whose straight
+  // does not beat the top gives only its straight flushes, one block per suit holding it.
+  // With out null, counts: *idx goes down by every play.
+  int sequences(std::size_t* pidx, Play* out) const {
+    std::size_t& idx = *pidx;
+    if (follow_ && min_key_ > kMaxStraightFlushKey) return kMissing;
+    const unsigned present = rank_mask(hand_);
+    unsigned suit_ranks[kNumSuits];
+    for (int s = 0; s < kNumSuits; ++s) suit_ranks[s] = suit_rank_mask(hand_, s);
+    for (int m = 5; m >= 3; --m) {
+      const int j = 5 - m;
+      if (j > jt_) break;
+      const std::size_t nc = ncomp_[j];
+      for (std::uint16_t mask : sequence_masks(wrap_, m)) {
+        if ((mask & present) != mask) continue;
+        const std::uint32_t t = std::uint32_t(straight_key(straight_windows(mask, wrap_), high_));
+        const std::uint32_t key_st = five_key(Kind::kStraight, t);
+        const std::uint32_t key_sf = five_key(Kind::kStraightFlush, t);
+        if (follow_ && key_sf < min_key_) continue;
+        if (follow_ && key_st < min_key_) {  // straight flushes only
+          for (int s = 0; s < kNumSuits; ++s) {
+            if ((mask & suit_ranks[s]) != mask) continue;
+            if (idx >= nc) {
+              idx -= nc;
+              continue;
+            }
+            if (!out) return kMissing;
+            Cards nat;
+            for (unsigned x = mask; x; x &= x - 1) {
+              const Cards c = rank_cards(low_bit(x), 1u << (2 * s));
+              nat.lo |= c.lo;
+              nat.hi |= c.hi;
+            }
+            put(nat, j, idx, key_sf, Kind::kStraightFlush, 5, out);
+            return kFound;
+          }
+          continue;
+        }
+        int rk[5], ns[5];
+        std::size_t n = nc;
+        int k = 0;
+        for (unsigned x = mask; x; x &= x - 1, ++k) {
+          rk[k] = low_bit(x);
+          ns[k] = kRankSums.ds[cfg_[rk[k]]];
+          n *= std::size_t(ns[k]);
+        }
+        if (idx >= n) {
+          idx -= n;
+          continue;
+        }
+        if (!out) return kMissing;
+        const std::size_t c = idx % nc;
+        std::size_t rest = idx / nc;
+        Cards nat;
+        unsigned suits = 0xF;
+        for (int i = m - 1; i >= 0; --i) {
+          const std::size_t d = rest % std::size_t(ns[i]);
+          rest /= std::size_t(ns[i]);
+          // the d-th suit held at rank rk[i]
+          unsigned held = (cfg_[rk[i]] | (cfg_[rk[i]] >> 1)) & 0x55u;
+          for (std::size_t e = 0; e < d; ++e) held &= held - 1;
+          const int s = low_bit(held) / 2;
+          const Cards one = rank_cards(rk[i], 1u << (2 * s));
+          nat.lo |= one.lo;
+          nat.hi |= one.hi;
+          suits &= 1u << s;
+        }
+        if (suits)
+          put(nat, j, c, key_sf, Kind::kStraightFlush, 5, out);
+        else
+          put(nat, j, c, key_st, Kind::kStraight, 5, out);
+        return kFound;
+      }
+    }
+    return kMissing;
+  }
+
+  int level_;
+  int copies_;
+  bool high_, wrap_;
+  const Rules& rules_;
+  Cards hand_;
+  std::uint8_t cfg_[13];
+  const std::uint8_t* power_;
+  int sj_ = 0, bj_ = 0, jt_ = 0;
+  std::size_t ncomp_[6];
+  bool follow_ = false;
+  std::uint32_t min_key_ = 0;
+};
+
 }  // namespace
 
 // PlayList access for the generators (PlayList befriends this class only).
@@ -1141,6 +1411,12 @@ PlayCounts count_plays(const Cards& hand, int level, const Rules& rules, const P
       }
       const int left = f.follow(*top, &c);
       if (left == detail::FastCount::kDone) return c;
+      if (left == 5) {  // the sequences after a straight: by the selecting walk
+        c.family[5] = std::uint32_t(detail::FastSelect(hand, level, rules, top).count_sequences());
+        c.total = 0;
+        for (std::uint32_t n : c.family) c.total += n;
+        return c;
+      }
       if (left >= 0) {  // one family by the generator
         PlayCounts g;
         detail::dispatch(rules, top, [&]<bool D, bool H, bool F>() {
@@ -1216,6 +1492,12 @@ Play play_at(const Cards& hand, int level, const Rules& rules, const Play* top,
     throw std::logic_error("play_at: counts do not match this hand and top");
   }
   Play pick;
+  if (rules.wild != Wild::kDeclare && level >= 0 && level < kNumRanks) {
+    const int r = detail::FastSelect(hand, level, rules, top).select(f, index, &pick);
+    if (r == detail::FastSelect::kFound) return pick;
+    if (r == detail::FastSelect::kMissing)
+      throw std::logic_error("play_at: counts do not match this hand and top");
+  }
   bool found = false;
   detail::dispatch(rules, top, [&]<bool D, bool H, bool F>() {
     detail::Gen<D, H, F, detail::kSelect> g(hand, level, rules, top, nullptr);
