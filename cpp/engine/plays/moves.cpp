@@ -141,11 +141,21 @@ constexpr std::uint64_t choose(std::uint64_t n, int k) {
 
 // The ranks whose power at `level` (0..12) is at least p0 (R4: the level rank has power 12, the
 // others keep their order).
-inline unsigned ranks_with_power_from(int level, int p0) {
-  if (p0 > kLevelPower) return 0;
+constexpr unsigned ranks_with_power_from_slow(int level, int p0) {
   const unsigned ge0 = (0x1FFFu >> p0) << p0, ge1 = (0x1FFFu >> (p0 + 1)) << (p0 + 1);
   const unsigned below = (1u << level) - 1, above = 0x1FFFu & ~((2u << level) - 1);
   return (ge0 & below) | (ge1 & above) | (1u << level);
+}
+struct RanksFromPower {
+  std::uint16_t m[kNumRanks][kLevelPower + 1]{};
+  constexpr RanksFromPower() {
+    for (int l = 0; l < kNumRanks; ++l)
+      for (int p = 0; p <= kLevelPower; ++p) m[l][p] = std::uint16_t(ranks_with_power_from_slow(l, p));
+  }
+};
+inline constexpr RanksFromPower kRanksFromPower{};
+inline unsigned ranks_with_power_from(int level, int p0) {
+  return p0 > kLevelPower ? 0u : kRanksFromPower.m[level][p0];
 }
 
 // Bit i of a byte -> byte i all ones: rank masks to the presence bits of Cards words.
@@ -183,6 +193,21 @@ class FastCount {
   bool ok() const { return power_ != nullptr; }
 
   unsigned ranks_from_power(int p0) const { return ranks_with_power_from(level_, p0); }
+  // nsub sums over the ranks held in `mask` only (what the groups' counts read).
+  std::uint64_t sum_over(unsigned mask) const {
+    std::uint64_t s = 0;
+    for (unsigned x = present_ & mask; x; x &= x - 1) s += kRankSums.s[cfg_[low_bit(x)]];
+    return s;
+  }
+  // The sums and products over all ranks held (the leads' and two-rank counts read).
+  void sums_all() {
+    s_all_ = px_all_ = 0;
+    for (unsigned x = present_; x; x &= x - 1) {
+      const int h = cfg_[low_bit(x)];
+      s_all_ += kRankSums.s[h];
+      px_all_ += kRankSums.px[h];
+    }
+  }
   // Sums over the ranks in `ok` and over all ranks (present ranks only).
   void sums(unsigned ok) {
     s_all_ = px_all_ = s_ok_ = px_ok_ = 0;
@@ -207,7 +232,7 @@ class FastCount {
   // Leading (R8): every family.
   void lead(PlayCounts* c) {
     prepare();
-    sums(0x1FFF);
+    sums_all();
     const std::uint64_t* n = ncomp_;
     const std::uint64_t x1 = lane(s_all_, 0), x2 = lane(s_all_, 1), x3 = lane(s_all_, 2),
                         x4 = lane(s_all_, 3), x5 = lane(s_all_, 4);
@@ -243,7 +268,7 @@ class FastCount {
         return kDone;
       }
       prepare();
-      sums(ok);
+      s_ok_ = sum_over(ok);
       const std::uint64_t x1 = lane(s_ok_, 0), x2 = lane(s_ok_, 1), x3 = lane(s_ok_, 2);
       if (size == 2) {
         k = x2 + x1 * n[1] + joker_only(2, min_key);
@@ -256,11 +281,13 @@ class FastCount {
     }
     if (size != 5) return kDone;  // no play of another size (playable_top filters them)
     const Kind kind = top.kind();
-    if (kind == Kind::kStraightFlush) return kNotHandled;
+    // a straight flush top and two single suited cards + 3 jokers (a straight flush): Gen
+    if (kind == Kind::kStraightFlush && jt_ >= 3) return kNotHandled;
     prepare();
     // five of a kind: ranks whose five_key beats
     {
-      sums(ranks_from_power(int(std::min(five_power_from(Kind::kFiveOfAKind, min_key), 13u))));
+      s_ok_ = sum_over(
+          ranks_from_power(int(std::min(five_power_from(Kind::kFiveOfAKind, min_key), 13u))));
       const std::uint64_t x1 = lane(s_ok_, 0), x2 = lane(s_ok_, 1), x3 = lane(s_ok_, 2),
                           x4 = lane(s_ok_, 3), x5 = lane(s_ok_, 4);
       c->family[3] = std::uint32_t(x5 + x4 * n[1] + x3 * n[2] + x2 * n[3] + x1 * n[4] +
@@ -270,10 +297,14 @@ class FastCount {
       total(c);
       return kDone;
     }
+    // a straight flush top (no three jokers): no two-rank play nor flush beats it, the
+    // sequences' straight flushes by their key (FastSelect's walk)
+    if (kind == Kind::kStraightFlush) return 5;
     if (kind == Kind::kStraight || kind == Kind::kFlush) {
       // every two-rank play beats (full house and above); a straight top: every flush, the
-      // sequences by their key (Gen); a flush top: every straight flush, the flushes by key
-      sums(0x1FFF);
+      // sequences by their key (FastSelect); a flush top: every straight flush, the flushes by
+      // key (Gen)
+      sums_all();
       c->family[4] = std::uint32_t(two_rank_all(s_all_, px_all_, jt_ >= 3));
       if (kind == Kind::kStraight) {
         c->family[6] = std::uint32_t(flushes_all());
@@ -1411,7 +1442,7 @@ PlayCounts count_plays(const Cards& hand, int level, const Rules& rules, const P
       }
       const int left = f.follow(*top, &c);
       if (left == detail::FastCount::kDone) return c;
-      if (left == 5) {  // the sequences after a straight: by the selecting walk
+      if (left == 5) {  // the sequences after a straight or straight flush: by the selecting walk
         c.family[5] = std::uint32_t(detail::FastSelect(hand, level, rules, top).count_sequences());
         c.total = 0;
         for (std::uint32_t n : c.family) c.total += n;
