@@ -150,7 +150,8 @@ struct RanksFromPower {
   std::uint16_t m[kNumRanks][kLevelPower + 1]{};
   constexpr RanksFromPower() {
     for (int l = 0; l < kNumRanks; ++l)
-      for (int p = 0; p <= kLevelPower; ++p) m[l][p] = std::uint16_t(ranks_with_power_from_slow(l, p));
+      for (int p = 0; p <= kLevelPower; ++p)
+        m[l][p] = std::uint16_t(ranks_with_power_from_slow(l, p));
   }
 };
 inline constexpr RanksFromPower kRanksFromPower{};
