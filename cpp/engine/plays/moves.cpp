@@ -501,7 +501,7 @@ class FastSelect {
     }
   }
 
-  // The index-th play of family f (1..5; singles are play_at's own) into *out.
+  // The index-th play of family f (1..6; singles are play_at's own) into *out.
   int select(int f, std::size_t index, Play* out) {
     switch (f) {
       case 1:
@@ -514,6 +514,8 @@ class FastSelect {
         return two_ranks(index, out);
       case 5:
         return sequences(&index, out);
+      case 6:
+        return flushes(index, out);
       default:
         return kFallback;
     }
@@ -720,6 +722,173 @@ class FastSelect {
       }
     }
     return kMissing;
+  }
+
+  // Flushes (Gen::flushes) when every flush beats (leading, or a straight top), 6p3d or no
+  // jokers (4p2d's joker keys depend on the naturals: Gen): per suit, per m = 5, 4, 3 a block of
+  // natural parts x compositions. Inside a block, Gen's order over the suit's ranks indexed by
+  // descending power: the m distinct ranks in lexicographic order (sequences skipped); then
+  // (m >= 4) per rank twice, the m - 2 others in ascending bit order (Gosper); then (m = 5) per
+  // rank thrice, 2 others; then per two ranks twice, 1 other.
+  int flushes(std::size_t idx, Play* out) const {
+    if (follow_ && min_key_ > five_key(Kind::kFlush, 0)) return kFallback;  // keys compared: Gen
+    if (jt_ > 0 && rules_.table != TableKind::k6p3d) return kFallback;
+    const auto& inside = sequences_inside().n[wrap_];
+    const std::uint64_t lo = hand_.lo, hi = hand_.hi & Cards::kHiNatural;
+    for (int s = 0; s < kNumSuits; ++s) {
+      const unsigned ranks = suit_rank_mask(hand_, s);
+      const std::size_t k = std::size_t(__builtin_popcount(ranks));
+      if (k < 3) continue;
+      const std::uint64_t f1 = 0x0202020202020202ULL << (2 * s);
+      const std::size_t k2 =
+          std::size_t(__builtin_popcountll(lo & f1) + __builtin_popcountll(hi & f1));
+      const std::size_t k3 = std::size_t(__builtin_popcountll(lo & (lo << 1) & f1) +
+                                         __builtin_popcountll(hi & (hi << 1) & f1));
+      for (int m = 5; m >= 3 && 5 - m <= jt_; --m) {
+        const std::size_t nc = ncomp_[5 - m];
+        std::size_t parts = choose(k, m) - inside[m - 3][ranks];
+        if (m >= 4) parts += k2 * choose(k - 1, m - 2);
+        if (m == 5) parts += k3 * choose(k - 1, 2) + choose(k2, 2) * (k - 2);
+        if (idx >= parts * nc) {
+          idx -= parts * nc;
+          continue;
+        }
+        flush_part(s, m, idx / nc, idx % nc, out);
+        return kFound;
+      }
+    }
+    return kMissing;
+  }
+  // The u-th natural part of the block (suit s, m cards), composition c.
+  void flush_part(int s, int m, std::size_t u, std::size_t c, Play* out) const {
+    int rank[13], power[13], cnt[13];
+    int k = 0;
+    for (int p = kLevelPower; p >= 0; --p) {
+      const int r = power_rank(p, level_);
+      const int n = (cfg_[r] >> (2 * s)) & 3;
+      if (!n) continue;
+      rank[k] = r;
+      power[k] = p;
+      cnt[k++] = n;
+    }
+    unsigned dup2 = 0, dup3 = 0;
+    for (int i = 0; i < k; ++i) {
+      dup2 |= unsigned(cnt[i] >= 2) << i;
+      dup3 |= unsigned(cnt[i] == 3) << i;
+    }
+    const unsigned all = (1u << k) - 1;
+    unsigned chosen = 0, twice = 0, thrice = 0;
+    const std::size_t distinct =
+        choose(std::size_t(k), m) - sequences_inside().n[wrap_][m - 3][suit_rank_mask(hand_, s)];
+    if (u < distinct) {
+      chosen = nth_distinct(rank, k, m, u);
+    } else {
+      u -= distinct;
+      bool done = false;
+      // Gosper's order of t of the positions `avail`: colex, unranked by binomials
+      const auto colex = [&](unsigned avail, int t, std::size_t r) {
+        int pos[13], n = 0;
+        for (unsigned x = avail; x; x &= x - 1) pos[n++] = low_bit(x);
+        unsigned got = 0;
+        for (int i = t; i >= 1; --i) {
+          int cc = i - 1;
+          while (cc + 1 < n && choose(std::size_t(cc + 1), i) <= r) ++cc;
+          r -= choose(std::size_t(cc), i);
+          got |= 1u << pos[cc];
+          n = cc;
+        }
+        return got;
+      };
+      if (m >= 4) {
+        const std::size_t per = choose(std::size_t(k - 1), m - 2);
+        for (unsigned d = dup2; d && !done; d &= d - 1) {
+          if (u >= per) {
+            u -= per;
+            continue;
+          }
+          twice = d & -d;
+          chosen = colex(all & ~twice, m - 2, u) | twice;
+          done = true;
+        }
+      }
+      if (m == 5 && !done) {
+        const std::size_t per = choose(std::size_t(k - 1), 2);
+        for (unsigned t = dup3; t && !done; t &= t - 1) {
+          if (u >= per) {
+            u -= per;
+            continue;
+          }
+          twice = thrice = t & -t;
+          chosen = colex(all & ~twice, 2, u) | twice;
+          done = true;
+        }
+        const std::size_t per2 = std::size_t(k - 2);
+        for (unsigned d1 = dup2; d1 && !done; d1 &= d1 - 1)
+          for (unsigned d2 = d1 & (d1 - 1); d2 && !done; d2 &= d2 - 1) {
+            if (u >= per2) {
+              u -= per2;
+              continue;
+            }
+            twice = (d1 & -d1) | (d2 & -d2);
+            chosen = colex(all & ~twice, 1, u) | twice;
+            done = true;
+          }
+      }
+    }
+    Cards nat;
+    std::uint32_t sub = 0;
+    for (unsigned x = chosen; x; x &= x - 1) {
+      const int i = low_bit(x);
+      const unsigned mult = 1 + ((twice >> i) & 1) + ((thrice >> i) & 1);
+      const Cards one = rank_cards(rank[i], 1u << (2 * s));
+      nat.lo += one.lo * mult;
+      nat.hi += one.hi * mult;
+      for (unsigned e = 0; e < mult; ++e) sub = (sub << 4) | std::uint32_t(power[i]);
+    }
+    const int j = 5 - m;
+    const std::uint32_t key_sub =
+        high_ ? (((j == 0 ? 0u : (j == 1 ? 0xCu : 0xCCu)) << (4 * (5 - j))) | sub)
+              : (sub << (4 * j));
+    put(nat, j, c, five_key(Kind::kFlush, key_sub), Kind::kFlush, 5, out);
+  }
+  // The u-th m-subset of the indices 0..k-1 in lexicographic order that is not a sequence (by
+  // the ranks rank[i]): per position the candidates ascending, each taking the subsets under it
+  // (binomial) minus the sequences under it.
+  unsigned nth_distinct(const int* rank, int k, int m, std::size_t u) const {
+    // the sequences among the subsets, as index masks
+    unsigned seq[160];
+    int ns = 0;
+    unsigned ranks = 0;
+    int index_of[kNumRanks];
+    for (int i = 0; i < k; ++i) {
+      ranks |= 1u << rank[i];
+      index_of[rank[i]] = i;
+    }
+    for (std::uint16_t mask : sequence_masks(wrap_, m)) {
+      if ((mask & ranks) != mask) continue;
+      unsigned im = 0;
+      for (unsigned x = mask; x; x &= x - 1) im |= 1u << index_of[low_bit(x)];
+      seq[ns++] = im;
+    }
+    unsigned chosen = 0;
+    int from = 0;
+    for (int pos = 0; pos < m; ++pos) {
+      const int left = m - pos - 1;  // to choose after this one
+      for (int i = from; i <= k - left - 1; ++i) {
+        const unsigned pre = chosen | (1u << i);
+        const unsigned low = (2u << i) - 1;  // the indices <= i
+        std::size_t n = choose(std::size_t(k - 1 - i), left);
+        for (int q = 0; q < ns; ++q) n -= (seq[q] & low) == pre;
+        if (u >= n) {
+          u -= n;
+          continue;
+        }
+        chosen = pre;
+        from = i + 1;
+        break;
+      }
+    }
+    return chosen;
   }
 
   int level_;
