@@ -429,15 +429,23 @@ class FastCount {
   // Flush natural parts (leading): per suit, the multisets of m cards on >= 3 ranks minus the
   // sequences (family 3), from the ranks held once or more (k), twice or more (k2), thrice.
   std::uint64_t flushes_all() const {
-    const bool wrap = rules_.wrap_straights;
+    const auto& inside = sequences_inside().n[rules_.wrap_straights];
+    std::uint64_t total = 0;
+    for (int s = 0; s < kNumSuits; ++s) total += flushes_in_suit(s, inside);
+    return total;
+  }
+
+ public:
+  // The flushes of suit s (prepare() first); `inside` is sequences_inside() at the rules' wrap.
+  using Inside = std::uint16_t[3][1 << kNumRanks];
+  [[gnu::always_inline]] std::uint64_t flushes_in_suit(int s, const Inside& inside) const {
     const std::uint64_t* n = ncomp_;
     std::uint64_t total = 0;
-    const auto& inside = sequences_inside().n[wrap];
     const std::uint64_t lo = hand_.lo, hi = hand_.hi & Cards::kHiNatural;
-    for (int s = 0; s < kNumSuits; ++s) {
+    {
       const unsigned ranks = suit_rank_mask(hand_, s);
       const std::uint64_t k = std::uint64_t(__builtin_popcount(ranks));
-      if (k < 3) continue;
+      if (k < 3) return 0;
       // suit s's 2-bit field of every rank byte: bit 1 set = two or more, both = three
       const std::uint64_t f1 = 0x0202020202020202ULL << (2 * s);
       const std::uint64_t k2 =
@@ -453,6 +461,7 @@ class FastCount {
     return total;
   }
 
+ private:
   int level_;
   const Rules& rules_;
   bool high_;
@@ -1597,6 +1606,56 @@ bool playable_top(const Play* top) {
   return !top || top->size() == 1 || top->size() == 2 || top->size() == 3 || top->size() == 5;
 }
 
+// The hand's cards of suit s and its jokers: a flush uses one suit, so this hand has exactly
+// the flushes of suit s that `hand` has, in the same order.
+Cards suit_and_jokers(const Cards& hand, int s) {
+  return Cards{hand.lo & (0x0303030303030303ULL << (2 * s)),
+               (hand.hi & Cards::kHiNatural & (0x0303030303ULL << (2 * s))) |
+                   (hand.hi & ~Cards::kHiNatural)};
+}
+
+// The flushes that beat a flush top (auto / high), per suit, in Gen's order (suit by suit): a
+// suit whose best flush cannot beat the top has none, one whose worst flush beats has all of
+// them (FastCount's formula), the others are counted by Gen on suit_and_jokers. The bounds
+// read the top nibble of the key (the highest power of the five, R7): at most the suit's
+// highest power (12 under high with jokers), at least its third lowest (a flush has >= 3 ranks).
+// 4p2d with jokers (keys from the naturals, R18): Gen for every suit.
+void flush_top_suits(const Cards& hand, int level, const Rules& rules, const Play& top,
+                     std::size_t out[kNumSuits]) {
+  FastCount f(hand, level, rules);
+  f.prepare();
+  const std::uint32_t t = top.key + 1 - five_key(Kind::kFlush, 0);  // key_sub >= t beats
+  const bool jokers = hand.sj() + hand.bj() > 0;
+  const bool bounds = !jokers || rules.table == TableKind::k6p3d;
+  const std::uint8_t* power = kRankPowers.p[level];
+  for (int s = 0; s < kNumSuits; ++s) {
+    out[s] = 0;
+    const unsigned ranks = suit_rank_mask(hand, s);
+    if (__builtin_popcount(ranks) < 3) continue;
+    if (bounds) {
+      unsigned powers = 0;
+      for (unsigned x = ranks; x; x &= x - 1) powers |= 1u << power[low_bit(x)];
+      const int p_max = 31 - __builtin_clz(powers);
+      const unsigned rest = powers & (powers - 1);
+      const int p_low3 = low_bit(rest & (rest - 1));
+      const int top_max = (rules.wild != Wild::kAuto && jokers) ? kLevelPower : p_max;
+      if ((std::uint32_t(top_max + 1) << 16) <= t) continue;  // none beats
+      if ((std::uint32_t(p_low3) << 16) >= t) {               // all beat
+        out[s] = std::size_t(f.flushes_in_suit(s, sequences_inside().n[rules.wrap_straights]));
+        continue;
+      }
+    }
+    const Cards sh = suit_and_jokers(hand, s);
+    dispatch(rules, &top, [&]<bool D, bool H, bool F>() {
+      PlayCounts pc;
+      Gen<D, H, F, kCount> g(sh, level, rules, &top, nullptr);
+      g.set_counts(&pc);
+      g.run(6);
+      out[s] = pc.family[6];
+    });
+  }
+}
+
 }  // namespace
 }  // namespace detail
 
@@ -1614,6 +1673,14 @@ PlayCounts count_plays(const Cards& hand, int level, const Rules& rules, const P
       if (left == detail::FastCount::kDone) return c;
       if (left == 5) {  // the sequences after a straight or straight flush: by the selecting walk
         c.family[5] = std::uint32_t(detail::FastSelect(hand, level, rules, top).count_sequences());
+        c.total = 0;
+        for (std::uint32_t n : c.family) c.total += n;
+        return c;
+      }
+      if (left == 6) {  // the flushes after a flush: suit by suit
+        std::size_t per_suit[kNumSuits];
+        detail::flush_top_suits(hand, level, rules, *top, per_suit);
+        c.family[6] = std::uint32_t(per_suit[0] + per_suit[1] + per_suit[2] + per_suit[3]);
         c.total = 0;
         for (std::uint32_t n : c.family) c.total += n;
         return c;
