@@ -100,19 +100,28 @@ def test_r8_count_plays_by_arithmetic_rare_families():
     hands = [
         "SJ SJ BJ 3s 5s 9h Kd",
         "SJ SJ SJ BJ BJ BJ 7c 7c 7c 8c 9c Tc",
+        "2s 2s 4s 6s 7s 9s Js Ks 3h 5h 8h Th Qh Ah Ah SJ",
+        "3d 4d 6d 8d 9d Td Qd Ad 2c 5c 7c 9c Jc Kc",
         "As As As Ah Ah Ad Ac Ac Ac 2s 3s 4s 5s",
         "3h 3h 3h 5h 5h 7h 8h 8h Jh Qh Kh SJ",
         "2s 3s 4s 5s 6s 7s 8s 9s Ts Js Qs Ks As BJ",
     ]
     tops = [None, "7d", "8c 8d", "9s 9h 9d", "3s 4h 5d 6c 7s", "2h 4h 6h 8h Th",
             "Ks Kh Kd 2c 2d", "Qs Qh Qd Qc 3d", "4c 5c 6c 7c 8c", "Js Jh Jd Jc Js"]
-    for rd in ({}, {"wild": "high"}, {"wrap_straights": True}, {"joker_pair": "pure_wins"}):
+    # flush tops from low to high: the flushes that beat are counted suit by suit, a suit whose
+    # top power is above the top's and whose third lowest is below it by Gen (flush_top_suits)
+    tops += ["2d 3d 4d 6d 7d", "3c 5c 7c 8c 9c", "4s 6s 8s 9s Js", "6h 7h 9h Jh Qh",
+             "8d Td Qd Kd Ad", "9c Jc Kc Ac Qc", "Ts Js Qs Ks 2s", "2h 2h 4h 6h 6h"]
+    for rd in ({}, {"wild": "high"}, {"wrap_straights": True}, {"joker_pair": "pure_wins"},
+               {"table": "4p2d"}, {"table": "4p2d", "wild": "high"}):
         rules = Rules(**rd)
         for hand in hands:
             for level in "2TA":
                 for top_text in tops:
                     top = None if top_text is None else daguai.classify(top_text, level, rules)
                     if top_text is not None and top is None:
+                        continue
+                    if rules.table == "4p2d" and any(hand.split().count(f) > 2 for f in hand.split()):
                         continue
                     plays = list(_core.plays.legal_plays(hand, level, top, rules._core))
                     assert daguai.count_plays(hand, level, top, rules) == len(plays), (hand, top_text, rd)
@@ -121,3 +130,40 @@ def test_r8_count_plays_by_arithmetic_rare_families():
                         want[_family(p, rules.wrap_straights)] += 1
                     got = list(daguai.count_plays_by_family(hand, level, top, rules).values())
                     assert got == want, (hand, level, top_text, rd)
+
+
+def test_r8_play_at_by_arithmetic_every_index_rare_hands():
+    """``play_at`` (moves.cpp ``FastSelect``: blocks skipped by arithmetic, the index decoded
+    inside its block) equals ``legal_plays[k]`` for every k, on hands whose suits hold a rank
+    twice or thrice (flushes 2+1+1+1, 3+1+1, 2+2+1), runs inside one suit (sequences skipped
+    among the flushes, straight flushes among the sequences), jokers 0-6 (every composition),
+    leading and following a top of every kind, at levels that move a rank's power (R4)."""
+    hands = [
+        "3h 3h 3h 5h 5h 7h 8h 8h Jh Qh Kh SJ",
+        "2s 3s 4s 5s 6s 7s 8s 9s Ts Js Qs Ks As BJ",
+        "2s 2s 3s 4s 4s 5s 6s 9s 9s 9s Js Qs As Ah Ah Kh Qh Jh Th 9h",
+        "SJ SJ BJ 3s 5s 9h Kd",
+        "SJ BJ 2c 3c 4c 5c 6c 6c 7c 8c 8c 8c Ac Ac Kd Kd Kd",
+        "SJ SJ SJ BJ BJ BJ 7c 7c 7c 8c 9c Tc",
+        "As As As Ah Ah Ad Ac Ac Ac 2s 3s 4s 5s",
+    ]
+    tops = [None, "7d", "8c 8d", "9s 9h 9d", "3s 4h 5d 6c 7s", "Ts Jh Qd Kc As", "2h 4h 6h 8h Th",
+            "Ks Kh Kd 2c 2d", "Qs Qh Qd Qc 3d", "4c 5c 6c 7c 8c", "Js Jh Jd Jc Js",
+            "3c 5c 7c 8c 9c", "8d Td Qd Kd Ad"]
+    checked = 0
+    for rd in ({}, {"wild": "high"}, {"wrap_straights": True}, {"table": "4p2d"},
+               {"wild": "high", "wrap_straights": True}):
+        rules = Rules(**rd)
+        for hand in hands:
+            if rules.table == "4p2d" and any(hand.split().count(f) > 2 for f in hand.split()):
+                continue
+            for level in "25A":
+                for top_text in tops:
+                    top = None if top_text is None else daguai.classify(top_text, level, rules)
+                    if top_text is not None and top is None:
+                        continue
+                    plays = list(_core.plays.legal_plays(hand, level, top, rules._core))
+                    got = [daguai.play_at(hand, k, level, top, rules) for k in range(len(plays))]
+                    assert got == plays, (hand, level, top_text, rd)
+                    checked += len(plays)
+    assert checked > 100_000  # the hands above make every family, many times

@@ -152,11 +152,22 @@ constexpr std::uint64_t choose(std::uint64_t n, int k) {
 
 // The ranks whose power at `level` (0..12) is at least p0 (R4: the level rank has power 12, the
 // others keep their order).
-inline unsigned ranks_with_power_from(int level, int p0) {
-  if (p0 > kLevelPower) return 0;
+constexpr unsigned ranks_with_power_from_slow(int level, int p0) {
   const unsigned ge0 = (0x1FFFu >> p0) << p0, ge1 = (0x1FFFu >> (p0 + 1)) << (p0 + 1);
   const unsigned below = (1u << level) - 1, above = 0x1FFFu & ~((2u << level) - 1);
   return (ge0 & below) | (ge1 & above) | (1u << level);
+}
+struct RanksFromPower {
+  std::uint16_t m[kNumRanks][kLevelPower + 1]{};
+  constexpr RanksFromPower() {
+    for (int l = 0; l < kNumRanks; ++l)
+      for (int p = 0; p <= kLevelPower; ++p)
+        m[l][p] = std::uint16_t(ranks_with_power_from_slow(l, p));
+  }
+};
+inline constexpr RanksFromPower kRanksFromPower{};
+inline unsigned ranks_with_power_from(int level, int p0) {
+  return p0 > kLevelPower ? 0u : kRanksFromPower.m[level][p0];
 }
 
 // Bit i of a byte -> byte i all ones: rank masks to the presence bits of Cards words.
@@ -194,6 +205,21 @@ class FastCount {
   bool ok() const { return power_ != nullptr; }
 
   unsigned ranks_from_power(int p0) const { return ranks_with_power_from(level_, p0); }
+  // nsub sums over the ranks held in `mask` only (what the groups' counts read).
+  std::uint64_t sum_over(unsigned mask) const {
+    std::uint64_t s = 0;
+    for (unsigned x = present_ & mask; x; x &= x - 1) s += kRankSums.s[cfg_[low_bit(x)]];
+    return s;
+  }
+  // The sums and products over all ranks held (the leads' and two-rank counts read).
+  void sums_all() {
+    s_all_ = px_all_ = 0;
+    for (unsigned x = present_; x; x &= x - 1) {
+      const int h = cfg_[low_bit(x)];
+      s_all_ += kRankSums.s[h];
+      px_all_ += kRankSums.px[h];
+    }
+  }
   // Sums over the ranks in `ok` and over all ranks (present ranks only).
   void sums(unsigned ok) {
     s_all_ = px_all_ = s_ok_ = px_ok_ = 0;
@@ -218,7 +244,7 @@ class FastCount {
   // Leading (R8): every family.
   void lead(PlayCounts* c) {
     prepare();
-    sums(0x1FFF);
+    sums_all();
     const std::uint64_t* n = ncomp_;
     const std::uint64_t x1 = lane(s_all_, 0), x2 = lane(s_all_, 1), x3 = lane(s_all_, 2),
                         x4 = lane(s_all_, 3), x5 = lane(s_all_, 4);
@@ -254,7 +280,7 @@ class FastCount {
         return kDone;
       }
       prepare();
-      sums(ok);
+      s_ok_ = sum_over(ok);
       const std::uint64_t x1 = lane(s_ok_, 0), x2 = lane(s_ok_, 1), x3 = lane(s_ok_, 2);
       if (size == 2) {
         k = x2 + x1 * n[1] + joker_only(2, min_key);
@@ -267,11 +293,13 @@ class FastCount {
     }
     if (size != 5) return kDone;  // no play of another size (playable_top filters them)
     const Kind kind = top.kind();
-    if (kind == Kind::kStraightFlush) return kNotHandled;
+    // a straight flush top and two single suited cards + 3 jokers (a straight flush): Gen
+    if (kind == Kind::kStraightFlush && jt_ >= 3) return kNotHandled;
     prepare();
     // five of a kind: ranks whose five_key beats
     {
-      sums(ranks_from_power(int(std::min(five_power_from(Kind::kFiveOfAKind, min_key), 13u))));
+      s_ok_ = sum_over(
+          ranks_from_power(int(std::min(five_power_from(Kind::kFiveOfAKind, min_key), 13u))));
       const std::uint64_t x1 = lane(s_ok_, 0), x2 = lane(s_ok_, 1), x3 = lane(s_ok_, 2),
                           x4 = lane(s_ok_, 3), x5 = lane(s_ok_, 4);
       c->family[3] = std::uint32_t(x5 + x4 * n[1] + x3 * n[2] + x2 * n[3] + x1 * n[4] +
@@ -281,10 +309,14 @@ class FastCount {
       total(c);
       return kDone;
     }
+    // a straight flush top (no three jokers): no two-rank play nor flush beats it, the
+    // sequences' straight flushes by their key (FastSelect's walk)
+    if (kind == Kind::kStraightFlush) return 5;
     if (kind == Kind::kStraight || kind == Kind::kFlush) {
       // every two-rank play beats (full house and above); a straight top: every flush, the
-      // sequences by their key (Gen); a flush top: every straight flush, the flushes by key
-      sums(0x1FFF);
+      // sequences by their key (FastSelect); a flush top: every straight flush, the flushes by
+      // key (Gen)
+      sums_all();
       c->family[4] = std::uint32_t(two_rank_all(s_all_, px_all_, jt_ >= 3));
       if (kind == Kind::kStraight) {
         c->family[6] = std::uint32_t(flushes_all());
@@ -408,15 +440,23 @@ class FastCount {
   // Flush natural parts (leading): per suit, the multisets of m cards on >= 3 ranks minus the
   // sequences (family 3), from the ranks held once or more (k), twice or more (k2), thrice.
   std::uint64_t flushes_all() const {
-    const bool wrap = rules_.wrap_straights;
+    const auto& inside = sequences_inside().n[rules_.wrap_straights];
+    std::uint64_t total = 0;
+    for (int s = 0; s < kNumSuits; ++s) total += flushes_in_suit(s, inside);
+    return total;
+  }
+
+ public:
+  // The flushes of suit s (prepare() first); `inside` is sequences_inside() at the rules' wrap.
+  using Inside = std::uint16_t[3][1 << kNumRanks];
+  [[gnu::always_inline]] std::uint64_t flushes_in_suit(int s, const Inside& inside) const {
     const std::uint64_t* n = ncomp_;
     std::uint64_t total = 0;
-    const auto& inside = sequences_inside().n[wrap];
     const std::uint64_t lo = hand_.lo, hi = hand_.hi & Cards::kHiNatural;
-    for (int s = 0; s < kNumSuits; ++s) {
+    {
       const unsigned ranks = suit_rank_mask(hand_, s);
       const std::uint64_t k = std::uint64_t(__builtin_popcount(ranks));
-      if (k < 3) continue;
+      if (k < 3) return 0;
       // suit s's 2-bit field of every rank byte: bit 1 set = two or more, both = three
       const std::uint64_t f1 = 0x0202020202020202ULL << (2 * s);
       const std::uint64_t k2 =
@@ -432,6 +472,7 @@ class FastCount {
     return total;
   }
 
+ private:
   int level_;
   const Rules& rules_;
   bool high_;
@@ -442,6 +483,445 @@ class FastCount {
   int sj_ = 0, bj_ = 0, jt_ = 0;
   std::uint64_t ncomp_[7];
   std::uint64_t s_all_ = 0, px_all_ = 0, s_ok_ = 0, px_ok_ = 0;
+};
+
+// ---------------------------------------------------------------------------------------
+// Selecting by arithmetic (play_at's and count_plays' fast paths, auto / high): the index-th
+// play of one family in the generators' order (Gen below), found by skipping whole blocks of
+// plays counted from the hand's rank bytes instead of enumerating them, and the count of the
+// sequence family by the same walk. Every play equals the one Gen<..., kSelect> writes
+// (tests/plays/test_rules_count_fast.py checks both against the written plays); a family it
+// does not cover answers kFallback (Gen selects).
+class FastSelect {
+ public:
+  static constexpr int kFound = 1, kMissing = 0, kFallback = -1;
+
+  FastSelect(const Cards& hand, int level, const Rules& rules, const Play* top)
+      : level_(level),
+        copies_(table_of(rules).decks),
+        high_(rules.wild != Wild::kAuto),
+        wrap_(rules.wrap_straights),
+        rules_(rules),
+        hand_(hand) {
+    const std::uint64_t lo = hand.lo, hi = hand.hi & kRankBytes;
+    std::memcpy(cfg_, &lo, 8);
+    std::memcpy(cfg_ + 8, &hi, 5);
+    power_ = kRankPowers.p[level];
+    sj_ = hand.sj();
+    bj_ = hand.bj();
+    jt_ = sj_ + bj_;
+    // Joker compositions as Gen lists them: SJ count a from min(sj, j) down.
+    for (int j = 0; j <= 5; ++j) {
+      const int a_hi = std::min(sj_, j), a_lo = std::max(0, j - bj_);
+      ncomp_[j] = a_hi >= a_lo ? std::size_t(a_hi - a_lo + 1) : 0;
+    }
+    if (top) {
+      follow_ = true;
+      min_key_ = top->key + 1;
+    }
+  }
+
+  // The index-th play of family f (1..6; singles are play_at's own) into *out.
+  int select(int f, std::size_t index, Play* out) {
+    switch (f) {
+      case 1:
+        return groups(2, Kind::kPair, index, out);
+      case 2:
+        return groups(3, Kind::kTriple, index, out);
+      case 3:
+        return groups(5, Kind::kFiveOfAKind, index, out);
+      case 4:
+        return two_ranks(index, out);
+      case 5:
+        return sequences(&index, out);
+      case 6:
+        return flushes(index, out);
+      default:
+        return kFallback;
+    }
+  }
+  // The sequence family's plays (family 5), counted by the walk sequences() selects with.
+  std::size_t count_sequences() {
+    std::size_t index = ~std::size_t(0);
+    sequences(&index, nullptr);
+    return ~std::size_t(0) - index;
+  }
+
+ private:
+  std::uint64_t comp(int j, std::size_t i) const {
+    const std::uint64_t a = std::uint64_t(std::min(sj_, j)) - i;
+    return (a | (std::uint64_t(j) - a) << 2) << 40;
+  }
+  void put(const Cards& nat, int j, std::size_t c, std::uint32_t key, Kind kind, int size,
+           Play* out) const {
+    out->cards.lo = nat.lo;
+    out->cards.hi = j ? nat.hi | comp(j, c) : nat.hi;
+    out->key = key;
+    out->info = play_info(kind, size, j, level_, copies_);
+  }
+  static std::size_t nsub(int h, int k) { return std::size_t(subs_end(h, k) - subs_begin(h, k)); }
+
+  // Pairs, triples, five of a kind (Gen::groups, Gen::fives): per rank (ascending) whose key
+  // beats, per joker count j, a block of sub-multisets (ascending) x compositions; then the
+  // joker-only plays.
+  int groups(int size, Kind kind, std::size_t idx, Play* out) const {
+    const int jmax = size == 5 ? 4 : size - 1;
+    for (int r = 0; r < kNumRanks; ++r) {
+      const int h = cfg_[r];
+      if (!h) continue;
+      const std::uint32_t key = size == 5 ? five_key(kind, power_[r]) : small_key(power_[r]);
+      if (follow_ && key < min_key_) continue;
+      for (int j = 0; j <= jmax && j <= jt_; ++j) {
+        const std::size_t nc = ncomp_[j], n = nsub(h, size - j) * nc;
+        if (idx >= n) {
+          idx -= n;
+          continue;
+        }
+        put(rank_cards(r, subs_begin(h, size - j)[idx / nc]), j, idx % nc, key, kind, size, out);
+        return kFound;
+      }
+    }
+    if (jt_ < size) return kMissing;
+    for (std::size_t i = 0; i < ncomp_[size]; ++i) {
+      const int a = std::min(sj_, size) - int(i);
+      const std::uint32_t key = joker_only_key(size, a, size - a, rules_);
+      if (follow_ && key < min_key_) continue;
+      if (idx-- == 0) {
+        put(Cards{}, size, i, key, kind, size, out);
+        return kFound;
+      }
+    }
+    return kMissing;
+  }
+
+  // Two-rank fives (Gen::two_ranks) without three jokers: per pattern (j, a, b), ranks r1 < r2
+  // with a and b cards; the first part varies slowest (rank, then sub-multiset), then the
+  // second, then the composition. A rank pair beats by its group power alone, so the second
+  // ranks that go with r1 are all ranks above it, those whose power beats (ok), or none.
+  int two_ranks(std::size_t idx, Play* out) const {
+    if (jt_ >= 3) return kFallback;  // two single suited cards + 3 jokers: Gen
+    if (follow_ && min_key_ > kMaxStraightFlushKey) return kMissing;
+    constexpr unsigned kAll = (1u << kNumRanks) - 1;
+    for (int j = 0; j <= jt_; ++j) {
+      const int m = 5 - j;
+      const std::size_t nc = ncomp_[j];
+      for (int a = m - 1; a >= 1; --a) {
+        const int b = m - a;
+        if (a > 4 || b > 4) continue;
+        const TwoRankShape shape = two_rank_shape(a, b);
+        const Kind kind = shape.four ? Kind::kFourPlusOne : Kind::kFullHouse;
+        unsigned ok = kAll;
+        if (follow_) {
+          ok = 0;
+          for (int r = 0; r < kNumRanks; ++r)
+            if (five_key(kind, power_[r]) >= min_key_) ok |= 1u << r;
+        }
+        // cb summed over the ranks of a set above r1: suffix sums over all and ok ranks
+        std::size_t cb[kNumRanks], above_all[kNumRanks + 1], above_ok[kNumRanks + 1];
+        above_all[kNumRanks] = above_ok[kNumRanks] = 0;
+        for (int r = kNumRanks - 1; r >= 0; --r) {
+          cb[r] = nsub(cfg_[r], b);
+          above_all[r] = above_all[r + 1] + cb[r];
+          above_ok[r] = above_ok[r + 1] + (((ok >> r) & 1) ? cb[r] : 0);
+        }
+        for (int r1 = 0; r1 < kNumRanks; ++r1) {
+          const std::size_t ca = nsub(cfg_[r1], a);
+          if (!ca) continue;
+          const bool ok1 = (ok >> r1) & 1;
+          unsigned with = kAll;  // the second ranks that beat with r1
+          if (follow_) {
+            if (shape.first && shape.second)
+              with = high_ ? (ok1 ? kAll : ok) : (ok1 ? ok : 0u);
+            else if (shape.first)
+              with = ok1 ? kAll : 0u;
+            else
+              with = ok;
+          }
+          const std::size_t ys = with == kAll ? above_all[r1 + 1] : with ? above_ok[r1 + 1] : 0;
+          const std::size_t per_x = ys * nc, n = ca * per_x;
+          if (idx >= n) {
+            idx -= n;
+            continue;
+          }
+          const std::size_t xi = idx / per_x;
+          std::size_t yi = (idx % per_x) / nc;
+          const std::size_t c = idx % nc;
+          for (int r2 = r1 + 1; r2 < kNumRanks; ++r2) {
+            if (!((with >> r2) & 1)) continue;
+            if (yi >= cb[r2]) {
+              yi -= cb[r2];
+              continue;
+            }
+            const Cards x = rank_cards(r1, subs_begin(cfg_[r1], a)[xi]);
+            const Cards y = rank_cards(r2, subs_begin(cfg_[r2], b)[yi]);
+            const int p = group_power(shape, power_[r1], power_[r2], high_);
+            put(Cards{x.lo + y.lo, x.hi + y.hi}, j, c, five_key(kind, std::uint32_t(p)), kind, 5,
+                out);
+            return kFound;
+          }
+          return kMissing;
+        }
+      }
+    }
+    return kMissing;
+  }
+
+  // Sequences (Gen::sequences): per m = 5, 4, 3 and sequence mask held, a block of one face
+  // per rank (the lowest rank's suit varies slowest) x compositions; a mask whose straight
+  // does not beat the top gives only its straight flushes, one block per suit holding it.
+  // With out null, counts: *idx goes down by every play.
+  int sequences(std::size_t* pidx, Play* out) const {
+    std::size_t& idx = *pidx;
+    if (follow_ && min_key_ > kMaxStraightFlushKey) return kMissing;
+    const unsigned present = rank_mask(hand_);
+    unsigned suit_ranks[kNumSuits];
+    for (int s = 0; s < kNumSuits; ++s) suit_ranks[s] = suit_rank_mask(hand_, s);
+    for (int m = 5; m >= 3; --m) {
+      const int j = 5 - m;
+      if (j > jt_) break;
+      const std::size_t nc = ncomp_[j];
+      for (std::uint16_t mask : sequence_masks(wrap_, m)) {
+        if ((mask & present) != mask) continue;
+        const std::uint32_t t = std::uint32_t(straight_key(straight_windows(mask, wrap_), high_));
+        const std::uint32_t key_st = five_key(Kind::kStraight, t);
+        const std::uint32_t key_sf = five_key(Kind::kStraightFlush, t);
+        if (follow_ && key_sf < min_key_) continue;
+        if (follow_ && key_st < min_key_) {  // straight flushes only
+          for (int s = 0; s < kNumSuits; ++s) {
+            if ((mask & suit_ranks[s]) != mask) continue;
+            if (idx >= nc) {
+              idx -= nc;
+              continue;
+            }
+            if (!out) return kMissing;
+            Cards nat;
+            for (unsigned x = mask; x; x &= x - 1) {
+              const Cards c = rank_cards(low_bit(x), 1u << (2 * s));
+              nat.lo |= c.lo;
+              nat.hi |= c.hi;
+            }
+            put(nat, j, idx, key_sf, Kind::kStraightFlush, 5, out);
+            return kFound;
+          }
+          continue;
+        }
+        int rk[5], ns[5];
+        std::size_t n = nc;
+        int k = 0;
+        for (unsigned x = mask; x; x &= x - 1, ++k) {
+          rk[k] = low_bit(x);
+          ns[k] = kRankSums.ds[cfg_[rk[k]]];
+          n *= std::size_t(ns[k]);
+        }
+        if (idx >= n) {
+          idx -= n;
+          continue;
+        }
+        if (!out) return kMissing;
+        const std::size_t c = idx % nc;
+        std::size_t rest = idx / nc;
+        Cards nat;
+        unsigned suits = 0xF;
+        for (int i = m - 1; i >= 0; --i) {
+          const std::size_t d = rest % std::size_t(ns[i]);
+          rest /= std::size_t(ns[i]);
+          // the d-th suit held at rank rk[i]
+          unsigned held = (cfg_[rk[i]] | (cfg_[rk[i]] >> 1)) & 0x55u;
+          for (std::size_t e = 0; e < d; ++e) held &= held - 1;
+          const int s = low_bit(held) / 2;
+          const Cards one = rank_cards(rk[i], 1u << (2 * s));
+          nat.lo |= one.lo;
+          nat.hi |= one.hi;
+          suits &= 1u << s;
+        }
+        if (suits)
+          put(nat, j, c, key_sf, Kind::kStraightFlush, 5, out);
+        else
+          put(nat, j, c, key_st, Kind::kStraight, 5, out);
+        return kFound;
+      }
+    }
+    return kMissing;
+  }
+
+  // Flushes (Gen::flushes) when every flush beats (leading, or a straight top), 6p3d or no
+  // jokers (4p2d's joker keys depend on the naturals: Gen): per suit, per m = 5, 4, 3 a block of
+  // natural parts x compositions. Inside a block, Gen's order over the suit's ranks indexed by
+  // descending power: the m distinct ranks in lexicographic order (sequences skipped); then
+  // (m >= 4) per rank twice, the m - 2 others in ascending bit order (Gosper); then (m = 5) per
+  // rank thrice, 2 others; then per two ranks twice, 1 other.
+  int flushes(std::size_t idx, Play* out) const {
+    if (follow_ && min_key_ > five_key(Kind::kFlush, 0)) return kFallback;  // keys compared: Gen
+    if (jt_ > 0 && rules_.table != TableKind::k6p3d) return kFallback;
+    const auto& inside = sequences_inside().n[wrap_];
+    const std::uint64_t lo = hand_.lo, hi = hand_.hi & Cards::kHiNatural;
+    for (int s = 0; s < kNumSuits; ++s) {
+      const unsigned ranks = suit_rank_mask(hand_, s);
+      const std::size_t k = std::size_t(__builtin_popcount(ranks));
+      if (k < 3) continue;
+      const std::uint64_t f1 = 0x0202020202020202ULL << (2 * s);
+      const std::size_t k2 =
+          std::size_t(__builtin_popcountll(lo & f1) + __builtin_popcountll(hi & f1));
+      const std::size_t k3 = std::size_t(__builtin_popcountll(lo & (lo << 1) & f1) +
+                                         __builtin_popcountll(hi & (hi << 1) & f1));
+      for (int m = 5; m >= 3 && 5 - m <= jt_; --m) {
+        const std::size_t nc = ncomp_[5 - m];
+        std::size_t parts = choose(k, m) - inside[m - 3][ranks];
+        if (m >= 4) parts += k2 * choose(k - 1, m - 2);
+        if (m == 5) parts += k3 * choose(k - 1, 2) + choose(k2, 2) * (k - 2);
+        if (idx >= parts * nc) {
+          idx -= parts * nc;
+          continue;
+        }
+        flush_part(s, m, idx / nc, idx % nc, out);
+        return kFound;
+      }
+    }
+    return kMissing;
+  }
+  // The u-th natural part of the block (suit s, m cards), composition c.
+  void flush_part(int s, int m, std::size_t u, std::size_t c, Play* out) const {
+    int rank[13], power[13], cnt[13];
+    int k = 0;
+    for (int p = kLevelPower; p >= 0; --p) {
+      const int r = power_rank(p, level_);
+      const int n = (cfg_[r] >> (2 * s)) & 3;
+      if (!n) continue;
+      rank[k] = r;
+      power[k] = p;
+      cnt[k++] = n;
+    }
+    unsigned dup2 = 0, dup3 = 0;
+    for (int i = 0; i < k; ++i) {
+      dup2 |= unsigned(cnt[i] >= 2) << i;
+      dup3 |= unsigned(cnt[i] == 3) << i;
+    }
+    const unsigned all = (1u << k) - 1;
+    unsigned chosen = 0, twice = 0, thrice = 0;
+    const std::size_t distinct =
+        choose(std::size_t(k), m) - sequences_inside().n[wrap_][m - 3][suit_rank_mask(hand_, s)];
+    if (u < distinct) {
+      chosen = nth_distinct(rank, k, m, u);
+    } else {
+      u -= distinct;
+      bool done = false;
+      // Gosper's order of t of the positions `avail`: colex, unranked by binomials
+      const auto colex = [&](unsigned avail, int t, std::size_t r) {
+        int pos[13], n = 0;
+        for (unsigned x = avail; x; x &= x - 1) pos[n++] = low_bit(x);
+        unsigned got = 0;
+        for (int i = t; i >= 1; --i) {
+          int cc = i - 1;
+          while (cc + 1 < n && choose(std::size_t(cc + 1), i) <= r) ++cc;
+          r -= choose(std::size_t(cc), i);
+          got |= 1u << pos[cc];
+          n = cc;
+        }
+        return got;
+      };
+      if (m >= 4) {
+        const std::size_t per = choose(std::size_t(k - 1), m - 2);
+        for (unsigned d = dup2; d && !done; d &= d - 1) {
+          if (u >= per) {
+            u -= per;
+            continue;
+          }
+          twice = d & -d;
+          chosen = colex(all & ~twice, m - 2, u) | twice;
+          done = true;
+        }
+      }
+      if (m == 5 && !done) {
+        const std::size_t per = choose(std::size_t(k - 1), 2);
+        for (unsigned t = dup3; t && !done; t &= t - 1) {
+          if (u >= per) {
+            u -= per;
+            continue;
+          }
+          twice = thrice = t & -t;
+          chosen = colex(all & ~twice, 2, u) | twice;
+          done = true;
+        }
+        const std::size_t per2 = std::size_t(k - 2);
+        for (unsigned d1 = dup2; d1 && !done; d1 &= d1 - 1)
+          for (unsigned d2 = d1 & (d1 - 1); d2 && !done; d2 &= d2 - 1) {
+            if (u >= per2) {
+              u -= per2;
+              continue;
+            }
+            twice = (d1 & -d1) | (d2 & -d2);
+            chosen = colex(all & ~twice, 1, u) | twice;
+            done = true;
+          }
+      }
+    }
+    Cards nat;
+    std::uint32_t sub = 0;
+    for (unsigned x = chosen; x; x &= x - 1) {
+      const int i = low_bit(x);
+      const unsigned mult = 1 + ((twice >> i) & 1) + ((thrice >> i) & 1);
+      const Cards one = rank_cards(rank[i], 1u << (2 * s));
+      nat.lo += one.lo * mult;
+      nat.hi += one.hi * mult;
+      for (unsigned e = 0; e < mult; ++e) sub = (sub << 4) | std::uint32_t(power[i]);
+    }
+    const int j = 5 - m;
+    const std::uint32_t key_sub =
+        high_ ? (((j == 0 ? 0u : (j == 1 ? 0xCu : 0xCCu)) << (4 * (5 - j))) | sub)
+              : (sub << (4 * j));
+    put(nat, j, c, five_key(Kind::kFlush, key_sub), Kind::kFlush, 5, out);
+  }
+  // The u-th m-subset of the indices 0..k-1 in lexicographic order that is not a sequence (by
+  // the ranks rank[i]): per position the candidates ascending, each taking the subsets under it
+  // (binomial) minus the sequences under it.
+  unsigned nth_distinct(const int* rank, int k, int m, std::size_t u) const {
+    // the sequences among the subsets, as index masks
+    unsigned seq[160];
+    int ns = 0;
+    unsigned ranks = 0;
+    int index_of[kNumRanks];
+    for (int i = 0; i < k; ++i) {
+      ranks |= 1u << rank[i];
+      index_of[rank[i]] = i;
+    }
+    for (std::uint16_t mask : sequence_masks(wrap_, m)) {
+      if ((mask & ranks) != mask) continue;
+      unsigned im = 0;
+      for (unsigned x = mask; x; x &= x - 1) im |= 1u << index_of[low_bit(x)];
+      seq[ns++] = im;
+    }
+    unsigned chosen = 0;
+    int from = 0;
+    for (int pos = 0; pos < m; ++pos) {
+      const int left = m - pos - 1;  // to choose after this one
+      for (int i = from; i <= k - left - 1; ++i) {
+        const unsigned pre = chosen | (1u << i);
+        const unsigned low = (2u << i) - 1;  // the indices <= i
+        std::size_t n = choose(std::size_t(k - 1 - i), left);
+        for (int q = 0; q < ns; ++q) n -= (seq[q] & low) == pre;
+        if (u >= n) {
+          u -= n;
+          continue;
+        }
+        chosen = pre;
+        from = i + 1;
+        break;
+      }
+    }
+    return chosen;
+  }
+
+  int level_;
+  int copies_;
+  bool high_, wrap_;
+  const Rules& rules_;
+  Cards hand_;
+  std::uint8_t cfg_[13];
+  const std::uint8_t* power_;
+  int sj_ = 0, bj_ = 0, jt_ = 0;
+  std::size_t ncomp_[6];
+  bool follow_ = false;
+  std::uint32_t min_key_ = 0;
 };
 
 }  // namespace
@@ -1603,6 +2083,56 @@ bool playable_top(const Play* top) {
   return !top || top->size() == 1 || top->size() == 2 || top->size() == 3 || top->size() == 5;
 }
 
+// The hand's cards of suit s and its jokers: a flush uses one suit, so this hand has exactly
+// the flushes of suit s that `hand` has, in the same order.
+Cards suit_and_jokers(const Cards& hand, int s) {
+  return Cards{hand.lo & (0x0303030303030303ULL << (2 * s)),
+               (hand.hi & Cards::kHiNatural & (0x0303030303ULL << (2 * s))) |
+                   (hand.hi & ~Cards::kHiNatural)};
+}
+
+// The flushes that beat a flush top (auto / high), per suit, in Gen's order (suit by suit): a
+// suit whose best flush cannot beat the top has none, one whose worst flush beats has all of
+// them (FastCount's formula), the others are counted by Gen on suit_and_jokers. The bounds
+// read the top nibble of the key (the highest power of the five, R7): at most the suit's
+// highest power (12 under high with jokers), at least its third lowest (a flush has >= 3 ranks).
+// 4p2d with jokers (keys from the naturals, R18): Gen for every suit.
+void flush_top_suits(const Cards& hand, int level, const Rules& rules, const Play& top,
+                     std::size_t out[kNumSuits]) {
+  FastCount f(hand, level, rules);
+  f.prepare();
+  const std::uint32_t t = top.key + 1 - five_key(Kind::kFlush, 0);  // key_sub >= t beats
+  const bool jokers = hand.sj() + hand.bj() > 0;
+  const bool bounds = !jokers || rules.table == TableKind::k6p3d;
+  const std::uint8_t* power = kRankPowers.p[level];
+  for (int s = 0; s < kNumSuits; ++s) {
+    out[s] = 0;
+    const unsigned ranks = suit_rank_mask(hand, s);
+    if (__builtin_popcount(ranks) < 3) continue;
+    if (bounds) {
+      unsigned powers = 0;
+      for (unsigned x = ranks; x; x &= x - 1) powers |= 1u << power[low_bit(x)];
+      const int p_max = 31 - __builtin_clz(powers);
+      const unsigned rest = powers & (powers - 1);
+      const int p_low3 = low_bit(rest & (rest - 1));
+      const int top_max = (rules.wild != Wild::kAuto && jokers) ? kLevelPower : p_max;
+      if ((std::uint32_t(top_max + 1) << 16) <= t) continue;  // none beats
+      if ((std::uint32_t(p_low3) << 16) >= t) {               // all beat
+        out[s] = std::size_t(f.flushes_in_suit(s, sequences_inside().n[rules.wrap_straights]));
+        continue;
+      }
+    }
+    const Cards sh = suit_and_jokers(hand, s);
+    dispatch(rules, &top, [&]<bool D, bool H, bool F>() {
+      PlayCounts pc;
+      Gen<D, H, F, kCount> g(sh, level, rules, &top, nullptr);
+      g.set_counts(&pc);
+      g.run(6);
+      out[s] = pc.family[6];
+    });
+  }
+}
+
 }  // namespace
 }  // namespace detail
 
@@ -1618,6 +2148,20 @@ PlayCounts count_plays(const Cards& hand, int level, const Rules& rules, const P
       }
       const int left = f.follow(*top, &c);
       if (left == detail::FastCount::kDone) return c;
+      if (left == 5) {  // the sequences after a straight or straight flush: by the selecting walk
+        c.family[5] = std::uint32_t(detail::FastSelect(hand, level, rules, top).count_sequences());
+        c.total = 0;
+        for (std::uint32_t n : c.family) c.total += n;
+        return c;
+      }
+      if (left == 6) {  // the flushes after a flush: suit by suit
+        std::size_t per_suit[kNumSuits];
+        detail::flush_top_suits(hand, level, rules, *top, per_suit);
+        c.family[6] = std::uint32_t(per_suit[0] + per_suit[1] + per_suit[2] + per_suit[3]);
+        c.total = 0;
+        for (std::uint32_t n : c.family) c.total += n;
+        return c;
+      }
       if (left >= 0) {  // one family by the generator
         PlayCounts g;
         detail::dispatch(rules, top, [&]<bool D, bool H, bool F>() {
@@ -1693,6 +2237,12 @@ Play play_at(const Cards& hand, int level, const Rules& rules, const Play* top,
     throw std::logic_error("play_at: counts do not match this hand and top");
   }
   Play pick;
+  if (rules.wild != Wild::kDeclare && level >= 0 && level < kNumRanks) {
+    const int r = detail::FastSelect(hand, level, rules, top).select(f, index, &pick);
+    if (r == detail::FastSelect::kFound) return pick;
+    if (r == detail::FastSelect::kMissing)
+      throw std::logic_error("play_at: counts do not match this hand and top");
+  }
   bool found = false;
   detail::dispatch(rules, top, [&]<bool D, bool H, bool F>() {
     detail::Gen<D, H, F, detail::kSelect> g(hand, level, rules, top, nullptr);

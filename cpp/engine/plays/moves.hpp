@@ -98,12 +98,17 @@ struct PlayCounts {
 
 // The number of legal plays (== legal_plays(...).size()) per family, without writing any
 // play. Under auto / high, by arithmetic over per-rank and per-suit sums of the hand (leads,
-// and follows of every top but a straight flush; after a straight or a flush the family
-// compared by key is enumerated); otherwise families whose plays share one key per rank or
+// and follows of every top; after a flush, the flushes of a suit whose key range straddles
+// the top's are enumerated, and hands with three jokers following a two-rank five or a
+// straight flush are enumerated); otherwise families whose plays share one key per rank or
 // rank set by arithmetic, the others enumerated.
 PlayCounts count_plays(const Cards& hand, int level, const Rules& rules, const Play* top);
 
-// legal_plays(...)[index], generating only the family that holds it and stopping there.
+// legal_plays(...)[index]. Under auto / high, by arithmetic: whole blocks of plays (a rank, a
+// rank pair, a sequence mask, a suit) skipped by their counts and the index decoded inside
+// its block; flushes after a flush, 4p2d flushes with jokers and two-rank fives with three
+// jokers are generated (only the family that holds it, stopping there), as is every family
+// under declare.
 // `counts` must be count_plays of the same arguments; throws std::out_of_range if
 // index >= counts.total.
 Play play_at(const Cards& hand, int level, const Rules& rules, const Play* top,
