@@ -188,6 +188,7 @@ def measures(tiny: bool) -> list[Measure]:
             f"beats_many, {nc[1]:,} row pairs minus 0",
         ),
         op("apply an action (recording off)", 4, 3, k, "random rounds"),
+        op("apply an action (recording on)", 6, 3, k, "random rounds"),
         rounds("random"),
         rounds("greedy"),
         rounds("heuristic"),

@@ -66,12 +66,12 @@ WorkResult repeat_plays(WorkOp op, const Rules& rules, int level, Rng& rng, int 
   return r;
 }
 
-WorkResult repeat_apply(const Rules& rules, std::uint64_t seed, int items, int reps) {
+WorkResult repeat_apply(const Rules& rules, std::uint64_t seed, int items, int reps, bool record) {
   WorkResult r;
   std::vector<Action> legal, path;
   Rng rng(seed);
   for (int i = 0; i < items; ++i) {
-    const GameState start(rules, seed, std::uint64_t(i), false, false);
+    const GameState start(rules, seed, std::uint64_t(i), false, record);
     GameState g = start;
     path.clear();
     while (!g.match_over() && g.results().empty()) {
@@ -122,14 +122,16 @@ WorkResult repeat_decide(const Rules& rules, std::uint64_t seed, int items, int 
 
 WorkResult repeat_op(int op_value, const Rules& rules, int level, std::uint64_t seed, int items,
                      int reps, PolicyId policy) {
-  if (op_value < 0 || op_value > int(WorkOp::kDecide)) throw GameError("repeat_op: op is 0..5");
+  if (op_value < 0 || op_value > int(WorkOp::kApplyRecorded))
+    throw GameError("repeat_op: op is 0..6");
   if (items < 1 || items > 100000) throw GameError("repeat_op: items in [1, 100000]");
   if (reps < 0 || reps > 1000000) throw GameError("repeat_op: reps in [0, 1000000]");
   const WorkOp op = WorkOp(op_value);
   Rng rng(seed);
   switch (op) {
     case WorkOp::kApply:
-      return repeat_apply(rules, seed, items, reps);
+    case WorkOp::kApplyRecorded:
+      return repeat_apply(rules, seed, items, reps, op == WorkOp::kApplyRecorded);
     case WorkOp::kDecide:
       return repeat_decide(rules, seed, items, reps, policy);
     default:

@@ -22,7 +22,17 @@ namespace daguai::testing {
 //              per repetition is included (one copy for about 230 applies)
 //   kDecide    choose_action of `policy` at every play decision with two or more legal
 //              actions of heuristic rounds from random start states (the seat's own scratch)
-enum class WorkOp : int { kLead = 0, kFollow5, kCountLead, kClassify5, kApply, kDecide };
+//   kApplyRecorded  kApply with recording on (the game log written, as in daguai bench's
+//              "apply an action" row and in played matches)
+enum class WorkOp : int {
+  kLead = 0,
+  kFollow5,
+  kCountLead,
+  kClassify5,
+  kApply,
+  kDecide,
+  kApplyRecorded
+};
 
 struct WorkResult {
   std::int64_t ops = 0;        // operations done (items or decisions, times reps)

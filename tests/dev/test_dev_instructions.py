@@ -49,6 +49,7 @@ def test_instruction_table_has_its_shape(tmp_path: Path) -> None:
     assert [row.split(" | ")[0] for row in rows] == [
         "| all legal leads, 27-card hand (written)",
         "| apply an action (recording off)",
+        "| apply an action (recording on)",
         "| a round, random x6",
     ]
     for row in rows:

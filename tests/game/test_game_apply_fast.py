@@ -282,3 +282,41 @@ def test_r8_model_sees_rounds_end_and_leads_after_out() -> None:
                 led_after_out += 1
                 assert fields(g) == want
         assert led_after_out > 0, lead
+
+
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(rules=game_rules(), seed=st.integers(0, 2**32 - 1))
+def test_r5_r6_apply_refuses_legal_cards_with_another_kind_or_key(rules: Rules, seed: int) -> None:
+    # apply never trusts a play's kind and key: the cards of legal plays with jokers, as every
+    # other interpretation (another kind or key at the same level: a play a user can build),
+    # meet exactly check's answer (its error and message, the state unchanged; under wild =
+    # declare an interpretation is accepted), and the legal play itself is accepted.
+    g = Game(seed, rules)._state
+    pick = random.Random(seed)
+    forged = refused = 0
+    wilds = [Rules(wild=w, wrap_straights=ws, table=rules.table)
+             for w in ("auto", "high") for ws in (False, True)]
+    for _ in range(80):
+        if g.match_over:
+            break
+        legal = list(g.legal_actions())
+        if g.phase == "play":
+            jokered = [a.play for a in legal if a.type == "play" and a.play.jokers and len(a.play.cards) == 5]
+            for p in pick.sample(jokered, min(4, len(jokered))):
+                assert outcome(GameState(g), "apply", p) is None
+                others = {str(q) + repr(q.key): q for r in wilds
+                          for q in plays.interpretations(p.cards, g.level, r) if q != p}
+                for q in others.values():
+                    ref = outcome(GameState(g), "check", q)
+                    got = GameState(g)
+                    before = fields(got)
+                    assert outcome(got, "apply", q) == ref, str(q)
+                    if ref is not None:
+                        assert fields(got) == before
+                        refused += 1
+                    forged += 1
+        g.apply(legal[pick.randrange(len(legal))])
+    if rules.wild != "declare":
+        assert refused == forged

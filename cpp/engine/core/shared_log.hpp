@@ -17,6 +17,71 @@
 
 namespace daguai {
 
+namespace detail {
+
+// The allocator of SharedLog's chunks: a freed chunk (with its reference counts, one
+// allocation of make_shared's) is kept in a small per-thread list of freed blocks of its
+// type and reused by the next chunk of that thread, so a recorded game's chunks do not go
+// through malloc (a chunk of 64 events is 2 KB: malloc's slow bins). A block freed by another
+// thread joins that thread's list; each list holds at most kKeep blocks, and frees them when
+// its thread ends.
+template <class U>
+struct ChunkAllocator {
+  using value_type = U;
+  ChunkAllocator() = default;
+  template <class V>
+  ChunkAllocator(const ChunkAllocator<V>&) {}
+  template <class V>
+  bool operator==(const ChunkAllocator<V>&) const {
+    return true;
+  }
+
+  U* allocate(std::size_t n) {
+    Freed& f = freed();
+    if (n == 1 && f.head) {
+      Block* b = f.head;
+      f.head = b->next;
+      --f.count;
+      return reinterpret_cast<U*>(b);
+    }
+    return static_cast<U*>(::operator new(n * sizeof(U)));
+  }
+  void deallocate(U* p, std::size_t n) {
+    Freed& f = freed();
+    if (n == 1 && f.count < kKeep) {
+      Block* b = ::new (static_cast<void*>(p)) Block{f.head};
+      f.head = b;
+      ++f.count;
+      return;
+    }
+    ::operator delete(static_cast<void*>(p));
+  }
+
+ private:
+  static_assert(alignof(U) <= __STDCPP_DEFAULT_NEW_ALIGNMENT__, "blocks come from operator new");
+  static constexpr int kKeep = 16;
+  struct Block {
+    Block* next;
+  };
+  struct Freed {
+    Block* head = nullptr;
+    int count = 0;
+    ~Freed() {
+      while (head) {
+        Block* b = head;
+        head = b->next;
+        ::operator delete(static_cast<void*>(b));
+      }
+    }
+  };
+  static Freed& freed() {
+    thread_local Freed f;
+    return f;
+  }
+};
+
+}  // namespace detail
+
 template <class T, std::size_t kChunk>
 class SharedLog {
   static_assert(std::is_trivially_copyable_v<T> && std::is_trivially_destructible_v<T>,
@@ -58,6 +123,16 @@ class SharedLog {
     if (++n_ == kChunk) [[unlikely]]
       seal();
   }
+  // Appends an element written in place: write(void* slot) constructs it there (placement
+  // new), with no temporary to copy; the same ownership and sealing as push_back.
+  template <class W>
+  [[gnu::always_inline]] void append_in_place(W&& write) {
+    if (!owned_) [[unlikely]]
+      own_tail();
+    write(static_cast<void*>(tail_->slot(n_)));
+    if (++n_ == kChunk) [[unlikely]]
+      seal();
+  }
   std::size_t size() const { return sealed() + n_; }
   bool empty() const { return size() == 0; }
   const T& back() const { return n_ ? tail_->at(n_ - 1) : head_->at(kChunk - 1); }
@@ -86,7 +161,7 @@ class SharedLog {
   // A chunk: kChunk slots written in order (no element is constructed before it is pushed);
   // prev / before are set when it is sealed.
   struct Node {
-    Node() {}  // user-provided: make_shared leaves the slots unwritten
+    Node() {}  // user-provided: allocate_shared leaves the slots unwritten
     std::shared_ptr<const Node> prev;
     std::size_t before = 0;  // elements in older chunks
     alignas(T) unsigned char raw[sizeof(T) * kChunk];
@@ -97,13 +172,13 @@ class SharedLog {
   };
   std::size_t sealed() const { return head_ ? head_->before + kChunk : 0; }
   // A chunk of this log's own, holding the n_ elements of the (shared) tail read so far.
-  void own_tail() {
-    std::shared_ptr<Node> t = std::make_shared<Node>();
+  [[gnu::noinline]] void own_tail() {
+    std::shared_ptr<Node> t = std::allocate_shared<Node>(detail::ChunkAllocator<Node>());
     for (std::size_t k = 0; k < n_; ++k) ::new (t->slot(k)) T(tail_->at(k));
     tail_ = std::move(t);
     owned_ = true;
   }
-  void seal() {
+  [[gnu::noinline]] void seal() {
     tail_->prev = std::move(head_);
     tail_->before = tail_->prev ? tail_->prev->before + kChunk : 0;
     head_ = std::move(tail_);

@@ -143,18 +143,6 @@ void GameState::set_auto_pass(bool on) {
   run_auto_passes();
 }
 
-void GameState::push_event(EventType t, int seat, int other, const Play* play, std::int32_t index,
-                           std::uint8_t flags) {
-  Event e;
-  e.type = t;
-  e.seat = std::int8_t(seat);
-  e.other = std::int8_t(other);
-  e.flags = flags;
-  e.index = index;
-  if (play) e.play = *play;
-  log_.push_back(e);
-}
-
 // The next round of a seeded match: deal from the round's stream, tribute from the
 // previous round's result (R11).
 void GameState::deal_round() {
@@ -452,15 +440,22 @@ namespace {
 // The play phase's two decisions (R8) by the seat to act are tested inline, as check() tests
 // them; anything else, or anything the inline test does not accept, goes through check(),
 // which throws the documented error (or accepts, under Wild::kDeclare).
+// apply itself only dispatches (no frame, no saved registers): a pass and a play each jump
+// to a function of their own, whose frame holds only what that path needs.
 void GameState::apply(const Action& a) {
   if (pub_.phase == Phase::kPlay && (a.seat < 0 || a.seat == pub_.current)) {
-    if (a.type == ActionType::kPass) {
-      if (pub_.top_seat >= 0) return pass_step(false);
-    } else if (a.type == ActionType::kPlay &&
-               accepts_play(pub_, hands_[std::size_t(pub_.current)], a.play)) {
-      return play_step(a.play);
-    }
+    if (a.type == ActionType::kPass && pub_.top_seat >= 0) return apply_pass(false);
+    if (a.type == ActionType::kPlay) return apply_play(a);
   }
+  apply_checked(a);
+}
+
+[[gnu::noinline]] void GameState::apply_play(const Action& a) {
+  if (accepts_play(pub_, hands_[std::size_t(pub_.current)], a.play)) return play_step(a.play);
+  apply_checked(a);
+}
+
+[[gnu::noinline]] void GameState::apply_checked(const Action& a) {
   check(a);
   apply_trusted(a);
 }
@@ -575,7 +570,7 @@ inline void GameState::pass_step(bool automatic) {
   end_trick_or_continue(seat);
 }
 
-void GameState::apply_pass(bool automatic) { pass_step(automatic); }
+[[gnu::noinline]] void GameState::apply_pass(bool automatic) { pass_step(automatic); }
 
 // R8: the trick ends when every player still holding cards, other than the one who made
 // the last play, has passed since that play (R18: at most 3 others at 4p2d).

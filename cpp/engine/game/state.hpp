@@ -24,6 +24,7 @@
 
 #include <array>
 #include <cstdint>
+#include <new>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -274,7 +275,9 @@ class GameState {
   inline void pass_step(bool automatic);
   inline void end_trick_or_continue(int from);
   inline int next_active(int seat) const;
-  void apply_pass(bool automatic);  // pass_step, out of line (position.cpp)
+  void apply_pass(bool automatic);      // pass_step, out of line (apply, position.cpp)
+  void apply_play(const Action& a);     // apply's play in the play phase by the seat to act
+  void apply_checked(const Action& a);  // check, then apply_trusted
   // auto_pass: the forced passes due now (the test inline, the loop out of line).
   void run_auto_passes() {
     if (pub_.auto_pass) auto_passes();
@@ -285,8 +288,14 @@ class GameState {
                  std::uint8_t flags = 0) {
     if (record_) push_event(t, seat, other, play, index, flags);
   }
-  void push_event(EventType t, int seat, int other, const Play* play, std::int32_t index,
-                  std::uint8_t flags);
+  // The event is written in place in the log's chunk (no temporary, no call).
+  [[gnu::always_inline]] void push_event(EventType t, int seat, int other, const Play* play,
+                                         std::int32_t index, std::uint8_t flags) {
+    log_.append_in_place([&](void* slot) {
+      ::new (slot)
+          Event{t, std::int8_t(seat), std::int8_t(other), flags, index, play ? *play : Play{}};
+    });
+  }
   void check_turn(ActionType t) const;
   int highest_power_in(const Cards& hand) const;
 
