@@ -17,71 +17,6 @@
 
 namespace daguai {
 
-namespace detail {
-
-// The allocator of SharedLog's chunks: a freed chunk (with its reference counts, one
-// allocation of make_shared's) is kept in a small per-thread list of freed blocks of its
-// type and reused by the next chunk of that thread, so a recorded game's chunks do not go
-// through malloc (a chunk of 64 events is 2 KB: malloc's slow bins). A block freed by another
-// thread joins that thread's list; each list holds at most kKeep blocks, and frees them when
-// its thread ends.
-template <class U>
-struct ChunkAllocator {
-  using value_type = U;
-  ChunkAllocator() = default;
-  template <class V>
-  ChunkAllocator(const ChunkAllocator<V>&) {}
-  template <class V>
-  bool operator==(const ChunkAllocator<V>&) const {
-    return true;
-  }
-
-  U* allocate(std::size_t n) {
-    Freed& f = freed();
-    if (n == 1 && f.head) {
-      Block* b = f.head;
-      f.head = b->next;
-      --f.count;
-      return reinterpret_cast<U*>(b);
-    }
-    return static_cast<U*>(::operator new(n * sizeof(U)));
-  }
-  void deallocate(U* p, std::size_t n) {
-    Freed& f = freed();
-    if (n == 1 && f.count < kKeep) {
-      Block* b = ::new (static_cast<void*>(p)) Block{f.head};
-      f.head = b;
-      ++f.count;
-      return;
-    }
-    ::operator delete(static_cast<void*>(p));
-  }
-
- private:
-  static_assert(alignof(U) <= __STDCPP_DEFAULT_NEW_ALIGNMENT__, "blocks come from operator new");
-  static constexpr int kKeep = 16;
-  struct Block {
-    Block* next;
-  };
-  struct Freed {
-    Block* head = nullptr;
-    int count = 0;
-    ~Freed() {
-      while (head) {
-        Block* b = head;
-        head = b->next;
-        ::operator delete(static_cast<void*>(b));
-      }
-    }
-  };
-  static Freed& freed() {
-    thread_local Freed f;
-    return f;
-  }
-};
-
-}  // namespace detail
-
 template <class T, std::size_t kChunk>
 class SharedLog {
   static_assert(std::is_trivially_copyable_v<T> && std::is_trivially_destructible_v<T>,
@@ -161,7 +96,7 @@ class SharedLog {
   // A chunk: kChunk slots written in order (no element is constructed before it is pushed);
   // prev / before are set when it is sealed.
   struct Node {
-    Node() {}  // user-provided: allocate_shared leaves the slots unwritten
+    Node() {}  // user-provided: make_shared leaves the slots unwritten
     std::shared_ptr<const Node> prev;
     std::size_t before = 0;  // elements in older chunks
     alignas(T) unsigned char raw[sizeof(T) * kChunk];
@@ -173,7 +108,7 @@ class SharedLog {
   std::size_t sealed() const { return head_ ? head_->before + kChunk : 0; }
   // A chunk of this log's own, holding the n_ elements of the (shared) tail read so far.
   [[gnu::noinline]] void own_tail() {
-    std::shared_ptr<Node> t = std::allocate_shared<Node>(detail::ChunkAllocator<Node>());
+    std::shared_ptr<Node> t = std::make_shared<Node>();
     for (std::size_t k = 0; k < n_; ++k) ::new (t->slot(k)) T(tail_->at(k));
     tail_ = std::move(t);
     owned_ = true;
