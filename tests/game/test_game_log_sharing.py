@@ -45,7 +45,7 @@ def play_tree(rules: Rules, seed: int, steps: int) -> tuple[int, int, int]:
     copies = 0
     for _ in range(steps):
         nxt = []
-        for g, actions in live:
+        for i, (g, actions) in enumerate(live):
             if g.match_over:
                 nxt.append((g, actions))
                 continue
@@ -53,8 +53,8 @@ def play_tree(rules: Rules, seed: int, steps: int) -> tuple[int, int, int]:
             if (n in (0, 1, CHUNK - 1) and pick.random() < 0.5) or pick.random() < 0.02:
                 nxt.append((GameState(g), list(actions)))  # a copy, at or near a chunk's end
                 copies += 1
-            if len(live) > 1 and pick.random() < 0.01:
-                continue  # drop this state: its copies keep the chunks they share
+            if i > 0 and pick.random() < 0.01:
+                continue  # drop this state (never the first: one lives on): its copies keep their chunks
             legal = g.legal_actions()
             a = legal[pick.randrange(len(legal))]
             g.apply(a)
