@@ -1392,6 +1392,27 @@ class Gen {
     unsigned rank_bit;
     std::uint32_t power;
   };
+  // The ranks suit s holds in the hand, into fr_ from the highest power down: their number
+  // k, the suit's cards in all, and the indices (bits of fr_) of the ranks held at least twice
+  // and three times.
+  struct SuitRanks {
+    int k = 0, total = 0;
+    unsigned dup2 = 0, dup3 = 0;
+  };
+  SuitRanks suit_ranks(int s) {
+    SuitRanks out;
+    for (int p = kLevelPower; p >= 0; --p) {
+      const int r = power_rank(p, level_);
+      const int c = (cfg_[r] >> (2 * s)) & 3;
+      if (!c) continue;
+      const Cards one = rank_cards(r, 1u << (2 * s));
+      if (c >= 2) out.dup2 |= 1u << out.k;
+      if (c == 3) out.dup3 |= 1u << out.k;
+      fr_[out.k++] = FlushRank{one.lo, one.hi, 1u << r, std::uint32_t(p)};
+      out.total += c;
+    }
+    return out;
+  }
   void flushes() {
     // When every flush beats (leading, or a straight top), each (suit, m) is one block.
     const bool blocks =
@@ -1408,18 +1429,7 @@ class Gen {
         if (m < 3 || 5 - m > jt_) continue;  // every block of this suit taken
         start_m = m;                         // enumerate from the block holding the target
       }
-      int k = 0, total = 0;
-      unsigned dup2 = 0, dup3 = 0;
-      for (int p = kLevelPower; p >= 0; --p) {
-        const int r = power_rank(p, level_);
-        const int c = (cfg_[r] >> (2 * s)) & 3;
-        if (!c) continue;
-        const Cards one = rank_cards(r, 1u << (2 * s));
-        if (c >= 2) dup2 |= 1u << k;
-        if (c == 3) dup3 |= 1u << k;
-        fr_[k++] = FlushRank{one.lo, one.hi, 1u << r, std::uint32_t(p)};
-        total += c;
-      }
+      const auto [k, total, dup2, dup3] = suit_ranks(s);
       if (k < 3) continue;
       const unsigned all = (1u << k) - 1;
       for (int m = start_m; m >= 3; --m) {
@@ -1811,18 +1821,7 @@ class Gen {
   void fast_flushes() {
     const bool limited = rules_.table != TableKind::k6p3d;  // R18: a face at most twice
     for (int s = 0; s < kNumSuits; ++s) {
-      int k = 0, total = 0;
-      unsigned dup2 = 0, dup3 = 0;
-      for (int p = kLevelPower; p >= 0; --p) {
-        const int r = power_rank(p, level_);
-        const int c = (cfg_[r] >> (2 * s)) & 3;
-        if (!c) continue;
-        const Cards one = rank_cards(r, 1u << (2 * s));
-        if (c >= 2) dup2 |= 1u << k;
-        if (c == 3) dup3 |= 1u << k;
-        fr_[k++] = FlushRank{one.lo, one.hi, 1u << r, std::uint32_t(p)};
-        total += c;
-      }
+      const auto [k, total, dup2, dup3] = suit_ranks(s);
       if (k < 3) continue;
       for (int m = 5; m >= 3; --m) {
         const int j = 5 - m;
