@@ -53,18 +53,6 @@ def fields(g: GameState) -> dict:
     }
 
 
-def full_state(g: GameState) -> tuple:
-    """Everything a GameState shows (test_game_apply_trusted's view of it)."""
-    seats = g.seats
-    return (
-        g.phase, g.match_over, g.current_player, g.round, g.dealer, g.levels, g.auto_pass,
-        [str(g.hand(s)) for s in range(seats)], [str(g.played(s)) for s in range(seats)],
-        g.cards_left, g.finish_order, str(g.top) if g.top is not None else None, g.top_seat,
-        g.passed, g.scores, g.final_failures, g.tribute_state, g.results, g.round_events_start,
-        g.events(), [str(a) for a in g.legal_actions()],
-    )
-
-
 def next_active(seat: int, out: set[int], seats: int) -> int:
     """R1: the first seat after ``seat`` in increasing order (wrapping) still holding cards."""
     for k in range(1, seats + 1):
