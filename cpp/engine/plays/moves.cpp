@@ -1431,29 +1431,11 @@ class Gen {
       }
       const auto [k, total, dup2, dup3] = suit_ranks(s);
       if (k < 3) continue;
-      const unsigned all = (1u << k) - 1;
       for (int m = start_m; m >= 3; --m) {
         const int j = 5 - m;
         if (j > jt_) break;
         if (total < m) continue;
-        flush_j_ = limited && j > 0 ? j + kLimitedFlush : j;
-        // m distinct ranks: nested loops, accumulated as they go
-        if (m == 5)
-          nest<5>(0, k, 0, 0, 0, 0);
-        else if (m == 4)
-          nest<4>(0, k, 0, 0, 0, 0);
-        else
-          nest<3>(0, k, 0, 0, 0, 0);
-        if (m >= 4)
-          for (unsigned d = dup2; d; d &= d - 1) combos(all & ~(d & -d), m - 2, d & -d, 0, false);
-        if (m == 5) {
-          for (unsigned t = dup3; t; t &= t - 1) combos(all & ~(t & -t), 2, t & -t, t & -t, false);
-          for (unsigned d1 = dup2; d1; d1 &= d1 - 1)
-            for (unsigned d2 = d1 & (d1 - 1); d2; d2 &= d2 - 1) {
-              const unsigned two = (d1 & -d1) | (d2 & -d2);
-              combos(all & ~two, 1, two, 0, false);
-            }
-        }
+        generic_flush_m(m, k, dup2, dup3, limited && j > 0 ? j + kLimitedFlush : j);
       }
     }
   }
@@ -1841,7 +1823,10 @@ class Gen {
       }
     }
   }
-  // The generic flushes() body for one m (flush_j_ as there).
+  // The flushes of m natural cards of the suit in fr_ (suit_ranks: k ranks, dup2 / dup3 the
+  // ranks held twice / three times), in the generic order: m distinct ranks by nested loops
+  // accumulated as they go, then one rank twice, one three times, two twice; flush_j is the
+  // jokers' part of the key (flush_j_).
   void generic_flush_m(int m, int k, unsigned dup2, unsigned dup3, int flush_j) {
     flush_j_ = flush_j;
     const unsigned all = (1u << k) - 1;
