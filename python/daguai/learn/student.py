@@ -91,6 +91,16 @@ def _loss(model: Heads, state: torch.Tensor, legal: torch.Tensor, target: torch.
     return -(target * torch.where(target > 0, logp, torch.zeros_like(logp))).sum(dim=1).mean()
 
 
+def _step(model: Heads, opt: torch.optim.Optimizer, state: torch.Tensor, legal: torch.Tensor,
+          target: torch.Tensor) -> float:
+    """One optimiser step on a batch; its mean loss."""
+    loss = _loss(model, state, legal, target)
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    return float(loss.detach())
+
+
 def _top1(model: Heads, state: np.ndarray, legal: np.ndarray, want: np.ndarray, chunk: int = 4096) -> float:
     model.eval()
     hit = 0
@@ -156,12 +166,9 @@ def train_student(distil: dict[str, np.ndarray], labels: Any, run: str | Path,
     total, seen, next_eval = 0.0, 0, cfg.eval_every
     for s in range(steps):
         b = order[s * cfg.batch:(s + 1) * cfg.batch]
-        loss = _loss(model, *distil_batch(b))
-        opt.zero_grad()
-        loss.backward()
-        opt.step()
+        loss = _step(model, opt, *distil_batch(b))
         frames += len(b)
-        total += float(loss.detach()) * len(b)
+        total += loss * len(b)
         seen += len(b)
         if frames >= next_eval or s == steps - 1:
             evaluate("distil", total / max(seen, 1))
@@ -188,12 +195,9 @@ def train_student(distil: dict[str, np.ndarray], labels: Any, run: str | Path,
             if n_mix:
                 ds, dl, dt = distil_batch(rng.choice(d_tr, n_mix))
                 st, lg, tt = torch.cat([st, ds]), torch.cat([lg, dl]), torch.cat([tt, dt])
-            loss = _loss(model, st, lg, tt)
-            opt.zero_grad()
-            loss.backward()
-            opt.step()
+            loss = _step(model, opt, st, lg, tt)
             frames += len(st)
-            total += float(loss.detach()) * len(st)
+            total += loss * len(st)
             seen += len(st)
         evaluate(f"expert {epoch + 1}", total / max(seen, 1))
         if curve[-1]["val_expert_top1"] > best[0]:
