@@ -16,6 +16,7 @@ import daguai
 from daguai import Rules, _core
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from plays_helpers import fixed_positions
 
 RANKS = "23456789TJQKA"
 SUITS = "shdc"
@@ -112,24 +113,16 @@ def test_r8_count_plays_by_arithmetic_rare_families():
     # top power is above the top's and whose third lowest is below it by Gen (flush_top_suits)
     tops += ["2d 3d 4d 6d 7d", "3c 5c 7c 8c 9c", "4s 6s 8s 9s Js", "6h 7h 9h Jh Qh",
              "8d Td Qd Kd Ad", "9c Jc Kc Ac Qc", "Ts Js Qs Ks 2s", "2h 2h 4h 6h 6h"]
-    for rd in ({}, {"wild": "high"}, {"wrap_straights": True}, {"joker_pair": "pure_wins"},
-               {"table": "4p2d"}, {"table": "4p2d", "wild": "high"}):
-        rules = Rules(**rd)
-        for hand in hands:
-            for level in "2TA":
-                for top_text in tops:
-                    top = None if top_text is None else daguai.classify(top_text, level, rules)
-                    if top_text is not None and top is None:
-                        continue
-                    if rules.table == "4p2d" and any(hand.split().count(f) > 2 for f in hand.split()):
-                        continue
-                    plays = list(_core.plays.legal_plays(hand, level, top, rules._core))
-                    assert daguai.count_plays(hand, level, top, rules) == len(plays), (hand, top_text, rd)
-                    want = [0] * 7
-                    for p in plays:
-                        want[_family(p, rules.wrap_straights)] += 1
-                    got = list(daguai.count_plays_by_family(hand, level, top, rules).values())
-                    assert got == want, (hand, level, top_text, rd)
+    rule_sets = ({}, {"wild": "high"}, {"wrap_straights": True}, {"joker_pair": "pure_wins"},
+                 {"table": "4p2d"}, {"table": "4p2d", "wild": "high"})
+    for hand, level, top, top_text, rules, rd in fixed_positions(hands, tops, rule_sets, "2TA"):
+        plays = list(_core.plays.legal_plays(hand, level, top, rules._core))
+        assert daguai.count_plays(hand, level, top, rules) == len(plays), (hand, top_text, rd)
+        want = [0] * 7
+        for p in plays:
+            want[_family(p, rules.wrap_straights)] += 1
+        got = list(daguai.count_plays_by_family(hand, level, top, rules).values())
+        assert got == want, (hand, level, top_text, rd)
 
 
 def test_r8_play_at_by_arithmetic_every_index_rare_hands():
@@ -151,19 +144,11 @@ def test_r8_play_at_by_arithmetic_every_index_rare_hands():
             "Ks Kh Kd 2c 2d", "Qs Qh Qd Qc 3d", "4c 5c 6c 7c 8c", "Js Jh Jd Jc Js",
             "3c 5c 7c 8c 9c", "8d Td Qd Kd Ad"]
     checked = 0
-    for rd in ({}, {"wild": "high"}, {"wrap_straights": True}, {"table": "4p2d"},
-               {"wild": "high", "wrap_straights": True}):
-        rules = Rules(**rd)
-        for hand in hands:
-            if rules.table == "4p2d" and any(hand.split().count(f) > 2 for f in hand.split()):
-                continue
-            for level in "25A":
-                for top_text in tops:
-                    top = None if top_text is None else daguai.classify(top_text, level, rules)
-                    if top_text is not None and top is None:
-                        continue
-                    plays = list(_core.plays.legal_plays(hand, level, top, rules._core))
-                    got = [daguai.play_at(hand, k, level, top, rules) for k in range(len(plays))]
-                    assert got == plays, (hand, level, top_text, rd)
-                    checked += len(plays)
+    rule_sets = ({}, {"wild": "high"}, {"wrap_straights": True}, {"table": "4p2d"},
+                 {"wild": "high", "wrap_straights": True})
+    for hand, level, top, top_text, rules, rd in fixed_positions(hands, tops, rule_sets, "25A"):
+        plays = list(_core.plays.legal_plays(hand, level, top, rules._core))
+        got = [daguai.play_at(hand, k, level, top, rules) for k in range(len(plays))]
+        assert got == plays, (hand, level, top_text, rd)
+        checked += len(plays)
     assert checked > 100_000  # the hands above make every family, many times

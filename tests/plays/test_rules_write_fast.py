@@ -19,6 +19,7 @@ from daguai import Rules
 from daguai._core import _testing
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from plays_helpers import fixed_positions
 
 RANKS = "23456789TJQKA"
 SUITS = "shdc"
@@ -87,19 +88,11 @@ def test_r8_fast_written_plays_rare_families():
             "2h 4h 6h 8h Th", "3d 5d 7d 9d Jd", "Ks Kh Kd 2c 2d", "Qs Qh Qd Qc 3d",
             "4c 5c 6c 7c 8c", "Js Jh Jd Jc Js"]
     total = 0
-    for rd in ({}, {"wild": "high"}, {"wrap_straights": True}, {"joker_pair": "pure_wins"},
-               {"wild": "high", "wrap_straights": True}, {"table": "4p2d"},
-               {"table": "4p2d", "wild": "high"}):
-        rules = Rules(**rd)
-        for hand in hands:
-            if rules.table == "4p2d" and any(hand.split().count(f) > 2 for f in set(hand.split())):
-                continue
-            for level in "2TA":
-                for top_text in tops:
-                    top = None if top_text is None else daguai.classify(top_text, level, rules)
-                    if top_text is not None and top is None:
-                        continue
-                    total += _same(hand, level, top, rules)
+    rule_sets = ({}, {"wild": "high"}, {"wrap_straights": True}, {"joker_pair": "pure_wins"},
+                 {"wild": "high", "wrap_straights": True}, {"table": "4p2d"},
+                 {"table": "4p2d", "wild": "high"})
+    for hand, level, top, _, rules, _ in fixed_positions(hands, tops, rule_sets, "2TA"):
+        total += _same(hand, level, top, rules)
     assert total > 10_000  # the loops above did write plays
 
 
