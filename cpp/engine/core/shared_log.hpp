@@ -52,14 +52,11 @@ class SharedLog {
   }
 
   void push_back(const T& x) {
-    if (!owned_) [[unlikely]]
-      own_tail();
-    ::new (static_cast<void*>(tail_->slot(n_))) T(x);
-    if (++n_ == kChunk) [[unlikely]]
-      seal();
+    append_in_place([&](void* slot) { ::new (slot) T(x); });
   }
   // Appends an element written in place: write(void* slot) constructs it there (placement
-  // new), with no temporary to copy; the same ownership and sealing as push_back.
+  // new), with no temporary to copy (push_back copies x this way). A tail this log does not
+  // own is first copied into a chunk of its own; a full chunk is sealed.
   template <class W>
   [[gnu::always_inline]] void append_in_place(W&& write) {
     if (!owned_) [[unlikely]]
