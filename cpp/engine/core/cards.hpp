@@ -125,6 +125,12 @@ struct Cards {
   static constexpr bool borrows(std::uint64_t x, std::uint64_t y) {
     return y > x || (((x - y) ^ x ^ y) & kLowBits) != 0;
   }
+  // Per byte of a word (a rank byte: four 2-bit suit counts), its number of cards: the cards
+  // of each rank as bytes (ranks 0..7 in lo; 8..12 in hi's low five bytes, jokers above).
+  static constexpr std::uint64_t byte_counts(std::uint64_t w) {
+    w = (w & 0x3333333333333333ULL) + ((w >> 2) & 0x3333333333333333ULL);
+    return (w & 0x0F0F0F0F0F0F0F0FULL) + ((w >> 4) & 0x0F0F0F0F0F0F0F0FULL);
+  }
   // Unchecked multiset sum / difference (see the layout note).
   constexpr Cards operator+(const Cards& o) const { return Cards{lo + o.lo, hi + o.hi}; }
   constexpr Cards operator-(const Cards& o) const { return Cards{lo - o.lo, hi - o.hi}; }

@@ -31,13 +31,6 @@ void push_rank_units(int r, unsigned byte, std::uint32_t key, int level, int dec
   }
 }
 
-// The cards of each rank as bytes (Cards layout: ranks 0..7 in lo, 8..12 in the low five bytes
-// of hi): the four 2-bit suit counts of each rank byte added up, 0..12.
-inline std::uint64_t byte_counts(std::uint64_t w) {
-  const std::uint64_t y = (w & 0x3333333333333333ULL) + ((w >> 2) & 0x3333333333333333ULL);
-  return (y & 0x0F0F0F0F0F0F0F0FULL) + ((y >> 4) & 0x0F0F0F0F0F0F0F0FULL);
-}
-
 constexpr unsigned kAllRanks = (1u << kNumRanks) - 1;
 
 // The planner the heuristic uses: the same plans as the reference planner (testing/), by
@@ -66,8 +59,8 @@ struct Planner {
     recount();
   }
   void recount() {
-    cnt_lo = byte_counts(work.lo);
-    cnt_hi = byte_counts(work.hi & Cards::kHiNatural);
+    cnt_lo = Cards::byte_counts(work.lo);
+    cnt_hi = Cards::byte_counts(work.hi & Cards::kHiNatural);
     unsigned b[4];  // bit r of b[j]: bit j of rank r's count
     for (int j = 0; j < 4; ++j)
       b[j] = gather_byte_lsbs(cnt_lo >> j) | gather_byte_lsbs(cnt_hi >> j) << 8;

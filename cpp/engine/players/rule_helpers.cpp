@@ -14,19 +14,13 @@ namespace {
 // a full house and the four of a four-plus-one hold a natural card of their rank, and so does
 // its pair or single: with jokers only there, the natural cards are of one rank and the set is
 // a five of a kind. A straight flush's natural cards are of one suit inside its window.
-// The natural cards of each rank as bytes (Cards layout: ranks 0..7 in lo, 8..12 in the low
-// five bytes of hi): the four 2-bit suit counts of each rank byte added up.
-inline std::uint64_t byte_counts(std::uint64_t w) {
-  const std::uint64_t y = (w & 0x3333333333333333ULL) + ((w >> 2) & 0x3333333333333333ULL);
-  return (y & 0x0F0F0F0F0F0F0F0FULL) + ((y >> 4) & 0x0F0F0F0F0F0F0F0FULL);
-}
-
 bool five_follow_possible(const Cards& hand, int level, const Rules& rules, const Play& top) {
   const Kind kt = top.kind();
   const int sub = int(top.key & 0xFFFFF);
   const int jokers = hand.jokers();
   if (jokers >= 5) return true;  // an all-joker five (R6)
-  const std::uint64_t cl = byte_counts(hand.lo), ch = byte_counts(hand.hi & Cards::kHiNatural);
+  const std::uint64_t cl = Cards::byte_counts(hand.lo),
+                      ch = Cards::byte_counts(hand.hi & Cards::kHiNatural);
   // ranks with at least k natural cards (k >= 1; a byte count is at most 12)
   auto at_least = [&](int k) {
     const std::uint64_t add = 0x0101010101010101ULL * std::uint64_t(0x80 - k);

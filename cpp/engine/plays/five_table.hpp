@@ -72,14 +72,9 @@ inline int five_slot(std::uint64_t counts, const std::uint16_t* disp = g_five_di
   return int((std::uint32_t(h >> 32) ^ disp[h >> (64 - kFiveBucketBits)]) & (kFiveSlots - 1));
 }
 
-// Per-rank-byte card counts of a Cards word: byte b holds the cards of rank byte b.
-constexpr std::uint64_t byte_counts(std::uint64_t x) {
-  x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
-  return (x & 0x0F0F0F0F0F0F0F0FULL) + ((x >> 4) & 0x0F0F0F0F0F0F0F0FULL);
-}
 // Symbol counts (layout above) of a Cards of at most 15 cards of a rank.
 constexpr std::uint64_t five_counts(const Cards& c) {
-  return byte_counts(c.lo) | (byte_counts(c.hi) << 4);
+  return Cards::byte_counts(c.lo) | (Cards::byte_counts(c.hi) << 4);
 }
 // Symbol counts of one face id (0..255): a face >= 54 counts at bits 52..55.
 struct FaceCounts {

@@ -58,11 +58,6 @@ inline int low_bit(unsigned x) { return __builtin_ctz(x); }
 // The Gen constructor reads rank bytes straight from the Cards words.
 static_assert(std::endian::native == std::endian::little, "Cards words are read as bytes");
 constexpr std::uint64_t kRankBytes = 0x000000FFFFFFFFFFULL;  // hi: ranks 8-12
-// Per byte of x (a rank byte: four 2-bit suit counts), the number of cards.
-constexpr std::uint64_t byte_counts(std::uint64_t x) {
-  x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
-  return (x & 0x0F0F0F0F0F0F0F0FULL) + ((x >> 4) & 0x0F0F0F0F0F0F0F0FULL);
-}
 // Bit i set when byte i of x is not zero.
 constexpr unsigned nonzero_bytes(std::uint64_t x) {
   x |= x >> 4;
@@ -973,7 +968,7 @@ class Gen {
     const std::uint64_t lo = hand.lo, hi = hand.hi & kRankBytes;
     std::memcpy(cfg_, &lo, 8);
     std::memcpy(cfg_ + 8, &hi, 5);
-    const std::uint64_t cl = byte_counts(lo), ch = byte_counts(hi);
+    const std::uint64_t cl = Cards::byte_counts(lo), ch = Cards::byte_counts(hi);
     std::memcpy(n_, &cl, 8);
     std::memcpy(n_ + 8, &ch, 5);
     present_ = nonzero_bytes(lo) | nonzero_bytes(hi) << 8;

@@ -207,7 +207,7 @@ Play make_play(const Cards& c, int size, int jokers, Kind kind, std::uint32_t ke
   return p;
 }
 
-// Per-rank-byte card counts of both words at once (five_table.hpp byte_counts, on SSE2).
+// Per-rank-byte card counts of both words at once (Cards::byte_counts, on SSE2).
 typedef std::uint64_t Words __attribute__((vector_size(16)));
 [[gnu::always_inline]] inline Words rank_byte_counts(const Cards& c) {
   Words x = {c.lo, c.hi};
