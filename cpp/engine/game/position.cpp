@@ -139,7 +139,38 @@ void undo_entry(const Position& pos, std::size_t i, int seats, Undo* u) {
   }
 }
 
+// A position without history (a fresh deal, seeded_position's): the hands are the dealt
+// hands. They pass when every face of the 54 is held tb.decks times in all, the seats past the
+// table's hold nothing and every hand has tb.hand_size cards; counted word-parallel (each
+// 2-bit count of a Cards word moved into a byte of its own, four words a Cards word, so the
+// sums over six hands, at most 18, do not carry). Anything else (stray bits above the 54 faces
+// included) is left to dealt_hands' face-by-face checks, which name the failure.
+bool fresh_deal_ok(const Position& pos, const Table& tb) {
+  constexpr std::uint64_t kBytes = 0x0303030303030303ULL;
+  constexpr std::uint64_t kOnes = 0x5555555555555555ULL, kHiFaces = (1ULL << 44) - 1;  // 54 faces
+  std::uint64_t lo[4] = {}, hi[4] = {};
+  for (int s = 0; s < kSeats; ++s) {
+    const Cards& h = pos.hands[std::size_t(s)];
+    if (s >= tb.seats) {
+      if (!h.empty()) return false;
+      continue;
+    }
+    if ((h.hi & ~kHiFaces) != 0 || h.size() != tb.hand_size) return false;
+    for (int j = 0; j < 4; ++j) {
+      lo[j] += (h.lo >> (2 * j)) & kBytes;
+      hi[j] += (h.hi >> (2 * j)) & kBytes;
+    }
+  }
+  const std::uint64_t d = std::uint64_t(tb.decks);
+  for (int j = 0; j < 4; ++j)
+    if (lo[j] != d * ((kOnes >> (2 * j)) & kBytes) ||
+        hi[j] != d * (((kOnes & kHiFaces) >> (2 * j)) & kBytes))
+      return false;
+  return true;
+}
+
 std::array<Cards, kSeats> dealt_hands(const Position& pos, const Table& tb) {
+  if (pos.history.empty() && fresh_deal_ok(pos, tb)) return pos.hands;
   const int seats = tb.seats;
   Undo u;
   for (int s = 0; s < seats; ++s)

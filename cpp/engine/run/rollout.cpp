@@ -25,6 +25,8 @@ void run_one(const SimConfig& cfg, const InfoState* view, std::int64_t i, const 
   t.first_level = g.level_rank();
   t.matches = cfg.matches;
   seats.start(cfg.seed, game);
+  // a round's row reads only its result (fill_row: g.results()): deal no next round
+  if (!cfg.matches) g.stop_after_this_round();
   DecisionCounts counts;
   play_out(g, seats, cfg.matches ? std::size_t(cfg.max_rounds_per_match) : 1, &counts);
   t.plays = std::int32_t(counts.plays);
