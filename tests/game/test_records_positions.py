@@ -7,6 +7,7 @@ import copy
 import json
 import pickle
 import random
+import re
 
 import pytest
 from daguai import Game, PositionError, ReplayError, Rules, replay
@@ -268,4 +269,60 @@ def test_malformed_fields():
     pos = base_position()
     pos["hands"][0] = "Xx Yy"
     with pytest.raises(ValueError, match="Xx|card"):
+        Game.from_position(pos)
+
+
+# A position with no history (a fresh deal) has its card totals checked word-parallel
+# (position.cpp fresh_deal_ok) and, when that check fails, face by face: the same verdicts and
+# messages as for a position with history (R2: every face tb.decks times; R18: the table's
+# seats and hand size).
+def fresh_broken(seed: int, table: str, kind: str, rng: random.Random) -> tuple[dict, str | None]:
+    """A fresh deal's position broken as `kind` says, with the message expected (None: fine)."""
+    pos = Game(seed, Rules(table=table)).position()
+    assert pos["history"] == []
+    decks = 3 if table == "6p3d" else 2
+    hands = [h.split() for h in pos["hands"]]
+    message = None
+    if kind == "card totals":  # a card of seat 2 becomes a big joker: its face is short first
+        i = rng.randrange(len(hands[2]))
+        while hands[2][i] == "BJ":
+            i = rng.randrange(len(hands[2]))
+        short = [c for c in sorted({c for h in hands for c in h}, key=FACE_ORDER.index)
+                 if c == hands[2][i] or sum(h.count(c) for h in hands) != decks][0]
+        hands[2][i] = "BJ"
+        message = f"card totals (R2): {short} appears {decks - 1} times"
+    elif kind == "hand size":  # a card moves from seat 0 to seat 1: totals fine
+        hands[1].append(hands[0].pop(rng.randrange(len(hands[0]))))
+        message = f"hand size: seat 0 holds {len(hands[0])} cards"
+    else:  # the same cards dealt again among the seats: a fine position
+        cards = [c for h in hands for c in h]
+        rng.shuffle(cards)
+        n = len(hands[0])
+        hands = [cards[k * n:(k + 1) * n] for k in range(len(hands))]
+    pos["hands"] = [" ".join(h) for h in hands]
+    return pos, message
+
+
+# faces in the engine's order: rank-major 2..A, suits s h d c, then the jokers
+FACE_ORDER = [r + s for r in "23456789TJQKA" for s in "shdc"] + ["SJ", "BJ"]
+
+
+@pytest.mark.parametrize("table", ["6p3d", "4p2d"])
+@pytest.mark.parametrize("kind", ["card totals", "hand size", "dealt anew"])
+def test_fresh_deal_position_checked_R2_R18(table, kind):
+    for seed in range(12):
+        pos, message = fresh_broken(seed, table, kind, random.Random(seed))
+        if message is None:
+            g = Game.from_position(pos)
+            assert [sorted(h.split()) for h in g.position()["hands"]] == \
+                [sorted(h.split()) for h in pos["hands"]]
+            continue
+        with pytest.raises(PositionError, match=re.escape(message)):
+            Game.from_position(pos)
+
+
+def test_fresh_deal_seat_beyond_the_table_R18():
+    pos = Game(5, Rules(table="4p2d")).position()
+    pos["hands"] = pos["hands"] + ["3s"]  # a fifth seat at the 4-player table
+    with pytest.raises((PositionError, ValueError)):
         Game.from_position(pos)
