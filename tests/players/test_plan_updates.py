@@ -1,7 +1,8 @@
 """The heuristic's plan kept across a hand's changes (cpp/engine/players/planner.cpp
 ``update_plan``, through ``_core._testing.plan_updates``) is the plan made from scratch, at
 every step of random sequences of cards leaving a random hand: a unit of the current plan
-(what the heuristic plays), any few cards (a follow that breaks the plan, a tribute), a
+(what the heuristic plays), every card of one rank (its last unit, in a combination or not),
+any few cards (a follow that breaks the plan, a tribute), a
 control unit, or the same hand at another level (a scratch shared by games of other levels).
 Both planners (``heuristic``'s and ``heuristic_exact``'s), both tables (6p3d, 4p2d: at most
 two copies of a face, R18), every level, the wild and wrap variants (R5, R6). The plan from
@@ -57,7 +58,7 @@ def sequence_st(draw):
     for _ in range(draw(st.integers(1, 12))):
         if not faces:
             break
-        how = draw(st.sampled_from(["unit", "unit", "unit", "cards", "control", "level"]))
+        how = draw(st.sampled_from(["unit", "unit", "unit", "rank", "rank", "cards", "control", "level"]))
         plan, _ = _testing.heuristic_plan(Hand.from_faces(faces), level, rules._core)
         if how == "unit":  # a unit of the plan, as the heuristic plays it
             gone = plan[draw(st.integers(0, len(plan) - 1))].cards.faces()
@@ -66,6 +67,10 @@ def sequence_st(draw):
             controls = [p for p in plan if all(f >= 52 or f // 4 == lv for f in p.cards.faces())]
             unit = controls[draw(st.integers(0, len(controls) - 1))] if controls else plan[0]
             gone = unit.cards.faces()
+        elif how == "rank":  # every natural card of one rank (the last unit of a rank goes)
+            held = sorted({f // 4 for f in faces if f < 52})
+            r = held[draw(st.integers(0, len(held) - 1))] if held else None
+            gone = [f for f in faces if f < 52 and f // 4 == r]
         elif how == "cards":  # any 1-5 cards
             idx = draw(st.permutations(range(len(faces))))
             gone = [faces[i] for i in idx[: draw(st.integers(1, min(5, len(faces))))]]

@@ -222,6 +222,30 @@ std::uint32_t plan_rules_key(int level, const Rules& rules) {
          std::uint32_t(rules.table) << 16;
 }
 
+// When the natural cards went from memo.work to `work` by losing every card of one rank r
+// that none of the plan's combinations holds (the heuristic played the rank's last rest unit),
+// r + 1; else 0. The planner's choices then stand: at each of its steps the combination it
+// took holds no card of r, so it stays the first of the largest saving (removing r only
+// removes candidates that hold r; the savings of the others count their own ranks), the
+// straight, group and flush tests it passed or failed without r come out the same (a flush
+// skipped as a straight in some suit would be a straight saving 4, taken before any flush),
+// and from its last state no candidate appears. So the plan is the old one less r's units.
+int rest_rank_left(const PlanMemo& memo, const std::vector<Play>& plan, const Cards& work) {
+  if (!memo.work.contains(work)) return 0;
+  const Cards gone = memo.work - work;
+  if (gone.empty()) return 0;
+  int r = -1;
+  for (int k = 0; k < kNumRanks; ++k)
+    if (gone.rank_byte(k) != 0) {
+      if (r >= 0) return 0;
+      r = k;
+    }
+  if (work.rank_byte(r) != 0) return 0;
+  for (std::size_t i = 0; i < memo.combos; ++i)
+    if (plan[i].cards.rank_byte(r) != 0) return 0;
+  return r + 1;
+}
+
 }  // namespace
 
 void add_control_units(const Cards& hand, int level, const Rules& rules, std::vector<Play>* plan) {
@@ -259,24 +283,41 @@ void update_plan(const Cards& hand, int level, const Rules& rules, bool exact,
   const std::uint32_t key = plan_rules_key(level, rules);
   const bool reusable = memo->valid && memo->exact == exact && memo->rules_key == key &&
                         memo->size == plan->size() && memo->units <= plan->size();
+  // The control units (plan[units ..)) stand when the level cards and jokers did not change.
+  bool controls_kept = reusable && hand - work == memo->hand - memo->work;
   if (reusable && work == memo->work) {
-    plan->resize(memo->units);  // the same natural part: only the controls changed
+    // the same natural part: only the controls may have changed
   } else if (reusable && !exact && memo->combos > 0 &&
              (*plan)[0].cards.naturals() == (*plan)[0].cards &&
              memo->work.contains((*plan)[0].cards) && work == memo->work - (*plan)[0].cards) {
     plan->erase(plan->begin());  // the first combination left: the greedy's next state
-    plan->resize(std::size_t(memo->units - 1));
     memo->units = std::uint8_t(memo->units - 1);
     memo->combos = std::uint8_t(memo->combos - 1);
+  } else if (const int left = reusable && !exact ? rest_rank_left(*memo, *plan, work) : 0;
+             left > 0) {
+    // every card of one rank that no combination holds left: the same combinations, the
+    // rank's units out of the rest (see rest_rank_left)
+    const int r = left - 1;
+    std::size_t i = memo->combos;
+    while (i < memo->units && (*plan)[i].cards.rank_byte(r) == 0) ++i;
+    std::size_t j = i;
+    while (j < memo->units && (*plan)[j].cards.rank_byte(r) != 0) ++j;
+    plan->erase(plan->begin() + std::ptrdiff_t(i), plan->begin() + std::ptrdiff_t(j));
+    memo->units = std::uint8_t(memo->units - (j - i));
   } else if (exact) {
     *plan = min_plays(work, level, rules).plays;
     memo->units = std::uint8_t(plan->size());
     memo->combos = 0;
+    controls_kept = false;
   } else {
     Planner(hand, level, rules).build_naturals(plan, &memo->combos);
     memo->units = std::uint8_t(plan->size());
+    controls_kept = false;
   }
-  add_control_units(hand, level, rules, plan);
+  if (!controls_kept) {
+    plan->resize(memo->units);
+    add_control_units(hand, level, rules, plan);
+  }
   memo->hand = hand;
   memo->work = work;
   memo->rules_key = key;

@@ -41,7 +41,11 @@ struct PlanMemo {
 //   - the same natural non-level cards: the natural part is kept, the control units redone;
 //   - plan_hand, the natural cards less the first combination it took: the planner is greedy,
 //     so from the old cards it took that combination and went on as it does from the rest;
-//     the rest of the natural part is the new natural part.
+//     the rest of the natural part is the new natural part;
+//   - plan_hand, the natural cards less every card of one rank that no combination of the plan
+//     holds: the same combinations, the rest less that rank's units (planner.cpp
+//     rest_rank_left says why the greedy's choices stand);
+//   - in each of these, the control units are kept when the level cards and jokers are.
 // Otherwise it plans from scratch. *memo then describes the new plan.
 void update_plan(const Cards& hand, int level, const Rules& rules, bool exact,
                  std::vector<Play>* plan, PlanMemo* memo);
