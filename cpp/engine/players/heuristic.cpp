@@ -7,6 +7,13 @@ namespace daguai {
 
 namespace {
 
+// is_control (rule_helpers.hpp) by one mask: a play of level cards and jokers only.
+struct Controls {
+  Cards mask;
+  explicit Controls(int level) : mask(rank_cards(level, 0xFF) + Cards{0, 0xFULL << 40}) {}
+  bool of(const Play& p) const { return ((p.cards.lo & ~mask.lo) | (p.cards.hi & ~mask.hi)) == 0; }
+};
+
 // Relative weakness of a plan unit for leading: lower = lead it earlier.
 int lead_rank(const Play& p) {
   if (p.size() == 5)
@@ -28,6 +35,7 @@ bool close_to_out(const PolicyView& g, int seat, int first) {
 // The lead from the plan s.plan.
 Action lead(const PolicyView& g, PolicyScratch& s, int seat, int level) {
   auto play = [&](const Play& p) { return play_action(seat, p); };
+  const Controls ctl(level);
   // Out in one play if the whole hand is one.
   if (s.plan.size() == 1) return play(s.plan[0]);
   // Feed a partner close to going out: the smallest single, else the smallest pair.
@@ -35,17 +43,17 @@ Action lead(const PolicyView& g, PolicyScratch& s, int seat, int level) {
     for (int size : {1, 2}) {
       const Play* best = nullptr;
       for (const Play& p : s.plan)
-        if (p.size() == size && !is_control(p, level) && (!best || p.key < best->key)) best = &p;
+        if (p.size() == size && !ctl.of(p) && (!best || p.key < best->key)) best = &p;
       if (best) return play(*best);
     }
   }
   // Otherwise the weakest non-control unit; bigger units first when the hand is strong
   // in controls (seed 000: open five-card plays only with a way back to the lead).
   int controls = 0;
-  for (const Play& p : s.plan) controls += is_control(p, level);
+  for (const Play& p : s.plan) controls += ctl.of(p);
   const Play* best = nullptr;
   for (const Play& p : s.plan) {
-    if (is_control(p, level)) continue;
+    if (ctl.of(p)) continue;
     if (!best) {
       best = &p;
       continue;
@@ -71,6 +79,7 @@ Action follow(const PolicyView& g, PolicyScratch& s, int seat, int level, const 
   auto play = [&](const Play& p) { return play_action(seat, p); };
   const Play& top = g.top();
   const bool partner_top = team_of(g.top_seat()) == team_of(seat);
+  const Controls ctl(level);
   // Going out with this play wins the race: always take it (the whole hand as one play).
   {
     Play whole;
@@ -81,7 +90,7 @@ Action follow(const PolicyView& g, PolicyScratch& s, int seat, int level, const 
   // A plan unit of the same size that beats the top: the cheapest non-control one.
   const Play* best = nullptr;
   for (const Play& p : s.plan)
-    if (p.size() == top.size() && beats(p, top) && !is_control(p, level) &&
+    if (p.size() == top.size() && !ctl.of(p) && beats(p, top) &&
         (!best || cheaper(p, *best, level)))
       best = &p;
   if (best) return play(*best);
@@ -108,11 +117,17 @@ Action plan_and_decide(const PolicyView& g, PolicyScratch& s, bool exact) {
   // leave a seat the same few cards at different levels. A plan update_plan made for this very
   // hand at this level (its memo says so) covers it: no need to add its cards up.
   const PlanMemo& m = s.plan_memo;
-  if (m.valid && m.exact == exact && s.plan_hand == hand && m.hand == hand &&
-      m.size == s.plan.size() && s.plan_level == level)
+  const bool memo_ok =
+      m.valid && m.exact == exact && m.hand == s.plan_hand && m.size == s.plan.size();
+  if (memo_ok && s.plan_hand == hand && s.plan_level == level)
     return g.has_top() ? follow(g, s, seat, level, hand) : lead(g, s, seat, level);
-  Cards covered;
-  for (const Play& p : s.plan) covered += p.cards;
+  // A plan its memo describes covers the memo's hand (update_plan; only this file writes
+  // s.plan): its cards need no adding up.
+  Cards covered = s.plan_hand;
+  if (!memo_ok) {
+    covered = Cards{};
+    for (const Play& p : s.plan) covered += p.cards;
+  }
   if (covered != hand || s.plan_hand != hand || s.plan_level != level) {
     // The memo describes the plan only if the plan is still the one made for its hand (its
     // rules key holds the level: update_plan replans at another level).

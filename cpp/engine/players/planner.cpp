@@ -234,13 +234,11 @@ int rest_rank_left(const PlanMemo& memo, const std::vector<Play>& plan, const Ca
   if (!memo.work.contains(work)) return 0;
   const Cards gone = memo.work - work;
   if (gone.empty()) return 0;
-  int r = -1;
-  for (int k = 0; k < kNumRanks; ++k)
-    if (gone.rank_byte(k) != 0) {
-      if (r >= 0) return 0;
-      r = k;
-    }
-  if (work.rank_byte(r) != 0) return 0;
+  // r: the rank of gone's lowest card (a rank is a byte, ranks 8.. in hi); all of gone is r's
+  const int r = gone.lo ? __builtin_ctzll(gone.lo) / 8 : 8 + __builtin_ctzll(gone.hi) / 8;
+  if (r >= kNumRanks) return 0;
+  const Cards of_r = rank_cards(r, 0xFF);
+  if (((gone.lo & ~of_r.lo) | (gone.hi & ~of_r.hi)) != 0 || work.rank_byte(r) != 0) return 0;
   for (std::size_t i = 0; i < memo.combos; ++i)
     if (plan[i].cards.rank_byte(r) != 0) return 0;
   return r + 1;

@@ -7,6 +7,27 @@ namespace daguai {
 
 namespace {
 
+// The natural card count of each rank of `hand` as bytes (ranks 0..7 of lo, 8..12 of hi).
+struct RankBytes {
+  std::uint64_t lo, hi;
+  explicit RankBytes(const Cards& hand)
+      : lo(Cards::byte_counts(hand.lo)), hi(Cards::byte_counts(hand.hi & Cards::kHiNatural)) {}
+  // the ranks with at least k natural cards (k >= 1; a byte count is at most 12)
+  unsigned at_least(int k) const {
+    const std::uint64_t add = 0x0101010101010101ULL * std::uint64_t(0x80 - k);
+    return gather_byte_lsbs((lo + add) >> 7) | gather_byte_lsbs((hi + add) >> 7) << 8;
+  }
+  int count(int r) const { return int((r < 8 ? lo >> (8 * r) : hi >> (8 * (r - 8))) & 0xFF); }
+};
+
+// The ranks of power p0 or more (rank_power, p0 <= kLevelPower): the level rank, the ranks
+// below it from p0 and the ranks above it from p0 + 1.
+unsigned ranks_of_power_from(int level, int p0) {
+  const unsigned ge0 = (0x1FFFu >> p0) << p0, ge1 = (0x1FFFu >> (p0 + 1)) << (p0 + 1);
+  const unsigned below = (1u << level) - 1, above = 0x1FFFu & ~((2u << level) - 1);
+  return (ge0 & below) | (ge1 & above) | (1u << level);
+}
+
 // Whether `hand` may hold a five-card play that beats `top`, a full house, four-plus-one,
 // straight flush or five of a kind (R7: of its kind with a higher key, or of a higher kind),
 // under wild auto or high (R6: a set is the highest kind it can form). Necessary conditions
@@ -19,13 +40,8 @@ bool five_follow_possible(const Cards& hand, int level, const Rules& rules, cons
   const int sub = int(top.key & 0xFFFFF);
   const int jokers = hand.jokers();
   if (jokers >= 5) return true;  // an all-joker five (R6)
-  const std::uint64_t cl = Cards::byte_counts(hand.lo),
-                      ch = Cards::byte_counts(hand.hi & Cards::kHiNatural);
-  // ranks with at least k natural cards (k >= 1; a byte count is at most 12)
-  auto at_least = [&](int k) {
-    const std::uint64_t add = 0x0101010101010101ULL * std::uint64_t(0x80 - k);
-    return gather_byte_lsbs((cl + add) >> 7) | gather_byte_lsbs((ch + add) >> 7) << 8;
-  };
+  const RankBytes rb(hand);
+  auto at_least = [&](int k) { return rb.at_least(k); };
   constexpr unsigned kAll = (1u << kNumRanks) - 1;
   const unsigned m1 = at_least(1), m2 = at_least(2);
   // the ranks of a power above top's key (a full house, four-plus-one or five of a kind of
@@ -49,7 +65,7 @@ bool five_follow_possible(const Cards& hand, int level, const Rules& rules, cons
   if (kt == Kind::kFullHouse && two_ranks) {
     for (unsigned x = m1 & above; x; x &= x - 1) {
       const int t = __builtin_ctz(x);
-      const int ct = int((t < 8 ? cl >> (8 * t) : ch >> (8 * (t - 8))) & 0xFF);
+      const int ct = rb.count(t);
       const int pair_need = (m2 & ~(1u << t)) ? 0 : 1;  // another rank is held (two_ranks)
       if (std::max(0, 3 - ct) + pair_need <= jokers) return true;
     }
@@ -98,16 +114,19 @@ bool cheapest_follow(const Cards& hand, int level, const Rules& rules, const Pla
   // cheapest is of the lowest-power rank that beats the top; within it, the fewest jokers
   // (fewer control cards, or as many and fewer jokers) and the first composition listed
   // (small jokers first).
+  // The ranks that fit: at least one natural card, with the jokers `size` cards (a single
+  // takes no joker); of those above the top, the lowest power: the lowest rank other than the
+  // level, else the level (rank_power).
   int best_rank = -1, best_j = 0;
-  for (int power = int(top.key >> 1) + 1; power <= kLevelPower; ++power) {
-    const int r = power_rank(power, level);  // ranks by power: the first that fits is the one
-    const int c = hand.rank_count(r);
-    if (c == 0) continue;
-    const int j = c >= size ? 0 : size - c;
-    if (j > jokers || (size == 1 && j > 0)) continue;
-    best_rank = r;
-    best_j = j;
-    break;
+  if (const int p0 = int(top.key >> 1) + 1; p0 <= kLevelPower) {
+    const RankBytes rb(hand);
+    const unsigned fit =
+        rb.at_least(size == 1 ? 1 : std::max(1, size - jokers)) & ranks_of_power_from(level, p0);
+    if (fit) {
+      const unsigned natural = fit & ~(1u << level);
+      best_rank = natural ? __builtin_ctz(natural) : level;
+      best_j = std::max(0, size - rb.count(best_rank));
+    }
   }
   bool found = false;
   if (best_rank >= 0) {
