@@ -69,10 +69,16 @@ GameTiming time_game(const Rules& rules, std::uint64_t seed, std::int64_t max_de
   GameTiming t;
   std::vector<Action> actions;
   Rng rng(seed ^ 0x5EED);
-  double apply = 0, gen = 0, clone = 0;
+  double gen = 0, clone = 0;
   std::int64_t clones = 0;
+  // 1. Random play: generation and copies timed per call; the decisions kept, with the
+  // games they belong to and whether each ended a round.
+  std::vector<Action> played;
+  std::vector<std::uint8_t> ends_round;
+  std::vector<std::int64_t> game_start;  // index into played of each game's first decision
   for (std::uint64_t game = 0; t.decisions < max_decisions; ++game) {
     GameState g(rules, seed, game, false, record);
+    game_start.push_back(std::int64_t(played.size()));
     while (!g.match_over() && t.decisions < max_decisions) {
       actions.clear();
       const auto t0 = clock::now();
@@ -80,14 +86,10 @@ GameTiming time_game(const Rules& rules, std::uint64_t seed, std::int64_t max_de
       const auto t1 = clock::now();
       const Action a = actions[rng.bounded(actions.size())];
       const std::size_t rounds_before = g.results().size();
-      const auto t2 = clock::now();
       g.apply(a);
-      const auto t3 = clock::now();
-      // a decision that ends a round also deals the next one: not counted as "apply"
-      if (g.results().size() == rounds_before)
-        apply += std::chrono::duration<double, std::nano>(t3 - t2).count();
-      else
-        ++t.rounds;
+      played.push_back(a);
+      ends_round.push_back(g.results().size() != rounds_before);
+      t.rounds += ends_round.back();
       gen += std::chrono::duration<double, std::nano>(t1 - t0).count();
       if ((t.decisions & 15) == 0) {
         const auto c0 = clock::now();
@@ -98,6 +100,26 @@ GameTiming time_game(const Rules& rules, std::uint64_t seed, std::int64_t max_de
         if (copy.round() < 0) std::abort();  // keep the copy alive
       }
       ++t.decisions;
+    }
+  }
+  game_start.push_back(std::int64_t(played.size()));
+  // 2. The same games again, applying the kept decisions with nothing else in the loop: each
+  // run of decisions between two round ends timed as one (two clock reads a run, not two an
+  // apply); a decision that ends a round also deals the next one and is not counted.
+  double apply = 0;
+  for (std::size_t game = 0; game + 1 < game_start.size(); ++game) {
+    GameState g(rules, seed, game, false, record);
+    std::int64_t k = game_start[game];
+    const std::int64_t end = game_start[game + 1];
+    while (k < end) {
+      std::int64_t stop = k;
+      while (stop < end && !ends_round[std::size_t(stop)]) ++stop;
+      const auto t0 = clock::now();
+      for (std::int64_t i = k; i < stop; ++i) g.apply(played[std::size_t(i)]);
+      const auto t1 = clock::now();
+      apply += std::chrono::duration<double, std::nano>(t1 - t0).count();
+      if (stop < end) g.apply(played[std::size_t(stop)]);  // the round's end, untimed
+      k = stop + 1;
     }
   }
   t.apply_ns = apply / double(std::max<std::int64_t>(1, t.decisions - t.rounds));

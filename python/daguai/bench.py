@@ -9,8 +9,9 @@ the extra cost of the Python/numpy path over that C++ time, per play.
 Rollout figures (issue "Monte Carlo"): rounds per second of ``_core.run.simulate`` with each
 built-in policy on all six seats, one thread, and the speed-up of two threads over one.
 
-Game figures (issue "Game"): apply and clone timed inside C++ during random play, and the
-Python random-play loop (``legal_actions`` + ``step``) per decision. Learning figures (issue
+Game figures (issue "Game"): clone timed inside C++ during random play, apply over the same
+decisions applied again with nothing else in the loop (a clock read before and after each
+run of decisions between round ends, not around each apply), and the Python random-play loop (``legal_actions`` + ``step``) per decision. Learning figures (issue
 "Learning"): ``BatchEnv.step`` per game-step at n = 256 and the PettingZoo AEC step.
 
 All figures come from one run; the machine may be shared, so compare ratios within a run.
