@@ -11,7 +11,8 @@ built-in policy on all six seats, one thread, and the speed-up of two threads ov
 
 Game figures (issue "Game"): clone timed inside C++ during random play, apply over the same
 decisions applied again with nothing else in the loop (a clock read before and after each
-run of decisions between round ends, not around each apply), and the Python random-play loop (``legal_actions`` + ``step``) per decision. Learning figures (issue
+run of decisions between round ends, not around each apply), and the Python random-play loop
+(``legal_actions`` + ``step``) per decision. Learning figures (issue
 "Learning"): ``BatchEnv.step`` per game-step at n = 256 and the PettingZoo AEC step.
 
 All figures come from one run; the machine may be shared, so compare ratios within a run.
