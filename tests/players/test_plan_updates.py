@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections import Counter
 
 import daguai
+import pytest
 from daguai import Hand, Rules
 from daguai._core import _testing
 from hypothesis import HealthCheck, given, settings
@@ -136,3 +137,24 @@ def test_plan_updates_sees_a_stale_plan():
     new = Hand("3s 4h 5d 6c 7s")
     (_, a), (_, b) = _testing.plan_updates([old, new], ["2", "2"], rules._core, False)
     assert a != b and len(b) == 1
+
+
+@pytest.mark.parametrize("hand, gone", [
+    # the second combination (a full house holding every card of its ranks) played
+    ("3s 3h 3d 3c 9s 7s 7h 7d Qs Qh Kd", "7s 7h 7d Qs Qh"),
+    # a rank's last units (a triple and a single of the rest) played together
+    ("3s 4h 5d 6c 7s 9h 9d 9c 9s Kd", "9h 9d 9c 9s"),
+    # a combination's rank also held in the rest: every card of it gone with the combination
+    ("3s 3h 3d 3c 9s 7s 7h 7d Qs Qh Qd Qc Kd", "7s 7h 7d Qs Qh Qd Qc"),
+    # a rank shared by two combinations: not a whole-rank removal (planned from scratch)
+    ("3s 3h 3d 3c 9s 9h 9d Qs Qh Kd", "3s 3h 3d 3c 9s"),
+])
+def test_whole_rank_removals_keep_the_plan_made_from_scratch(hand, gone):
+    """update_plan's whole-rank path (planner.cpp whole_ranks_left): hands where every card of
+    some ranks leaves, with and without a combination, give the plan made from scratch."""
+    rules = Rules()
+    old = Hand(hand)
+    left = Hand.from_faces(_remove(old.faces(), Hand(gone).faces()))
+    for level in LEVELS:
+        steps = _testing.plan_updates([old, left], [level, level], rules._core, False)
+        assert all(u == s for u, s in steps), (hand, gone, level)

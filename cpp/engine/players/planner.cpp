@@ -222,26 +222,39 @@ std::uint32_t plan_rules_key(int level, const Rules& rules) {
          std::uint32_t(rules.table) << 16;
 }
 
-// When the natural cards went from memo.work to `work` by losing every card of one rank r
-// that none of the plan's combinations holds (the heuristic played the rank's last rest unit),
-// r + 1; else 0. The planner's choices then stand: at each of its steps the combination it
-// took holds no card of r, so it stays the first of the largest saving (removing r only
-// removes candidates that hold r; the savings of the others count their own ranks), the
-// straight, group and flush tests it passed or failed without r come out the same (a flush
-// skipped as a straight in some suit would be a straight saving 4, taken before any flush),
-// and from its last state no candidate appears. So the plan is the old one less r's units.
-int rest_rank_left(const PlanMemo& memo, const std::vector<Play>& plan, const Cards& work) {
-  if (!memo.work.contains(work)) return 0;
+// When the natural cards went from memo.work to `work` by losing every card of a set of ranks
+// R (the heuristic played a rank's last units, or a combination that held all of its ranks'
+// cards), of which at most one combination of the plan holds any card, and that one holds R's
+// cards only: true, with R's cards (every suit and copy) in *of_r and that combination's index
+// in *combo (-1: none). The planner's choices then stand, less that combination:
+//   - at each step before it, the combination taken holds no card of R; removing R only
+//     removes candidates that hold R (the savings of the others count their own ranks), so the
+//     one taken stays the first of the largest saving, and the straight, group and flush tests
+//     it passed or failed come out the same (a flush skipped as a straight in some suit would
+//     be a straight saving 4, and one saving 4 is taken before any flush);
+//   - at its step the work is the old next step's (the combination was all of R there, but
+//     for R's cards in no combination), and from there on the same argument holds for those;
+//   - from the planner's last state no candidate appears.
+// So the plan is the old one less that combination and R's units in the rest.
+bool whole_ranks_left(const PlanMemo& memo, const std::vector<Play>& plan, const Cards& work,
+                      Cards* of_r, int* combo) {
+  if (!memo.work.contains(work)) return false;
   const Cards gone = memo.work - work;
-  if (gone.empty()) return 0;
-  // r: the rank of gone's lowest card (a rank is a byte, ranks 8.. in hi); all of gone is r's
-  const int r = gone.lo ? __builtin_ctzll(gone.lo) / 8 : 8 + __builtin_ctzll(gone.hi) / 8;
-  if (r >= kNumRanks) return 0;
-  const Cards of_r = rank_cards(r, 0xFF);
-  if (((gone.lo & ~of_r.lo) | (gone.hi & ~of_r.hi)) != 0 || work.rank_byte(r) != 0) return 0;
-  for (std::size_t i = 0; i < memo.combos; ++i)
-    if (plan[i].cards.rank_byte(r) != 0) return 0;
-  return r + 1;
+  const unsigned ranks = rank_mask(gone);
+  if (ranks == 0) return false;
+  Cards all;
+  for (unsigned x = ranks; x; x &= x - 1) all += rank_cards(__builtin_ctz(x), 0xFF);
+  auto meets = [&](const Cards& c) { return ((c.lo & all.lo) | (c.hi & all.hi)) != 0; };
+  if (meets(work)) return false;  // a card of R is left
+  *combo = -1;
+  for (std::size_t i = 0; i < memo.combos; ++i) {
+    const Cards& c = plan[i].cards;
+    if (!meets(c)) continue;
+    if (*combo >= 0 || ((c.lo & ~all.lo) | (c.hi & ~all.hi)) != 0) return false;
+    *combo = int(i);
+  }
+  *of_r = all;
+  return true;
 }
 
 }  // namespace
@@ -283,6 +296,7 @@ void update_plan(const Cards& hand, int level, const Rules& rules, bool exact,
                         memo->size == plan->size() && memo->units <= plan->size();
   // The control units (plan[units ..)) stand when the level cards and jokers did not change.
   bool controls_kept = reusable && hand - work == memo->hand - memo->work;
+  int combo = -1;
   if (reusable && work == memo->work) {
     // the same natural part: only the controls may have changed
   } else if (reusable && !exact && memo->combos > 0 &&
@@ -291,17 +305,23 @@ void update_plan(const Cards& hand, int level, const Rules& rules, bool exact,
     plan->erase(plan->begin());  // the first combination left: the greedy's next state
     memo->units = std::uint8_t(memo->units - 1);
     memo->combos = std::uint8_t(memo->combos - 1);
-  } else if (const int left = reusable && !exact ? rest_rank_left(*memo, *plan, work) : 0;
-             left > 0) {
-    // every card of one rank that no combination holds left: the same combinations, the
-    // rank's units out of the rest (see rest_rank_left)
-    const int r = left - 1;
-    std::size_t i = memo->combos;
-    while (i < memo->units && (*plan)[i].cards.rank_byte(r) == 0) ++i;
-    std::size_t j = i;
-    while (j < memo->units && (*plan)[j].cards.rank_byte(r) != 0) ++j;
-    plan->erase(plan->begin() + std::ptrdiff_t(i), plan->begin() + std::ptrdiff_t(j));
-    memo->units = std::uint8_t(memo->units - (j - i));
+  } else if (Cards of_r;
+             reusable && !exact && whole_ranks_left(*memo, *plan, work, &of_r, &combo)) {
+    // every card of some ranks left, with at most one combination: the plan less that
+    // combination and those ranks' units in the rest (see whole_ranks_left)
+    auto holds = [&](const Play& p) {
+      return ((p.cards.lo & of_r.lo) | (p.cards.hi & of_r.hi)) != 0;
+    };
+    const auto first = plan->begin() + memo->combos, last = plan->begin() + memo->units;
+    const auto kept = std::remove_if(first, last, holds);
+    int removed = int(last - kept);
+    plan->erase(kept, last);
+    if (combo >= 0) {
+      plan->erase(plan->begin() + combo);
+      memo->combos = std::uint8_t(memo->combos - 1);
+      ++removed;
+    }
+    memo->units = std::uint8_t(memo->units - removed);
   } else if (exact) {
     *plan = min_plays(work, level, rules).plays;
     memo->units = std::uint8_t(plan->size());

@@ -42,9 +42,10 @@ struct PlanMemo {
 //   - plan_hand, the natural cards less the first combination it took: the planner is greedy,
 //     so from the old cards it took that combination and went on as it does from the rest;
 //     the rest of the natural part is the new natural part;
-//   - plan_hand, the natural cards less every card of one rank that no combination of the plan
-//     holds: the same combinations, the rest less that rank's units (planner.cpp
-//     rest_rank_left says why the greedy's choices stand);
+//   - plan_hand, the natural cards less every card of some ranks, at most one combination of
+//     the plan holding any and that one holding only theirs: the plan less that combination
+//     and those ranks' units of the rest (planner.cpp whole_ranks_left says why the greedy's
+//     choices stand);
 //   - in each of these, the control units are kept when the level cards and jokers are.
 // Otherwise it plans from scratch. *memo then describes the new plan.
 void update_plan(const Cards& hand, int level, const Rules& rules, bool exact,
