@@ -80,9 +80,10 @@ WorkResult repeat_apply(const Rules& rules, std::uint64_t seed, int items, int r
       path.push_back(legal[rng.bounded(legal.size())]);
       g.apply(path.back());
     }
-    path.pop_back();  // the decision that ends the round also deals the next one
+    path.pop_back();      // the decision that ends the round also deals the next one
+    GameState w = start;  // assigned again at each repetition: its storage is reused
     for (int k = 0; k < reps; ++k) {
-      GameState w = start;
+      w = start;
       for (const Action& a : path) w.apply(a);
       r.checksum = mix(r.checksum, std::uint64_t(w.current_player()));
       r.ops += std::int64_t(path.size());
