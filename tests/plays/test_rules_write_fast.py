@@ -15,6 +15,7 @@ test_rules_vs_reference.py.
 from __future__ import annotations
 
 import daguai
+import pytest
 from daguai import Rules
 from daguai._core import _testing
 from hypothesis import HealthCheck, given, settings
@@ -94,6 +95,52 @@ def test_r8_fast_written_plays_rare_families():
     for hand, level, top, _, rules, _ in fixed_positions(hands, tops, rule_sets, "2TA"):
         total += _same(hand, level, top, rules)
     assert total > 10_000  # the loops above did write plays
+
+
+# The kinds each five-card family holds under auto / high (R6: a set is the highest kind it can
+# form), which the heuristic's cheapest five-card follow relies on (rule_helpers.cpp
+# cheapest_five_follow: it lists the families by the lowest kind they hold).
+FIVE_FAMILY_KINDS = {
+    3: {daguai.Kind.FIVE_OF_A_KIND},
+    4: {daguai.Kind.FULL_HOUSE, daguai.Kind.FOUR_PLUS_ONE, daguai.Kind.STRAIGHT_FLUSH},
+    5: {daguai.Kind.STRAIGHT, daguai.Kind.STRAIGHT_FLUSH},
+    6: {daguai.Kind.FLUSH},
+}
+
+
+def _families(hand, level, top, rules):
+    """legal_plays_of_family, family by family: together legal_plays, in its order."""
+    fams = [_testing.legal_plays_of_family(hand, level, top, rules._core, f) for f in range(7)]
+    assert [p for fam in fams for p in fam] == list(daguai.legal_plays(hand, level, top, rules))
+    if rules.wild != "declare":
+        for f, kinds in FIVE_FAMILY_KINDS.items():
+            assert {p.kind for p in fams[f]} <= kinds, (hand, level, top, f)
+    return sum(len(f) for f in fams)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(positions())
+def test_r6_r8_families_one_by_one_are_legal_plays(pos):
+    _families(*pos)
+
+
+def test_r6_r8_families_one_by_one_rare_hands():
+    """The rare families' hands of the test above (three or six jokers, every copy of a rank,
+    suits of many copies), against every kind of top, under each variant."""
+    hands = ["SJ SJ BJ 3s 5s 9h Kd", "SJ SJ SJ BJ BJ BJ 7c 7c 7c 8c 9c Tc",
+             "3h 3h 5h 5h 7h 7h 9h Jh Jh Kh Kh SJ BJ", "2s 2s 3s 3s 4s 5s 6s 6s 6s 9s Ts Ts Qs Ks As SJ BJ"]
+    tops = [None, "3s 4h 5d 6c 7s", "2h 4h 6h 8h Th", "Ks Kh Kd 2c 2d", "Qs Qh Qd Qc 3d",
+            "4c 5c 6c 7c 8c", "Js Jh Jd Jc Js"]
+    rule_sets = ({}, {"wild": "high"}, {"wrap_straights": True}, {"table": "4p2d"}, {"wild": "declare"})
+    total = 0
+    for hand, level, top, _, rules, _ in fixed_positions(hands, tops, rule_sets, "2TA"):
+        total += _families(hand, level, top, rules)
+    assert total > 1_000
+
+
+def test_families_hook_refuses_a_family_out_of_range():
+    with pytest.raises(ValueError, match="family must be 0..6, got 7"):
+        _testing.legal_plays_of_family("3s", "2", None, Rules()._core, 7)
 
 
 def test_batch_face_range_error_names_row_and_value():

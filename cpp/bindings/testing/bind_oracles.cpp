@@ -57,6 +57,23 @@ void bind_testing_oracles(py::module_& t) {
       "Test hook: legal_plays through the generators' generic path alone (one play at a time); "
       "legal_plays, with its writing fast paths, must equal it in order.");
   t.def(
+      "legal_plays_of_family",
+      [](py::handle hand, py::handle level, py::handle top, const Rules& rules, int family) {
+        const int lv = to_level(level);
+        const Cards h = to_cards(hand, table_of(rules), "hand");
+        Play tp;
+        const Play* t = optional_top(top, lv, rules, &tp);
+        if (family < 0 || family >= kNumFamilies)
+          throw py::value_error("family must be 0.." + std::to_string(kNumFamilies - 1) + ", got " +
+                                std::to_string(family));
+        PlayList buf;
+        legal_plays_of_family(h, lv, rules, t, family, &buf);
+        return std::vector<Play>(buf.begin(), buf.end());
+      },
+      py::arg("hand"), py::arg("level"), py::arg("top"), py::arg("rules"), py::arg("family"),
+      "Test hook: the legal plays of one generation family (0..6, daguai.FAMILIES' order); the "
+      "families one after another are legal_plays.");
+  t.def(
       "exhaustive_world",
       [](const InfoState& v) -> py::object {
         Hands h{};

@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <utility>
 
 #include <daguai/core/table.hpp>
 #include <daguai/players/rule_helpers.hpp>
@@ -83,6 +84,45 @@ bool five_follow_possible(const Cards& hand, int level, const Rules& rules, cons
   return false;
 }
 
+// The cheapest five-card follow under auto or high (R6, R7), listing only the families that
+// can hold it. A five-card play's key orders it by kind first (straight < flush < full house
+// < four-plus-one < straight flush < five of a kind), and each generation family holds only
+// some kinds: the sequences straights and straight flushes, the flushes flushes, the
+// two-rank fives full houses, fours-plus-one and (with jokers) straight flushes, the five of
+// a kind family fives of a kind (tests/plays/test_rules_write_fast.py checks these). So the
+// families are listed by the lowest kind of theirs that beats the top, until the play found
+// is of a lower kind than any family left can hold; of equally cheap plays the one first in
+// legal_plays' order (its families 3, 4, 5, 6 one after another) is kept, as the scan of the
+// whole list keeps it.
+bool cheapest_five_follow(const Cards& hand, int level, const Rules& rules, const Play& top,
+                          PlayList* scratch, Play* out) {
+  constexpr int kFives = 3, kTwoRank = 4, kSequences = 5, kFlushes = 6;
+  const Kind t = top.kind();
+  // (family, the lowest kind of it that may beat the top), by that kind
+  std::pair<int, Kind> order[4];
+  int n = 0;
+  if (t <= Kind::kStraight) order[n++] = {kSequences, Kind::kStraight};
+  if (t <= Kind::kFlush) order[n++] = {kFlushes, Kind::kFlush};
+  if (t <= Kind::kStraightFlush)
+    order[n++] = {kTwoRank, t <= Kind::kFourPlusOne ? Kind::kFullHouse : Kind::kStraightFlush};
+  if (t > Kind::kStraight && t <= Kind::kStraightFlush)
+    order[n++] = {kSequences, Kind::kStraightFlush};
+  order[n++] = {kFives, Kind::kFiveOfAKind};
+  int found = -1;  // the family of *out
+  for (int k = 0; k < n; ++k) {
+    if (found >= 0 && out->kind() < order[k].second) break;  // no family left holds one as cheap
+    const int family = order[k].first;
+    scratch->clear();
+    legal_plays_of_family(hand, level, rules, &top, family, scratch);
+    for (const Play& p : *scratch)
+      if (found < 0 || cheaper(p, *out, level) || (family < found && !cheaper(*out, p, level))) {
+        *out = p;
+        found = family;
+      }
+  }
+  return found >= 0;
+}
+
 }  // namespace
 
 bool cheapest_follow(const Cards& hand, int level, const Rules& rules, const Play& top,
@@ -98,14 +138,17 @@ bool cheapest_follow(const Cards& hand, int level, const Rules& rules, const Pla
     } else if (count_plays(hand, level, rules, &top).total == 0) {
       return false;
     }
-    scratch->clear();
-    legal_plays(hand, level, rules, &top, scratch);
-    if (scratch->empty()) return false;
-    const Play* c = &(*scratch)[0];
-    for (const Play& p : *scratch)
-      if (cheaper(p, *c, level)) c = &p;
-    *out = *c;
-    return true;
+    if (rules.wild == Wild::kDeclare) {
+      scratch->clear();
+      legal_plays(hand, level, rules, &top, scratch);
+      if (scratch->empty()) return false;
+      const Play* c = &(*scratch)[0];
+      for (const Play& p : *scratch)
+        if (cheaper(p, *c, level)) c = &p;
+      *out = *c;
+      return true;
+    }
+    return cheapest_five_follow(hand, level, rules, top, scratch, out);
   }
   const int decks = table_of(rules).decks;
   const Kind kind = size == 1 ? Kind::kSingle : size == 2 ? Kind::kPair : Kind::kTriple;

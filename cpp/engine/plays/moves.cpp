@@ -2263,6 +2263,14 @@ void legal_plays(const Cards& hand, int level, const Rules& rules, const Play* t
   }
 }
 
+void legal_plays_of_family(const Cards& hand, int level, const Rules& rules, const Play* top,
+                           int family, PlayList* out) {
+  if (!detail::playable_top(top) || family < 0 || family >= kNumFamilies) return;
+  detail::dispatch(rules, top, [&]<bool D, bool H, bool F>() {
+    detail::Gen<D, H, F>(hand, level, rules, top, out).run(family);
+  });
+}
+
 namespace detail {
 void legal_plays_generic(const Cards& hand, int level, const Rules& rules, const Play* top,
                          PlayList* out) {

@@ -71,6 +71,10 @@ class PlayList {
 // Append to `out` every legal play of `hand` at `level`: any play when `top` is null (leading,
 // R8), otherwise the plays of top's size that beat it (R7). `out` is not cleared.
 void legal_plays(const Cards& hand, int level, const Rules& rules, const Play* top, PlayList* out);
+// The same for the plays of one generation family (kFamilyNames below): legal_plays' plays of
+// that family, in its order (legal_plays lists the families one after another).
+void legal_plays_of_family(const Cards& hand, int level, const Rules& rules, const Play* top,
+                           int family, PlayList* out);
 
 // The same, as a fresh vector (convenience; not for hot loops).
 std::vector<Play> legal_plays(const Cards& hand, int level, const Rules& rules, const Play* top);
