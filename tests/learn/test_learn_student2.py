@@ -248,3 +248,30 @@ def test_labels_of_the_committed_folder_load_with_their_sidecars(tmp_path):
     labels = load_labels(files)
     cand = load_label_cands(files, tmp_path)
     assert len(cand) == int(labels.arrays["legal"].sum())
+
+
+def test_the_ablation_and_the_heuristic_diagnostic_inputs(tmp_path):
+    from daguai.learn.student2 import HEURISTIC_COLUMN, _inputs
+
+    d = load_distil_small()
+    off = cand_offsets(d["legal"])
+    idx = np.arange(0, len(d["game"]), 7)
+    data = (d["state"], d["legal"], d["cand"], off)
+    _, _, c, seg, cid = _inputs(data, idx, (123,), d["heur"])
+    k = 0
+    for r, j in enumerate(idx):
+        for m, i in enumerate(np.flatnonzero(d["legal"][j])):
+            want = d["cand"][off[j] + m].astype(np.float32)
+            want[123] = 0
+            want[HEURISTIC_COLUMN] = float(i == d["heur"][j])
+            assert np.array_equal(c[k].numpy(), want) and seg[k] == r
+            k += 1
+    assert float(c[:, HEURISTIC_COLUMN].sum()) == len(idx)  # one heuristic id per position
+    _, labels = _small_data()
+    with pytest.raises(ValueError, match="diagnostic"):
+        train_student2(d, labels, d["cand"], tmp_path, Student2Config(heuristic_flag=True))
+    cfg = Student2Config(widths=(32,), cand_widths=(8, 4), distil_epochs=0.2, expert_epochs=0, batch=64,
+                         heuristic_flag=True)
+    train_student2(d, labels, d["cand"], tmp_path, cfg)
+    with pytest.raises(ValueError, match="not a player"):
+        CandHeadsPolicy(tmp_path / "heads.pt")

@@ -84,6 +84,22 @@ def batch_inputs(state: np.ndarray, legal: np.ndarray, cand: np.ndarray, off: np
             torch.as_tensor(cand[rows].astype(np.float32)), torch.as_tensor(seg), torch.as_tensor(cid))
 
 
+#: The heuristic's-choice column of the action features (features.hpp kActionHeuristic).
+HEURISTIC_COLUMN = 121
+
+
+def _inputs(data: tuple[np.ndarray, ...], idx: np.ndarray, drop: tuple[int, ...] = (),
+            heur: np.ndarray | None = None) -> tuple[torch.Tensor, ...]:
+    """:func:`batch_inputs` with the columns ``drop`` zeroed and, for the diagnostic run only,
+    the heuristic's-choice column set from ``heur`` (the heuristic's id of each position)."""
+    x = batch_inputs(*data, idx)
+    if drop:
+        x[2][:, list(drop)] = 0.0
+    if heur is not None:
+        x[2][:, HEURISTIC_COLUMN] = (x[4] == torch.as_tensor(heur[idx].astype(np.int64))[x[3]]).float()
+    return x
+
+
 @dataclass(frozen=True)
 class Student2Config:
     widths: tuple[int, ...] = (512, 256)
@@ -100,15 +116,17 @@ class Student2Config:
     holdout_every: int = 10
     eval_every: int = 200_000
     seed: int = 0
+    drop_columns: tuple[int, ...] = ()  # candidate feature columns zeroed (an ablation; the player too)
+    heuristic_flag: bool = False  # DIAGNOSTIC only: the heuristic's choice as an input (distillation only)
 
 
 def _top1(model: CandHeads, data: tuple[np.ndarray, ...], idx: np.ndarray, want: np.ndarray,
-          chunk: int = 4096) -> float:
+          drop: tuple[int, ...] = (), heur: np.ndarray | None = None, chunk: int = 4096) -> float:
     model.eval()
     hit = 0
     with torch.no_grad():
         for i in range(0, len(idx), chunk):
-            logits = model(*batch_inputs(*data, idx[i:i + chunk]))
+            logits = model(*_inputs(data, idx[i:i + chunk], drop, heur))
             hit += int((logits.argmax(dim=1).numpy() == want[idx[i:i + chunk]]).sum())
     model.train()
     return hit / max(len(idx), 1)
@@ -136,6 +154,9 @@ def train_student2(distil: dict[str, np.ndarray], labels: Any, label_cand: np.nd
     model = CandHeads(cfg.widths, tuple(cfg.cand_widths))
     if cfg.start:
         _start(model, cfg.start)
+    if cfg.heuristic_flag and cfg.expert_epochs:
+        raise ValueError("heuristic_flag is a diagnostic of the distillation phase: expert_epochs must be 0")
+    drop, heur = tuple(cfg.drop_columns), (distil["heur"] if cfg.heuristic_flag else None)
     dd = (distil["state"], distil["legal"], distil["cand"], cand_offsets(distil["legal"]))
     la = labels.arrays
     ld = (la["state"], la["legal"], label_cand, cand_offsets(la["legal"]))
@@ -177,10 +198,11 @@ def train_student2(distil: dict[str, np.ndarray], labels: Any, label_cand: np.nd
     def evaluate(phase: str, loss: float, next_step: int) -> None:
         row = {"phase": phase, "frames": frames, "seconds": round(time.perf_counter() - started, 1),
                "train_loss": round(loss, 4),
-               "val_network_top1": _top1(model, dd, d_va, distil["choice"]),
-               "val_expert_top1": _top1(model, ld, l_va, la["choice"]),
-               "val_expert_top1_shards_0_105": _top1(model, ld, l_va106, la["choice"]),
-               "val_expert_top1_shards_0_60": _top1(model, ld, l_va61, la["choice"])}
+               "val_network_top1": _top1(model, dd, d_va, distil["choice"], drop, heur)}
+        if heur is None:  # the labels have no heuristic's id
+            row.update({"val_expert_top1": _top1(model, ld, l_va, la["choice"], drop),
+                        "val_expert_top1_shards_0_105": _top1(model, ld, l_va106, la["choice"], drop),
+                        "val_expert_top1_shards_0_60": _top1(model, ld, l_va61, la["choice"], drop)})
         curve.append(row)
         if phase.startswith("expert") and row["val_expert_top1"] > best["score"]:
             best.update(score=row["val_expert_top1"], row=row,
@@ -189,7 +211,8 @@ def train_student2(distil: dict[str, np.ndarray], labels: Any, label_cand: np.nd
             log(row)
         torch.save({"state_dict": model.state_dict(), "opt": opt.state_dict(), "step": next_step,
                     "frames": frames, "seconds": row["seconds"], "curve": curve, "best": best,
-                    "widths": list(cfg.widths), "cand_widths": list(cfg.cand_widths)}, last)
+                    "widths": list(cfg.widths), "cand_widths": list(cfg.cand_widths), "drop": list(drop)},
+                   last)
 
     if not curve:
         evaluate("start", float("nan"), 0)
@@ -203,11 +226,11 @@ def train_student2(distil: dict[str, np.ndarray], labels: Any, label_cand: np.nd
         if len(d_idx):
             t = soft_targets(distil["q"][d_idx], distil["legal"][d_idx], distil["choice"][d_idx],
                              cfg.temperature, cfg.choice_weight)
-            parts.append((batch_inputs(*dd, d_idx), t))
+            parts.append((_inputs(dd, d_idx, drop, heur), t))
         if len(l_idx):
             t = np.zeros((len(l_idx), la["legal"].shape[1]), np.float32)
             t[np.arange(len(l_idx)), la["choice"][l_idx].astype(np.int64)] = 1.0
-            parts.append((batch_inputs(*ld, l_idx), t))
+            parts.append((_inputs(ld, l_idx, drop), t))
         loss = 0.0
         opt.zero_grad()
         n = sum(len(t) for _, t in parts)
@@ -233,8 +256,8 @@ def train_student2(distil: dict[str, np.ndarray], labels: Any, label_cand: np.nd
         best.update(row=curve[-1], state=model.state_dict())
     doc = {"config": asdict(cfg), "references": refs, "best": best["row"], "curve": curve,
            "wall_s": round(time.perf_counter() - started, 1)}
-    torch.save({"state_dict": best["state"], "widths": list(cfg.widths),
-                "cand_widths": list(cfg.cand_widths)}, run / "heads.pt")
+    torch.save({"state_dict": best["state"], "widths": list(cfg.widths), "cand_widths": list(cfg.cand_widths),
+                "drop": list(drop), "heuristic_flag": cfg.heuristic_flag}, run / "heads.pt")
     (run / "curve.json").write_text(json.dumps(doc, indent=1) + "\n")
     return doc
 
@@ -256,6 +279,11 @@ class CandHeadsPolicy:
     the training shards store them."""
 
     def __init__(self, path: str | Path, fallback: str = "heuristic") -> None:
+        ck = torch.load(str(path), weights_only=False)
+        if ck.get("heuristic_flag"):
+            raise ValueError(f"{str(path)!r} is the diagnostic with the heuristic's choice as an input, "
+                             "not a player")
+        self.drop = tuple(ck.get("drop", ()))
         self.model = load_cand_heads(path)
         self.fallback = fallback
         self._runners: dict[tuple[int, int], Any] = {}
@@ -282,7 +310,7 @@ class CandHeadsPolicy:
         state, legal, cand = self.features(view)
         off = np.array([0, len(cand)], np.int64)
         with torch.no_grad():
-            logits = self.model(*batch_inputs(state[None], legal[None], cand, off, np.array([0])))
+            logits = self.model(*_inputs((state[None], legal[None], cand, off), np.array([0]), self.drop))
         return _core.io.action_from_abstract(view, int(logits[0].argmax()))
 
 
@@ -301,8 +329,10 @@ def main(argv: list[str] | None = None) -> int:
     f.add_argument("--cands", help="the label sidecars' folder (default: the label folder)")
     f.add_argument("--resume", action="store_true", help="go on from RUN/last.pt")
     for k, v in asdict(Student2Config()).items():
-        if k in ("widths", "cand_widths"):
-            f.add_argument("--" + k.replace("_", "-"), type=int, nargs="+", default=list(v))
+        if k in ("widths", "cand_widths", "drop_columns"):
+            f.add_argument("--" + k.replace("_", "-"), type=int, nargs="*", default=list(v))
+        elif isinstance(v, bool):
+            f.add_argument("--" + k.replace("_", "-"), action="store_true")
         else:
             f.add_argument("--" + k.replace("_", "-"), type=type(v), default=v)
     e = sub.add_parser("evaluate", help="duplicate evaluation (CandHeadsPolicy) against policies")
@@ -333,7 +363,8 @@ def main(argv: list[str] | None = None) -> int:
 
     files = sorted(Path(a.labels).glob("shard-*.npz"))[:a.label_shards]
     labels = load_labels(files)
-    cfg = Student2Config(**{k: (tuple(getattr(a, k)) if k in ("widths", "cand_widths") else getattr(a, k))
+    cfg = Student2Config(**{k: (tuple(getattr(a, k)) if k in ("widths", "cand_widths", "drop_columns")
+                                else getattr(a, k))
                             for k in asdict(Student2Config())})
     doc = train_student2(load_distil(a.distil, a.distil_shards), labels, load_label_cands(files, a.cands),
                          a.run, cfg, resume=a.resume, log=lambda r: print(json.dumps(r), flush=True))
