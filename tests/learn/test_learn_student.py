@@ -32,7 +32,7 @@ def test_distil_positions_are_the_players_decisions_R17():
     again = distil_round(11, 3, net)
     assert len(again) == len(rows)
     for a, b in zip(rows, again, strict=True):
-        assert a[0] == b[0] and a[4:] == b[4:]
+        assert a[0] == b[0] and a[4:6] == b[4:6] and np.array_equal(a[6], b[6])
         assert np.array_equal(a[1], b[1]) and np.array_equal(a[3], b[3])
     # the legal ids are the view's abstract mask; Q is 0 off them; the picks are legal
     g = Game(11, Rules().replace(max_rounds=1), game=3, start="random")
@@ -43,12 +43,13 @@ def test_distil_positions_are_the_players_decisions_R17():
         runners.setdefault(seat, _core.run.PolicyRunner("learned", 11, 3, seat))
         action = runners[seat].act(state)
         if state.phase == "play" and len(state.legal_actions()) > 1:
-            s, feats, legal, q, heur, choice = rows[seen]
+            s, feats, legal, q, heur, choice, cand = rows[seen]
             assert s == seat
             assert np.array_equal(legal, (_core.io.abstract_mask(state)[0] > 0).astype(np.uint8))
             assert np.array_equal(feats, _core.learned.learn_features(state)[0])
             assert np.all(q[legal == 0] == 0)
             assert legal[heur] and legal[choice]
+            assert np.array_equal(cand, _core.learned.candidate_features(state)[1].astype(np.float16))
             seen += 1
         state.apply(action)
     assert seen == 5

@@ -106,6 +106,26 @@ void bind_learned_play(py::module_& m) {
       "the seat to act; no candidates outside the play phase.");
 
   m.def(
+      "candidate_features",
+      [](const GameState& g) {
+        const Guard guard(&g);
+        if (g.match_over()) throw GameError("the match is over: no decision");
+        const PolicyView view(g);
+        PolicyScratch scratch;
+        Candidates c;
+        std::vector<int> ids;
+        if (g.phase() == Phase::kPlay) canonical_candidates(view, scratch, &c, &ids);
+        py::array_t<std::int16_t> id_array(py::ssize_t(ids.size()));
+        for (std::size_t k = 0; k < ids.size(); ++k)
+          id_array.mutable_data()[k] = std::int16_t(ids[k]);
+        return py::make_tuple(id_array, float_rows(c.features, kActionFeatures));
+      },
+      py::arg("game"),
+      "(abstract ids int16[n], action features float32[n, ACTION_FEATURES]) of the seat to "
+      "act: one candidate per legal id, its canonical action (action_from_abstract), no "
+      "heuristic (its column 0); empty outside the play phase.");
+
+  m.def(
       "_dgn_hash",
       [](py::handle b) {
         if (!PyBytes_Check(b.ptr())) throw ModelError("_dgn_hash takes bytes");

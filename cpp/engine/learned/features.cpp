@@ -25,22 +25,29 @@ void encode_state_features(const InfoState& v, float* out) {
   put_counts(v.unseen, out + kObsSize);
 }
 
-void learned_candidates(const PolicyView& view, const Action& heuristic, PolicyScratch& scratch,
-                        Candidates* out) {
+namespace {
+
+// The candidates of the seat to act, one per legal abstract id: `heuristic`'s own action for
+// its id when given, the id's canonical action (abstract_mask) otherwise; `ids`, when given,
+// gets each candidate's abstract id.
+void candidates_of(const PolicyView& view, const Action* heuristic, PolicyScratch& scratch,
+                   Candidates* out, std::vector<int>* ids) {
   const int level = view.level_rank(), seat = view.current_player();
   scratch.actions.clear();
   view.legal_actions(&scratch.actions);
   std::uint8_t mask[kNumAbstract];
   std::int32_t index[kNumAbstract];
   abstract_mask(scratch.actions, level, mask, index);
-  const int hid = abstract_id(heuristic, level);
+  const int hid = heuristic ? abstract_id(*heuristic, level) : -1;
   out->actions.clear();
   out->heuristic = -1;
+  if (ids) ids->clear();
   for (int id = 0; id < kNumAbstract; ++id) {
     if (!mask[id]) continue;
+    if (ids) ids->push_back(id);
     if (id == hid) {  // the heuristic's own action stands for its id (its suits, its kickers)
       out->heuristic = int(out->actions.size());
-      out->actions.push_back(heuristic);
+      out->actions.push_back(*heuristic);
     } else {
       out->actions.push_back(scratch.actions[std::size_t(index[id])]);
     }
@@ -50,6 +57,18 @@ void learned_candidates(const PolicyView& view, const Action& heuristic, PolicyS
   for (std::size_t c = 0; c < out->actions.size(); ++c)
     action_features(out->actions[c], hand, level, view.rules(), int(c) == out->heuristic,
                     &out->features[c * std::size_t(kActionFeatures)]);
+}
+
+}  // namespace
+
+void learned_candidates(const PolicyView& view, const Action& heuristic, PolicyScratch& scratch,
+                        Candidates* out) {
+  candidates_of(view, &heuristic, scratch, out, nullptr);
+}
+
+void canonical_candidates(const PolicyView& view, PolicyScratch& scratch, Candidates* out,
+                          std::vector<int>* ids) {
+  candidates_of(view, nullptr, scratch, out, ids);
 }
 
 }  // namespace daguai

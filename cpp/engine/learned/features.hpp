@@ -47,5 +47,10 @@ struct Candidates {
 };
 void learned_candidates(const PolicyView& view, const Action& heuristic, PolicyScratch& scratch,
                         Candidates* out);
+// The same without the heuristic: every candidate is its id's canonical action (abstract_mask,
+// as io's action_from_abstract), column kActionHeuristic is 0 and `heuristic` -1; `ids` gets
+// each candidate's abstract id (ascending). The one-pass student's per-candidate inputs.
+void canonical_candidates(const PolicyView& view, PolicyScratch& scratch, Candidates* out,
+                          std::vector<int>* ids);
 
 }  // namespace daguai

@@ -21,7 +21,16 @@ legal      uint8 [n, 444]      1 where an abstract id is legal
 q          float16 [n, 444]    the network's Q of each legal id's candidate (0 where illegal)
 heur       int16 [n]           the heuristic's id
 choice     int16 [n]           the network's choice (the heuristic's unless beaten by > margin)
+cand       float16 [m, A]      version 2: per position, per legal id (ascending), the action
+                               features of the id's canonical action with no heuristic column
+                               (``_core.learned.candidate_features``, A = ACTION_FEATURES);
+                               position j's rows follow those of positions < j
+                               (:func:`cand_offsets`)
+version    int32 []            2 (absent: version 1, no ``cand``)
 =========  ==================  ==============================================================
+
+Version 1 shards (student1's) stay readable; :func:`load_distil` gives ``cand`` only when every
+shard has it.
 """
 
 from __future__ import annotations
@@ -38,11 +47,31 @@ from ..game import Game
 from ..rules import Rules
 from .shards import NUM_ABSTRACT, STATE_FEATURES
 
-__all__ = ["distil", "distil_round", "load_distil", "shard_file"]
+__all__ = ["DISTIL_VERSION", "cand_offsets", "candidate_rows", "distil", "distil_round", "load_distil",
+           "shard_file"]
+
+#: The shard format written now (1: without ``cand``).
+DISTIL_VERSION = 2
+ACTION_FEATURES = int(_core.learned.ACTION_FEATURES)
 
 
 def shard_file(folder: str | os.PathLike[str], k: int) -> Path:
     return Path(folder) / f"distil-{k:05d}.npz"
+
+
+def candidate_rows(state: Any, legal: np.ndarray) -> np.ndarray:
+    """The per-candidate features of the seat to act (float16 [legal ids, A], ascending ids): what
+    a shard stores and what the student's player computes (the same function, the same rounding).
+    Raises ``RuntimeError`` if the candidates' ids are not the legal ids."""
+    ids, feats = _core.learned.candidate_features(state)
+    if not np.array_equal(ids.astype(np.int64), np.flatnonzero(legal)):
+        raise RuntimeError("the candidates' ids are not the legal ids")
+    return feats.astype(np.float16)
+
+
+def cand_offsets(legal: np.ndarray) -> np.ndarray:
+    """int64 [n + 1]: position j's ``cand`` rows are ``cand[off[j]:off[j + 1]]``."""
+    return np.concatenate([[0], np.cumsum(legal.sum(axis=1, dtype=np.int64))])
 
 
 def _network(model: str) -> Any:
@@ -52,7 +81,8 @@ def _network(model: str) -> Any:
 
 
 def distil_round(seed: int, i: int, net: Any, model: str = "learned") -> list[tuple[Any, ...]]:
-    """The positions of round ``i``: ``(seat, state, legal, q, heur, choice)`` per kept decision.
+    """The positions of round ``i``: ``(seat, state, legal, q, heur, choice, cand)`` per kept
+    decision.
 
     Raises ``RuntimeError`` if the player's own decision is not the id this module computes
     from the network's Q-values (the data would not be the player's)."""
@@ -81,7 +111,7 @@ def distil_round(seed: int, i: int, net: Any, model: str = "learned") -> list[tu
             played = _core.io.abstract_id(action, action.play.level if action.play is not None else level)
             if played != ids[pick]:
                 raise RuntimeError(f"round {i}: the player played id {played}, the network picks {ids[pick]}")
-            out.append((seat, feats, legal, qrow, int(ids[h]), int(ids[pick])))
+            out.append((seat, feats, legal, qrow, int(ids[h]), int(ids[pick]), candidate_rows(state, legal)))
         state.apply(action)
     return out
 
@@ -97,6 +127,9 @@ def _pack(games: list[int], rows: list[list[tuple[Any, ...]]]) -> dict[str, np.n
         "q": (np.stack([r[4] for r in flat]) if n else np.zeros((0, NUM_ABSTRACT))).astype(np.float16),
         "heur": np.array([r[5] for r in flat], np.int16),
         "choice": np.array([r[6] for r in flat], np.int16),
+        "cand": (np.concatenate([r[7] for r in flat]) if n
+                 else np.zeros((0, ACTION_FEATURES))).astype(np.float16),
+        "version": np.array(DISTIL_VERSION, np.int32),
     }
 
 
@@ -134,4 +167,5 @@ def load_distil(folder: str | os.PathLike[str], limit: int | None = None) -> dic
     if not files:
         raise ValueError(f"no distillation shards in {str(folder)!r}")
     parts = [dict(np.load(f)) for f in files]
-    return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+    keys = set.intersection(*(set(p) for p in parts)) - {"version"}
+    return {k: np.concatenate([p[k] for p in parts]) for k in sorted(keys)}

@@ -1,0 +1,135 @@
+"""The per-candidate features of the expert's labels (docs/learning.md "A one-pass student with
+per-candidate features"): a label shard (:mod:`daguai.learn.shards`, version 1) keeps the state
+features and the legal ids of each labelled decision but not the position itself, so its
+candidates' features are made by replaying the shard's rounds.
+
+Replay of round i of a label folder made with ``teacher`` on every seat (``others`` empty, every
+seat labelled: ``training/teacher1``): ``Game(seed, rules, game=i, start)``; at a labelled
+decision (``ply`` of a row) the recorded action (the legal action whose text is ``action``); at
+any other decision the teacher's own decision on its stream (:func:`labels.decision_stream`),
+which outside the labelled decisions is forced or not a play (no search). Every replayed
+position's state features and legal ids are checked against the shard's (``RuntimeError``
+otherwise): the replay is the labelled game.
+
+The sidecar ``cand-KKKKK.npz`` of ``shard-KKKKK.npz`` (written to a temporary name and renamed;
+a present one is kept):
+
+=========  ==================  ==============================================================
+cand       float16 [m, A]      per label, per legal id (ascending), the canonical action's
+                               features (:func:`daguai.learn.distil.candidate_rows`)
+games      int64 [g]           the shard's rounds (as the shard's)
+version    int32 []            1
+=========  ==================  ==============================================================
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .. import _core
+from ..game import Game
+from .distil import ACTION_FEATURES, candidate_rows
+from .labels import MANIFEST, LabelConfig, decision_stream
+from .shards import LabelError, load_shard
+
+__all__ = ["CAND_VERSION", "cand_file", "label_cands", "load_label_cands", "replay_round"]
+
+CAND_VERSION = 1
+
+
+def cand_file(shard: str | os.PathLike[str], out: str | os.PathLike[str] | None = None) -> Path:
+    """The sidecar of a label shard (in ``out``, or beside the shard)."""
+    p = Path(shard)
+    return Path(out or p.parent) / p.name.replace("shard-", "cand-")
+
+
+def _config(folder: Path) -> LabelConfig:
+    doc = json.loads((folder / MANIFEST).read_text())
+    cfg = LabelConfig.from_json(doc["config"], str(folder / MANIFEST))
+    if cfg.others or cfg.seats:
+        raise LabelError(f"{str(folder)!r}: replay needs every seat labelled by the teacher")
+    return cfg
+
+
+def replay_round(cfg: LabelConfig, i: int, rows: dict[str, np.ndarray]) -> list[np.ndarray]:
+    """The candidate rows of round ``i``'s labels (``rows``: the shard's arrays of that round, in
+    order), by replaying it; checks each labelled position against the shard."""
+    g = Game(cfg.seed, cfg.rules(), game=i, start=cfg.start)
+    state = g.state
+    plies = rows["ply"].tolist()
+    out: list[np.ndarray] = []
+    ply, j = 0, 0
+    while not state.match_over and j < len(plies):
+        if ply == plies[j]:
+            legal = _core.io.abstract_mask(state)[0]
+            if (not np.array_equal(legal, rows["legal"][j])
+                    or not np.array_equal(_core.learned.learn_features(state)[0], rows["state"][j])):
+                raise RuntimeError(f"round {i}, decision {ply}: the replay is not the labelled position")
+            out.append(candidate_rows(state, legal))
+            text = str(rows["action"][j])
+            action = next((a for a in state.legal_actions() if str(a) == text), None)
+            if action is None:
+                raise RuntimeError(f"round {i}, decision {ply}: {text!r} is not legal in the replay")
+            j += 1
+        else:
+            action = _core.catalog._traced_decision(state, cfg.teacher, cfg.seed, decision_stream(i, ply))[0]
+        state.apply(action)
+        ply += 1
+    if j != len(plies):
+        raise RuntimeError(f"round {i}: {len(plies) - j} labels not reached in the replay")
+    return out
+
+
+def label_cands(folder: str | os.PathLike[str], out: str | os.PathLike[str] | None = None,
+                shards: Sequence[int] | None = None, log: Any = None) -> int:
+    """Make the missing sidecars of the label shards of ``folder`` (all, or ``shards``) in ``out``
+    (default: beside them); returns the number made."""
+    folder = Path(folder)
+    cfg = _config(folder)
+    files = sorted(folder.glob("shard-*.npz"))
+    if shards is not None:
+        files = [f for f in files if int(f.stem.split("-")[1]) in set(shards)]
+    made = 0
+    for f in files:
+        dest = cand_file(f, out)
+        if dest.exists():
+            continue
+        a = load_shard(f)
+        parts: list[np.ndarray] = []
+        for i in a["games"].tolist():
+            sel = np.flatnonzero(a["game"] == i)
+            parts += replay_round(cfg, i, {k: a[k][sel] for k in ("ply", "legal", "state", "action")})
+        cand = np.concatenate(parts) if parts else np.zeros((0, ACTION_FEATURES), np.float16)
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        tmp = dest.with_name(dest.name + f".tmp{os.getpid()}")
+        with open(tmp, "wb") as fh:
+            np.savez(fh, cand=cand, games=a["games"], version=np.array(CAND_VERSION, np.int32))
+        os.replace(tmp, dest)
+        made += 1
+        if log:
+            log(f"{dest.name}: {len(a['game'])} labels, {len(cand)} candidates")
+    return made
+
+
+def load_label_cands(shard_files: Sequence[str | os.PathLike[str]],
+                     cand_dir: str | os.PathLike[str] | None = None) -> np.ndarray:
+    """The concatenated ``cand`` rows of the sidecars of ``shard_files`` (in that order, the order
+    :func:`daguai.learn.shards.load_labels` concatenates them); ``LabelError`` if one is missing
+    or of another version."""
+    parts = []
+    for f in shard_files:
+        p = cand_file(f, cand_dir)
+        if not p.exists():
+            raise LabelError(f"no candidate features {str(p)!r} for {str(f)!r} (python -m "
+                             "daguai.learn.student2 cands)")
+        with np.load(p) as z:
+            if int(z["version"]) != CAND_VERSION:
+                raise LabelError(f"{str(p)!r} has version {int(z['version'])}, not {CAND_VERSION}")
+            parts.append(z["cand"])
+    return np.concatenate(parts) if parts else np.zeros((0, ACTION_FEATURES), np.float16)
