@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <string>
 
+#include <daguai/core/errors.hpp>
 #include <daguai/core/table.hpp>
 #include <daguai/plays/five.hpp>
 #include <daguai/plays/moves.hpp>
@@ -2265,7 +2266,10 @@ void legal_plays(const Cards& hand, int level, const Rules& rules, const Play* t
 
 void legal_plays_of_family(const Cards& hand, int level, const Rules& rules, const Play* top,
                            int family, PlayList* out) {
-  if (!detail::playable_top(top) || family < 0 || family >= kNumFamilies) return;
+  if (family < 0 || family >= kNumFamilies)
+    throw GameError("family must be 0.." + std::to_string(kNumFamilies - 1) + ", got " +
+                    std::to_string(family));
+  if (!detail::playable_top(top)) return;
   detail::dispatch(rules, top, [&]<bool D, bool H, bool F>() {
     detail::Gen<D, H, F>(hand, level, rules, top, out).run(family);
   });

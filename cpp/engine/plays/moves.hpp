@@ -72,7 +72,8 @@ class PlayList {
 // R8), otherwise the plays of top's size that beat it (R7). `out` is not cleared.
 void legal_plays(const Cards& hand, int level, const Rules& rules, const Play* top, PlayList* out);
 // The same for the plays of one generation family (kFamilyNames below): legal_plays' plays of
-// that family, in its order (legal_plays lists the families one after another).
+// that family, in its order (legal_plays lists the families one after another). GameError if
+// family is not 0 .. kNumFamilies - 1.
 void legal_plays_of_family(const Cards& hand, int level, const Rules& rules, const Play* top,
                            int family, PlayList* out);
 
