@@ -275,3 +275,27 @@ def test_the_ablation_and_the_heuristic_diagnostic_inputs(tmp_path):
     train_student2(d, labels, d["cand"], tmp_path, cfg)
     with pytest.raises(ValueError, match="not a player"):
         CandHeadsPolicy(tmp_path / "heads.pt")
+
+
+class _Planted:
+    """A pickled object whose loading would write a file (a crafted checkpoint)."""
+
+    def __init__(self, target: str) -> None:
+        self.target = target
+
+    def __reduce__(self):
+        return (Path(self.target).write_text, ("ran",))
+
+
+def test_a_crafted_checkpoint_runs_no_code(tmp_path):
+    """load_cand_heads, CandHeadsPolicy and a resumed fit read checkpoints weights-only: a pickle
+    that would run code when loaded is refused and runs nothing."""
+    from daguai.learn.student2 import CandHeadsPolicy, load_cand_heads
+
+    target = tmp_path / "planted.txt"
+    bad = tmp_path / "heads.pt"
+    torch.save({"widths": [8], "cand_widths": [8], "state_dict": _Planted(str(target))}, bad)
+    for load in (load_cand_heads, CandHeadsPolicy):
+        with pytest.raises(Exception, match="(?i)weights.only|unpickl|global"):
+            load(bad)
+    assert not target.exists()

@@ -233,6 +233,21 @@ def load_heads(path: str | Path) -> Heads:
     return model
 
 
+def fallback_act(policy: Any, view: Any, seat: int) -> Any:
+    """The decision of ``policy.fallback`` (a built-in policy, one runner per game and seat in
+    ``policy._runners``) when the view is outside the play phase or has one legal action, else
+    None: the network decides. Shared by the students' Python policies."""
+    from .. import _core
+
+    if view.phase == "play" and len(view.legal_actions()) > 1:
+        return None
+    key = (int(view.game_index), seat)
+    if key not in policy._runners:
+        policy._runners = {k: r for k, r in policy._runners.items() if k[0] == key[0]}
+        policy._runners[key] = _core.run.PolicyRunner(policy.fallback, 0, key[0], seat)
+    return policy._runners[key].act(view)
+
+
 class HeadsPolicy:
     """A Python policy ``policy(view, seat)`` (docs/simulation.md) playing the policy head's best
     legal abstract id (its canonical action, ``action_from_abstract``); outside the play phase,
@@ -256,12 +271,8 @@ class HeadsPolicy:
     def __call__(self, view: Any, seat: int) -> Any:
         from .. import _core
 
-        if view.phase != "play" or len(view.legal_actions()) == 1:
-            key = (int(view.game_index), seat)
-            if key not in self._runners:
-                self._runners = {k: r for k, r in self._runners.items() if k[0] == key[0]}
-                self._runners[key] = _core.run.PolicyRunner(self.fallback, 0, key[0], seat)
-            return self._runners[key].act(view)
+        if (action := fallback_act(self, view, seat)) is not None:
+            return action
         state, legal = self.features(view)
         with torch.no_grad():
             legal_in = torch.as_tensor(legal.astype(np.float32))[None]

@@ -211,6 +211,20 @@ def train_student(distil: dict[str, np.ndarray], labels: Any, run: str | Path,
     return doc
 
 
+def evaluate_heads(policy: Any, label: str, against: list[str], deals: int, seed: int) -> None:
+    """Duplicate evaluations of a student's Python ``policy`` against each built-in policy of
+    ``against`` (one thread), one JSON line each: net wins per round and its 95% interval."""
+    from ..run.evaluation import evaluate
+
+    for opp in against:
+        t0 = time.perf_counter()
+        r = evaluate(policy, opp, deals, seed=seed, threads=1)
+        lo, hi = r.net_win_ci
+        print(json.dumps({"heads": label, "against": opp, "deals": deals, "seed": seed,
+                          "net": round(r.net_win_rate, 4), "ci": [round(lo, 4), round(hi, 4)],
+                          "wall_s": round(time.perf_counter() - t0, 1)}), flush=True)
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m daguai.learn.student", description=__doc__.split("\n\n")[0])
     sub = p.add_subparsers(dest="cmd", required=True)
@@ -238,16 +252,9 @@ def main(argv: list[str] | None = None) -> int:
     e.add_argument("--seed", type=int, default=4100)
     a = p.parse_args(argv)
     if a.cmd == "evaluate":
-        from ..run.evaluation import evaluate
         from .heads import HeadsPolicy
 
-        for opp in a.against:
-            t0 = time.perf_counter()
-            r = evaluate(HeadsPolicy(a.heads), opp, a.deals, seed=a.seed, threads=1)
-            lo, hi = r.net_win_ci
-            print(json.dumps({"heads": a.heads, "against": opp, "deals": a.deals, "seed": a.seed,
-                              "net": round(r.net_win_rate, 4), "ci": [round(lo, 4), round(hi, 4)],
-                              "wall_s": round(time.perf_counter() - t0, 1)}), flush=True)
+        evaluate_heads(HeadsPolicy(a.heads), a.heads, a.against, a.deals, a.seed)
         return 0
     if a.cmd == "distil":
         from .distil import distil

@@ -36,8 +36,8 @@ import torch
 from torch import nn
 
 from .distil import ACTION_FEATURES, cand_offsets, candidate_rows
-from .heads import Heads
-from .student import soft_targets
+from .heads import Heads, fallback_act
+from .student import evaluate_heads, soft_targets
 
 __all__ = ["CandHeads", "CandHeadsPolicy", "Student2Config", "batch_inputs", "load_cand_heads",
            "train_student2"]
@@ -189,7 +189,7 @@ def train_student2(distil: dict[str, np.ndarray], labels: Any, label_cand: np.nd
     step, frames, spent = 0, 0, 0.0
     last = run / "last.pt"
     if resume and last.exists():
-        ck = torch.load(last, weights_only=False)
+        ck = torch.load(last, weights_only=True)
         model.load_state_dict(ck["state_dict"])
         opt.load_state_dict(ck["opt"])
         step, frames, spent, curve, best = ck["step"], ck["frames"], ck["seconds"], ck["curve"], ck["best"]
@@ -264,7 +264,7 @@ def train_student2(distil: dict[str, np.ndarray], labels: Any, label_cand: np.nd
 
 def load_cand_heads(path: str | Path) -> CandHeads:
     """The :class:`CandHeads` of a ``heads.pt`` or ``last.pt``, read weights-only."""
-    ck = torch.load(str(path), weights_only=False)
+    ck = torch.load(str(path), weights_only=True)
     model = CandHeads(tuple(ck["widths"]), tuple(ck["cand_widths"]))
     model.load_state_dict(ck["state_dict"])
     model.eval()
@@ -279,7 +279,7 @@ class CandHeadsPolicy:
     the training shards store them."""
 
     def __init__(self, path: str | Path, fallback: str = "heuristic") -> None:
-        ck = torch.load(str(path), weights_only=False)
+        ck = torch.load(str(path), weights_only=True)
         if ck.get("heuristic_flag"):
             raise ValueError(f"{str(path)!r} is the diagnostic with the heuristic's choice as an input, "
                              "not a player")
@@ -301,12 +301,8 @@ class CandHeadsPolicy:
     def __call__(self, view: Any, seat: int) -> Any:
         from .. import _core
 
-        if view.phase != "play" or len(view.legal_actions()) == 1:
-            key = (int(view.game_index), seat)
-            if key not in self._runners:
-                self._runners = {k: r for k, r in self._runners.items() if k[0] == key[0]}
-                self._runners[key] = _core.run.PolicyRunner(self.fallback, 0, key[0], seat)
-            return self._runners[key].act(view)
+        if (action := fallback_act(self, view, seat)) is not None:
+            return action
         state, legal, cand = self.features(view)
         off = np.array([0, len(cand)], np.int64)
         with torch.no_grad():
@@ -347,15 +343,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{label_cands(a.labels, a.out, log=print)} made")
         return 0
     if a.cmd == "evaluate":
-        from ..run.evaluation import evaluate
-
-        for opp in a.against:
-            t0 = time.perf_counter()
-            r = evaluate(CandHeadsPolicy(a.heads), opp, a.deals, seed=a.seed, threads=1)
-            lo, hi = r.net_win_ci
-            print(json.dumps({"heads": a.heads, "against": opp, "deals": a.deals, "seed": a.seed,
-                              "net": round(r.net_win_rate, 4), "ci": [round(lo, 4), round(hi, 4)],
-                              "wall_s": round(time.perf_counter() - t0, 1)}), flush=True)
+        evaluate_heads(CandHeadsPolicy(a.heads), a.heads, a.against, a.deals, a.seed)
         return 0
     from .distil import load_distil
     from .label_cands import load_label_cands
