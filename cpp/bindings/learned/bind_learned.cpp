@@ -153,6 +153,7 @@ void bind_learned(py::module_& core) {
   m.attr("LEARN_VERSION") = kLearnVersion;
   m.attr("STATE_FEATURES") = kStateFeatures;
   m.attr("ACTION_FEATURES") = kActionFeatures;
+  m.attr("ACTION_HEURISTIC") = kActionHeuristic;
   m.attr("MAX_MODELS") = kMaxModels;
   m.attr("MAX_MODEL_LAYERS") = kMaxModelLayers;  // a .dgn file's bounds (format.hpp)
   m.attr("MAX_MODEL_WIDTH") = kMaxModelWidth;

@@ -47,6 +47,13 @@ constexpr int rank_power(int rank, int level) {
 constexpr int power_rank(int power, int level) {
   return power == kLevelPower ? level : (power < level ? power : power + 1);
 }
+// The ranks (13-bit mask) whose power at `level` is at least p0 (0 .. kLevelPower): the level
+// rank, the ranks below it from p0 and the ranks above it from p0 + 1.
+constexpr unsigned ranks_of_power_from(int level, int p0) {
+  const unsigned ge0 = (0x1FFFu >> p0) << p0, ge1 = (0x1FFFu >> (p0 + 1)) << (p0 + 1);
+  const unsigned below = (1u << level) - 1, above = 0x1FFFu & ~((2u << level) - 1);
+  return (ge0 & below) | (ge1 & above) | (1u << level);
+}
 constexpr int face_power(int f, int level) {
   return f == kBJ ? kBJPower : f == kSJ ? kSJPower : rank_power(face_rank(f), level);
 }
@@ -175,6 +182,22 @@ constexpr Cards rank_cards(int r, unsigned byte) {
 constexpr unsigned gather_byte_lsbs(std::uint64_t x) {
   return unsigned(((x & 0x0101010101010101ULL) * 0x0102040810204080ULL) >> 56);
 }
+
+// The natural cards of each rank of a Cards as bytes (Cards::byte_counts: ranks 0..7 in lo,
+// 8..12 in hi), with the ranks holding at least k of them.
+struct RankCounts {
+  std::uint64_t lo, hi;
+  explicit constexpr RankCounts(const Cards& c)
+      : lo(Cards::byte_counts(c.lo)), hi(Cards::byte_counts(c.hi & Cards::kHiNatural)) {}
+  constexpr int count(int r) const {
+    return int((r < 8 ? lo >> (8 * r) : hi >> (8 * (r - 8))) & 0xFF);
+  }
+  // the ranks with at least k natural cards (k >= 1; a byte count is at most 12)
+  constexpr unsigned at_least(int k) const {
+    const std::uint64_t add = 0x0101010101010101ULL * std::uint64_t(0x80 - k);
+    return gather_byte_lsbs((lo + add) >> 7) | gather_byte_lsbs((hi + add) >> 7) << 8;
+  }
+};
 
 // 13-bit mask of ranks with at least one natural card.
 constexpr unsigned rank_mask(const Cards& c) {

@@ -7,13 +7,6 @@ namespace daguai {
 
 namespace {
 
-// is_control (rule_helpers.hpp) by one mask: a play of level cards and jokers only.
-struct Controls {
-  Cards mask;
-  explicit Controls(int level) : mask(rank_cards(level, 0xFF) + Cards{0, 0xFULL << 40}) {}
-  bool of(const Play& p) const { return ((p.cards.lo & ~mask.lo) | (p.cards.hi & ~mask.hi)) == 0; }
-};
-
 // Relative weakness of a plan unit for leading: lower = lead it earlier.
 int lead_rank(const Play& p) {
   if (p.size() == 5)

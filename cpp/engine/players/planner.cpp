@@ -49,7 +49,7 @@ struct Planner {
   // Kept by recount() from work: the card count of each rank as bytes, and the ranks with
   // at least one card, with exactly one .. five, and whose next card saves a play
   // (count % 3 == 1: units(c) - units(c - 1) for c cards as singles / pairs / triples).
-  std::uint64_t cnt_lo = 0, cnt_hi = 0;
+  RankCounts cnt{Cards{}};
   unsigned held = 0, singles = 0, pairs = 0, threes = 0, fours = 0, fives = 0, gains = 0;
 
   Planner(const Cards& hand, int lv, const Rules& r)
@@ -59,11 +59,10 @@ struct Planner {
     recount();
   }
   void recount() {
-    cnt_lo = Cards::byte_counts(work.lo);
-    cnt_hi = Cards::byte_counts(work.hi & Cards::kHiNatural);
+    cnt = RankCounts(work);
     unsigned b[4];  // bit r of b[j]: bit j of rank r's count
     for (int j = 0; j < 4; ++j)
-      b[j] = gather_byte_lsbs(cnt_lo >> j) | gather_byte_lsbs(cnt_hi >> j) << 8;
+      b[j] = gather_byte_lsbs(cnt.lo >> j) | gather_byte_lsbs(cnt.hi >> j) << 8;
     const unsigned n0 = ~b[0] & kAllRanks, n1 = ~b[1] & kAllRanks;
     const unsigned low = ~(b[2] | b[3]) & kAllRanks;  // counts 0..3
     const unsigned mid = b[2] & ~b[3];                // counts 4..7
@@ -74,9 +73,6 @@ struct Planner {
     fours = n0 & n1 & mid;
     fives = b[0] & n1 & mid;
     gains = singles | fours | (b[0] & b[1] & mid) | (n0 & b[1] & ~b[2] & b[3]);  // 1, 4, 7, 10
-  }
-  int count(int r) const {
-    return int((r < 8 ? cnt_lo >> (8 * r) : cnt_hi >> (8 * (r - 8))) & 0xFF);
   }
   // The n lowest-suit cards of rank r in work.
   Cards take_n(int r, int n) const {

@@ -8,27 +8,6 @@ namespace daguai {
 
 namespace {
 
-// The natural card count of each rank of `hand` as bytes (ranks 0..7 of lo, 8..12 of hi).
-struct RankBytes {
-  std::uint64_t lo, hi;
-  explicit RankBytes(const Cards& hand)
-      : lo(Cards::byte_counts(hand.lo)), hi(Cards::byte_counts(hand.hi & Cards::kHiNatural)) {}
-  // the ranks with at least k natural cards (k >= 1; a byte count is at most 12)
-  unsigned at_least(int k) const {
-    const std::uint64_t add = 0x0101010101010101ULL * std::uint64_t(0x80 - k);
-    return gather_byte_lsbs((lo + add) >> 7) | gather_byte_lsbs((hi + add) >> 7) << 8;
-  }
-  int count(int r) const { return int((r < 8 ? lo >> (8 * r) : hi >> (8 * (r - 8))) & 0xFF); }
-};
-
-// The ranks of power p0 or more (rank_power, p0 <= kLevelPower): the level rank, the ranks
-// below it from p0 and the ranks above it from p0 + 1.
-unsigned ranks_of_power_from(int level, int p0) {
-  const unsigned ge0 = (0x1FFFu >> p0) << p0, ge1 = (0x1FFFu >> (p0 + 1)) << (p0 + 1);
-  const unsigned below = (1u << level) - 1, above = 0x1FFFu & ~((2u << level) - 1);
-  return (ge0 & below) | (ge1 & above) | (1u << level);
-}
-
 // Whether `hand` may hold a five-card play that beats `top`, a full house, four-plus-one,
 // straight flush or five of a kind (R7: of its kind with a higher key, or of a higher kind),
 // under wild auto or high (R6: a set is the highest kind it can form). Necessary conditions
@@ -41,7 +20,7 @@ bool five_follow_possible(const Cards& hand, int level, const Rules& rules, cons
   const int sub = int(top.key & 0xFFFFF);
   const int jokers = hand.jokers();
   if (jokers >= 5) return true;  // an all-joker five (R6)
-  const RankBytes rb(hand);
+  const RankCounts rb(hand);
   auto at_least = [&](int k) { return rb.at_least(k); };
   constexpr unsigned kAll = (1u << kNumRanks) - 1;
   const unsigned m1 = at_least(1), m2 = at_least(2);
@@ -162,7 +141,7 @@ bool cheapest_follow(const Cards& hand, int level, const Rules& rules, const Pla
   // level, else the level (rank_power).
   int best_rank = -1, best_j = 0;
   if (const int p0 = int(top.key >> 1) + 1; p0 <= kLevelPower) {
-    const RankBytes rb(hand);
+    const RankCounts rb(hand);
     const unsigned fit =
         rb.at_least(size == 1 ? 1 : std::max(1, size - jokers)) & ranks_of_power_from(level, p0);
     if (fit) {

@@ -34,8 +34,13 @@ inline unsigned take_low(unsigned byte, int n) { return kTakeLow.low[n][byte]; }
 inline int control_cards(const Play& p, int level) {
   return p.cards.jokers() + p.cards.rank_count(level);
 }
-// A play made only of level cards and jokers (a "control" unit: kept to regain the lead).
-inline bool is_control(const Play& p, int level) { return control_cards(p, level) == p.size(); }
+// Whether a play is made only of level cards and jokers (a "control" unit: kept to regain the
+// lead), by one mask made once per level.
+struct Controls {
+  Cards mask;
+  explicit Controls(int level) : mask(rank_cards(level, 0xFF) + Cards{0, 0xFULL << 40}) {}
+  bool of(const Play& p) const { return ((p.cards.lo & ~mask.lo) | (p.cards.hi & ~mask.hi)) == 0; }
+};
 
 // "Cheapness" order for a follow / a lead of one size: lower key first, then fewer control
 // cards, then fewer jokers.

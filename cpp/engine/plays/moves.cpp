@@ -146,19 +146,12 @@ constexpr std::uint64_t choose(std::uint64_t n, int k) {
   return n < std::uint64_t(k) ? 0 : r;
 }
 
-// The ranks whose power at `level` (0..12) is at least p0 (R4: the level rank has power 12, the
-// others keep their order).
-constexpr unsigned ranks_with_power_from_slow(int level, int p0) {
-  const unsigned ge0 = (0x1FFFu >> p0) << p0, ge1 = (0x1FFFu >> (p0 + 1)) << (p0 + 1);
-  const unsigned below = (1u << level) - 1, above = 0x1FFFu & ~((2u << level) - 1);
-  return (ge0 & below) | (ge1 & above) | (1u << level);
-}
+// ranks_of_power_from (cards.hpp, R4) as a table.
 struct RanksFromPower {
   std::uint16_t m[kNumRanks][kLevelPower + 1]{};
   constexpr RanksFromPower() {
     for (int l = 0; l < kNumRanks; ++l)
-      for (int p = 0; p <= kLevelPower; ++p)
-        m[l][p] = std::uint16_t(ranks_with_power_from_slow(l, p));
+      for (int p = 0; p <= kLevelPower; ++p) m[l][p] = std::uint16_t(ranks_of_power_from(l, p));
   }
 };
 inline constexpr RanksFromPower kRanksFromPower{};

@@ -13,6 +13,7 @@ class ModelError(ValueError): ...
 LEARN_VERSION: int
 STATE_FEATURES: int
 ACTION_FEATURES: int
+ACTION_HEURISTIC: int
 MAX_MODELS: int
 MAX_MODEL_LAYERS: int  # the bounds of a .dgn file (format.hpp)
 MAX_MODEL_WIDTH: int

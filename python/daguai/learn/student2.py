@@ -35,6 +35,7 @@ import numpy as np
 import torch
 from torch import nn
 
+from .. import _core
 from .distil import ACTION_FEATURES, cand_offsets, candidate_rows
 from .heads import Heads, fallback_act
 from .student import evaluate_heads, soft_targets
@@ -85,7 +86,7 @@ def batch_inputs(state: np.ndarray, legal: np.ndarray, cand: np.ndarray, off: np
 
 
 #: The heuristic's-choice column of the action features (features.hpp kActionHeuristic).
-HEURISTIC_COLUMN = 121
+HEURISTIC_COLUMN = int(_core.learned.ACTION_HEURISTIC)
 
 
 def _inputs(data: tuple[np.ndarray, ...], idx: np.ndarray, drop: tuple[int, ...] = (),
@@ -264,7 +265,11 @@ def train_student2(distil: dict[str, np.ndarray], labels: Any, label_cand: np.nd
 
 def load_cand_heads(path: str | Path) -> CandHeads:
     """The :class:`CandHeads` of a ``heads.pt`` or ``last.pt``, read weights-only."""
-    ck = torch.load(str(path), weights_only=True)
+    return _cand_heads_of(torch.load(str(path), weights_only=True))
+
+
+def _cand_heads_of(ck: dict[str, Any]) -> CandHeads:
+    """The model of a loaded ``heads.pt`` or ``last.pt``."""
     model = CandHeads(tuple(ck["widths"]), tuple(ck["cand_widths"]))
     model.load_state_dict(ck["state_dict"])
     model.eval()
@@ -284,23 +289,19 @@ class CandHeadsPolicy:
             raise ValueError(f"{str(path)!r} is the diagnostic with the heuristic's choice as an input, "
                              "not a player")
         self.drop = tuple(ck.get("drop", ()))
-        self.model = load_cand_heads(path)
+        self.model = _cand_heads_of(ck)
         self.fallback = fallback
         self._runners: dict[tuple[int, int], Any] = {}
         torch.set_num_threads(1)
 
     def features(self, view: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(state float16 [S], legal uint8 [444], cand float16 [legal ids, A]) of the seat to act."""
-        from .. import _core
-
         world = _core.beliefs.sample_worlds(view, 1, 0)[0]
         legal = _core.io.abstract_mask(view)[0]
         state = _core.learned.learn_features(world)[0].astype(np.float16)
         return state, legal, candidate_rows(world, legal)
 
     def __call__(self, view: Any, seat: int) -> Any:
-        from .. import _core
-
         if (action := fallback_act(self, view, seat)) is not None:
             return action
         state, legal, cand = self.features(view)
