@@ -47,8 +47,8 @@ from ..game import Game
 from ..rules import Rules
 from .shards import NUM_ABSTRACT, STATE_FEATURES
 
-__all__ = ["DISTIL_VERSION", "cand_offsets", "candidate_rows", "distil", "distil_round", "load_distil",
-           "shard_file"]
+__all__ = ["DISTIL_VERSION", "cand_offsets", "candidate_ids", "candidate_rows", "distil", "distil_round",
+           "load_distil", "qnet_rows", "shard_file"]
 
 #: The shard format written now (1: without ``cand``).
 DISTIL_VERSION = 2
@@ -67,6 +67,25 @@ def candidate_rows(state: Any, legal: np.ndarray) -> np.ndarray:
     if not np.array_equal(ids.astype(np.int64), np.flatnonzero(legal)):
         raise RuntimeError("the candidates' ids are not the legal ids")
     return feats.astype(np.float16)
+
+
+def candidate_ids(state: Any, cands: Any) -> np.ndarray:
+    """int64 abstract ids of the learned player's candidates (``learn_features``'s actions)."""
+    level = state.level or "2"
+    return np.array([_core.io.abstract_id(a, a.play.level if a.play is not None else level) for a in cands],
+                    np.int64)
+
+
+def qnet_rows(state: Any, legal: np.ndarray) -> np.ndarray:
+    """The Q-network's action features of its candidates (float16 [legal ids, A], ascending ids):
+    exactly the rows the learned player scores, the heuristic's own action for its id with the
+    heuristic column set. Raises ``RuntimeError`` if the candidates' ids are not the legal ids."""
+    _, cands, feats, _ = _core.learned.learn_features(state)
+    ids = candidate_ids(state, cands)
+    order = np.argsort(ids, kind="stable")
+    if not np.array_equal(ids[order], np.flatnonzero(legal)):
+        raise RuntimeError("the candidates' ids are not the legal ids")
+    return feats[order].astype(np.float16)
 
 
 def cand_offsets(legal: np.ndarray) -> np.ndarray:
@@ -100,8 +119,7 @@ def distil_round(seed: int, i: int, net: Any, model: str = "learned") -> list[tu
             feats, cands, afeats, h = _core.learned.learn_features(state)
             q = net.evaluate(feats, afeats, quantized=True)
             level = state.level or "2"
-            ids = np.array([_core.io.abstract_id(a, a.play.level if a.play is not None else level)
-                            for a in cands], np.int64)
+            ids = candidate_ids(state, cands)
             best = int(np.argmax(q))
             pick = best if q[best] > q[h] + margin else h
             legal = np.zeros(NUM_ABSTRACT, np.uint8)

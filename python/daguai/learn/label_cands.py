@@ -11,12 +11,16 @@ which outside the labelled decisions is forced or not a play (no search). Every 
 position's state features and legal ids are checked against the shard's (``RuntimeError``
 otherwise): the replay is the labelled game.
 
-The sidecar ``cand-KKKKK.npz`` of ``shard-KKKKK.npz`` (written to a temporary name and renamed;
-a present one is kept):
+Two kinds of sidecar, one per feature set (``kind``), written to a temporary name and renamed (a
+present one is kept):
+
+- ``student``: ``cand-KKKKK.npz`` of ``shard-KKKKK.npz``, the student's features: per legal id the
+  canonical action's (:func:`daguai.learn.distil.candidate_rows`; heuristic column 0);
+- ``qnet``: ``qcand-KKKKK.npz``, the Q-network's own candidates, as the learned player scores
+  them (:func:`daguai.learn.distil.qnet_rows`: the heuristic's action for its id, its column 1).
 
 =========  ==================  ==============================================================
-cand       float16 [m, A]      per label, per legal id (ascending), the canonical action's
-                               features (:func:`daguai.learn.distil.candidate_rows`)
+cand       float16 [m, A]      per label, per legal id (ascending), the candidate's features
 games      int64 [g]           the shard's rounds (as the shard's)
 version    int32 []            1
 =========  ==================  ==============================================================
@@ -26,7 +30,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -34,19 +38,29 @@ import numpy as np
 
 from .. import _core
 from ..game import Game
-from .distil import ACTION_FEATURES, candidate_rows
+from .distil import ACTION_FEATURES, candidate_rows, qnet_rows
 from .labels import MANIFEST, LabelConfig, decision_stream
 from .shards import LabelError, load_shard
 
-__all__ = ["CAND_VERSION", "cand_file", "label_cands", "load_label_cands", "replay_round"]
+__all__ = ["CAND_KINDS", "CAND_VERSION", "cand_file", "label_cands", "load_label_cands", "replay_round"]
 
 CAND_VERSION = 1
+#: kind -> (the sidecar's file prefix, the rows of a position)
+CAND_KINDS: dict[str, tuple[str, Callable[[Any, np.ndarray], np.ndarray]]] = {
+    "student": ("cand-", candidate_rows), "qnet": ("qcand-", qnet_rows)}
 
 
-def cand_file(shard: str | os.PathLike[str], out: str | os.PathLike[str] | None = None) -> Path:
+def _kind(kind: str) -> tuple[str, Callable[[Any, np.ndarray], np.ndarray]]:
+    if kind not in CAND_KINDS:
+        raise ValueError(f"kind must be one of {', '.join(CAND_KINDS)}, got {kind!r}")
+    return CAND_KINDS[kind]
+
+
+def cand_file(shard: str | os.PathLike[str], out: str | os.PathLike[str] | None = None,
+              kind: str = "student") -> Path:
     """The sidecar of a label shard (in ``out``, or beside the shard)."""
     p = Path(shard)
-    return Path(out or p.parent) / p.name.replace("shard-", "cand-")
+    return Path(out or p.parent) / p.name.replace("shard-", _kind(kind)[0])
 
 
 def _config(folder: Path) -> LabelConfig:
@@ -57,9 +71,11 @@ def _config(folder: Path) -> LabelConfig:
     return cfg
 
 
-def replay_round(cfg: LabelConfig, i: int, rows: dict[str, np.ndarray]) -> list[np.ndarray]:
-    """The candidate rows of round ``i``'s labels (``rows``: the shard's arrays of that round, in
-    order), by replaying it; checks each labelled position against the shard."""
+def replay_round(cfg: LabelConfig, i: int, rows: dict[str, np.ndarray],
+                 features: Callable[[Any, np.ndarray], np.ndarray] = candidate_rows) -> list[np.ndarray]:
+    """The candidate rows (``features(state, legal)``) of round ``i``'s labels (``rows``: the
+    shard's arrays of that round, in order), by replaying it; checks each labelled position
+    against the shard."""
     g = Game(cfg.seed, cfg.rules(), game=i, start=cfg.start)
     state = g.state
     plies = rows["ply"].tolist()
@@ -71,7 +87,7 @@ def replay_round(cfg: LabelConfig, i: int, rows: dict[str, np.ndarray]) -> list[
             if (not np.array_equal(legal, rows["legal"][j])
                     or not np.array_equal(_core.learned.learn_features(state)[0], rows["state"][j])):
                 raise RuntimeError(f"round {i}, decision {ply}: the replay is not the labelled position")
-            out.append(candidate_rows(state, legal))
+            out.append(features(state, legal))
             text = str(rows["action"][j])
             action = next((a for a in state.legal_actions() if str(a) == text), None)
             if action is None:
@@ -87,24 +103,26 @@ def replay_round(cfg: LabelConfig, i: int, rows: dict[str, np.ndarray]) -> list[
 
 
 def label_cands(folder: str | os.PathLike[str], out: str | os.PathLike[str] | None = None,
-                shards: Sequence[int] | None = None, log: Any = None) -> int:
-    """Make the missing sidecars of the label shards of ``folder`` (all, or ``shards``) in ``out``
-    (default: beside them); returns the number made."""
+                shards: Sequence[int] | None = None, log: Any = None, kind: str = "student") -> int:
+    """Make the missing sidecars (of ``kind``) of the label shards of ``folder`` (all, or
+    ``shards``) in ``out`` (default: beside them); returns the number made."""
     folder = Path(folder)
+    features = _kind(kind)[1]
     cfg = _config(folder)
     files = sorted(folder.glob("shard-*.npz"))
     if shards is not None:
         files = [f for f in files if int(f.stem.split("-")[1]) in set(shards)]
     made = 0
     for f in files:
-        dest = cand_file(f, out)
+        dest = cand_file(f, out, kind)
         if dest.exists():
             continue
         a = load_shard(f)
         parts: list[np.ndarray] = []
         for i in a["games"].tolist():
             sel = np.flatnonzero(a["game"] == i)
-            parts += replay_round(cfg, i, {k: a[k][sel] for k in ("ply", "legal", "state", "action")})
+            rows = {k: a[k][sel] for k in ("ply", "legal", "state", "action")}
+            parts += replay_round(cfg, i, rows, features)
         cand = np.concatenate(parts) if parts else np.zeros((0, ACTION_FEATURES), np.float16)
         dest.parent.mkdir(parents=True, exist_ok=True)
         tmp = dest.with_name(dest.name + f".tmp{os.getpid()}")
@@ -118,16 +136,17 @@ def label_cands(folder: str | os.PathLike[str], out: str | os.PathLike[str] | No
 
 
 def load_label_cands(shard_files: Sequence[str | os.PathLike[str]],
-                     cand_dir: str | os.PathLike[str] | None = None) -> np.ndarray:
-    """The concatenated ``cand`` rows of the sidecars of ``shard_files`` (in that order, the order
-    :func:`daguai.learn.shards.load_labels` concatenates them); ``LabelError`` if one is missing
-    or of another version."""
+                     cand_dir: str | os.PathLike[str] | None = None, kind: str = "student") -> np.ndarray:
+    """The concatenated ``cand`` rows of the sidecars (of ``kind``) of ``shard_files`` (in that
+    order, the order :func:`daguai.learn.shards.load_labels` concatenates them); ``LabelError`` if
+    one is missing or of another version."""
     parts = []
+    _kind(kind)
+    maker = {"student": "daguai.learn.student2 cands", "qnet": "daguai.learn.qfit cands"}[kind]
     for f in shard_files:
-        p = cand_file(f, cand_dir)
+        p = cand_file(f, cand_dir, kind)
         if not p.exists():
-            raise LabelError(f"no candidate features {str(p)!r} for {str(f)!r} (python -m "
-                             "daguai.learn.student2 cands)")
+            raise LabelError(f"no candidate features {str(p)!r} for {str(f)!r} (python -m {maker})")
         with np.load(p) as z:
             if int(z["version"]) != CAND_VERSION:
                 raise LabelError(f"{str(p)!r} has version {int(z['version'])}, not {CAND_VERSION}")
