@@ -48,12 +48,13 @@ from typing import Any
 import numpy as np
 import torch
 
+from .. import _core
 from .distil import _network, cand_offsets
 from .model import QNet
 
 __all__ = ["QFitConfig", "QRows", "fit_qnet", "player_picks", "q_of_rows"]
 
-HEURISTIC_COLUMN = 121  # docs/learning.md "Features": 1 for the heuristic's choice
+HEURISTIC_COLUMN = int(_core.learned.ACTION_HEURISTIC)  # docs/learning.md "Features": the heuristic's choice
 
 
 @dataclass(frozen=True)
@@ -61,7 +62,7 @@ class QFitConfig:
     model: str = "learned"  # the network to start from: "learned" (the shipped model) or a .dgn path
     temperature: float = 0.05
     anchor: float = 1.0
-    epochs: int = 4
+    epochs: int = 1
     batch: int = 256
     lr: float = 1e-4
     holdout_every: int = 10
@@ -114,14 +115,14 @@ class QRows:
         off = cand_offsets(legal)
         if len(act) != off[-1]:
             raise ValueError(f"{len(act)} candidate rows for {off[-1]} legal ids")
-        rank = np.cumsum(legal, axis=1, dtype=np.int64) - 1  # an id's index among the legal ids
+        rank = np.cumsum(legal, axis=1, dtype=np.int16) - 1  # an id's index among the legal ids
         rows = np.arange(len(legal))
-        target = rank[rows, arrays["choice"].astype(np.int64)]
+        target = rank[rows, arrays["choice"].astype(np.int64)].astype(np.int64)
         inc = arrays["incumbent"].astype(np.int64)
-        incumbent = np.where(inc >= 0, rank[rows, np.maximum(inc, 0)], -1)
+        incumbent = np.where(inc >= 0, rank[rows, np.maximum(inc, 0)], -1).astype(np.int64)
         arm_start = arrays["arm_start"].astype(np.int64)
         arm_pos = np.repeat(rows, np.diff(arm_start))
-        arm_col = rank[arm_pos, arrays["arm_id"].astype(np.int64)]
+        arm_col = rank[arm_pos, arrays["arm_id"].astype(np.int64)].astype(np.int64)
         return cls(arrays["state"], act, off, target, incumbent, arrays["game"].astype(np.int64), arm_start,
                    arm_col, arrays["arm_mean"].astype(np.float32))
 
