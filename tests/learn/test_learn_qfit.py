@@ -216,3 +216,19 @@ def test_each_loss_against_a_plain_reading(tmp_path, loss):
 def test_bad_settings_are_refused_by_name(bad):
     with pytest.raises(ValueError, match=next(iter(bad))):
         QFitConfig(**bad)
+
+
+def test_the_command_line_makes_the_sidecars_and_a_model(tmp_path, capsys):
+    from daguai.learn.qfit import main
+
+    assert main(["cands", str(TEACHER1), "--out", str(tmp_path / "c"), "--label-shards", "1"]) == 0
+    assert (tmp_path / "c" / "qcand-00000.npz").exists() and "1 made" in capsys.readouterr().out
+    args = ["fit", str(tmp_path / "run"), "--labels", str(TEACHER1), "--label-shards", "1", "--cands",
+            str(tmp_path / "c"), "--batch", "64", "--eval-every", "1000"]
+    assert main(args) == 0
+    meta = daguai.learn.read_dgn(tmp_path / "run" / "qfit.dgn")[1]
+    assert meta["command"] == "python -m daguai.learn.qfit " + " ".join(args)
+    assert meta["labels"] == {"folder": str(TEACHER1), "shards": 1, "labels": len(load_shard(
+        TEACHER1 / "shard-00000.npz")["choice"])}
+    with pytest.raises(ValueError, match="loss"):
+        main([*args, "--loss", "mse"])

@@ -42,7 +42,8 @@ from .distil import ACTION_FEATURES, candidate_rows, qnet_rows
 from .labels import MANIFEST, LabelConfig, decision_stream
 from .shards import LabelError, load_shard
 
-__all__ = ["CAND_KINDS", "CAND_VERSION", "cand_file", "label_cands", "load_label_cands", "replay_round"]
+__all__ = ["CAND_KINDS", "CAND_VERSION", "add_cands_command", "add_label_arguments", "cand_file",
+           "label_cands", "load_label_cands", "replay_round", "run_cands_command"]
 
 CAND_VERSION = 1
 #: kind -> (the sidecar's file prefix, the rows of a position)
@@ -152,3 +153,27 @@ def load_label_cands(shard_files: Sequence[str | os.PathLike[str]],
                 raise LabelError(f"{str(p)!r} has version {int(z['version'])}, not {CAND_VERSION}")
             parts.append(z["cand"])
     return np.concatenate(parts) if parts else np.zeros((0, ACTION_FEATURES), np.float16)
+
+
+def add_cands_command(sub: Any, help: str) -> Any:  # noqa: A002 - argparse's name
+    """The ``cands`` subcommand of a training module's command line (student2, qfit)."""
+    c = sub.add_parser("cands", help=help)
+    c.add_argument("labels")
+    c.add_argument("--out", help="folder of the sidecars (default: beside the shards)")
+    c.add_argument("--label-shards", type=int, help="only the first N shards")
+    return c
+
+
+def run_cands_command(args: Any, kind: str) -> int:
+    """Run a parsed ``cands`` subcommand: make the missing sidecars of ``kind``."""
+    shards = None if args.label_shards is None else range(args.label_shards)
+    print(f"{label_cands(args.labels, args.out, shards, log=print, kind=kind)} made")
+    return 0
+
+
+def add_label_arguments(fit: Any) -> None:
+    """The label arguments of a training module's ``fit`` subcommand (student2, qfit)."""
+    fit.add_argument("--labels", required=True, help="a label folder (the expert's)")
+    fit.add_argument("--label-shards", type=int, help="use only the first N label shards")
+    fit.add_argument("--cands", help="the sidecars' folder (default: the label folder)")
+    fit.add_argument("--resume", action="store_true", help="go on from RUN/last.pt")

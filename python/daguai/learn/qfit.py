@@ -50,6 +50,7 @@ import torch
 
 from .. import _core
 from .distil import _network, cand_offsets
+from .label_cands import add_cands_command, add_label_arguments, load_label_cands, run_cands_command
 from .model import QNet
 
 __all__ = ["QFitConfig", "QRows", "fit_qnet", "player_picks", "q_of_rows"]
@@ -330,26 +331,17 @@ def fit_qnet(data: QRows, run: str | Path, cfg: QFitConfig = QFitConfig(), resum
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m daguai.learn.qfit", description=__doc__.split("\n\n")[0])
     sub = p.add_subparsers(dest="cmd", required=True)
-    c = sub.add_parser("cands", help="the Q-network's candidate rows of a label folder's shards (replayed)")
-    c.add_argument("labels")
-    c.add_argument("--out", help="folder of the sidecars (default: beside the shards)")
-    c.add_argument("--label-shards", type=int, help="only the first N shards")
+    add_cands_command(sub, "the Q-network's candidate rows of a label folder's shards (replayed)")
     f = sub.add_parser("fit", help="fine-tune the Q-network on the labels")
     f.add_argument("run")
-    f.add_argument("--labels", required=True, help="a label folder (the expert's)")
-    f.add_argument("--label-shards", type=int, help="use only the first N label shards")
-    f.add_argument("--cands", help="the qnet sidecars' folder (default: the label folder)")
-    f.add_argument("--resume", action="store_true", help="go on from RUN/last.pt")
+    add_label_arguments(f)
     for k, v in asdict(QFitConfig()).items():
         f.add_argument("--" + k.replace("_", "-"), type=type(v), default=v)
     a = p.parse_args(argv)
-    from .label_cands import label_cands, load_label_cands
+    if a.cmd == "cands":
+        return run_cands_command(a, "qnet")
     from .shards import load_labels
 
-    if a.cmd == "cands":
-        shards = None if a.label_shards is None else range(a.label_shards)
-        print(f"{label_cands(a.labels, a.out, shards, log=print, kind='qnet')} made")
-        return 0
     files = sorted(Path(a.labels).glob("shard-*.npz"))[:a.label_shards]
     labels = load_labels(files)
     data = QRows.of_labels(labels.arrays, load_label_cands(files, a.cands, kind="qnet"))

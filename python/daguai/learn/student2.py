@@ -38,6 +38,7 @@ from torch import nn
 from .. import _core
 from .distil import ACTION_FEATURES, cand_offsets, candidate_rows
 from .heads import Heads, fallback_act
+from .label_cands import add_cands_command, add_label_arguments, load_label_cands, run_cands_command
 from .student import evaluate_heads, soft_targets
 
 __all__ = ["CandHeads", "CandHeadsPolicy", "Student2Config", "batch_inputs", "load_cand_heads",
@@ -314,17 +315,12 @@ class CandHeadsPolicy:
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m daguai.learn.student2", description=__doc__.split("\n\n")[0])
     sub = p.add_subparsers(dest="cmd", required=True)
-    c = sub.add_parser("cands", help="the candidate features of a label folder's shards (replayed)")
-    c.add_argument("labels")
-    c.add_argument("--out", help="folder of the sidecars (default: beside the shards)")
+    add_cands_command(sub, "the candidate features of a label folder's shards (replayed)")
     f = sub.add_parser("fit", help="train the student")
     f.add_argument("run")
     f.add_argument("--distil", required=True, help="a folder of version-2 distillation shards")
     f.add_argument("--distil-shards", type=int, help="use only the first N shards")
-    f.add_argument("--labels", required=True, help="a label folder (the expert's)")
-    f.add_argument("--label-shards", type=int, help="use only the first N label shards")
-    f.add_argument("--cands", help="the label sidecars' folder (default: the label folder)")
-    f.add_argument("--resume", action="store_true", help="go on from RUN/last.pt")
+    add_label_arguments(f)
     for k, v in asdict(Student2Config()).items():
         if k in ("widths", "cand_widths", "drop_columns"):
             f.add_argument("--" + k.replace("_", "-"), type=int, nargs="*", default=list(v))
@@ -339,15 +335,11 @@ def main(argv: list[str] | None = None) -> int:
     e.add_argument("--seed", type=int, default=4200)
     a = p.parse_args(argv)
     if a.cmd == "cands":
-        from .label_cands import label_cands
-
-        print(f"{label_cands(a.labels, a.out, log=print)} made")
-        return 0
+        return run_cands_command(a, "student")
     if a.cmd == "evaluate":
         evaluate_heads(CandHeadsPolicy(a.heads), a.heads, a.against, a.deals, a.seed)
         return 0
     from .distil import load_distil
-    from .label_cands import load_label_cands
     from .shards import load_labels
 
     files = sorted(Path(a.labels).glob("shard-*.npz"))[:a.label_shards]
