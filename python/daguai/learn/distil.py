@@ -48,7 +48,7 @@ from ..rules import Rules
 from .shards import NUM_ABSTRACT, STATE_FEATURES
 
 __all__ = ["DISTIL_VERSION", "cand_offsets", "candidate_ids", "candidate_rows", "distil", "distil_round",
-           "load_distil", "qnet_rows", "shard_file"]
+           "load_distil", "model_path", "qnet_rows", "shard_file"]
 
 #: The shard format written now (1: without ``cand``).
 DISTIL_VERSION = 2
@@ -93,10 +93,15 @@ def cand_offsets(legal: np.ndarray) -> np.ndarray:
     return np.concatenate([[0], np.cumsum(legal.sum(axis=1, dtype=np.int64))])
 
 
-def _network(model: str) -> Any:
+def model_path(model: str) -> Path:
+    """The file of a model name: ``learned`` is the shipped 6p3d model, anything else a path."""
     if model == "learned":
-        model = str(Path(__file__).resolve().parent.parent / "models" / "learned.dgn")
-    return _core.learned.Network.from_file(model)
+        return Path(__file__).resolve().parent.parent / "models" / "learned.dgn"
+    return Path(model)
+
+
+def _network(model: str) -> Any:
+    return _core.learned.Network.from_file(str(model_path(model)))
 
 
 def distil_round(seed: int, i: int, net: Any, model: str = "learned") -> list[tuple[Any, ...]]:

@@ -46,12 +46,13 @@ __all__ = ["CAND_KINDS", "CAND_VERSION", "add_cands_command", "add_label_argumen
            "label_cands", "load_label_cands", "replay_round", "run_cands_command"]
 
 CAND_VERSION = 1
-#: kind -> (the sidecar's file prefix, the rows of a position)
-CAND_KINDS: dict[str, tuple[str, Callable[[Any, np.ndarray], np.ndarray]]] = {
-    "student": ("cand-", candidate_rows), "qnet": ("qcand-", qnet_rows)}
+#: kind -> (the sidecar's file prefix, the rows of a position, the command that makes them)
+CAND_KINDS: dict[str, tuple[str, Callable[[Any, np.ndarray], np.ndarray], str]] = {
+    "student": ("cand-", candidate_rows, "python -m daguai.learn.student2 cands"),
+    "qnet": ("qcand-", qnet_rows, "python -m daguai.learn.qfit cands")}
 
 
-def _kind(kind: str) -> tuple[str, Callable[[Any, np.ndarray], np.ndarray]]:
+def _kind(kind: str) -> tuple[str, Callable[[Any, np.ndarray], np.ndarray], str]:
     if kind not in CAND_KINDS:
         raise ValueError(f"kind must be one of {', '.join(CAND_KINDS)}, got {kind!r}")
     return CAND_KINDS[kind]
@@ -142,12 +143,11 @@ def load_label_cands(shard_files: Sequence[str | os.PathLike[str]],
     order, the order :func:`daguai.learn.shards.load_labels` concatenates them); ``LabelError`` if
     one is missing or of another version."""
     parts = []
-    _kind(kind)
-    maker = {"student": "daguai.learn.student2 cands", "qnet": "daguai.learn.qfit cands"}[kind]
+    maker = _kind(kind)[2]
     for f in shard_files:
         p = cand_file(f, cand_dir, kind)
         if not p.exists():
-            raise LabelError(f"no candidate features {str(p)!r} for {str(f)!r} (python -m {maker})")
+            raise LabelError(f"no candidate features {str(p)!r} for {str(f)!r} ({maker})")
         with np.load(p) as z:
             if int(z["version"]) != CAND_VERSION:
                 raise LabelError(f"{str(p)!r} has version {int(z['version'])}, not {CAND_VERSION}")

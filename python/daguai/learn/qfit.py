@@ -49,7 +49,7 @@ import numpy as np
 import torch
 
 from .. import _core
-from .distil import _network, cand_offsets
+from .distil import cand_offsets, model_path
 from .label_cands import add_cands_command, add_label_arguments, load_label_cands, run_cands_command
 from .model import QNet
 
@@ -130,14 +130,20 @@ class QRows:
     def batch(self, idx: np.ndarray) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor,
                                              np.ndarray]:
         """(state [B, S], act [R, A], seg [R], col [R], row indices into ``act``) of positions ``idx``."""
-        counts = self.off[idx + 1] - self.off[idx]
-        starts, ends = self.off[idx], self.off[idx + 1]
-        rows = np.concatenate([np.arange(a, b) for a, b in zip(starts, ends, strict=True)])
-        seg = np.repeat(np.arange(len(idx)), counts)
-        col = np.arange(len(rows)) - np.repeat(np.cumsum(counts) - counts, counts)
+        rows, seg, col = _segments(self.off[idx], self.off[idx + 1])
         return (torch.from_numpy(self.state[idx].astype(np.float32)),
                 torch.from_numpy(self.act[rows].astype(np.float32)),
                 torch.from_numpy(seg), torch.from_numpy(col), rows)
+
+
+def _segments(starts: np.ndarray, ends: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The rows ``starts[b]:ends[b]`` of every b, concatenated, with each row's b (``seg``) and
+    its index within its b (``col``)."""
+    counts = ends - starts
+    rows = np.concatenate([np.arange(a, b) for a, b in zip(starts, ends, strict=True)])
+    seg = np.repeat(np.arange(len(starts)), counts)
+    col = np.arange(len(rows)) - np.repeat(np.cumsum(counts) - counts, counts)
+    return rows, seg, col
 
 
 def q_of_rows(net: QNet, state: torch.Tensor, act: torch.Tensor, seg: torch.Tensor) -> torch.Tensor:
@@ -176,11 +182,8 @@ def _loss(net: QNet, data: QRows, idx: np.ndarray, q0: np.ndarray, cfg: QFitConf
     rows_b = torch.arange(len(idx))
     if cfg.loss == "arms":
         dense = _dense(z, seg, col, len(idx), -np.inf)
-        a0, a1 = data.arm_start[idx], data.arm_start[idx + 1]
-        counts = a1 - a0
-        arms = np.concatenate([np.arange(a, b) for a, b in zip(a0, a1, strict=True)])
-        aseg = torch.from_numpy(np.repeat(np.arange(len(idx)), counts))
-        acol = torch.from_numpy(np.arange(len(arms)) - np.repeat(np.cumsum(counts) - counts, counts))
+        arms, aseg_np, acol_np = _segments(data.arm_start[idx], data.arm_start[idx + 1])
+        aseg, acol = torch.from_numpy(aseg_np), torch.from_numpy(acol_np)
         za = dense[aseg, torch.from_numpy(data.arm_col[arms])]
         logp = torch.log_softmax(_dense(za / cfg.temperature, aseg, acol, len(idx), -np.inf), dim=1)
         means = torch.from_numpy(data.arm_mean[arms]) / cfg.arm_temperature
@@ -234,12 +237,6 @@ def _play(net: QNet, start: Path, folder: Path, margin: float, cfg: QFitConfig) 
             "play_ci": [round(float(lo), 4), round(float(hi), 4)]}
 
 
-def _model_path(model: str) -> Path:
-    if model == "learned":
-        return Path(__file__).resolve().parent.parent / "models" / "learned.dgn"
-    return Path(model)
-
-
 def fit_qnet(data: QRows, run: str | Path, cfg: QFitConfig = QFitConfig(), resume: bool = False,
              log: Any = None, stop_steps: int | None = None,
              meta: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -254,9 +251,8 @@ def fit_qnet(data: QRows, run: str | Path, cfg: QFitConfig = QFitConfig(), resum
     run.mkdir(parents=True, exist_ok=True)
     torch.manual_seed(cfg.seed)
     torch.set_num_threads(1)
-    raw = read_model_file(_model_path(cfg.model))
-    start_meta = parse_dgn(raw)[1]
-    margin = float(_network(cfg.model).margin)
+    raw = read_model_file(model_path(cfg.model))
+    _, start_meta, margin = parse_dgn(raw)
     net = QNet.from_dgn(raw)
     held = data.game % cfg.holdout_every == 0
     tr, va = np.flatnonzero(~held), np.flatnonzero(held)
@@ -283,7 +279,7 @@ def fit_qnet(data: QRows, run: str | Path, cfg: QFitConfig = QFitConfig(), resum
                "train_anchor": None if loss is None else round(float(loss[1]), 6),
                **_agreement(net, data, va, margin)}
         if cfg.play_deals:
-            row.update(_play(net, _model_path(cfg.model), run, margin, cfg))
+            row.update(_play(net, model_path(cfg.model), run, margin, cfg))
         curve.append(row)
         score = row["play_vs_start"] if cfg.play_deals else row["val_expert_top1"]
         if score > best["score"]:
