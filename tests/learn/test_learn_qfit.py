@@ -22,6 +22,7 @@ from daguai.learn.labels import LabelConfig, decision_stream  # noqa: E402
 from daguai.learn.model import QNet  # noqa: E402
 from daguai.learn.qfit import HEURISTIC_COLUMN, QFitConfig, QRows, fit_qnet, player_picks, q_of_rows  # noqa: E402
 from daguai.learn.shards import LabelError, load_labels, load_shard  # noqa: E402
+from pickle_helpers import Planted  # noqa: E402
 
 TEACHER1 = Path(__file__).resolve().parents[2] / "training" / "teacher1"
 MODEL = Path(daguai.__file__).resolve().parent / "models" / "learned.dgn"
@@ -145,21 +146,11 @@ def test_the_play_evaluation_chooses_the_best(tmp_path):
     assert doc["best"]["play_vs_start"] == max(r["play_vs_start"] for r in rows)
 
 
-class _Planted:
-    """A pickled object whose loading would write a file (a crafted checkpoint)."""
-
-    def __init__(self, target: str) -> None:
-        self.target = target
-
-    def __reduce__(self):
-        return (Path(self.target).write_text, ("ran",))
-
-
 def test_a_crafted_last_pt_runs_no_code(tmp_path):
     data = _small(tmp_path)
     target = tmp_path / "planted.txt"
     (tmp_path / "run").mkdir()
-    torch.save({"state_dict": _Planted(str(target))}, tmp_path / "run" / "last.pt")
+    torch.save({"state_dict": Planted(str(target))}, tmp_path / "run" / "last.pt")
     with pytest.raises(Exception, match="(?i)weights.only|unpickl|global"):
         fit_qnet(data, tmp_path / "run", QFitConfig(epochs=1, batch=64), resume=True)
     assert not target.exists()

@@ -31,6 +31,7 @@ from daguai.learn.student2 import (  # noqa: E402
     train_student2,
 )
 from daguai.rules import Rules  # noqa: E402
+from pickle_helpers import Planted  # noqa: E402
 
 TEACHER1 = Path(__file__).resolve().parents[2] / "training" / "teacher1"
 ACTION_FEATURES = int(_core.learned.ACTION_FEATURES)
@@ -277,16 +278,6 @@ def test_the_ablation_and_the_heuristic_diagnostic_inputs(tmp_path):
         CandHeadsPolicy(tmp_path / "heads.pt")
 
 
-class _Planted:
-    """A pickled object whose loading would write a file (a crafted checkpoint)."""
-
-    def __init__(self, target: str) -> None:
-        self.target = target
-
-    def __reduce__(self):
-        return (Path(self.target).write_text, ("ran",))
-
-
 def test_a_crafted_checkpoint_runs_no_code(tmp_path):
     """load_cand_heads, CandHeadsPolicy and a resumed fit read checkpoints weights-only: a pickle
     that would run code when loaded is refused and runs nothing."""
@@ -294,7 +285,7 @@ def test_a_crafted_checkpoint_runs_no_code(tmp_path):
 
     target = tmp_path / "planted.txt"
     bad = tmp_path / "heads.pt"
-    torch.save({"widths": [8], "cand_widths": [8], "state_dict": _Planted(str(target))}, bad)
+    torch.save({"widths": [8], "cand_widths": [8], "state_dict": Planted(str(target))}, bad)
     for load in (load_cand_heads, CandHeadsPolicy):
         with pytest.raises(Exception, match="(?i)weights.only|unpickl|global"):
             load(bad)

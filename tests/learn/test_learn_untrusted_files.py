@@ -19,6 +19,7 @@ import pytest
 from daguai import _core
 from daguai.dgn import MAX_DGN_BYTES, dgn_bytes, read_model_file
 from daguai.learn import ModelError, read_dgn
+from pickle_helpers import Planted
 
 SHIPPED = Path(daguai.__file__).parent / "models" / "learned.dgn"
 
@@ -135,16 +136,6 @@ def test_evaluate_and_simulate_check_a_model_path_first(tmp_path, kind):
 # ---- checkpoints -------------------------------------------------------------------------
 
 
-class _Payload:
-    """Unpickling this runs ``os.system`` (what a crafted checkpoint does)."""
-
-    def __init__(self, marker: Path) -> None:
-        self.marker = marker
-
-    def __reduce__(self):  # type: ignore[no-untyped-def]
-        return (os.system, (f"touch {self.marker}",))
-
-
 @pytest.fixture
 def torch():
     return pytest.importorskip("torch")
@@ -156,13 +147,13 @@ def test_a_crafted_checkpoint_is_refused_not_run(tmp_path, torch):
     run = tmp_path / "run"
     run.mkdir()
     marker = tmp_path / "pwned"
-    torch.save({"config": _Payload(marker), "net": {}}, run / "checkpoint.pt")
+    torch.save({"config": Planted(marker), "net": {}}, run / "checkpoint.pt")
     for call in (lambda: export(run, tmp_path / "m.dgn"), lambda: train(run, None, minutes=0.01)):
         with pytest.raises(ModelError, match="not a daguai checkpoint.*(?i:global)"):
             call()
         assert not marker.exists()
     # a plain pickle (not torch's zip) with the same payload
-    (run / "checkpoint.pt").write_bytes(pickle.dumps({"x": _Payload(marker)}))
+    (run / "checkpoint.pt").write_bytes(pickle.dumps({"x": Planted(marker)}))
     with pytest.raises(ModelError, match="not a daguai checkpoint"):
         export(run, tmp_path / "m.dgn")
     assert not marker.exists()
