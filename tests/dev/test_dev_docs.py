@@ -10,8 +10,9 @@ Rules (docs/development.md "Docs are tested"):
 - a block preceded by ``<!-- docs-test: skip REASON -->`` is not run (the reason is shown as
   the skip reason); ``<!-- docs-test: ray-cluster -->`` marks the cluster recipe, run by
   :func:`test_ray_cluster_recipe_on_loopback` against a head started on 127.0.0.1;
-- the command synopses (plain ``` blocks whose lines start with ``daguai``) name only options
-  that ``daguai COMMAND --help`` lists.
+- the command synopses (plain ``` blocks whose lines start with ``daguai``) and the
+  ``daguai`` commands of bash blocks marked skip name only options that ``daguai COMMAND
+  --help`` lists.
 """
 
 from __future__ import annotations
@@ -126,10 +127,31 @@ def test_bash_blocks(code, tmp_path):
     assert p.returncode == 0, f"{code}\n--- stdout\n{p.stdout[-3000:]}\n--- stderr\n{p.stderr[-3000:]}"
 
 
+def _skipped_commands(code: str) -> list[tuple[str, str]]:
+    """(command, option) of each ``daguai`` command line of a bash block that is not run, its
+    ``\\`` continuation lines included and comments left out."""
+    found, command, continued = [], None, False
+    for text in code.splitlines():
+        body = text.split(" #", 1)[0]
+        m = re.match(r"\s*daguai\s+(\S+)", body)
+        if m:
+            command = "" if m.group(1).startswith("-") else m.group(1)
+        elif not continued:
+            command = None
+        if command is not None:
+            found += [(command, o) for o in re.findall(r"(?<![\w-])(--[a-z][a-z-]*)", body)]
+        continued = body.rstrip().endswith("\\")
+    return found
+
+
 def _synopses() -> list:
     cases = []
     for page in PAGES:
-        for line, lang, code, _, _ in blocks(page):
+        for line, lang, code, mark, _ in blocks(page):
+            if lang == "bash" and mark == "skip":  # not run, so its options are checked here
+                cases += [pytest.param(c, o, id=f"{page.name}:{line}:{c}{o}")
+                          for c, o in _skipped_commands(code)]
+                continue
             if lang not in ("", "text") or not code.lstrip().startswith("daguai "):
                 continue
             command = None

@@ -11,6 +11,7 @@ import subprocess
 import sys
 
 import daguai
+import numpy as np
 import pytest
 
 torch = pytest.importorskip("torch")
@@ -114,6 +115,9 @@ def test_cli_checks_before_work(tmp_path):
         ([str(tmp_path / "r"), "--minutes", "-1"], "minutes"),
         ([str(tmp_path / "r"), "--epsilon", "3"], "epsilon|\\[0, 1\\]"),
         ([str(tmp_path / "r"), "--widths", "a,b"], "widths"),
+        ([str(tmp_path / "r"), "--snapshots", "-1"], "--snapshots"),
+        ([str(tmp_path / "r"), "--average-from", "5"], "goes with --export"),
+        ([str(tmp_path / "r"), "--export", str(tmp_path / "x.dgn"), "--average-from", "x"], "whole number"),
     ):
         p = _cli(*args)
         assert p.returncode == 2, (args, p.stderr)
@@ -139,3 +143,64 @@ def test_ray_actors_give_the_weights_of_local_actors(tmp_path):
         ray.shutdown()
     a, b = _weights(tmp_path / "local"), _weights(tmp_path / "ray")
     assert all(torch.equal(a[k], b[k]) for k in a)
+
+
+def _same_layers(a, b) -> bool:
+    return len(a) == len(b) and all(np.array_equal(wa, wb) and np.array_equal(ba, bb)
+                                    for (wa, ba), (wb, bb) in zip(a, b, strict=True))
+
+
+# slow: about 10 s quiet (a short run with an evaluation at every step)
+@pytest.mark.slow
+def test_snapshots_are_the_evaluated_models_and_export_averages_them(tmp_path):
+    """Each evaluation's model is kept as snapshots/step{N}.dgn (the last K of them), and
+    `export(average_from=S)` is the weight average of the snapshots from step S on and the
+    final network, checked against average_models of the same files."""
+    from daguai.dgn import average_models, read_dgn
+    from daguai.learn.trainer import snapshots
+
+    cfg = TrainConfig(seed=5, games_per_task=2, widths=(16,), warm_frames=1000, eval_every=1,
+                      eval_deals=2, batch=256, lr=1e-3)
+    run = tmp_path / "run"
+    (run / "snapshots").mkdir(parents=True)
+    (run / "snapshots" / "notes.txt").write_text("not a snapshot")  # left alone
+    s = train(run, cfg, minutes=5, max_frames=2_500, resume=False, keep_snapshots=3)
+    kept = snapshots(run)
+    evaluated = [json.loads(line)["step"] for line in (run / "evals.jsonl").read_text().splitlines()]
+    assert s.step >= 4 and [k for k, _ in kept] == evaluated[-3:]
+    assert (run / "snapshots" / "notes.txt").exists()
+    # the last snapshot is the last evaluated model, byte for byte
+    assert kept[-1][1].read_bytes() == (run / "eval.dgn").read_bytes()
+    # averaged from the second kept step: those snapshots, and the final network once
+    first = kept[1][0]
+    out = export(run, tmp_path / "avg.dgn", command="test", average_from=first)
+    final = export(run, tmp_path / "final.dgn", command="test")
+    ref = average_models([p for _, p in kept[1:]] + ([final] if kept[-1][0] != s.step else []),
+                         tmp_path / "ref.dgn")
+    (got, meta, _), (want, _, _) = read_dgn(out), read_dgn(ref)
+    assert _same_layers(got, want)
+    assert meta["average_from"] == first and meta["step"] == s.step
+    assert [m["file"] for m in meta["averaged"]][:2] == [p.name for _, p in kept[1:]]
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".export-")]  # no temporary left
+    # averaging the last snapshot only, when it is the final step, is the final network
+    if kept[-1][0] == s.step:
+        only = export(run, tmp_path / "only.dgn", average_from=s.step)
+        assert _same_layers(read_dgn(only)[0], read_dgn(final)[0])
+    # refused: no snapshot that late; a bad number; nothing written
+    with pytest.raises(ValueError, match="no snapshot of step"):
+        export(run, tmp_path / "late.dgn", average_from=s.step + 1)
+    with pytest.raises(ValueError, match="average_from"):
+        export(run, tmp_path / "late.dgn", average_from=-1)
+    with pytest.raises(ValueError, match="keep_snapshots"):
+        train(run, None, minutes=1, keep_snapshots=-2)
+    late = _cli(str(run), "--export", str(tmp_path / "late.dgn"), "--average-from", str(s.step + 1))
+    assert late.returncode == 2 and len(late.stderr.strip().splitlines()) == 1, late.stderr
+    assert "no snapshot of that step or later" in late.stderr
+    assert not (tmp_path / "late.dgn").exists()
+    # the command line writes the same average as the call
+    cli = _cli(str(run), "--export", str(tmp_path / "cli.dgn"), "--average-from", str(first))
+    assert cli.returncode == 0, cli.stderr
+    assert _same_layers(read_dgn(tmp_path / "cli.dgn")[0], got)
+    # K = 0 keeps none: a resumed call adds no snapshot
+    train(run, None, minutes=5, max_frames=s.frames + 500, keep_snapshots=0)
+    assert snapshots(run) == kept

@@ -107,6 +107,12 @@ def _add_train(p: argparse.ArgumentParser) -> None:
                    help=f"the learner's torch threads (default {C.threads})")
     p.add_argument("--checkpoint-minutes", type=float, default=5.0, metavar="M",
                    help="minutes between checkpoints (default 5)")
+    p.add_argument("--snapshots", type=int_text, default=8, metavar="K",
+                   help="keep each evaluated model as RUN/snapshots/stepN.dgn, the last K of them "
+                        "(default 8; 0: none)")
+    p.add_argument("--average-from", type=int_text, default=None, metavar="STEP",
+                   help="with --export: write the weight average of the snapshots of STEP and later "
+                        "and the run's current network")
     bar = p.add_mutually_exclusive_group()
     bar.add_argument("--progress", dest="progress", action="store_true", default=None,
                      help="show progress on stderr (the default): a live table on a terminal, "
@@ -121,12 +127,16 @@ def _run_train(args: argparse.Namespace) -> int:
     # every check that needs no PyTorch first (importing it takes 2-12 s): paths, numbers
     from ..learn.config import (
         CHECKPOINT,
+        SNAPSHOTS,
         TrainConfig,
         check_continuation,
         check_export_path,
+        check_keep,
         check_minutes,
         check_plot_path,
         check_run_dir,
+        check_step,
+        snapshots,
     )
 
     if not args.run.strip():
@@ -143,9 +153,17 @@ def _run_train(args: argparse.Namespace) -> int:
             raise Fail(f"no checkpoint in {args.run!r}")
         if args.margin is not None and not 0 <= args.margin <= 10:
             raise Fail(f"--margin must be a number in [0, 10], got {args.margin}")
+        if args.average_from is not None:
+            check_step("--average-from", args.average_from)
+            if not any(k >= args.average_from for k, _ in snapshots(args.run)):
+                raise Fail(f"--average-from {args.average_from}: no snapshot of that step or later in "
+                           f"{str(Path(args.run) / SNAPSHOTS)!r}")
     else:
+        if args.average_from is not None:
+            raise Fail("--average-from goes with --export")
         check_minutes("--minutes", args.minutes)
         check_minutes("--checkpoint-minutes", args.checkpoint_minutes)
+        check_keep("--snapshots", args.snapshots)
         widths = args.widths
         if args.init:
             widths = _init_widths(args.init)
@@ -171,7 +189,9 @@ def _run_train(args: argparse.Namespace) -> int:
         raise
     command = "daguai " + " ".join(shlex.quote(a) for a in args._argv)
     if args.export:
-        print(f"wrote {export(args.run, args.export, command=command, margin=args.margin)}")
+        path = export(args.run, args.export, command=command, margin=args.margin,
+                      average_from=args.average_from)
+        print(f"wrote {path}")
         return 0
     resume = not args.fresh and (Path(args.run) / CHECKPOINT).exists()
     # a terminal gets the live table; a pipe or a log file a plain line every 30 s and at
@@ -181,7 +201,8 @@ def _run_train(args: argparse.Namespace) -> int:
         progress = ("live" if sys.stderr.isatty() else "lines") if args.progress else False
     s = train(args.run, None if resume else cfg, minutes=args.minutes, max_frames=args.max_frames,
               resume=resume, ray=args.ray, progress=progress,
-              checkpoint_minutes=args.checkpoint_minutes, command=command)
+              checkpoint_minutes=args.checkpoint_minutes, command=command,
+              keep_snapshots=args.snapshots)
     last = s.evals[-1] if s.evals else None
     ev = f"; last evaluation {last['mean']:+.3f} [{last['lo']:+.3f}, {last['hi']:+.3f}]" if last else ""
     print(f"{s.out}: step {s.step}, {s.frames:,} frames, {s.rounds:,} rounds, "

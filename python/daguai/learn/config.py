@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import os
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
@@ -18,11 +19,15 @@ from .. import _core
 from .._core.learned import ModelError
 from ..rules import Rules
 
-__all__ = ["CHECKPOINT", "DEFAULT_WIDTHS", "MAX_ACTORS", "MAX_CONTINUATION", "TrainConfig",
-           "check_widths", "check_continuation", "check_export_path", "check_minutes",
-           "check_plot_path", "check_run_dir", "config_from_json", "config_json"]
+__all__ = ["CHECKPOINT", "DEFAULT_WIDTHS", "MAX_ACTORS", "MAX_CONTINUATION", "SNAPSHOTS", "TrainConfig",
+           "check_widths", "check_continuation", "check_export_path", "check_keep", "check_minutes",
+           "check_plot_path", "check_run_dir", "check_step", "config_from_json", "config_json",
+           "snapshots"]
 
 CHECKPOINT = "checkpoint.pt"
+#: A run's snapshots: ``snapshots/step{N}.dgn``, the model evaluated at step N.
+SNAPSHOTS = "snapshots"
+_SNAPSHOT = re.compile(r"step([0-9]{1,12})\.dgn")
 #: Hidden widths of the shipped model (docs/learning.md "Network").
 DEFAULT_WIDTHS = (256, 128)
 #: The most actor processes a run may ask for.
@@ -182,6 +187,31 @@ def check_minutes(name: str, value: Any, *, zero: bool = False) -> float:
         bound = ">= 0" if zero else "> 0"
         raise ValueError(f"{name} must be a finite number of minutes {bound} (at most 1e6), got {value!r}")
     return float(value)
+
+
+def _whole(name: str, value: Any, top: int, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= top:
+        raise ValueError(f"{name} must be {what} in [0, {top}], got {value!r:.40}")
+    return int(value)
+
+
+def check_keep(name: str, value: Any) -> int:
+    """How many snapshots a run keeps: a whole number in [0, 10^4]."""
+    return _whole(name, value, 10_000, "a whole number of snapshots")
+
+
+def check_step(name: str, value: Any) -> int:
+    """A training step: a whole number in [0, 10^12]."""
+    return _whole(name, value, 10**12, "a step")
+
+
+def snapshots(run: str | os.PathLike[str]) -> list[tuple[int, Path]]:
+    """The run's snapshots as (step, path), by step; files of other names are not snapshots."""
+    folder = Path(run) / SNAPSHOTS
+    if not folder.is_dir():
+        return []
+    found = ((m, p) for p in folder.iterdir() if (m := _SNAPSHOT.fullmatch(p.name)) and p.is_file())
+    return sorted((int(m[1]), p) for m, p in found)
 
 
 def _writable_folder(path: Path, what: str) -> None:

@@ -25,8 +25,11 @@ earlier generation for iterated training, docs/learning.md "Iterated training").
 from __future__ import annotations
 
 import json
+import os
 import shlex
+import shutil
 import sys
+import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -40,16 +43,20 @@ from .checkpoint import checkpoint_part as _checkpoint_part
 from .checkpoint import load_checkpoint as _load_checkpoint
 from .config import (
     CHECKPOINT,
+    SNAPSHOTS,
     TrainConfig,
     check_continuation,
     check_export_path,
+    check_keep,
     check_minutes,
     check_run_dir,
+    check_step,
     config_json,
+    snapshots,
 )
 from .model import QNet
 
-__all__ = ["TrainConfig", "TrainSummary", "train", "export"]  # TrainConfig: from .config
+__all__ = ["TrainConfig", "TrainSummary", "train", "export", "snapshots"]  # TrainConfig: from .config
 
 
 def splitmix64(x: int) -> int:
@@ -322,10 +329,27 @@ class _Issuer:
             self.backend.submit(_task(self.cfg, k, j, warm), None if warm else weights)
 
 
-def _evaluate_now(s: _RunState, cfg: TrainConfig, out: Path, writer: Any, wall: float) -> dict[str, Any]:
-    """Evaluate the network against the heuristic; log it to TensorBoard and evals.jsonl."""
+def _keep_snapshot(out: Path, model: Path, step: int, keep: int) -> None:
+    """Copy the evaluation model to ``snapshots/step{step}.dgn`` and delete the oldest
+    snapshots beyond the last ``keep`` (0: keep none, write none)."""
+    if keep <= 0:
+        return
+    folder = out / SNAPSHOTS
+    folder.mkdir(exist_ok=True)
+    tmp = folder / f"step{step}.dgn.tmp"
+    shutil.copyfile(model, tmp)
+    os.replace(tmp, folder / f"step{step}.dgn")
+    for _, old in snapshots(out)[:-keep]:
+        old.unlink()
+
+
+def _evaluate_now(s: _RunState, cfg: TrainConfig, out: Path, writer: Any, wall: float,
+                  keep: int) -> dict[str, Any]:
+    """Evaluate the network against the heuristic; log it to TensorBoard and evals.jsonl; keep
+    the evaluated model as the step's snapshot (the last ``keep`` of them)."""
     path = s.net.save_dgn(out / "eval.dgn", {"step": s.step, "frames": s.frames,
                                              "rules": cfg.rules.to_dict()}, cfg.margin)
+    _keep_snapshot(out, path, s.step, keep)
     ev = _evaluate(path, cfg)
     ev.update(step=s.step, frames=s.frames, wall=wall)
     s.evals.append(ev)
@@ -346,7 +370,7 @@ def _log_step(writer: Any, s: _RunState, loss: float, fps: float) -> None:
 def train(out: str | Path, config: TrainConfig | None = None, *, minutes: float = 10.0,
           max_frames: int | None = None, resume: bool = True, ray: str | None = None,
           progress: bool | str = False, checkpoint_minutes: float = 5.0,
-          command: str | None = None) -> TrainSummary:
+          command: str | None = None, keep_snapshots: int = 8) -> TrainSummary:
     """Train (or go on training) the learned player in run directory ``out``.
 
     Runs for ``minutes`` of wall time (or until the run has ``max_frames`` frames), then
@@ -355,9 +379,12 @@ def train(out: str | Path, config: TrainConfig | None = None, *, minutes: float 
     configuration (``config`` must then be None or equal to it). ``ray``: run the actors on
     a Ray cluster at that address instead of local processes. Evaluations (duplicate, against
     ``heuristic``) are logged to TensorBoard event files in ``out/tb`` and to
-    ``out/evals.jsonl``; ``daguai train --plot out`` draws the curve.
+    ``out/evals.jsonl``; ``daguai train --plot out`` draws the curve. Each evaluated model is
+    kept as ``out/snapshots/step{N}.dgn``, the last ``keep_snapshots`` of them (older ones are
+    deleted; 0: none kept), for :func:`export`'s ``average_from``.
     """
     minutes = check_minutes("minutes", minutes)
+    keep_snapshots = check_keep("keep_snapshots", keep_snapshots)
     checkpoint_minutes = check_minutes("checkpoint_minutes", checkpoint_minutes)
     out = check_run_dir(out)
     cfg, ckpt = _open(out, config, resume)
@@ -401,7 +428,7 @@ def train(out: str | Path, config: TrainConfig | None = None, *, minutes: float 
                                    "loss": loss, "wall": wall, "eval": s.evals[-1] if s.evals else None}
             evaluated = eval_due(s.step, cfg.eval_every)
             if evaluated:
-                row["eval"] = _evaluate_now(s, cfg, out, writer, wall)
+                row["eval"] = _evaluate_now(s, cfg, out, writer, wall, keep_snapshots)
             writer.flush()
             display.update(row, evaluated)
             if time.monotonic() - last_ckpt >= checkpoint_minutes * 60:
@@ -426,14 +453,26 @@ def train(out: str | Path, config: TrainConfig | None = None, *, minutes: float 
 
 
 def export(run: str | Path, path: str | Path, command: str | None = None,
-           margin: float | None = None) -> Path:
+           margin: float | None = None, average_from: int | None = None) -> Path:
     """Write the run's current network (its checkpoint) as a ``.dgn`` file with its history
     (command, seed, step, frames, wall time) in the metadata; ``margin``: the switching rule
-    (default: the run's)."""
+    (default: the run's).
+
+    ``average_from``: write instead the weight average (:func:`daguai.dgn.average_models`) of
+    the run's snapshots of step ``average_from`` and later and its current network (counted once
+    when the last snapshot is of its step), as the shipped generations were made
+    (docs/learning.md "Weight averaging"); ``ValueError`` if no snapshot is that late."""
     path = check_export_path(path)
     ckpt_path = Path(run) / _CHECKPOINT
     if not ckpt_path.exists():
         raise ValueError(f"no checkpoint in {str(run)!r}")
+    chosen: list[tuple[int, Path]] = []
+    if average_from is not None:
+        average_from = check_step("average_from", average_from)
+        chosen = [(k, p) for k, p in snapshots(run) if k >= average_from]
+        if not chosen:
+            raise ValueError(f"average_from: no snapshot of step {average_from} or later in "
+                             f"{str(Path(run) / SNAPSHOTS)!r}")
     ckpt = _load_checkpoint(ckpt_path)
     cfg: TrainConfig = ckpt["config"]
     net = QNet(cfg.widths)
@@ -444,4 +483,15 @@ def export(run: str | Path, path: str | Path, command: str | None = None,
             "step": ckpt["step"], "frames": ckpt["frames"], "rounds": ckpt["rounds"],
             "wall_seconds": round(ckpt["wall"], 1), "widths": list(cfg.widths),
             "config": config_json(cfg), "rules": cfg.rules.to_dict(), "evals": ckpt["evals"][-3:]}
-    return net.save_dgn(path, meta, cfg.margin if margin is None else margin)
+    margin = cfg.margin if margin is None else margin
+    if not chosen:
+        return net.save_dgn(path, meta, margin)
+    from ..dgn import average_models
+
+    with tempfile.TemporaryDirectory(dir=path.parent, prefix=".export-") as tmp:
+        models = [p for _, p in chosen]
+        final = net.save_dgn(Path(tmp) / f"final-step{ckpt['step']}.dgn", meta, margin)
+        if chosen[-1][0] != ckpt["step"]:
+            models.append(final)
+        return average_models(models, path, margin, meta_from=final,
+                              extra_meta={"average_from": average_from})
