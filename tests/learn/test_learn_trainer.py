@@ -157,7 +157,7 @@ def test_snapshots_are_the_evaluated_models_and_export_averages_them(tmp_path):
     `export(average_from=S)` is the weight average of the snapshots from step S on and the
     final network, checked against average_models of the same files."""
     from daguai.dgn import average_models, read_dgn
-    from daguai.learn.trainer import snapshots
+    from daguai.learn.config import snapshots
 
     cfg = TrainConfig(seed=5, games_per_task=2, widths=(16,), warm_frames=1000, eval_every=1,
                       eval_deals=2, batch=256, lr=1e-3)

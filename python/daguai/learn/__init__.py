@@ -39,7 +39,8 @@ from .tensors import (
 
 if TYPE_CHECKING:
     from .model import QNet
-    from .trainer import TrainSummary, export, train
+    from .runfiles import export
+    from .trainer import TrainSummary, train
 
 __all__ = [
     "ACTION_FEATURES",
@@ -96,7 +97,7 @@ def pettingzoo_env(**kwargs: Any) -> Any:
     return _env(**kwargs)
 
 
-_TORCH = {"QNet": "model", "TrainSummary": "trainer", "train": "trainer", "export": "trainer"}
+_TORCH = {"QNet": "model", "TrainSummary": "trainer", "train": "trainer", "export": "runfiles"}
 
 
 def __getattr__(name: str) -> Any:

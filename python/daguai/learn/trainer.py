@@ -25,11 +25,7 @@ earlier generation for iterated training, docs/learning.md "Iterated training").
 from __future__ import annotations
 
 import json
-import os
-import shlex
-import shutil
 import sys
-import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -43,20 +39,18 @@ from .checkpoint import checkpoint_part as _checkpoint_part
 from .checkpoint import load_checkpoint as _load_checkpoint
 from .config import (
     CHECKPOINT,
-    SNAPSHOTS,
     TrainConfig,
     check_continuation,
-    check_export_path,
     check_keep,
     check_minutes,
     check_run_dir,
-    check_step,
     config_json,
-    snapshots,
 )
 from .model import QNet
+from .runfiles import export, keep_snapshot
 
-__all__ = ["TrainConfig", "TrainSummary", "train", "export", "snapshots"]  # TrainConfig: from .config
+# TrainConfig: from .config; export: from .runfiles (the run's files beside the loop)
+__all__ = ["TrainConfig", "TrainSummary", "train", "export"]
 
 
 def splitmix64(x: int) -> int:
@@ -329,27 +323,13 @@ class _Issuer:
             self.backend.submit(_task(self.cfg, k, j, warm), None if warm else weights)
 
 
-def _keep_snapshot(out: Path, model: Path, step: int, keep: int) -> None:
-    """Copy the evaluation model to ``snapshots/step{step}.dgn`` and delete the oldest
-    snapshots beyond the last ``keep`` (0: keep none, write none)."""
-    if keep <= 0:
-        return
-    folder = out / SNAPSHOTS
-    folder.mkdir(exist_ok=True)
-    tmp = folder / f"step{step}.dgn.tmp"
-    shutil.copyfile(model, tmp)
-    os.replace(tmp, folder / f"step{step}.dgn")
-    for _, old in snapshots(out)[:-keep]:
-        old.unlink()
-
-
 def _evaluate_now(s: _RunState, cfg: TrainConfig, out: Path, writer: Any, wall: float,
                   keep: int) -> dict[str, Any]:
     """Evaluate the network against the heuristic; log it to TensorBoard and evals.jsonl; keep
     the evaluated model as the step's snapshot (the last ``keep`` of them)."""
     path = s.net.save_dgn(out / "eval.dgn", {"step": s.step, "frames": s.frames,
                                              "rules": cfg.rules.to_dict()}, cfg.margin)
-    _keep_snapshot(out, path, s.step, keep)
+    keep_snapshot(out, path, s.step, keep)
     ev = _evaluate(path, cfg)
     ev.update(step=s.step, frames=s.frames, wall=wall)
     s.evals.append(ev)
@@ -450,48 +430,3 @@ def train(out: str | Path, config: TrainConfig | None = None, *, minutes: float 
     s.net.save_dgn(out / "latest.dgn", meta, cfg.margin)
     return TrainSummary(out, s.step, s.frames, s.rounds, wall_call, s.wall + wall_call,
                         call_frames / max(1e-9, wall_call), list(s.evals))
-
-
-def export(run: str | Path, path: str | Path, command: str | None = None,
-           margin: float | None = None, average_from: int | None = None) -> Path:
-    """Write the run's current network (its checkpoint) as a ``.dgn`` file with its history
-    (command, seed, step, frames, wall time) in the metadata; ``margin``: the switching rule
-    (default: the run's).
-
-    ``average_from``: write instead the weight average (:func:`daguai.dgn.average_models`) of
-    the run's snapshots of step ``average_from`` and later and its current network (counted once
-    when the last snapshot is of its step), as the shipped generations were made
-    (docs/learning.md "Weight averaging"); ``ValueError`` if no snapshot is that late."""
-    path = check_export_path(path)
-    ckpt_path = Path(run) / _CHECKPOINT
-    if not ckpt_path.exists():
-        raise ValueError(f"no checkpoint in {str(run)!r}")
-    chosen: list[tuple[int, Path]] = []
-    if average_from is not None:
-        average_from = check_step("average_from", average_from)
-        chosen = [(k, p) for k, p in snapshots(run) if k >= average_from]
-        if not chosen:
-            raise ValueError(f"average_from: no snapshot of step {average_from} or later in "
-                             f"{str(Path(run) / SNAPSHOTS)!r}")
-    ckpt = _load_checkpoint(ckpt_path)
-    cfg: TrainConfig = ckpt["config"]
-    net = QNet(cfg.widths)
-    with _checkpoint_part(ckpt_path):
-        net.load_state_dict(ckpt["net"])
-    meta = {"commands": ckpt.get("commands", []),
-            "export": command or " ".join(shlex.quote(a) for a in sys.argv), "seed": cfg.seed,
-            "step": ckpt["step"], "frames": ckpt["frames"], "rounds": ckpt["rounds"],
-            "wall_seconds": round(ckpt["wall"], 1), "widths": list(cfg.widths),
-            "config": config_json(cfg), "rules": cfg.rules.to_dict(), "evals": ckpt["evals"][-3:]}
-    margin = cfg.margin if margin is None else margin
-    if not chosen:
-        return net.save_dgn(path, meta, margin)
-    from ..dgn import average_models
-
-    with tempfile.TemporaryDirectory(dir=path.parent, prefix=".export-") as tmp:
-        models = [p for _, p in chosen]
-        final = net.save_dgn(Path(tmp) / f"final-step{ckpt['step']}.dgn", meta, margin)
-        if chosen[-1][0] != ckpt["step"]:
-            models.append(final)
-        return average_models(models, path, margin, meta_from=final,
-                              extra_meta={"average_from": average_from})
