@@ -20,17 +20,13 @@ from __future__ import annotations
 import os
 import re
 import shlex
-import shutil
-import signal
-import socket
 import subprocess
 import sys
-import tempfile
-import time
 from pathlib import Path
 
 import daguai
 import pytest
+from ray_helpers import free_port, loopback_head
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
@@ -203,9 +199,7 @@ def test_ray_cluster_recipe_on_loopback(tmp_path):
     code = _cluster_block()
     driver = [x.split("#")[0].strip() for x in code.splitlines() if "daguai " in x.split("#")[0]]
     assert len(driver) == 1, code
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
+    port = free_port()
     head_line = next(x.split("#")[0].strip() for x in code.splitlines() if "--head" in x)
     env = _env()
     # the environment the recipe asks for on every node and the driver
@@ -214,23 +208,7 @@ def test_ray_cluster_recipe_on_loopback(tmp_path):
         env[key] = value
     head_args = shlex.split(head_line.replace("6379", str(port)))
     assert head_args[:3] == ["ray", "start", "--head"], head_line
-    ray_dir = tempfile.mkdtemp(prefix="dgray")  # short: Ray's socket paths have a length limit
-    log = open(tmp_path / "head.log", "w")  # noqa: SIM115 (closed below)
-    head = subprocess.Popen([sys.executable, "-m", "ray.scripts.scripts", *head_args[1:], "--num-cpus=1",
-                             "--include-dashboard=false", "--block", f"--temp-dir={ray_dir}"],
-                            cwd=tmp_path, env=env, stdout=log, stderr=subprocess.STDOUT,
-                            start_new_session=True)
-    try:
-        deadline = time.monotonic() + 120
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=2).close()
-                break
-            except OSError:
-                if time.monotonic() > deadline or head.poll() is not None:
-                    tail = (tmp_path / "head.log").read_text()[-500:]
-                    pytest.skip(f"the Ray head did not start on 127.0.0.1 within 120 s: {tail}")
-                time.sleep(1)
+    with loopback_head(tmp_path, env, head_args[1:], port):
         cmd = shrink(
             re.sub(r"^(?:RAY_[A-Z_]+=\S+\s+)+", "", driver[0]).replace("HEAD_IP:6379", f"127.0.0.1:{port}")
         )
@@ -242,20 +220,3 @@ def test_ray_cluster_recipe_on_loopback(tmp_path):
         assert "Ray" in p.stdout
         if "--out results.npz" in cmd:
             assert daguai.SimResult.from_npz(tmp_path / "results.npz").n == 200
-    finally:
-        for sig, wait in ((signal.SIGTERM, 10), (signal.SIGKILL, 10)):
-            try:
-                os.killpg(head.pid, sig)
-            except ProcessLookupError:
-                break
-            try:
-                head.wait(timeout=wait)
-            except subprocess.TimeoutExpired:
-                continue
-        # the whole group (gcs_server, raylet, ...) goes with SIGKILL, even if the head exited
-        try:
-            os.killpg(head.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-        log.close()
-        shutil.rmtree(ray_dir, ignore_errors=True)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -251,6 +252,53 @@ def test_local_processes_make_the_same_shards(tmp_path):
     for k in range(3):
         one, two = shard_path(tmp_path / "one", k), shard_path(tmp_path / "two", k)
         _arrays_equal(load_shard(one), load_shard(two))
+
+
+@pytest.mark.slow
+@pytest.mark.ray
+@pytest.mark.filterwarnings("ignore::DeprecationWarning")
+def test_a_loopback_ray_cluster_makes_the_same_shards(tmp_path):
+    """--ray: the labeller on a Ray cluster (a head on 127.0.0.1, the command line as a user
+    runs it) makes the shards of one local process, and resumes a folder made locally."""
+    pytest.importorskip("ray")
+    from ray_helpers import loopback_head
+
+    cfg = LabelConfig(games=3, seed=21, teacher="pimc24", shard_games=1)
+    label(tmp_path / "one", cfg)
+    # the first shard made locally, the other two (removed) made again on the cluster
+    shutil.copytree(tmp_path / "one", tmp_path / "ray")
+    for k in (1, 2):
+        shard_path(tmp_path / "ray", k).unlink()
+    env = {**os.environ, "PYTHONPATH": str(DAGUAI_HOME), "RAY_AUTH_MODE": "token"}
+    env.pop("RAY_ADDRESS", None)
+    with loopback_head(tmp_path, env) as port:
+        p = subprocess.run([sys.executable, "-m", "daguai", "label", str(tmp_path / "ray"), "--games", "3",
+                            "--seed", "21", "--teacher", "pimc24", "--shard-games", "1", "--ray",
+                            f"127.0.0.1:{port}", "--json"], env=env, capture_output=True, text=True,
+                           timeout=300, cwd=tmp_path)
+    assert p.returncode == 0, p.stderr[-3000:]
+    doc = json.loads(p.stdout)
+    assert doc["summary"]["shards"] == 3
+    made_by = [doc["shards"][str(k)]["made_by"] for k in range(3)]
+    assert made_by == ["this process"] + [f"ray 127.0.0.1:{port}"] * 2
+    for k in range(3):
+        one, ray = shard_path(tmp_path / "one", k), shard_path(tmp_path / "ray", k)
+        _arrays_equal(load_shard(one), load_shard(ray))
+
+
+def test_ray_and_workers_are_one_or_the_other(tmp_path):
+    with pytest.raises(ValueError, match="workers"):
+        label(tmp_path, LabelConfig(games=1, teacher="pimc24"), workers=2, ray="local")
+    assert not (tmp_path / "manifest.json").exists()
+    env = {**os.environ, "PYTHONPATH": str(DAGUAI_HOME)}
+    base = [sys.executable, "-m", "daguai", "label", str(tmp_path / "f"), "--games", "1",
+            "--teacher", "pimc24"]
+    for extra, message in ((["--ray", "127.0.0.1:1"], "cannot reach the Ray cluster at 127.0.0.1:1"),
+                           (["--ray", "local", "--workers", "2"], "not allowed with")):
+        p = subprocess.run([*base, *extra], env=env, capture_output=True, text=True, timeout=120)
+        assert p.returncode == 2 and len(p.stderr.strip().splitlines()) == 1, p.stderr
+        assert message in p.stderr, p.stderr
+    assert not (tmp_path / "f").exists()
 
 
 @pytest.mark.parametrize("policy", ["heuristic", "learned", "random"])

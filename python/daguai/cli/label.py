@@ -38,8 +38,13 @@ def _add_label(p: argparse.ArgumentParser) -> None:
                    help="where each round begins (default random: random levels and tribute)")
     p.add_argument("--shard-games", type=positive, default=50, metavar="N",
                    help="rounds per shard file (default 50)")
-    p.add_argument("--workers", type=positive, default=1, metavar="W",
-                   help="local processes, one shard each (default 1; the labels do not depend on it)")
+    where = p.add_mutually_exclusive_group()
+    where.add_argument("--workers", type=positive, default=1, metavar="W",
+                       help="local processes, one shard each (default 1; the labels do not depend on it)")
+    where.add_argument("--ray", metavar="ADDRESS", default=None,
+                       help="label on a Ray cluster ('auto', host:port, or 'local' for one on this "
+                            "machine): one shard per task, as many at a time as it has CPUs; the "
+                            "shards are written here and are those of local processes")
     p.add_argument("--minutes", type=float, default=None, metavar="M",
                    help="begin no new shard after M minutes (resume later with the same command)")
     p.add_argument("--fit", metavar="RUN", default=None,
@@ -75,9 +80,13 @@ def _run_label(args: argparse.Namespace) -> int:
         return 0
     if args.minutes is not None and not args.minutes > 0:
         raise Fail(f"--minutes must be positive, got {args.minutes}")
+    if args.ray is not None and args.ray != "local":
+        from ..run.cluster import _probe
+
+        _probe(args.ray, 10.0)  # an address nothing answers at: one line now, not a hang
     cfg = LabelConfig(games=args.games, seed=args.seed, table=args.table, teacher=args.teacher,
                       others=args.others, seats=args.seats, shard_games=args.shard_games, start=args.start)
-    doc = label(args.folder, cfg, workers=args.workers,
+    doc = label(args.folder, cfg, workers=args.workers, ray=args.ray,
                 stop_after=None if args.minutes is None else 60.0 * args.minutes,
                 log=None if args.json else (lambda line: print(line, file=sys.stderr, flush=True)))
     if args.json:

@@ -25,7 +25,7 @@ import numpy as np
 from .. import _core
 from ..rules import Rules
 
-__all__ = ["Task", "run_task", "LocalActors", "RayActors"]
+__all__ = ["Task", "run_task", "LocalActors", "RayActors", "ray_connect"]
 
 Frames = dict[str, np.ndarray]
 
@@ -155,25 +155,33 @@ class LocalActors:
             q.close()
 
 
+def ray_connect(address: str, timeout: float | None = None) -> Any:
+    """Ray, connected to ``address`` (``"auto"``, host:port, or ``"local"``: a Ray instance of
+    this machine's CPUs started here); unchanged when this process is already connected.
+    ``ValueError`` without Ray installed; :class:`daguai.run.cluster.RayConnectionError`
+    naming the address when nothing answers there in ``timeout`` seconds."""
+    try:
+        import ray
+    except ImportError:
+        raise ValueError("--ray needs Ray: pip install 'daguai[ray]'") from None
+    from ..run.cluster import RAY_TIMEOUT, ray_init
+
+    if not ray.is_initialized():
+        if address == "local":
+            ray.init(num_cpus=os.cpu_count(), include_dashboard=False, log_to_driver=False)
+        else:
+            # the same bounded connect as simulate --ray: a TCP probe first (an address
+            # nothing answers at, or no address at all such as 256.1.1.1, fails in
+            # seconds), then a watchdog; RayConnectionError names the address
+            ray_init(address, RAY_TIMEOUT if timeout is None else timeout, quiet=True)
+    return ray
+
+
 class RayActors:
     """The same tasks on a Ray cluster (``address``: ``"auto"``, ``"local"`` or host:port)."""
 
     def __init__(self, address: str, timeout: float | None = None) -> None:
-        try:
-            import ray
-        except ImportError:
-            raise ValueError("--ray needs Ray: pip install 'daguai[ray]'") from None
-        from ..run.cluster import RAY_TIMEOUT, ray_init
-
-        self._ray = ray
-        if not ray.is_initialized():
-            if address == "local":
-                ray.init(num_cpus=os.cpu_count(), include_dashboard=False, log_to_driver=False)
-            else:
-                # the same bounded connect as simulate --ray: a TCP probe first (an address
-                # nothing answers at, or no address at all such as 256.1.1.1, fails in
-                # seconds), then a watchdog; RayConnectionError names the address
-                ray_init(address, RAY_TIMEOUT if timeout is None else timeout, quiet=True)
+        ray = self._ray = ray_connect(address, timeout)
         self._remote = ray.remote(num_cpus=1)(run_task)
         self._pending: dict[tuple[int, int], Any] = {}
         self._weights: tuple[bytes | None, Any] = (None, None)

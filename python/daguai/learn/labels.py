@@ -22,11 +22,12 @@ The shards' arrays: :mod:`daguai.learn.shards`.
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import subprocess
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -61,6 +62,7 @@ __all__ = [
     "decision_stream",
     "label",
     "label_round",
+    "label_shard",
     "load_labels",
     "load_shard",
     "shard_path",
@@ -224,8 +226,10 @@ def _pack(records: list[dict[str, Any]], games: Sequence[int], decisions: Sequen
     return out
 
 
-def make_shard(cfg: LabelConfig, k: int, folder: str | os.PathLike[str]) -> dict[str, Any]:
-    """Label the rounds of shard ``k`` and write its file (atomically); its manifest entry."""
+def label_shard(cfg: LabelConfig, k: int) -> tuple[dict[str, Any], bytes]:
+    """Label the rounds of shard ``k``: its manifest entry and its file's bytes (a compressed
+    ``.npz``). Depends only on (``cfg``, ``k``), wherever it runs (a local process, a Ray
+    actor on another machine); the caller writes the file (:func:`make_shard`)."""
     wall, cpu = time.perf_counter(), time.process_time()
     first = k * cfg.shard_games
     games = list(range(first, min(first + cfg.shard_games, cfg.games)))
@@ -235,17 +239,32 @@ def make_shard(cfg: LabelConfig, k: int, folder: str | os.PathLike[str]) -> dict
         rec, n = label_round(cfg, i)
         records += rec
         decisions.append(n)
-    arrays = _pack(records, games, decisions)
+    buf = io.BytesIO()
+    np.savez_compressed(buf, **_pack(records, games, decisions))
+    data = buf.getvalue()
+    return ({"shard": k, "file": shard_path(".", k).name, "games": [games[0], games[-1] + 1],
+             "labels": len(records), "decisions": int(sum(decisions)),
+             "wall_s": round(time.perf_counter() - wall, 3), "cpu_s": round(time.process_time() - cpu, 3),
+             "bytes": len(data)}, data)
+
+
+def _write_shard(folder: str | os.PathLike[str], k: int, data: bytes) -> Path:
+    """Write shard ``k``'s bytes to its file atomically (a temporary name, then renamed)."""
     path = shard_path(folder, k)
     tmp = path.with_name(path.name + f".tmp{os.getpid()}")
     with open(tmp, "wb") as fh:
-        np.savez_compressed(fh, **arrays)
+        fh.write(data)
         fh.flush()
         os.fsync(fh.fileno())
     os.replace(tmp, path)
-    return {"shard": k, "file": path.name, "games": [games[0], games[-1] + 1], "labels": len(records),
-            "decisions": int(sum(decisions)), "wall_s": round(time.perf_counter() - wall, 3),
-            "cpu_s": round(time.process_time() - cpu, 3), "bytes": path.stat().st_size}
+    return path
+
+
+def make_shard(cfg: LabelConfig, k: int, folder: str | os.PathLike[str]) -> dict[str, Any]:
+    """Label the rounds of shard ``k`` and write its file (atomically); its manifest entry."""
+    entry, data = label_shard(cfg, k)
+    _write_shard(folder, k, data)
+    return entry
 
 
 def _commit() -> str:
@@ -283,20 +302,44 @@ def _write_manifest(folder: Path, doc: dict[str, Any]) -> None:
     os.replace(tmp, path)
 
 
-def _shard_job(args: tuple[dict[str, Any], int, str]) -> dict[str, Any]:
-    cfg = LabelConfig.from_json(args[0], "label settings")
-    return make_shard(cfg, args[1], args[2])
+def _shard_job(args: tuple[dict[str, Any], int]) -> tuple[dict[str, Any], bytes]:
+    """One shard in a worker (a local process or a Ray task): its entry and bytes."""
+    return label_shard(LabelConfig.from_json(args[0], "label settings"), args[1])
+
+
+def _on_ray(address: str, jobs: list[tuple[dict[str, Any], int]], stop: Callable[[], bool],
+            timeout: float | None) -> Iterator[tuple[dict[str, Any], bytes]]:
+    """Each job's result as it is done, the jobs run as Ray tasks of one CPU each (Ray runs as
+    many at a time as the cluster has CPUs); the ones not done when ``stop()`` turns true, or
+    when the caller stops, are cancelled."""
+    from .actors import ray_connect
+
+    ray = ray_connect(address, timeout)
+    remote = ray.remote(num_cpus=1, max_retries=1)(_shard_job)
+    pending = [remote.remote(job) for job in jobs]
+    try:
+        while pending and not stop():
+            ready, pending = ray.wait(pending, num_returns=1)
+            yield ray.get(ready[0])
+    finally:
+        for ref in pending:
+            ray.cancel(ref)
 
 
 def label(folder: str | os.PathLike[str], cfg: LabelConfig, *, workers: int = 1,
-          stop_after: float | None = None, log: Callable[[str], None] | None = None) -> dict[str, Any]:
+          stop_after: float | None = None, log: Callable[[str], None] | None = None,
+          ray: str | None = None, ray_timeout: float | None = None) -> dict[str, Any]:
     """Make (or resume) the label folder of ``cfg``; returns the manifest.
 
     Shards already in the folder are checked (:func:`load_shard`) and kept; the missing ones
-    are labelled, ``workers`` local processes at a time (each shard by one process; the result
-    does not depend on ``workers``). ``stop_after``: seconds, after which no new shard is begun
-    (the run is resumable). Raises :class:`LabelError` for a folder of other settings or a
-    damaged shard."""
+    are labelled, ``workers`` local processes at a time, or with ``ray`` (an address: "auto",
+    host:port, "local") as Ray tasks of one CPU each, as many at a time as the cluster has
+    CPUs. Each shard is made by one worker and written here by this process; the shards do not
+    depend on where they were made. ``stop_after``: seconds, after which no new shard is
+    begun (the run is resumable). Raises :class:`LabelError` for a folder of other settings or
+    a damaged shard."""
+    if ray is not None and workers != 1:
+        raise ValueError("label: workers are local processes; with ray the cluster's CPUs decide")
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     doc = _read_manifest(folder)
@@ -340,20 +383,32 @@ def label(folder: str | os.PathLike[str], cfg: LabelConfig, *, workers: int = 1,
             log(f"shard {entry['shard']}: {entry['labels']} labels, {entry['decisions']} decisions, "
                 f"{entry['cpu_s']} CPU s")
 
-    if workers <= 1:
+    def late() -> bool:
+        return stop_after is not None and time.perf_counter() - start > stop_after
+
+    made_by = f"ray {ray}" if ray is not None else "this process" if workers <= 1 else "local processes"
+
+    def keep(entry: dict[str, Any], data: bytes) -> None:
+        _write_shard(folder, entry["shard"], data)
+        done({**entry, "made_by": made_by})
+
+    jobs = [(cfg.to_json(), k) for k in todo]
+    if ray is not None:
+        for entry, data in _on_ray(ray, jobs, late, ray_timeout):
+            keep(entry, data)
+    elif workers <= 1:
         for k in todo:
-            if stop_after is not None and time.perf_counter() - start > stop_after:
+            if late():
                 break
-            done(make_shard(cfg, k, folder))
+            keep(*label_shard(cfg, k))
     else:
         import multiprocessing as mp
 
         ctx = mp.get_context("spawn")
         with ctx.Pool(workers) as pool:
-            jobs = [(cfg.to_json(), k, str(folder)) for k in todo]
-            for entry in pool.imap_unordered(_shard_job, jobs):
-                done(entry)
-                if stop_after is not None and time.perf_counter() - start > stop_after:
+            for entry, data in pool.imap_unordered(_shard_job, jobs):
+                keep(entry, data)
+                if late():
                     pool.terminate()
                     break
     _summarize(doc)
