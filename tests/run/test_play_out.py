@@ -23,7 +23,7 @@ def test_registry_entries_carry_kind_and_budget():
     assert [e["name"] for e in _core.catalog.policy_entries()] == _core.catalog.policy_names()
     search = {name: e["rollouts"] for name, e in entries.items() if e["kind"] == "search"}
     assert search == {"pimc": 256, "pimc24": 24, "pimc48": 48, "pimc192": 192, "expert": 256,
-                      "pimc24_inf": 24, "pimc24_inf_learned": 24, "expert416": 416}
+                      "pimc24_inf": 24, "pimc24_inf_learned": 24, "expert416": 416, "expert_net8": 256}
     for name in ("random", "greedy", "heuristic", "heuristic_exact"):
         assert entries[name] == {"name": name, "kind": "rule", "rollouts": None}
     assert {e["kind"] for e in entries.values()} <= {"rule", "search", "model"}

@@ -52,13 +52,14 @@ def test_expert_is_the_plain_search_without_a_learned_model():
         import daguai
         from daguai import _core
         _core.learned._set_builtin_model("", "6p3d")
-        a = daguai.simulate(2, policies=["expert", "heuristic"], seed=31, threads=1)
         b = daguai.simulate(2, policies=["pimc", "heuristic"], seed=31, threads=1)
-        print(a.to_pandas().equals(b.to_pandas()))
+        for name in ("expert", "expert_net8"):
+            a = daguai.simulate(2, policies=[name, "heuristic"], seed=31, threads=1)
+            print(a.to_pandas().equals(b.to_pandas()))
     """)
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600)
     assert p.returncode == 0, p.stderr
-    assert p.stdout.split() == ["True"]
+    assert p.stdout.split() == ["True", "True"]
 
 
 def _heuristic_points(first_seed, games, every, offset, max_steps=10**6):
@@ -122,3 +123,54 @@ def test_expert_races_the_networks_best_groups():
             points += 1
             narrowed += len(groups) > len(top)
     assert points >= 12 and narrowed >= points // 2, (points, narrowed)
+
+
+def _reference_value(g, seat, arm, hands, race_seed, k, plies):
+    """The value of `arm` in world k of the race, written plainly: the world (the seat's view
+    with the world's hands), the arm, `plies` decisions of the network, then the heuristic on
+    every seat (stream (race seed, k, seat), as a rollout's) to the end of the round; the
+    round's score for the seat. The network decides by argmax, so its stream does not matter."""
+    view = _core.game.information_state(g.state, seat, True)
+    w = _core._testing.world_game(view, hands)
+    rounds = len(w.results)
+    w.apply(arm)
+    net = [_core.run.PolicyRunner("learned", race_seed, k, s) for s in range(6)]
+    heur = [_core.run.PolicyRunner("heuristic", race_seed, k, s) for s in range(6)]
+    for runners, limit in ((net, plies), (heur, 10**6)):
+        steps = 0
+        while len(w.results) == rounds and not w.match_over and steps < limit:
+            w.apply(runners[w.current_player].act(w))
+            steps += 1
+    return w.results[rounds]["scores"][seat]
+
+
+@pytest.mark.parametrize("seed", [5, 6])
+def test_expert_net8_rollouts_begin_with_eight_network_decisions(seed):
+    # docs/search.md "expert_net8": the expert's race, each rollout beginning with 8 decisions
+    # of the network after the candidate; every raced arm's value in its first worlds is the
+    # value of the plain replay above
+    from daguai._core.core import Hand
+
+    entries = {e["name"]: e for e in _core.catalog.policy_entries()}
+    assert entries["expert_net8"] == {"name": "expert_net8", "kind": "search", "rollouts": 256}
+    g, checked = daguai.Game(seed), 0
+    while checked < 2:
+        if g.phase == "play" and len(g.legal_actions()) > 2:
+            seat = g.current_player
+            action, searched, race_seed, rows, _, used = _core.catalog._traced_decision(
+                g.state, "expert_net8", 9, 0)
+            assert searched and used == 256
+            view = _core.game.information_state(g.state, seat, True)
+            worlds = _core._testing.sample_hands_array(view, 3, race_seed)
+            plain = _core.catalog._traced_decision(g.state, "expert", 9, 0)[3]
+            differ = 0
+            for row, plain_row in zip(rows, plain, strict=True):
+                for k in range(3):
+                    hands = [Hand.from_counts([int(c) for c in r]) for r in worlds[k]]
+                    ref = _reference_value(g, seat, row[0], hands, race_seed, k, 8)
+                    assert row[7][k] == ref, (seed, str(row[0]), k)
+                    assert plain_row[7][k] == _reference_value(g, seat, row[0], hands, race_seed, k, 0)
+                    differ += row[7][k] != plain_row[7][k]
+            assert differ > 0  # the network's replies change some values: the test can see them
+            checked += 1
+        g.step(daguai.bots.heuristic(g, g.current_player))

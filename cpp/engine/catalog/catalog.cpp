@@ -19,11 +19,13 @@ namespace daguai {
 #define DAGUAI_SEARCH_POLICY(name, rollouts)
 #define DAGUAI_MODEL_SEARCH_POLICY(name, rollouts, model, top)
 #define DAGUAI_INFERENCE_SEARCH_POLICY(name, rollouts, inference)
+#define DAGUAI_REPLY_SEARCH_POLICY(name, rollouts, model, top, plies)
 #include <daguai/catalog/policies.def>
 #undef DAGUAI_RULE_POLICY
 #undef DAGUAI_SEARCH_POLICY
 #undef DAGUAI_MODEL_SEARCH_POLICY
 #undef DAGUAI_INFERENCE_SEARCH_POLICY
+#undef DAGUAI_REPLY_SEARCH_POLICY
 
 namespace {
 
@@ -96,6 +98,13 @@ PolicyEntry model_search_entry(const char* name, int rollouts, const char* model
   return e;
 }
 
+PolicyEntry reply_search_entry(const char* name, int rollouts, const char* model, int top,
+                               int plies) {
+  PolicyEntry e = model_search_entry(name, rollouts, model, top);
+  e.budget.model_plies = plies;
+  return e;
+}
+
 PolicyEntry inference_search_entry(const char* name, int rollouts, Inference inference) {
   PolicyEntry e = search_entry(name, rollouts);
   e.budget.inference = inference;
@@ -110,11 +119,14 @@ std::vector<PolicyEntry> make_catalog() {
   model_search_entry(#name, rollouts, model, top),
 #define DAGUAI_INFERENCE_SEARCH_POLICY(name, rollouts, inference) \
   inference_search_entry(#name, rollouts, Inference::inference),
+#define DAGUAI_REPLY_SEARCH_POLICY(name, rollouts, model, top, plies) \
+  reply_search_entry(#name, rollouts, model, top, plies),
 #include <daguai/catalog/policies.def>
 #undef DAGUAI_RULE_POLICY
 #undef DAGUAI_SEARCH_POLICY
 #undef DAGUAI_MODEL_SEARCH_POLICY
 #undef DAGUAI_INFERENCE_SEARCH_POLICY
+#undef DAGUAI_REPLY_SEARCH_POLICY
   };
   // the ids the layers below name (players/policy.hpp) are these lines of the list
   const std::pair<PolicyId, const char*> named[] = {{PolicyId::kRandom, "random"},

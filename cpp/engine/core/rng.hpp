@@ -34,6 +34,8 @@ enum class Stream : std::uint64_t {
   kExplore = 6,       // index = seat: the learner's exploration in self-play (learned.hpp)
   kContinuation = 7,  // self-play's continuation policies (run/self_play.hpp): index = seat
                       // for the draw from the pool, 6 (b + 1) + seat for branch b's play-out
+  kRolloutModel = 8,  // index = seat: the model's first decisions of a search's rollout in
+                      // world k (seed = the race's, game = k; search.cpp, model_plies)
 };
 
 // Stream::kPolicy's index of the search's incumbent (search.cpp): past every seat, so it never

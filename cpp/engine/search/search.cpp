@@ -37,6 +37,8 @@ void check_search_limits(const SearchConfig& cfg) {
   check_threads(cfg.threads, "search");
   if (cfg.max_candidates < 0) throw GameError("search: max_candidates must be >= 0");
   if (cfg.model_top < 0) throw GameError("search: model_top must be >= 0");
+  if (cfg.model_plies < 0 || cfg.model_plies > kMaxModelPlies)
+    throw GameError("search: model_plies must be in [0, " + std::to_string(kMaxModelPlies) + "]");
   if (!cfg.decide) throw GameError("search: the config has no rollout dispatcher");
   check_inference_settings(cfg.inference_worlds, cfg.inference_noise, cfg.inference_temperature);
   if (cfg.inference == Inference::kLearned && !cfg.log_prob)
@@ -257,11 +259,32 @@ class Race {
       const RoundResult& r = g.results().back();
       winner = r.forfeit_seat >= 0 ? -1 : r.winner;
     } else {
-      winner = rollout_round(g, cfg_.rollout, cfg_.decide, seed_, std::uint64_t(k), seats);
+      if (cfg_.model_plies > 0 && cfg_.incumbent != kNoPolicy) model_replies(g, k, rounds, seats);
+      if (g.results().size() > rounds || g.match_over()) {
+        const RoundResult& r = g.results().back();
+        winner = r.forfeit_seat >= 0 ? -1 : r.winner;
+      } else {
+        winner = rollout_round(g, cfg_.rollout, cfg_.decide, seed_, std::uint64_t(k), seats);
+      }
     }
     outcome_[std::size_t(i)][std::size_t(k)] =
         std::int8_t(winner < 0 ? 0 : (winner == team_ ? 1 : -1));
     value_[std::size_t(i)][std::size_t(k)] = g.results().back().scores[std::size_t(v_.seat)];
+  }
+
+  // The first cfg.model_plies decisions after the candidate, by the incumbent policy, each
+  // seat on its stream (seed, k, kRolloutModel, seat), until the round ends.
+  void model_replies(GameState& g, int k, std::size_t rounds, Seats& seats) {
+    for (int s = 0; s < kSeats; ++s) {
+      seats.rng[std::size_t(s)] =
+          Rng::stream(seed_, std::uint64_t(k), Stream::kRolloutModel, std::uint64_t(s));
+      seats.scratch[std::size_t(s)].forget_plan();
+    }
+    for (int j = 0; j < cfg_.model_plies && !g.match_over() && g.results().size() == rounds; ++j) {
+      const int seat = g.current_player();
+      g.apply_trusted(cfg_.decide(cfg_.incumbent, PolicyView(g), seats.rng[std::size_t(seat)],
+                                  seats.scratch[std::size_t(seat)]));  // a policy's choice: legal
+    }
   }
 
   const InfoState& v_;

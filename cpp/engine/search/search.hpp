@@ -66,6 +66,10 @@ struct SearchConfig {
   // expert: the network's best candidates; docs/search.md "expert"). 0: pimc's selection.
   int model_top = 0;
   RankFn rank = nullptr;
+  // With an incumbent policy: the first model_plies decisions of every rollout (after the
+  // candidate) are the incumbent policy's, the rest the rollout policy's (the expert's
+  // rollouts begin with the network's replies; docs/search.md "expert_net8"). 0: none.
+  int model_plies = 0;
   // How `rollout` is played: the catalog's rollout_decide (catalog/catalog.hpp), which
   // refuses a search policy; the catalog and the bindings set it.
   DecideFn decide = nullptr;
@@ -87,6 +91,7 @@ struct SearchConfig {
 // Limits of one search (docs/errors.md): budgets in rollouts, and the worlds of one candidate.
 constexpr long kMaxRollouts = 1L << 24;
 constexpr double kMaxSearchMs = 3600.0 * 1000.0;
+constexpr int kMaxModelPlies = 1000;
 
 struct CandidateStats {
   Action action;
