@@ -164,6 +164,7 @@ def test_snapshots_are_the_evaluated_models_and_export_averages_them(tmp_path):
     run = tmp_path / "run"
     (run / "snapshots").mkdir(parents=True)
     (run / "snapshots" / "notes.txt").write_text("not a snapshot")  # left alone
+    (run / "snapshots" / "step999.dgn").write_text("an earlier run's")  # a new run removes it
     s = train(run, cfg, minutes=5, max_frames=2_500, resume=False, keep_snapshots=3)
     kept = snapshots(run)
     evaluated = [json.loads(line)["step"] for line in (run / "evals.jsonl").read_text().splitlines()]

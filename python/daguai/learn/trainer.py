@@ -45,6 +45,7 @@ from .config import (
     check_minutes,
     check_run_dir,
     config_json,
+    snapshots,
 )
 from .model import QNet
 from .runfiles import export, keep_snapshot
@@ -241,14 +242,16 @@ class _RunState:
 
 
 def _open(out: Path, config: TrainConfig | None, resume: bool) -> tuple[TrainConfig, dict[str, Any] | None]:
-    """The run's checked configuration and its checkpoint (None for a new run, whose logs of
-    an earlier run in ``out`` are removed)."""
+    """The run's checked configuration and its checkpoint (None for a new run, whose logs and
+    snapshots of an earlier run in ``out`` are removed)."""
     ckpt_path = out / _CHECKPOINT
     if not (resume and ckpt_path.exists()):
         import shutil
 
         shutil.rmtree(out / "tb", ignore_errors=True)
         (out / "evals.jsonl").unlink(missing_ok=True)
+        for _, old in snapshots(out):
+            old.unlink()
         return (config or TrainConfig()).check(), None
     ckpt = _load_checkpoint(ckpt_path)
     saved = ckpt["config"]
