@@ -254,18 +254,14 @@ class Race {
     const std::size_t rounds = g.results().size();
     g.stop_after_this_round();                  // a rollout reads this round's result only
     g.apply_trusted(actions_[std::size_t(i)]);  // a legal action of the world's state
+    // the model's replies stop by themselves when the round is over
+    if (cfg_.model_plies > 0 && cfg_.incumbent != kNoPolicy) model_replies(g, k, rounds, seats);
     int winner;
     if (g.results().size() > rounds || g.match_over()) {
       const RoundResult& r = g.results().back();
       winner = r.forfeit_seat >= 0 ? -1 : r.winner;
     } else {
-      if (cfg_.model_plies > 0 && cfg_.incumbent != kNoPolicy) model_replies(g, k, rounds, seats);
-      if (g.results().size() > rounds || g.match_over()) {
-        const RoundResult& r = g.results().back();
-        winner = r.forfeit_seat >= 0 ? -1 : r.winner;
-      } else {
-        winner = rollout_round(g, cfg_.rollout, cfg_.decide, seed_, std::uint64_t(k), seats);
-      }
+      winner = rollout_round(g, cfg_.rollout, cfg_.decide, seed_, std::uint64_t(k), seats);
     }
     outcome_[std::size_t(i)][std::size_t(k)] =
         std::int8_t(winner < 0 ? 0 : (winner == team_ ? 1 : -1));
