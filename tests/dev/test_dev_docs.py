@@ -31,6 +31,7 @@ from ray_helpers import free_port, loopback_head
 ROOT = Path(__file__).resolve().parents[2]
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 PKG_PARENT = os.path.dirname(os.path.dirname(os.path.abspath(daguai.__file__)))
+OPTION = re.compile(r"(?<![\w-])(--[a-z][a-z-]*)")  # a long option named in a command line
 MARK = re.compile(r"<!--\s*docs-test:\s*(\S+)\s*(.*?)\s*-->")
 BIG_INT = re.compile(r"(?<![\w.:=/-])(\d{1,3}(?:_\d{3})+|\d{4,})(?![\w.])")
 
@@ -135,7 +136,7 @@ def _skipped_commands(code: str) -> list[tuple[str, str]]:
         elif not continued:
             command = None
         if command is not None:
-            found += [(command, o) for o in re.findall(r"(?<![\w-])(--[a-z][a-z-]*)", body)]
+            found += [(command, o) for o in OPTION.findall(body)]
         continued = body.rstrip().endswith("\\")
     return found
 
@@ -155,7 +156,7 @@ def _synopses() -> list:
                 m = re.match(r"\s*daguai\s+(\S+)", text)
                 if m:  # a new synopsis line: a command, or options of daguai itself
                     command = "" if m.group(1).startswith("-") else m.group(1)
-                for option in re.findall(r"(?<![\w-])(--[a-z][a-z-]*)", text):
+                for option in OPTION.findall(text):
                     if command is not None:
                         cases.append(
                             pytest.param(command, option, id=f"{page.name}:{line}:{command}{option}")
