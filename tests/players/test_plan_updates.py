@@ -101,11 +101,14 @@ def test_updated_plan_is_the_plan_made_from_scratch(case):
 @given(rules=play_rules(), level=st.sampled_from(LEVELS), data=st.data())
 def test_planner_makes_the_reference_s_plans_at_both_tables(rules, level, data):
     """Found: the planner's plan of a random hand is the reference planner's, play for play
-    (kinds, keys, info bytes: the two-deck bit of 4p2d, R18), at 6p3d and 4p2d."""
+    (kinds, keys, info bytes: the two-deck bit of 4p2d, R18), at 6p3d and 4p2d; and the count
+    the learned player's features read, made without writing the plays, is its length."""
     faces = data.draw(hand_st(2 if rules.table == "4p2d" else 3))
     hand = Hand.from_faces(faces)
     fast, _ = _testing.heuristic_plan(hand, level, rules._core)
-    assert fast == _testing.heuristic_plan_reference(hand, level, rules._core), (str(hand), level)
+    reference = _testing.heuristic_plan_reference(hand, level, rules._core)
+    assert fast == reference, (str(hand), level)
+    assert _testing.heuristic_plan_size(hand, level, rules._core) == len(reference), (str(hand), level)
 
 
 @settings(deadline=None, max_examples=60, suppress_health_check=[HealthCheck.too_slow])

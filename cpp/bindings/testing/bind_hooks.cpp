@@ -159,6 +159,13 @@ void bind_testing_hooks(py::module_& t) {
       py::arg("hand"), py::arg("level"), py::arg("rules"),
       "The heuristic policy's plan for the hand (its plays), and whether it claims to be minimal.");
   t.def(
+      "heuristic_plan_size",
+      [](py::handle hand, py::handle level, const Rules& rules) {
+        return heuristic_plan_size(to_cards(hand, table_of(rules), "hand"), to_level(level), rules);
+      },
+      py::arg("hand"), py::arg("level"), py::arg("rules"),
+      "The number of plays of the heuristic's plan for the hand, counted without writing them.");
+  t.def(
       "plan_updates",
       [](const py::sequence& hands, const py::sequence& levels, const Rules& rules, bool exact) {
         if (py::len(hands) != py::len(levels)) throw py::value_error("one level per hand");

@@ -31,14 +31,27 @@ const std::vector<ObsSlice>& obs_slices() {
   return kSlices;
 }
 
-namespace {}  // namespace
+namespace {
 
-// 54 face counts, read from the 2-bit fields (Cards layout).
+// The four 2-bit counts of a rank byte as floats, in face order (Cards layout).
+struct ByteCounts {
+  float v[256][4]{};
+  constexpr ByteCounts() {
+    for (int b = 0; b < 256; ++b)
+      for (int i = 0; i < 4; ++i) v[b][i] = float((b >> (2 * i)) & 3);
+  }
+};
+constexpr ByteCounts kByteCounts{};
+
+}  // namespace
+
+// 54 face counts, read from the rank bytes (Cards layout): four faces a byte, then the jokers.
 void put_counts(const Cards& c, float* out) {
-  std::uint64_t w = c.lo;
-  for (int f = 0; f < 32; ++f, w >>= 2) out[f] = float(w & 3);
-  w = c.hi;
-  for (int f = 32; f < kNumFaces; ++f, w >>= 2) out[f] = float(w & 3);
+  for (int b = 0; b < 8; ++b) std::memcpy(out + 4 * b, kByteCounts.v[(c.lo >> (8 * b)) & 0xFF], 16);
+  for (int b = 0; b < 5; ++b)
+    std::memcpy(out + 32 + 4 * b, kByteCounts.v[(c.hi >> (8 * b)) & 0xFF], 16);
+  out[52] = float(c.sj());
+  out[53] = float(c.bj());
 }
 
 namespace {
@@ -116,22 +129,33 @@ int single_face_of(const Cards& c) {
   return 0;
 }
 
-// Canonical order within an abstract id: smaller is preferred. `power` = rank powers at the
-// level (R4); counts per rank come from the rank bytes (Cards layout).
-inline std::uint64_t canonical_score(const Play& p, const std::uint8_t* power, int level) {
-  int sum = 0;
-  for (int r = 0; r < kNumRanks; ++r) {
-    sum += p.cards.rank_count(r) * power[r];
+// The powers of the ranks (R4) at a level as two multipliers, byte 7 - i of `lo` the power of
+// rank i, of `hi` the power of rank 8 + i: byte 7 of count bytes (Cards::byte_counts) times
+// the multiplier is the sum of count x power over the bytes. No byte of the product carries:
+// an action holds at most five cards and a rank's power is at most 12, so every byte's sum of
+// products is at most 60.
+struct PowerWeights {
+  std::uint64_t lo = 0, hi = 0;
+  explicit PowerWeights(int level) {
+    for (int i = 0; i < 8; ++i) lo |= std::uint64_t(rank_power(i, level)) << (8 * (7 - i));
+    for (int i = 0; i < kNumRanks - 8; ++i)
+      hi |= std::uint64_t(rank_power(8 + i, level)) << (8 * (7 - i));
   }
-  sum += p.cards.sj() * kSJPower + p.cards.bj() * kBJPower;
+};
+
+// Canonical order within an abstract id: smaller is preferred. The sum of the card powers
+// (R4: jokers 13 and 14), then the level cards, then the BJs.
+inline std::uint64_t canonical_score(const Play& p, const PowerWeights& w, int level) {
+  const int natural = int((Cards::byte_counts(p.cards.lo) * w.lo) >> 56) +
+                      int((Cards::byte_counts(p.cards.hi & Cards::kHiNatural) * w.hi) >> 56);
+  const int sum = natural + p.cards.sj() * kSJPower + p.cards.bj() * kBJPower;
   const int level_cards = p.cards.rank_count(level);
   return (std::uint64_t(sum) << 40) | (std::uint64_t(level_cards) << 32) |
          (std::uint64_t(p.cards.bj()) << 28);
 }
 
-}  // namespace
-
-int abstract_id(const Action& a, int level) {
+// abstract_id's body, inlined into abstract_mask's loop (the id does not depend on the level).
+inline int abstract_id_of(const Action& a) {
   switch (a.type) {
     case ActionType::kPass:
       return 0;
@@ -178,27 +202,41 @@ int abstract_id(const Action& a, int level) {
     default:
       break;
   }
-  (void)level;
   return 0;
+}
+
+}  // namespace
+
+int abstract_id(const Action& a, int level) {
+  (void)level;
+  return abstract_id_of(a);
 }
 
 void abstract_mask(const std::vector<Action>& actions, int level, std::uint8_t* mask,
                    std::int32_t* index) {
-  std::memset(mask, 0, kNumAbstract);
+  std::memset(mask, 0, kNumAbstract);  // 0: unseen, 1: one action seen, 2: best[id] is scored
+  std::memset(index, 0xFF, sizeof(std::int32_t) * kNumAbstract);  // -1
   std::uint64_t best[kNumAbstract];
-  std::uint8_t power[kNumRanks];
-  for (int r = 0; r < kNumRanks; ++r) power[r] = std::uint8_t(rank_power(r, level));
-  for (int i = 0; i < kNumAbstract; ++i) index[i] = -1;
+  const PowerWeights power(level);
   for (std::size_t k = 0; k < actions.size(); ++k) {
     const Action& a = actions[k];
-    const int id = abstract_id(a, level);
-    const std::uint64_t score = canonical_score(a.play, power, level);
-    if (!mask[id] || score < best[id]) {  // first in the documented order wins ties
+    const int id = abstract_id_of(a);
+    if (!mask[id]) {  // the first of an id: scored only if another action shares the id
       mask[id] = 1;
+      index[id] = std::int32_t(k);
+      continue;
+    }
+    if (mask[id] == 1) {
+      best[id] = canonical_score(actions[std::size_t(index[id])].play, power, level);
+      mask[id] = 2;
+    }
+    const std::uint64_t score = canonical_score(a.play, power, level);
+    if (score < best[id]) {  // the first in the documented order wins ties
       best[id] = score;
       index[id] = std::int32_t(k);
     }
   }
+  for (int i = 0; i < kNumAbstract; ++i) mask[i] = mask[i] != 0;
 }
 
 Action action_from_abstract(const std::vector<Action>& legal, int level, int id) {

@@ -13,8 +13,7 @@ void action_features(const Action& a, const Cards& hand, int level, const Rules&
   put_counts(after, out + kActionHandAfter);
   out[kActionHeuristic] = heuristic ? 1.0f : 0.0f;
   out[kActionLeft] = float(after.size()) / float(kHandSize);
-  out[kActionPlan] =
-      after.empty() ? 0.0f : float(heuristic_plan(after, level, rules).plays.size()) / 10.0f;
+  out[kActionPlan] = after.empty() ? 0.0f : float(heuristic_plan_size(after, level, rules)) / 10.0f;
   out[kActionOut] = after.empty() ? 1.0f : 0.0f;
 }
 

@@ -280,6 +280,19 @@ HeuristicPlan heuristic_plan(const Cards& hand, int level, const Rules& rules) {
   return plan;
 }
 
+int heuristic_plan_size(const Cards& hand, int level, const Rules& rules) {
+  // build()'s steps, counted: the combinations the planner takes, then the units of up to three
+  // of each rank left (push_rank_units), then the control units (add_control_units)
+  Planner planner(hand, level, rules);
+  int n = 0;
+  for (Play combo; planner.best_combo(&combo) > 0; ++n) {
+    planner.work -= combo.cards;
+    planner.recount();
+  }
+  for (unsigned x = planner.held; x; x &= x - 1) n += (planner.cnt.count(__builtin_ctz(x)) + 2) / 3;
+  return n + (hand.rank_count(level) + 2) / 3 + hand.sj() + hand.bj();
+}
+
 void plan_hand(const Cards& hand, int level, const Rules& rules, std::vector<Play>* plan) {
   Planner(hand, level, rules).build(hand, plan);
 }

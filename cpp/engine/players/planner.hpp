@@ -21,6 +21,9 @@ struct HeuristicPlan {
   bool minimal = false;
 };
 HeuristicPlan heuristic_plan(const Cards& hand, int level, const Rules& rules);
+// The number of plays of heuristic_plan(hand, level, rules), without writing them (the learned
+// player's features read only the count, for every candidate of a decision).
+int heuristic_plan_size(const Cards& hand, int level, const Rules& rules);
 // The same plays into *plan (reused storage: the heuristic replans at most decisions).
 void plan_hand(const Cards& hand, int level, const Rules& rules, std::vector<Play>* plan);
 // What a plan was made from, so that the next plan of the same seat can reuse it (the
