@@ -25,6 +25,17 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def token_env(folder: Path, env: dict[str, str]) -> dict[str, str]:
+    """``env`` with Ray's token authentication on and a token of its own: HOME in ``folder``
+    (Ray reads ``~/.ray/auth_token``), the token generated there, so neither the user's home
+    nor a token left by an earlier run is used. Without a token file, ``RAY_AUTH_MODE=token``
+    stops the head ("no authentication token was found")."""
+    env = {**env, "HOME": str(folder), "RAY_AUTH_MODE": "token"}
+    subprocess.run([sys.executable, "-m", "ray.scripts.scripts", "get-auth-token", "--generate"],
+                   cwd=folder, env=env, capture_output=True, check=True, timeout=120)
+    return env
+
+
 @contextmanager
 def loopback_head(folder: Path, env: dict[str, str], head_args: list[str] | None = None,
                   port: int | None = None) -> Iterator[int]:

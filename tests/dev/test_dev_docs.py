@@ -202,13 +202,20 @@ def test_ray_cluster_recipe_on_loopback(tmp_path):
     assert len(driver) == 1, code
     port = free_port()
     head_line = next(x.split("#")[0].strip() for x in code.splitlines() if "--head" in x)
-    env = _env()
+    # HOME in the test's folder: the token the recipe generates (~/.ray/auth_token) is read there
+    # by the head and the driver, and the user's own home is not touched
+    env = _env(HOME=str(tmp_path))
     # the environment the recipe asks for on every node and the driver
     for assignment in re.findall(r"\b(RAY_[A-Z_]+=\S+)", code):
         key, value = assignment.split("=", 1)
         env[key] = value
     head_args = shlex.split(head_line.replace("6379", str(port)))
     assert head_args[:3] == ["ray", "start", "--head"], head_line
+    for line in code.splitlines():  # the recipe's other ray commands before the head (the token)
+        words = shlex.split(line.split("#")[0].split(">")[0])
+        if words[:2] == ["ray", "get-auth-token"]:
+            subprocess.run([sys.executable, "-m", "ray.scripts.scripts", *words[1:]], cwd=tmp_path,
+                           env=env, capture_output=True, check=True, timeout=120)
     with loopback_head(tmp_path, env, head_args[1:], port):
         cmd = shrink(
             re.sub(r"^(?:RAY_[A-Z_]+=\S+\s+)+", "", driver[0]).replace("HEAD_IP:6379", f"127.0.0.1:{port}")

@@ -261,7 +261,7 @@ def test_a_loopback_ray_cluster_makes_the_same_shards(tmp_path):
     """--ray: the labeller on a Ray cluster (a head on 127.0.0.1, the command line as a user
     runs it) makes the shards of one local process, and resumes a folder made locally."""
     pytest.importorskip("ray")
-    from ray_helpers import loopback_head
+    from ray_helpers import loopback_head, token_env
 
     cfg = LabelConfig(games=3, seed=21, teacher="pimc24", shard_games=1)
     label(tmp_path / "one", cfg)
@@ -269,7 +269,7 @@ def test_a_loopback_ray_cluster_makes_the_same_shards(tmp_path):
     shutil.copytree(tmp_path / "one", tmp_path / "ray")
     for k in (1, 2):
         shard_path(tmp_path / "ray", k).unlink()
-    env = {**os.environ, "PYTHONPATH": str(DAGUAI_HOME), "RAY_AUTH_MODE": "token"}
+    env = token_env(tmp_path, {**os.environ, "PYTHONPATH": str(DAGUAI_HOME)})
     env.pop("RAY_ADDRESS", None)
     with loopback_head(tmp_path, env) as port:
         p = subprocess.run([sys.executable, "-m", "daguai", "label", str(tmp_path / "ray"), "--games", "3",
