@@ -204,9 +204,9 @@ def measures(tiny: bool) -> list[Measure]:
         Measure("learned integer pass (AVX2, a decision)", _network("integer", 4), kn[0], kn[1],
                 None, f"repeat_network, 4 heuristic rounds' decisions x {kn[1]} minus x 0"),
         *(
-            Measure(f"a {p} decision (default budget)", _SEARCH.format(points=ks[1], policy=p), ks[0],
-                    ks[1], ks[1] - ks[0], f"{ks[1]} seeded decision points minus 0")
-            for p in ("pimc", "expert")
+            Measure(f"{article} {p} decision (default budget)", _SEARCH.format(points=ks[1], policy=p),
+                    ks[0], ks[1], ks[1] - ks[0], f"{ks[1]} seeded decision points minus 0")
+            for article, p in (("a", "pimc"), ("an", "expert"), ("an", "expert_net8"))
         ),
     ]
 
