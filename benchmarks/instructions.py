@@ -138,6 +138,7 @@ def _network(kind: str, rounds: int) -> str:
 def measures(tiny: bool) -> list[Measure]:
     """The rows of the table; ``tiny`` shrinks every amount of work (a check, not a figure)."""
     r = (2, 4) if tiny else (20, 1_020)
+    rl = max(1, (r[1] - r[0]) // 5)  # rounds of the learned player
     k = (0, 1) if tiny else (0, 20)
     kc = (0, 2) if tiny else (0, 400)
     nc = (0, 100) if tiny else (0, 100_000)
@@ -197,6 +198,9 @@ def measures(tiny: bool) -> list[Measure]:
         rounds("random"),
         rounds("greedy"),
         rounds("heuristic"),
+        # a learned round costs about 60 heuristic rounds: a fifth of the rounds
+        Measure("a round, learned x6", _rounds("learned"), r[0], r[0] + rl, rl,
+                f"simulate, n = {r[0] + rl:,} minus n = {r[0]}"),
         op("a heuristic decision (2+ legal actions)", 5, 3, kd, "heuristic rounds"),
         op("a learned decision (2+ legal actions)", 5, 3, k, "heuristic rounds", "learned"),
         Measure("learned float pass (a decision)", _network("float", 4), kn[0], kn[1], None,
