@@ -25,14 +25,20 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def ray_cli(folder: Path, env: dict[str, str], *args: str) -> None:
+    """Run the ``ray`` command line with ``args`` (this Python's Ray) in ``folder``; raise if it
+    fails."""
+    subprocess.run([sys.executable, "-m", "ray.scripts.scripts", *args], cwd=folder, env=env,
+                   capture_output=True, check=True, timeout=120)
+
+
 def token_env(folder: Path, env: dict[str, str]) -> dict[str, str]:
     """``env`` with Ray's token authentication on and a token of its own: HOME in ``folder``
     (Ray reads ``~/.ray/auth_token``), the token generated there, so neither the user's home
     nor a token left by an earlier run is used. Without a token file, ``RAY_AUTH_MODE=token``
     stops the head ("no authentication token was found")."""
     env = {**env, "HOME": str(folder), "RAY_AUTH_MODE": "token"}
-    subprocess.run([sys.executable, "-m", "ray.scripts.scripts", "get-auth-token", "--generate"],
-                   cwd=folder, env=env, capture_output=True, check=True, timeout=120)
+    ray_cli(folder, env, "get-auth-token", "--generate")
     return env
 
 

@@ -26,7 +26,7 @@ from pathlib import Path
 
 import daguai
 import pytest
-from ray_helpers import free_port, loopback_head
+from ray_helpers import free_port, loopback_head, ray_cli
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
@@ -214,8 +214,7 @@ def test_ray_cluster_recipe_on_loopback(tmp_path):
     for line in code.splitlines():  # the recipe's other ray commands before the head (the token)
         words = shlex.split(line.split("#")[0].split(">")[0])
         if words[:2] == ["ray", "get-auth-token"]:
-            subprocess.run([sys.executable, "-m", "ray.scripts.scripts", *words[1:]], cwd=tmp_path,
-                           env=env, capture_output=True, check=True, timeout=120)
+            ray_cli(tmp_path, env, *words[1:])
     with loopback_head(tmp_path, env, head_args[1:], port):
         cmd = shrink(
             re.sub(r"^(?:RAY_[A-Z_]+=\S+\s+)+", "", driver[0]).replace("HEAD_IP:6379", f"127.0.0.1:{port}")
