@@ -19,7 +19,7 @@ void bind_analyze(py::module_& m) {
       [](const GameState& g, int rollouts, double ms, int threads, const std::string& rollout,
          std::uint64_t seed, int max_candidates, int incumbent, const py::object& progress,
          const std::string& inference, int inference_worlds, double inference_noise,
-         double inference_temperature) {
+         double inference_temperature, int value_plies) {
         SearchConfig cfg = search_config();
         cfg.inference = parse_inference(inference);
         cfg.inference_worlds = inference_worlds;
@@ -30,6 +30,7 @@ void bind_analyze(py::module_& m) {
         cfg.threads = threads;
         cfg.rollout = parse_policy(rollout);
         cfg.max_candidates = max_candidates;
+        cfg.value_plies = value_plies;
         SearchProgress report;
         if (!progress.is_none())
           report = [&progress](double done, double total) {
@@ -45,6 +46,7 @@ void bind_analyze(py::module_& m) {
           // Python between the race's rounds.
           py::gil_scoped_release nogil;
           check_learned_inference(cfg.inference, g.rules().table);
+          if (value_plies > 0) cfg.value = value_function(g.rules().table);
           check_search_config(cfg);
           a = analyze_decision(g, cfg, seed, incumbent, report);
         }
@@ -61,10 +63,11 @@ void bind_analyze(py::module_& m) {
       py::arg("seed"), py::arg("max_candidates") = 0, py::arg("incumbent") = -1,
       py::arg("progress") = py::none(), py::arg("inference") = "none",
       py::arg("inference_worlds") = kInferenceWorlds, py::arg("inference_noise") = kHeuristicNoise,
-      py::arg("inference_temperature") = kLearnedTemperature,
+      py::arg("inference_temperature") = kLearnedTemperature, py::arg("value_plies") = 0,
       "Race the groups of equivalent actions of the seat to act (search.hpp analyze_decision): "
       "([(members, n, wins, draws, losses, score, round, values)], best, worlds, rounds, "
-      "rollouts, budget, groups).");
+      "rollouts, budget, groups). value_plies > 0: rollouts cut after that many decisions and "
+      "scored by the table's value network (SearchConfig::value; values in thousandths).");
 
   m.def(
       "_traced_decision",

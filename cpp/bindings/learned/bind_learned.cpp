@@ -13,6 +13,7 @@
 #include <daguai/learned/format.hpp>
 #include <daguai/learned/learned.hpp>
 #include <daguai/learned/models.hpp>
+#include <daguai/learned/value.hpp>
 #include <daguai/players/heuristic.hpp>
 
 namespace daguai::bind {
@@ -145,6 +146,68 @@ void bind_learned_play(py::module_& m) {
       "The file behind the policy name 'learned' at a table (R18; read on first use).");
 }
 
+// The value network of the search's worlds (value.hpp) and its inputs. Immutable after
+// construction: safe from any thread.
+void bind_value(py::module_& m) {
+  py::class_<ValueNet>(m, "ValueNet",
+                       "A value network read from a .dgv file (cpp/engine/learned/value.hpp).")
+      .def_static(
+          "from_bytes",
+          [](py::handle b) {
+            if (!PyBytes_Check(b.ptr())) throw ModelError("value bytes must be bytes");
+            return ValueNet::from_bytes(b.cast<std::string>());
+          },
+          py::arg("data"), "Parse .dgv bytes (ModelError names the first problem).")
+      .def_static(
+          "from_file", [](py::handle p) { return ValueNet::from_file(to_text(p, "path")); },
+          py::arg("path"), "Read a .dgv file.")
+      .def(
+          "to_bytes", [](const ValueNet& n) { return py::bytes(n.to_bytes()); },
+          "The .dgv bytes (from_bytes(to_bytes()) is identical).")
+      .def_property_readonly("widths", &ValueNet::widths, "Hidden layer widths.")
+      .def_property_readonly("meta", &ValueNet::meta, "The file's metadata (JSON text).")
+      .def(
+          "evaluate",
+          [](const ValueNet& n, py::handle x) {
+            auto a = floats_arg(x, "x", 2, kWorldFeatures);
+            py::array_t<float> v(a.shape(0));
+            for (py::ssize_t r = 0; r < a.shape(0); ++r)
+              v.mutable_data()[r] = n.evaluate(a.data() + r * kWorldFeatures);
+            return v;
+          },
+          py::arg("x"), "The estimate of each row of x: float32[n, WORLD_FEATURES].")
+      .def(
+          "value",
+          [](const ValueNet& n, const GameState& g, int seat) {
+            const Guard guard(&g);
+            return n.value(g, seat);
+          },
+          py::arg("game"), py::arg("seat"),
+          "The estimated score change of `seat` in the game's round from here (every hand read).");
+  harden<ValueNet>(m, "ValueNet");
+  m.def(
+      "world_features",
+      [](const GameState& g, int seat) {
+        const Guard guard(&g);
+        std::vector<float> x(kWorldFeatures);
+        encode_world_features(g, seat, x.data());
+        return column(x);
+      },
+      py::arg("game"), py::arg("seat"),
+      "The value network's inputs for `seat` (float32[WORLD_FEATURES]): its observation, then "
+      "the other seats' hands (every hand is read: a world's, not a view's).");
+  m.def(
+      "_set_builtin_value",
+      [](py::handle p, py::handle table) {
+        const std::string name = to_text(table, "table");
+        const Table* t = table_named(name.c_str());
+        if (!t) throw GameError("_set_builtin_value: unknown table '" + name + "'");
+        set_builtin_value(to_text(p, "path"), t->kind);
+      },
+      py::arg("path"), py::arg("table") = "6p3d",
+      "The value network of the search's worlds at a table (R18; read on first use).");
+}
+
 }  // namespace
 
 void bind_learned(py::module_& core) {
@@ -159,8 +222,12 @@ void bind_learned(py::module_& core) {
   m.attr("MAX_MODEL_WIDTH") = kMaxModelWidth;
   m.attr("MAX_MODEL_META") = kMaxModelMeta;
 
+  m.attr("WORLD_FEATURES") = kWorldFeatures;
+  m.attr("VALUE_VERSION") = kValueVersion;
+
   bind_network(m);
   bind_learned_play(m);
+  bind_value(m);
 }
 
 }  // namespace daguai::bind

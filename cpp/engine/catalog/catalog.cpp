@@ -10,6 +10,7 @@
 #include <daguai/io/encode.hpp>
 #include <daguai/learned/learned.hpp>
 #include <daguai/learned/models.hpp>
+#include <daguai/learned/value.hpp>
 
 namespace daguai {
 
@@ -103,6 +104,12 @@ PolicyEntry reply_search_entry(const char* name, int rollouts, const char* model
   PolicyEntry e = model_search_entry(name, rollouts, model, top);
   e.budget.model_plies = plies;
   return e;
+}
+
+// The estimate of the value network set for g's table (a ValueFn, search.hpp); 0 without one.
+double model_value(const GameState& g, int seat) {
+  const auto net = builtin_value(g.table().kind);
+  return net ? double(net->value(g, seat)) : 0.0;
 }
 
 PolicyEntry inference_search_entry(const char* name, int rollouts, Inference inference) {
@@ -274,6 +281,13 @@ void check_learned_inference(Inference mode, TableKind table) {
     throw GameError(
         "search: inference 'learned' needs a learned model for this table, and "
         "none is loaded");
+}
+
+ValueFn value_function(TableKind table) {
+  if (!builtin_value(table))
+    throw GameError(std::string("search: no value network is loaded for the table ") +
+                    table_of(table).name);
+  return &model_value;
 }
 
 SearchConfig search_config() {

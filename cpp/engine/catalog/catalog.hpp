@@ -65,6 +65,10 @@ TracedDecision traced_decision(PolicyId id, const GameState& g, std::uint64_t se
 // GameError when inference "learned" is asked for at a table without a learned network.
 void check_learned_inference(Inference mode, TableKind table);
 
+// The value network set for a table (learned/value.hpp set_builtin_value) as a search's ValueFn
+// (search.hpp SearchConfig::value; learned/value.hpp); GameError when the table has none.
+ValueFn value_function(TableKind table);
+
 // A search's default settings with the catalog's rollout dispatcher.
 SearchConfig search_config();
 // check_search_limits (search.hpp), and GameError for a search as the rollout policy.

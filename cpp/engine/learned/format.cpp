@@ -68,7 +68,7 @@ std::string io_problem(const std::string& what, const std::string& path) {
 
 }  // namespace
 
-std::string read_model_file(const std::string& path) {
+std::string read_model_file(const std::string& path, const char* magic) {
   // O_NONBLOCK: opening a FIFO must not wait for a writer; fstat of the open file (not of
   // the path) judges what is really read, a symlink's target included.
   Fd f{::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC)};
@@ -97,8 +97,10 @@ std::string read_model_file(const std::string& path) {
     if (n < 0) throw ModelError(io_problem("read", path));
     if (n == 0) break;  // the file shrank while read: the parser reports the truncation
     got += std::size_t(n);
-    if (got == 4 && std::memcmp(bytes.data(), "DGNN", 4) != 0)
-      throw ModelError("model file: '" + path + "' is not a .dgn file (bad magic)");
+    if (got == 4 && std::memcmp(bytes.data(), magic, 4) != 0)
+      throw ModelError("model file: '" + path + "' is not a " +
+                       (std::memcmp(magic, "DGNN", 4) == 0 ? ".dgn" : ".dgv") +
+                       " file (bad magic)");
   }
   bytes.resize(got);
   return bytes;

@@ -59,8 +59,9 @@ class DgnReader {
 
 // The bytes of the .dgn file at `path`, read only when it is a regular file (not a FIFO,
 // a device or a folder, also behind a symlink) of at most kMaxModelFile bytes that starts
-// with the magic: ModelError naming the problem before any read of its size.
+// with the magic ("DGNN"; a value network's file: "DGNV", value.hpp): ModelError naming the
+// problem before any read of its size.
 constexpr std::size_t kMaxModelFile = std::size_t(512) << 20;
-std::string read_model_file(const std::string& path);
+std::string read_model_file(const std::string& path, const char* magic = "DGNN");
 
 }  // namespace daguai

@@ -39,6 +39,8 @@ void check_search_limits(const SearchConfig& cfg) {
   if (cfg.model_top < 0) throw GameError("search: model_top must be >= 0");
   if (cfg.model_plies < 0 || cfg.model_plies > kMaxModelPlies)
     throw GameError("search: model_plies must be in [0, " + std::to_string(kMaxModelPlies) + "]");
+  if (cfg.value_plies < 0 || cfg.value_plies > kMaxModelPlies)
+    throw GameError("search: value_plies must be in [0, " + std::to_string(kMaxModelPlies) + "]");
   if (!cfg.decide) throw GameError("search: the config has no rollout dispatcher");
   check_inference_settings(cfg.inference_worlds, cfg.inference_noise, cfg.inference_temperature);
   if (cfg.inference == Inference::kLearned && !cfg.log_prob)
@@ -256,6 +258,16 @@ class Race {
     g.apply_trusted(actions_[std::size_t(i)]);  // a legal action of the world's state
     // the model's replies stop by themselves when the round is over
     if (cfg_.model_plies > 0 && cfg_.incumbent != kNoPolicy) model_replies(g, k, rounds, seats);
+    const int scale = cfg_.value ? kValueScale : 1;
+    if (cfg_.value) {
+      play_to_cut(g, k, rounds, seats);
+      if (!g.match_over() && g.results().size() == rounds) {  // cut: the network's estimate
+        const double v = cfg_.value(g, v_.seat);
+        outcome_[std::size_t(i)][std::size_t(k)] = std::int8_t(v > 0 ? 1 : v < 0 ? -1 : 0);
+        value_[std::size_t(i)][std::size_t(k)] = std::int32_t(std::lround(v * kValueScale));
+        return;
+      }
+    }
     int winner;
     if (g.results().size() > rounds || g.match_over()) {
       const RoundResult& r = g.results().back();
@@ -265,7 +277,21 @@ class Race {
     }
     outcome_[std::size_t(i)][std::size_t(k)] =
         std::int8_t(winner < 0 ? 0 : (winner == team_ ? 1 : -1));
-    value_[std::size_t(i)][std::size_t(k)] = g.results().back().scores[std::size_t(v_.seat)];
+    value_[std::size_t(i)][std::size_t(k)] =
+        g.results().back().scores[std::size_t(v_.seat)] * scale;
+  }
+
+  // cfg.value_plies decisions of the rollout policy, each seat on its rollout stream
+  // (seed, k, kPolicy, seat) as rollout_round's, until the round ends.
+  void play_to_cut(GameState& g, int k, std::size_t rounds, Seats& seats) {
+    seats.assign(cfg_.rollout);
+    seats.decide = cfg_.decide;
+    seats.start(seed_, std::uint64_t(k));
+    for (int j = 0; j < cfg_.value_plies && !g.match_over() && g.results().size() == rounds; ++j) {
+      const int seat = g.current_player();
+      g.apply_trusted(cfg_.decide(cfg_.rollout, PolicyView(g), seats.rng[std::size_t(seat)],
+                                  seats.scratch[std::size_t(seat)]));  // a policy's choice: legal
+    }
   }
 
   // The first cfg.model_plies decisions after the candidate, by the incumbent policy, each

@@ -49,6 +49,11 @@ constexpr PolicyId kNoPolicy = PolicyId(0xFFFF);
 // network's candidates by Q); empty when it ranks none (outside the play phase, no model).
 using RankFn = void (*)(PolicyId id, const PolicyView& view, PolicyScratch& scratch,
                         std::vector<Action>* ranked);
+// A value network's estimate of the round's score change of `seat` from g on, every hand read
+// (g is a sampled world): the catalog's model_value (learned/value.hpp).
+using ValueFn = double (*)(const GameState& g, int seat);
+// With a value, a rollout's values are kept in thousandths of a point (kValueScale).
+constexpr int kValueScale = 1000;
 
 // Settings of a search: a catalog entry of kind search carries its own
 // (catalog/policies.def: "pimc24" is the search with a budget of 24 rollouts).
@@ -70,6 +75,14 @@ struct SearchConfig {
   // candidate) are the incumbent policy's, the rest the rollout policy's (the expert's
   // rollouts begin with the network's replies; docs/search.md "expert_net8"). 0: none.
   int model_plies = 0;
+  // With a value: every rollout plays value_plies decisions of the rollout policy after the
+  // candidate (and the model's replies), then, unless its round is over, takes value(world,
+  // seat) as its value in place of playing to the end, and the value's sign as its outcome
+  // (docs/learning.md "A value for the search's worlds"). Every value of such a race
+  // (CandidateStats.values, score) is in thousandths of a point (kValueScale). nullptr:
+  // rollouts play to the end.
+  int value_plies = 0;
+  ValueFn value = nullptr;
   // How `rollout` is played: the catalog's rollout_decide (catalog/catalog.hpp), which
   // refuses a search policy; the catalog and the bindings set it.
   DecideFn decide = nullptr;

@@ -20,7 +20,7 @@ def _search(game: _GameLike, rollouts: int, ms: float, threads: int, rollout: st
             max_candidates: int = ..., incumbent: int = ...,
             progress: Callable[[float, float], Any] | None = ..., inference: str = ...,
             inference_worlds: int = ..., inference_noise: float = ...,
-            inference_temperature: float = ...,
+            inference_temperature: float = ..., value_plies: int = ...,
             ) -> tuple[list[tuple[list[Action], int, int, int, int, float, int, list[int]]],
                        int, int, int, int, int, int]: ...
 # (action, searched, race seed, [(arm, n, wins, draws, losses, score, round, values)], best,
