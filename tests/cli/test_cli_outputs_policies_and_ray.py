@@ -383,6 +383,21 @@ def test_ray_silent_server_times_out():
     assert spent < 110
 
 
+@pytest.mark.slow  # a whole process (seconds): CI runs it
+def test_ray_token_authentication_without_a_token_is_one_line(tmp_path):
+    """Found: with RAY_AUTH_MODE=token and no token file (Ray 2.60), --ray ended in a traceback
+    of ray.exceptions.AuthenticationError (exit 1)."""
+    pytest.importorskip("ray")
+    with socket.socket() as srv:
+        srv.bind(("127.0.0.1", 0))
+        srv.listen(64)
+        port = srv.getsockname()[1]
+        p = run("simulate", "--rounds", "10", "--ray", f"127.0.0.1:{port}", "--ray-timeout", "20",
+                timeout=120, HOME=str(tmp_path), RAY_AUTH_MODE="token")
+    one_error_line(p, "token authentication is on and no token was found")
+    assert not (tmp_path / ".ray").exists()
+
+
 def test_is_model_path_names_and_check_model_file_loads(tmp_path):
     """Telling a model path from a name reads nothing; loading is check_model_file's job (and
     a Bot's, a runner's): a missing file is a model path that fails to load."""

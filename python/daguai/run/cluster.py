@@ -73,6 +73,16 @@ def ray_init(address: str | None, timeout: float = RAY_TIMEOUT, quiet: bool = Fa
         raise RayConnectionError(message) from None
     except ConnectionError as exc:
         raise RayConnectionError(" ".join(str(exc).split())) from None
+    except Exception as exc:
+        # Ray's refusals that are not ConnectionErrors: token authentication on (RAY_AUTH_MODE)
+        # with no token found raises ray.exceptions.AuthenticationError before any connection
+        refused = getattr(getattr(ray, "exceptions", None), "AuthenticationError", None)
+        if refused is None or not isinstance(exc, refused):
+            raise
+        raise RayConnectionError(
+            f"cannot connect to the Ray cluster at {target or 'a local instance'}: token "
+            "authentication is on and no token was found (~/.ray/auth_token, RAY_AUTH_TOKEN_PATH "
+            "or RAY_AUTH_TOKEN; `ray get-auth-token --generate` makes one)") from None
     finally:
         timer.cancel()
     return ray
