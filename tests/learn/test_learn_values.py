@@ -166,6 +166,24 @@ def test_data_resumes_and_fit_writes_an_engine_file_of_its_best_epoch(tmp_path):
         load_data(tmp_path / "run")
 
 
+def test_a_folder_of_other_settings_or_a_damaged_shard_is_refused_by_name(tmp_path):
+    make_data(tmp_path / "d", 4, 5, every=10, shard_rounds=2)
+    for kw in ({"seed": 6}, {"every": 9}, {"table": "4p2d"}, {"shard_rounds": 4}):
+        args = {"rounds": 4, "seed": 5, "every": 10, "shard_rounds": 2, **kw}
+        rounds, seed = args.pop("rounds"), args.pop("seed")
+        with pytest.raises(ValueError, match="value-00000.npz: a shard of other settings"):
+            make_data(tmp_path / "d", rounds, seed, **args)
+    (tmp_path / "d" / "value-00001.npz").write_bytes(b"PK\x03\x04 not a zip")
+    with pytest.raises(ValueError, match="value-00001.npz: not a readable value shard"):
+        make_data(tmp_path / "d", 4, 5, every=10, shard_rounds=2)
+    with pytest.raises(ValueError, match="value-00001.npz: not a readable value shard"):
+        load_data(tmp_path / "d")
+    for kw in ({"rounds": 0}, {"shard_rounds": 0}, {"every": 0}, {"shard": 2, "shards": 2}):
+        args = {"rounds": 4, "every": 10, "shard_rounds": 2, **kw}
+        with pytest.raises(ValueError, match="must be"):
+            make_data(tmp_path / "e", args.pop("rounds"), 5, **args)
+
+
 @pytest.fixture
 def value_file(tmp_path):
     """A value network of constant output 0.25 as the 6p3d value network, then none again."""

@@ -10,8 +10,9 @@ score change (R13) of a seat when every seat plays on as a model (``learned`` by
   (from an offset drawn from the round's stream) is kept once, for one seat drawn from the same
   stream: its world features (``_core.learned.world_features``, float16: small counts and
   fractions), the round's score change of that seat and its team's outcome (+1, 0, -1). A shard
-  ``value-KKKKK.npz`` holds rounds K*N .. K*N+N-1, written to a temporary name and renamed; a
-  present shard is kept (resumable).
+  ``value-KKKKK.npz`` holds rounds K*N .. K*N+N-1 and its settings, written to a temporary
+  name and renamed; a present shard of the same settings is kept (resumable), one of others or
+  a damaged one raises ``ValueError`` naming the file.
 - **The network** (``fit``): an MLP (ReLU) regressed on the score change by mean squared
   error; rounds with index = 0 (mod 10) are held out (a round's positions are never split).
   ``RUN/value.dgv`` (the engine's format, ``cpp/engine/learned/value.hpp``) is the epoch with
@@ -89,22 +90,44 @@ def make_data(folder: str | os.PathLike[str], rounds: int, seed: int, *, model: 
               table: str = "6p3d", every: int = 8, shard_rounds: int = 200, shard: int | None = None,
               shards: int = 1) -> list[Path]:
     """Writes the shards of rounds 0 .. rounds-1 that are missing (those with index = shard mod
-    shards when ``shard`` is given, for a second process); returns every shard's path."""
+    shards when ``shard`` is given, for a second process); returns every shard's path. A present
+    shard of other settings (seed, table, every, model, rounds) raises ``ValueError`` naming it."""
+    for name, v, lo in (("rounds", rounds, 1), ("shard_rounds", shard_rounds, 1), ("shards", shards, 1),
+                        ("every", every, 1)):
+        if not isinstance(v, int) or v < lo:
+            raise ValueError(f"{name} must be an integer >= {lo}, got {v!r}")
+    if shard is not None and not (isinstance(shard, int) and 0 <= shard < shards):
+        raise ValueError(f"shard must be in [0, {shards}), got {shard!r}")
     out = Path(folder)
     out.mkdir(parents=True, exist_ok=True)
     paths = []
     for k in range((rounds + shard_rounds - 1) // shard_rounds):
         path = _shard(out, k)
         paths.append(path)
-        if path.exists() or (shard is not None and k % shards != shard):
+        games = range(k * shard_rounds, min(rounds, (k + 1) * shard_rounds))
+        settings = {"seed": seed, "table": table, "every": every, "model": model,
+                    "first": games[0], "last": games[-1]}
+        if path.exists():
+            _check_shard(path, settings)
             continue
-        parts = [value_round(seed, i, model, table, every)
-                 for i in range(k * shard_rounds, min(rounds, (k + 1) * shard_rounds))]
+        if shard is not None and k % shards != shard:
+            continue
+        parts = [value_round(seed, i, model, table, every) for i in games]
         merged = {name: np.concatenate([p[name] for p in parts]) for name in parts[0]}
         tmp = path.with_suffix(".tmp.npz")
-        np.savez(tmp, **merged, seed=np.int64(seed), every=np.int32(every))
+        np.savez(tmp, **merged, settings=np.array(json.dumps(settings, sort_keys=True)))
         os.replace(tmp, path)
     return paths
+
+
+def _check_shard(path: Path, settings: dict[str, Any]) -> None:
+    try:
+        with open(path, "rb") as fh, np.load(fh, allow_pickle=False) as z:  # fh closed on failure too
+            stored = json.loads(str(z["settings"]))
+    except Exception as exc:  # a damaged file or one of another kind: named, not kept
+        raise ValueError(f"{path}: not a readable value shard ({type(exc).__name__})") from None
+    if stored != settings:
+        raise ValueError(f"{path}: a shard of other settings ({stored}, this run: {settings})")
 
 
 def load_data(folder: str | os.PathLike[str]) -> dict[str, np.ndarray]:
@@ -114,8 +137,15 @@ def load_data(folder: str | os.PathLike[str]) -> dict[str, np.ndarray]:
         raise ValueError(f"{folder}: no value-KKKKK.npz shards")
     parts = []
     for f in files:
-        with np.load(f, allow_pickle=False) as z:
-            parts.append({n: z[n] for n in ("x", "seat", "y", "outcome", "ply", "game")})
+        try:
+            with open(f, "rb") as fh, np.load(fh, allow_pickle=False) as z:
+                part = {n: z[n] for n in ("x", "seat", "y", "outcome", "ply", "game")}
+        except Exception as exc:  # damaged, truncated, another kind of file: named
+            raise ValueError(f"{f}: not a readable value shard ({type(exc).__name__})") from None
+        k = len(part["y"])
+        if part["x"].shape != (k, WORLD_FEATURES) or any(len(v) != k for v in part.values()):
+            raise ValueError(f"{f}: arrays of inconsistent shapes")
+        parts.append(part)
     return {n: np.concatenate([p[n] for p in parts]) for n in parts[0]}
 
 
