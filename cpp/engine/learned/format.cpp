@@ -52,6 +52,38 @@ std::string DgnReader::bytes(std::size_t n, const char* what) {
   return s;
 }
 
+void read_versions(DgnReader& r, const char* file, std::uint32_t format, std::uint32_t version) {
+  if (const std::uint32_t f = r.u32("format"); f != format)
+    throw ModelError(std::string(file) + ": format " + std::to_string(f) +
+                     ", this engine reads format " + std::to_string(format));
+  if (const std::uint32_t v = r.u32("feature version"); v != version)
+    throw ModelError(std::string(file) + ": made for feature version " + std::to_string(v) +
+                     ", this engine computes version " + std::to_string(version));
+}
+
+std::vector<int> read_widths(DgnReader& r, const char* file) {
+  const std::uint32_t layers = r.u32("layers");
+  if (layers < 1 || layers > std::uint32_t(kMaxModelLayers))
+    throw ModelError(std::string(file) + ": " + std::to_string(layers) + " hidden layers (1.." +
+                     std::to_string(kMaxModelLayers) + " allowed)");
+  std::vector<int> widths;
+  for (std::uint32_t k = 0; k < layers; ++k) {
+    const std::uint32_t w = r.u32("widths");
+    if (w < 1 || w > std::uint32_t(kMaxModelWidth))
+      throw ModelError(std::string(file) + ": layer width " + std::to_string(w) + " (1.." +
+                       std::to_string(kMaxModelWidth) + " allowed)");
+    widths.push_back(int(w));
+  }
+  return widths;
+}
+
+std::string read_meta(DgnReader& r, const char* file) {
+  const std::uint32_t meta_len = r.u32("meta length");
+  if (meta_len > kMaxModelMeta)
+    throw ModelError(std::string(file) + ": metadata longer than 1 MiB");
+  return r.bytes(meta_len, "metadata");
+}
+
 namespace {
 
 // Closes a file descriptor on every way out.

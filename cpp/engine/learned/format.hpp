@@ -57,6 +57,17 @@ class DgnReader {
   std::size_t end_, pos_ = 0;
 };
 
+// The fields both network files (.dgn, and value.hpp's .dgv) read in the same way; `file` names
+// the kind in the messages ("model file", "value file").
+//   u32 format and u32 feature version, each the one this engine reads (ModelError "FILE: format
+//   F, this engine reads format W" / "FILE: made for feature version V, this engine computes
+//   version W");
+void read_versions(DgnReader& r, const char* file, std::uint32_t format, std::uint32_t version);
+//   u32 layers L (1..kMaxModelLayers), then L u32 widths (1..kMaxModelWidth);
+std::vector<int> read_widths(DgnReader& r, const char* file);
+//   u32 meta_len (at most kMaxModelMeta), then meta_len bytes.
+std::string read_meta(DgnReader& r, const char* file);
+
 // The bytes of the .dgn file at `path`, read only when it is a regular file (not a FIFO,
 // a device or a folder, also behind a symlink) of at most kMaxModelFile bytes that starts
 // with the magic ("DGNN"; a value network's file: "DGNV", value.hpp): ModelError naming the

@@ -8,6 +8,8 @@
 // same sums in the same order (R17: same seed, same game).
 #pragma once
 
+#include <algorithm>
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -16,6 +18,51 @@
 #include <daguai/learned/quantized.hpp>
 
 namespace daguai {
+
+// The float pass's pieces, shared by the Q-network's reference pass (network.cpp) and the value
+// network (value.hpp): weights turned input-major, the inner loop, the dense layers. Sums run in
+// input order, and the files that use them are compiled with -ffp-contract=off (CMakeLists.txt),
+// so every machine computes the same floats (R17).
+namespace detail {
+
+// Columns [col0, col0 + cols) of w, [out][in] row-major -> [cols][out] (input-major: the
+// weights from one input are contiguous).
+inline std::vector<float> transposed(const std::vector<float>& w, int out, int in, int col0,
+                                     int cols) {
+  std::vector<float> t(std::size_t(cols) * std::size_t(out));
+  for (int o = 0; o < out; ++o)
+    for (int i = 0; i < cols; ++i)
+      t[std::size_t(i) * std::size_t(out) + std::size_t(o)] =
+          w[std::size_t(o) * std::size_t(in) + std::size_t(col0 + i)];
+  return t;
+}
+
+// y[0..n) += x * w[0..n) (vectorizes over the outputs).
+inline void axpy(float* y, float x, const float* w, int n) {
+  for (int j = 0; j < n; ++j) y[j] += x * w[j];
+}
+
+// The dense layers w[k] (input-major, [in][out]) and b[k] applied to x[0..in): ReLU after each
+// but the last; the inputs that are 0 skipped, the others summed in input order. x and y hold
+// the widest layer; returns the last layer's first output.
+inline float forward_layers(std::vector<float>& x, std::vector<float>& y, int in,
+                            const std::vector<std::vector<float>>& w,
+                            const std::vector<std::vector<float>>& b) {
+  for (std::size_t k = 0; k < w.size(); ++k) {
+    const int out = int(b[k].size());
+    std::copy(b[k].begin(), b[k].end(), y.begin());
+    for (int i = 0; i < in; ++i)
+      if (x[std::size_t(i)] != 0.0f)
+        axpy(y.data(), x[std::size_t(i)], &w[k][std::size_t(i) * std::size_t(out)], out);
+    const bool hidden = k + 1 < w.size();
+    for (int j = 0; j < out; ++j)
+      x[std::size_t(j)] = hidden ? std::max(y[std::size_t(j)], 0.0f) : y[std::size_t(j)];
+    in = out;
+  }
+  return x[0];
+}
+
+}  // namespace detail
 
 class Network {
  public:
