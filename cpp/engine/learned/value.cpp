@@ -25,6 +25,12 @@ namespace {
 constexpr char kMagic[4] = {'D', 'G', 'N', 'V'};
 constexpr std::uint32_t kFormat = 1;
 
+// The largest file the format's limits allow fits under read_model_file's bound.
+constexpr std::size_t kMaxFloats =
+    std::size_t(kMaxModelWidth) * (kWorldFeatures + 1) +
+    std::size_t(kMaxModelLayers - 1) * kMaxModelWidth * (kMaxModelWidth + 1) + kMaxModelWidth + 1;
+static_assert(4 + 4 * (5 + kMaxModelLayers) + kMaxModelMeta + 4 * kMaxFloats + 8 <= kMaxModelFile);
+
 }  // namespace
 
 ValueNet ValueNet::from_bytes(const std::string& bytes) {
