@@ -202,6 +202,14 @@ def test_snapshots_are_the_evaluated_models_and_export_averages_them(tmp_path):
     cli = _cli(str(run), "--export", str(tmp_path / "cli.dgn"), "--average-from", str(first))
     assert cli.returncode == 0, cli.stderr
     assert _same_layers(read_dgn(tmp_path / "cli.dgn")[0], got)
+    # a resumed call without K keeps the run's own (3, written by the first call), not 8
+    assert (run / "snapshots.keep").read_text() == "3\n"
+    s2 = train(run, None, minutes=5, max_frames=s.frames + 1_500)
+    again = snapshots(run)
+    assert len(again) == 3 and again[-1][0] > kept[-1][0], (again, kept, s2.step)
+    (run / "snapshots.keep").write_text("many")
+    with pytest.raises(ValueError, match="snapshots.keep"):
+        train(run, None, minutes=5, max_frames=s2.frames + 500)
     # K = 0 keeps none: a resumed call adds no snapshot
-    train(run, None, minutes=5, max_frames=s.frames + 500, keep_snapshots=0)
-    assert snapshots(run) == kept
+    train(run, None, minutes=5, max_frames=s2.frames + 500, keep_snapshots=0)
+    assert snapshots(run) == again and (run / "snapshots.keep").read_text() == "0\n"

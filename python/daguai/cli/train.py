@@ -107,9 +107,9 @@ def _add_train(p: argparse.ArgumentParser) -> None:
                    help=f"the learner's torch threads (default {C.threads})")
     p.add_argument("--checkpoint-minutes", type=float, default=5.0, metavar="M",
                    help="minutes between checkpoints (default 5)")
-    p.add_argument("--snapshots", type=int_text, default=8, metavar="K",
+    p.add_argument("--snapshots", type=int_text, default=None, metavar="K",
                    help="keep each evaluated model as RUN/snapshots/stepN.dgn, the last K of them "
-                        "(default 8; 0: none)")
+                        "(default: a resumed run's own setting, else 8; 0: none)")
     p.add_argument("--average-from", type=int_text, default=None, metavar="STEP",
                    help="with --export: write the weight average of the snapshots of STEP and later "
                         "and the run's current network")
@@ -163,7 +163,8 @@ def _run_train(args: argparse.Namespace) -> int:
             raise Fail("--average-from goes with --export")
         check_minutes("--minutes", args.minutes)
         check_minutes("--checkpoint-minutes", args.checkpoint_minutes)
-        check_keep("--snapshots", args.snapshots)
+        if args.snapshots is not None:
+            check_keep("--snapshots", args.snapshots)
         widths = args.widths
         if args.init:
             widths = _init_widths(args.init)

@@ -48,7 +48,7 @@ from .config import (
     snapshots,
 )
 from .model import QNet
-from .runfiles import export, keep_snapshot
+from .runfiles import export, keep_snapshot, snapshots_to_keep
 
 # TrainConfig: from .config; export: from .runfiles (the run's files beside the loop)
 __all__ = ["TrainConfig", "TrainSummary", "train", "export"]
@@ -353,7 +353,7 @@ def _log_step(writer: Any, s: _RunState, loss: float, fps: float) -> None:
 def train(out: str | Path, config: TrainConfig | None = None, *, minutes: float = 10.0,
           max_frames: int | None = None, resume: bool = True, ray: str | None = None,
           progress: bool | str = False, checkpoint_minutes: float = 5.0,
-          command: str | None = None, keep_snapshots: int = 8) -> TrainSummary:
+          command: str | None = None, keep_snapshots: int | None = None) -> TrainSummary:
     """Train (or go on training) the learned player in run directory ``out``.
 
     Runs for ``minutes`` of wall time (or until the run has ``max_frames`` frames), then
@@ -364,13 +364,16 @@ def train(out: str | Path, config: TrainConfig | None = None, *, minutes: float 
     ``heuristic``) are logged to TensorBoard event files in ``out/tb`` and to
     ``out/evals.jsonl``; ``daguai train --plot out`` draws the curve. Each evaluated model is
     kept as ``out/snapshots/step{N}.dgn``, the last ``keep_snapshots`` of them (older ones are
-    deleted; 0: none kept), for :func:`export`'s ``average_from``.
+    deleted; 0: none kept), for :func:`export`'s ``average_from``; None: the run's own setting
+    when it resumes (the last call's, ``out/snapshots.keep``), else 8.
     """
     minutes = check_minutes("minutes", minutes)
-    keep_snapshots = check_keep("keep_snapshots", keep_snapshots)
+    if keep_snapshots is not None:
+        keep_snapshots = check_keep("keep_snapshots", keep_snapshots)
     checkpoint_minutes = check_minutes("checkpoint_minutes", checkpoint_minutes)
     out = check_run_dir(out)
     cfg, ckpt = _open(out, config, resume)
+    keep_snapshots = snapshots_to_keep(out, keep_snapshots, ckpt is not None)
     check_continuation(cfg)  # the pool's model files, before any actor starts
     torch.set_num_threads(cfg.threads)
     s = _state(cfg, ckpt, out / _CHECKPOINT)
