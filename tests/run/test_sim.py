@@ -12,7 +12,6 @@
 
 from __future__ import annotations
 
-import os
 import random
 import warnings
 
@@ -412,14 +411,9 @@ def test_plot(base, tmp_path):
 @pytest.mark.filterwarnings("ignore::DeprecationWarning")
 @pytest.mark.filterwarnings("ignore::FutureWarning")
 @pytest.mark.ray
-def test_ray_equals_local(base, tmp_path, monkeypatch):
+def test_ray_equals_local(base):
     ray = pytest.importorskip("ray")
     started = not ray.is_initialized()
-    # Ray (2.60) writes a token to ~/.ray/auth_token when it starts: not in the user's home;
-    # and ray.init sets RAY_AUTH_MODE=token (and more) in os.environ: put back afterwards, or
-    # the later tests' subprocesses ask for a token they do not have
-    monkeypatch.setenv("HOME", str(tmp_path))
-    environ = dict(os.environ)
     if started:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
@@ -449,8 +443,6 @@ def test_ray_equals_local(base, tmp_path, monkeypatch):
     finally:
         if started:
             ray.shutdown()
-        os.environ.clear()
-        os.environ.update(environ)
 
 
 def test_missing_optional_packages(base, tmp_path, monkeypatch):
