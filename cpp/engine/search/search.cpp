@@ -287,9 +287,14 @@ class Race {
     seats.assign(cfg_.rollout);
     seats.decide = cfg_.decide;
     seats.start(seed_, std::uint64_t(k));
-    for (int j = 0; j < cfg_.value_plies && !g.match_over() && g.results().size() == rounds; ++j) {
+    decisions(g, cfg_.rollout, cfg_.value_plies, rounds, seats);
+  }
+
+  // Up to n decisions of `policy` from the seats' streams and scratch, until the round ends.
+  void decisions(GameState& g, PolicyId policy, int n, std::size_t rounds, Seats& seats) const {
+    for (int j = 0; j < n && !g.match_over() && g.results().size() == rounds; ++j) {
       const int seat = g.current_player();
-      g.apply_trusted(cfg_.decide(cfg_.rollout, PolicyView(g), seats.rng[std::size_t(seat)],
+      g.apply_trusted(cfg_.decide(policy, PolicyView(g), seats.rng[std::size_t(seat)],
                                   seats.scratch[std::size_t(seat)]));  // a policy's choice: legal
     }
   }
@@ -302,11 +307,7 @@ class Race {
           Rng::stream(seed_, std::uint64_t(k), Stream::kRolloutModel, std::uint64_t(s));
       seats.scratch[std::size_t(s)].forget_plan();
     }
-    for (int j = 0; j < cfg_.model_plies && !g.match_over() && g.results().size() == rounds; ++j) {
-      const int seat = g.current_player();
-      g.apply_trusted(cfg_.decide(cfg_.incumbent, PolicyView(g), seats.rng[std::size_t(seat)],
-                                  seats.scratch[std::size_t(seat)]));  // a policy's choice: legal
-    }
+    decisions(g, cfg_.incumbent, cfg_.model_plies, rounds, seats);
   }
 
   const InfoState& v_;

@@ -32,16 +32,15 @@ KEEP_FILE = "snapshots.keep"
 
 
 def snapshots_to_keep(out: Path, keep: int | None, resuming: bool) -> int:
-    """How many snapshots this call keeps: ``keep`` when given, else the run's own setting when
-    it resumes (``out/snapshots.keep``), else 8; written back to ``out/snapshots.keep``. A
-    damaged file raises ``ValueError`` naming it."""
+    """How many snapshots this call keeps: ``keep`` when given (the caller checked it), else the
+    run's own setting when it resumes (``out/snapshots.keep``), else 8; written back to
+    ``out/snapshots.keep``. A damaged file raises ``ValueError`` naming it."""
     path = out / KEEP_FILE
     if keep is None:
         keep = 8
         if resuming and path.exists():
             text = path.read_text(encoding="utf-8", errors="replace").strip()
             keep = check_keep(str(path), int(text) if text.isdigit() and len(text) <= 6 else text)
-    keep = check_keep("keep_snapshots", keep)
     path.write_text(f"{keep}\n", encoding="utf-8")
     return keep
 

@@ -34,6 +34,7 @@ from typing import Any
 import numpy as np
 
 from .. import _core
+from ..checks import check_int
 from ..game import Game
 from ..rules import Rules
 
@@ -44,8 +45,7 @@ VALUE_VERSION = int(_core.learned.VALUE_VERSION)
 def value_round(seed: int, i: int, model: str = "learned", table: str = "6p3d",
                 every: int = 8) -> dict[str, np.ndarray]:
     """The kept positions of round ``i`` (see the module's docstring)."""
-    if every < 1:
-        raise ValueError(f"every must be >= 1, got {every}")
+    every = check_int(every, "every", 1)
     g = Game(seed, Rules(table=table).replace(max_rounds=1), game=i, start="random")
     state = g.state
     seats = int(state.seats)
@@ -92,12 +92,11 @@ def make_data(folder: str | os.PathLike[str], rounds: int, seed: int, *, model: 
     """Writes the shards of rounds 0 .. rounds-1 that are missing (those with index = shard mod
     shards when ``shard`` is given, for a second process); returns every shard's path. A present
     shard of other settings (seed, table, every, model, rounds) raises ``ValueError`` naming it."""
-    for name, v, lo in (("rounds", rounds, 1), ("shard_rounds", shard_rounds, 1), ("shards", shards, 1),
-                        ("every", every, 1)):
-        if not isinstance(v, int) or v < lo:
-            raise ValueError(f"{name} must be an integer >= {lo}, got {v!r}")
-    if shard is not None and not (isinstance(shard, int) and 0 <= shard < shards):
-        raise ValueError(f"shard must be in [0, {shards}), got {shard!r}")
+    rounds, shard_rounds, every = (check_int(v, name, 1) for v, name in (
+        (rounds, "rounds"), (shard_rounds, "shard_rounds"), (every, "every")))
+    shards = check_int(shards, "shards", 1)
+    if shard is not None:
+        shard = check_int(shard, "shard", 0, shards - 1)
     out = Path(folder)
     out.mkdir(parents=True, exist_ok=True)
     paths = []
@@ -120,12 +119,21 @@ def make_data(folder: str | os.PathLike[str], rounds: int, seed: int, *, model: 
     return paths
 
 
+def _read_shard(path: Path, names: tuple[str, ...]) -> dict[str, np.ndarray]:
+    """The arrays ``names`` of a shard, read without pickles; a damaged file or one of another
+    kind raises ``ValueError`` naming it (the file is closed on every way out)."""
+    try:
+        with open(path, "rb") as fh, np.load(fh, allow_pickle=False) as z:
+            return {n: z[n] for n in names}
+    except Exception as exc:
+        raise ValueError(f"{path}: not a readable value shard ({type(exc).__name__})") from None
+
+
 def _check_shard(path: Path, settings: dict[str, Any]) -> None:
     try:
-        with open(path, "rb") as fh, np.load(fh, allow_pickle=False) as z:  # fh closed on failure too
-            stored = json.loads(str(z["settings"]))
-    except Exception as exc:  # a damaged file or one of another kind: named, not kept
-        raise ValueError(f"{path}: not a readable value shard ({type(exc).__name__})") from None
+        stored = json.loads(str(_read_shard(path, ("settings",))["settings"]))
+    except json.JSONDecodeError:
+        raise ValueError(f"{path}: not a readable value shard (JSONDecodeError)") from None
     if stored != settings:
         raise ValueError(f"{path}: a shard of other settings ({stored}, this run: {settings})")
 
@@ -137,11 +145,7 @@ def load_data(folder: str | os.PathLike[str]) -> dict[str, np.ndarray]:
         raise ValueError(f"{folder}: no value-KKKKK.npz shards")
     parts = []
     for f in files:
-        try:
-            with open(f, "rb") as fh, np.load(fh, allow_pickle=False) as z:
-                part = {n: z[n] for n in ("x", "seat", "y", "outcome", "ply", "game")}
-        except Exception as exc:  # damaged, truncated, another kind of file: named
-            raise ValueError(f"{f}: not a readable value shard ({type(exc).__name__})") from None
+        part = _read_shard(f, ("x", "seat", "y", "outcome", "ply", "game"))
         k = len(part["y"])
         if part["x"].shape != (k, WORLD_FEATURES) or any(len(v) != k for v in part.values()):
             raise ValueError(f"{f}: arrays of inconsistent shapes")
