@@ -61,7 +61,7 @@ void bind_simulate(py::module_& m) {
       "simulate",
       [](const Rules& rules, std::uint64_t seed, std::int64_t n,
          const std::vector<std::string>& policies, bool matches, std::uint64_t first_game,
-         int threads, bool auto_pass, const GameState* start, int view_seat) {
+         int threads, bool auto_pass, const GameState* start, int view_seat, bool random_start) {
         SimConfig cfg;
         cfg.rules = rules;
         cfg.seed = seed;
@@ -73,6 +73,7 @@ void bind_simulate(py::module_& m) {
         cfg.policies = seat_policies(policies, rules);
         cfg.start = start;
         cfg.view_seat = start ? view_seat : -1;
+        cfg.random_start = random_start;
         check_sim_config(cfg);  // before allocating: n sizes the arrays
         SimOutput out;
         py::dict d = allocate_columns(py::ssize_t(n), table_of(rules), matches, &out);
@@ -85,7 +86,9 @@ void bind_simulate(py::module_& m) {
       py::arg("rules"), py::arg("seed"), py::arg("n"), py::arg("policies"),
       py::arg("matches") = false, py::arg("first_game") = 0, py::arg("threads") = 1,
       py::arg("auto_pass") = false, py::arg("start") = nullptr, py::arg("view_seat") = -1,
-      "Play n rounds (or matches) in C++ with built-in policies; a dict of numpy columns.");
+      py::arg("random_start") = false,
+      "Play n rounds (or matches) in C++ with built-in policies; a dict of numpy columns. "
+      "random_start: seeded games begin at Game(start='random')'s start state.");
 
   m.def(
       "result_columns",

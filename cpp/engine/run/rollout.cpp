@@ -17,7 +17,8 @@ void run_one(const SimConfig& cfg, const InfoState* view, std::int64_t i, const 
   const bool record = std::any_of(seats.policy.begin(), seats.policy.end(), needs_history);
   GameState g = view ? make_world(*view, sample_world_hands(*view, cfg.seed, game), cfg.seed, game)
                 : cfg.start ? *cfg.start
-                            : GameState(cfg.rules, cfg.seed, game, cfg.auto_pass, record);
+                            : GameState(cfg.rules, cfg.seed, game, cfg.auto_pass, record,
+                                        cfg.random_start ? Start::kRandom : Start::kFresh);
   GameTally t;
   t.seed = cfg.seed;
   t.game = game;
@@ -52,6 +53,8 @@ void check_sim_config(const SimConfig& cfg) {
   if (cfg.threads < 1) throw GameError("simulate: threads must be >= 1");
   if (cfg.start && cfg.start->match_over())
     throw GameError("simulate: the position's match is over");
+  if (cfg.start && cfg.random_start)
+    throw GameError("simulate: a position is its own start (random_start goes with seeded games)");
   if (cfg.start && cfg.view_seat >= cfg.start->table().seats)
     throw GameError("simulate: no seat " + std::to_string(cfg.view_seat));
 }

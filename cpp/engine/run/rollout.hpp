@@ -25,6 +25,9 @@ struct SimConfig {
   std::int64_t n = 0;
   bool matches = false;  // false: one round per game (the match's first round)
   bool auto_pass = false;
+  // Seeded games begin at the start state of (seed, game) (Game(start="random"): random levels,
+  // a previous round's order, the tribute exchange in 60% of them) instead of a fresh deal.
+  bool random_start = false;
   std::array<PolicyId, kSeats> policies{};
   int threads = 1;
   std::int64_t max_rounds_per_match = 10000;  // safety net for matches

@@ -14,7 +14,8 @@ from daguai._core.game import Action, GameState, InfoState, _GameLike
 MAX_ROUNDS_PER_MATCH: int
 def simulate(rules: CoreRules, seed: int, n: int, policies: list[str], matches: bool = ...,
              first_game: int = ..., threads: int = ..., auto_pass: bool = ...,
-             start: _GameLike | None = ..., view_seat: int = ...) -> dict[str, npt.NDArray[Any]]: ...
+             start: _GameLike | None = ..., view_seat: int = ...,
+             random_start: bool = ...) -> dict[str, npt.NDArray[Any]]: ...
 class _ResultColumn(TypedDict):
     name: str
     dtype: str

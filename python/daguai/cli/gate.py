@@ -12,6 +12,7 @@ from .options import (
     Command,
     RuleAction,
     add_model_rules,
+    add_start,
     parse_rules,
     positive,
     print_json,
@@ -33,6 +34,7 @@ def _add_gate(p: argparse.ArgumentParser) -> None:
     p.add_argument("--rule", "--rules", dest="rules", action=RuleAction, default=[], metavar="KEY=VALUE",
                    help="the rules of the games (repeatable); a model trained for others is refused")
     add_model_rules(p)
+    add_start(p)
     p.add_argument("--json", action="store_true", help="print the figures as JSON on stdout")
     p.add_argument("--progress", dest="progress", action="store_true", default=None,
                    help="always show the progress bar (default: on long runs when stderr is a terminal)")
@@ -49,7 +51,7 @@ def _run_gate(args: argparse.Namespace) -> int:
     bar = None if delay is None else ProgressBar("rounds", delay=delay, label="gate")
     try:
         r = gate(args.candidate, args.incumbent, args.deals, args.seed, rules,
-                 threads=args.threads, model_rules=args.model_rules, progress=bar)
+                 threads=args.threads, model_rules=args.model_rules, progress=bar, start=args.start)
     finally:
         if bar is not None:
             bar.close()

@@ -327,6 +327,12 @@ def add_model_rules(p: argparse.ArgumentParser) -> None:
                                         "(default: refused, naming both)")
 
 
+def add_start(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--start", choices=("fresh", "random"), default="fresh",
+                   help="how each game begins: fresh (a match's first deal: level 2, no tribute; the "
+                        "default) or random (random levels, and the tribute exchange in 60%% of games)")
+
+
 def add_common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=seed_number, default=0, metavar="S",
                    help="seed of the run: game i depends only on (S, i) (default 0)")
@@ -337,6 +343,7 @@ def add_common(p: argparse.ArgumentParser) -> None:
                         "or comma-separated: --rule wild=high,dealer=stay); every rule below")
     p.add_argument("--auto-pass", action="store_true",
                    help="apply forced passes automatically (not counted as passes)")
+    add_start(p)
     add_model_rules(p)
     p.add_argument("--ray", nargs="?", const="local", default=None, metavar="ADDRESS",
                    help="run on Ray: a local instance, or the cluster at ADDRESS (HOST:6379)")

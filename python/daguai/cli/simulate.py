@@ -87,7 +87,7 @@ def _run_simulate(args: argparse.Namespace) -> int:
         lambda bar: simulate(n, (args.policy_a, args.policy_b), seed=args.seed, rules=rules,
                              matches=matches, threads=args.threads, backend=backend,
                              ray_address=address, progress=bar, auto_pass=args.auto_pass,
-                             model_rules=args.model_rules))
+                             model_rules=args.model_rules, start=args.start))
     for path in plots:
         result.plot(path)
         note(args, f"wrote {path}")
@@ -121,7 +121,7 @@ def _run_evaluate(args: argparse.Namespace) -> int:
         lambda bar: evaluate(args.policy_a, args.policy_b, args.deals, seed=args.seed, rules=rules,
                              matches=args.matches, threads=args.threads, backend=backend,
                              ray_address=address, progress=bar, auto_pass=args.auto_pass,
-                             model_rules=args.model_rules),
+                             model_rules=args.model_rules, start=args.start),
         lambda result: result.figures(per_deal=args.per_deal))
     return 0
 

@@ -32,6 +32,7 @@ class GateResult:
     score_diff_ci: tuple[float, float]
     deals: int
     seed: int
+    start: str = "fresh"  # how the deals began (daguai.run.evaluate's start)
 
     def figures(self) -> dict[str, Any]:
         """Every field as plain JSON values (NaN, for a single deal's interval, as None)."""
@@ -43,26 +44,28 @@ class GateResult:
                 "net_win_ci": [num(x) for x in self.net_win_ci],
                 "mean_score_diff": num(self.mean_score_diff),
                 "score_diff_ci": [num(x) for x in self.score_diff_ci],
-                "deals": self.deals, "seed": self.seed, "interval": INTERVAL}
+                "deals": self.deals, "seed": self.seed, "start": self.start, "interval": INTERVAL}
 
     def line(self) -> str:
         lo, hi = self.net_win_ci
         verdict = "promoted" if self.promoted else "not promoted"
+        start = "" if self.start == "fresh" else f", {self.start} starts"
         return (f"{self.candidate} vs {self.incumbent}: net win {self.net_win_rate:+.4f} "
-                f"[{lo:+.4f}, {hi:+.4f}] over {self.deals} deals x 2 seatings (seed {self.seed}): "
-                f"{verdict}")
+                f"[{lo:+.4f}, {hi:+.4f}] over {self.deals} deals x 2 seatings "
+                f"(seed {self.seed}{start}): {verdict}")
 
 
 def gate(candidate: str, incumbent: str, deals: int = 2000, seed: int = 0, rules: Rules | None = None,
          *, threads: int | None = None, model_rules: str = "same",
-         progress: ProgressLike = None) -> GateResult:
+         progress: ProgressLike = None, start: str = "fresh") -> GateResult:
     """Duplicate evaluation of ``candidate`` against ``incumbent`` (policy names or ``.dgn``
     paths) on ``deals`` deals of ``seed``: promoted when the lower end of the 95% interval of
     the candidate's net win rate is above zero (a model against itself never is: every deal
     is a tie, the interval holds 0). ``progress``: as in :func:`daguai.run.evaluate` (True:
-    a bar on stderr over the ``2 * deals`` rounds). The bad arguments :func:`daguai.run.evaluate` refuses
-    raise its errors (``ValueError``; ``ModelError`` for a bad model file or a model trained
-    for other rules)."""
+    a bar on stderr over the ``2 * deals`` rounds); ``start="random"``: deals begin at random
+    start states (levels, tribute rounds: :func:`daguai.run.evaluate`). The bad arguments
+    :func:`daguai.run.evaluate` refuses raise its errors (``ValueError``; ``ModelError`` for a
+    bad model file or a model trained for other rules)."""
     from ..run.evaluation import evaluate
 
     deals = check_int(deals, "deals", 1, 2**32 - 1)
@@ -72,10 +75,10 @@ def gate(candidate: str, incumbent: str, deals: int = 2000, seed: int = 0, rules
         if not isinstance(p, str):
             raise ValueError(f"{name} must be a policy name or a .dgn path, got {type(p).__name__}")
     r = evaluate(candidate, incumbent, deals, seed=seed, rules=rules, threads=threads,
-                 model_rules=model_rules, progress=progress)
+                 model_rules=model_rules, progress=progress, start=start)
     lo, hi = (float(x) for x in r.net_win_ci)
     return GateResult(promoted=bool(lo > 0), candidate=candidate, incumbent=incumbent,
                       net_win_rate=float(r.net_win_rate), net_win_ci=(lo, hi),
                       mean_score_diff=float(r.mean_score_diff),
                       score_diff_ci=tuple(float(x) for x in r.score_diff_ci),  # type: ignore[arg-type]
-                      deals=deals, seed=seed)
+                      deals=deals, seed=seed, start=start)

@@ -57,6 +57,7 @@ class EvalResult:
     deal_net_win: np.ndarray = field(repr=False)
     deal_score_diff: np.ndarray = field(repr=False)
     results: tuple[SimResult, ...] = field(repr=False)
+    start: str = "fresh"  # how each deal began: "fresh" or "random" (simulate's start)
 
     @property
     def games(self) -> int:
@@ -71,7 +72,8 @@ class EvalResult:
         out = {
             "format": self._FORMAT, "version": 1, "policy_a": self.policy_a,
             "policy_b": self.policy_b, "n_deals": self.n_deals, "games": self.games,
-            "seed": self.seed, "matches": self.matches, "rules": self.rules.to_dict(),
+            "seed": self.seed, "matches": self.matches, "start": self.start,
+            "rules": self.rules.to_dict(),
             "wins": self.wins, "draws": self.draws, "losses": self.losses,
             "win_rate": self.win_rate, "draw_rate": self.draw_rate, "loss_rate": self.loss_rate,
             "net_win_rate": self.net_win_rate, "net_win_ci": list(self.net_win_ci),
@@ -129,7 +131,8 @@ class EvalResult:
             net_win_ci=pair(d["net_win_ci"]), mean_score_diff=float(d["mean_score_diff"]),
             score_diff_ci=pair(d["score_diff_ci"]), elapsed=float(d["elapsed"]),
             deal_net_win=np.asarray(d["deal_net_win"], dtype=np.float64),
-            deal_score_diff=np.asarray(d["deal_score_diff"], dtype=np.float64), results=())
+            deal_score_diff=np.asarray(d["deal_score_diff"], dtype=np.float64), results=(),
+            start=str(d.get("start", "fresh")))
 
     def renderables(self) -> list[Any]:
         """The summary as ``rich`` renderables (what ``daguai evaluate`` prints)."""
@@ -156,7 +159,8 @@ class EvalResult:
                     f"{self.mean_score_diff:+.4f}", f"[{slo:+.4f}, {shi:+.4f}]")
         return [
             f"daguai evaluate: {self.policy_a} (A) vs {self.policy_b} (B), {self.n_deals:,} deals x 2 "
-            f"seatings = {g:,} {unit}, seed {self.seed}, {rules}",
+            f"seatings = {g:,} {unit}, seed {self.seed}, {rules}"
+            + ("" if self.start == "fresh" else f", {self.start} starts"),
             counts, est,
             f"({INTERVAL}; a deal's value is the mean of its two seatings)",
             f"time: {self.elapsed:.2f} s",
@@ -171,7 +175,7 @@ def evaluate(policy_a: PolicyLike, policy_b: PolicyLike, n_deals: int = 1000, *,
              rules: Rules | None = None, matches: bool = False, threads: int | None = None,
              backend: str = "local", ray_address: str | None = None, progress: ProgressLike = None,
              auto_pass: bool = False, ray_timeout: float = RAY_TIMEOUT,
-             model_rules: str = "same") -> EvalResult:
+             model_rules: str = "same", start: str = "fresh") -> EvalResult:
     """Duplicate evaluation of ``policy_a`` against ``policy_b``.
 
     Deal ``i`` (game index ``i`` of ``seed``) is played twice: A on the even seats and B on
@@ -179,14 +183,16 @@ def evaluate(policy_a: PolicyLike, policy_b: PolicyLike, n_deals: int = 1000, *,
     ``(seed, i)``, so both seatings get the same cards (and the same first dealer), which
     cancels most of the luck of the deal. See :class:`EvalResult` for the figures. A ``.dgn``
     model trained for other rules than ``rules`` is refused unless ``model_rules="any"``
-    (as in :func:`daguai.simulate`).
+    (as in :func:`daguai.simulate`). ``start="random"``: each deal begins at the start state
+    of ``(seed, i)`` (random levels, and the tribute exchange in 60% of deals, played by the
+    policies; :func:`daguai.simulate`), the same state in both seatings.
     """
     pa, pb = check_policy(policy_a), check_policy(policy_b)
     n_deals = check_int(n_deals, "n_deals", 1, 2**32 - 1)
     report = progress_callback(progress, "matches" if matches else "rounds")
     kw: dict[str, Any] = dict(seed=seed, rules=rules, matches=matches, threads=threads,
                               backend=backend, ray_address=ray_address, auto_pass=auto_pass,
-                              ray_timeout=ray_timeout, model_rules=model_rules)
+                              ray_timeout=ray_timeout, model_rules=model_rules, start=start)
     start = time.perf_counter()
     first = simulate(n_deals, (pa, pb), progress=None if report is None else
                      (lambda d, t: report(d, 2 * t)), **kw)
@@ -212,4 +218,5 @@ def evaluate(policy_a: PolicyLike, policy_b: PolicyLike, n_deals: int = 1000, *,
         matches=bool(matches), rules=first.rules, wins=wins, draws=draws, losses=losses,
         win_rate=wins / g, draw_rate=draws / g, loss_rate=losses / g,
         net_win_rate=net, net_win_ci=(nlo, nhi), mean_score_diff=sd, score_diff_ci=(slo, shi),
-        elapsed=elapsed, deal_net_win=deal_net, deal_score_diff=deal_diff, results=(first, second))
+        elapsed=elapsed, deal_net_win=deal_net, deal_score_diff=deal_diff, results=(first, second),
+        start=first.start)

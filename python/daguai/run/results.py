@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 
 from .. import _core
+from ..records import STARTS
 from ..rules import Rules
 from ..stats import mean_interval, wilson_interval
 
@@ -75,12 +76,13 @@ class SimResult(Mapping):
 
     One row per game (index ``game``); see docs/simulation.md for every column. Attributes:
     ``seed``, ``rules``, ``policies`` (a name per seat, callables by ``__name__``), ``matches``,
-    ``elapsed`` (seconds), ``threads``, ``backend``, ``auto_pass``, ``n`` (games).
+    ``elapsed`` (seconds), ``threads``, ``backend``, ``auto_pass``, ``start`` (``"fresh"``, or
+    ``"random"``: games began at ``Game(start="random")``'s start states), ``n`` (games).
     """
 
     def __init__(self, columns: Mapping[str, np.ndarray], *, seed: int, rules: Rules,
                  policies: Sequence[str], matches: bool, elapsed: float = 0.0, threads: int = 1,
-                 backend: str = "local", auto_pass: bool = False) -> None:
+                 backend: str = "local", auto_pass: bool = False, start: str = "fresh") -> None:
         self._columns = dict(columns)
         for a in self._columns.values():
             a.flags.writeable = False
@@ -92,6 +94,9 @@ class SimResult(Mapping):
         self.threads = threads
         self.backend = backend
         self.auto_pass = auto_pass
+        if start not in STARTS:
+            raise ValueError(f"start must be one of {STARTS}, got {start!r:.40}")
+        self.start = start
 
     # Mapping
     def __getitem__(self, key: str) -> np.ndarray:
@@ -152,7 +157,8 @@ class SimResult(Mapping):
 
     def meta(self) -> dict[str, Any]:
         return {"seed": self.seed, "rules": self.rules.to_dict(), "policies": list(self.policies),
-                "matches": self.matches, "auto_pass": self.auto_pass, "engine": _core.__version__,
+                "matches": self.matches, "auto_pass": self.auto_pass, "start": self.start,
+                "engine": _core.__version__,
                 "elapsed": self.elapsed, "threads": self.threads, "backend": self.backend}
 
     # ---- summary ----------------------------------------------------------------------
@@ -196,7 +202,7 @@ class SimResult(Mapping):
             "n": n, "unit": self.unit, "rounds": rounds, "seed": self.seed,
             "rules": self.rules.to_dict(), "policies": list(self.policies),
             "threads": self.threads, "backend": self.backend, "auto_pass": self.auto_pass,
-            "engine": _core.__version__, "teams": teams, "per_policy": policies,
+            "start": self.start, "engine": _core.__version__, "teams": teams, "per_policy": policies,
             "plays_per_round": float(self["plays"].sum() / rounds) if rounds else None,
             "passes_per_round": float(self["passes"].sum() / rounds) if rounds else None,
             "elapsed": self.elapsed,
@@ -328,7 +334,8 @@ class SimResult(Mapping):
         return cls(cols, seed=meta.get("seed", 0), rules=Rules.from_dict(meta.get("rules", {})),
                    policies=meta.get("policies", ["?"] * 6), matches=meta.get("matches", "draws" in cols),
                    elapsed=meta.get("elapsed", 0.0), auto_pass=meta.get("auto_pass", False),
-                   threads=meta.get("threads", 1), backend=meta.get("backend", "local"))
+                   threads=meta.get("threads", 1), backend=meta.get("backend", "local"),
+                   start=meta.get("start", "fresh"))
 
     def to_csv(self, path: str | os.PathLike) -> None:
         """CSV with a header, one row per game: :meth:`to_pandas` written by pandas."""

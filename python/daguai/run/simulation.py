@@ -39,6 +39,7 @@ from ..checks import (
 )
 from ..game import Game
 from ..progress import ProgressBar, ProgressLike, progress_callback
+from ..records import STARTS
 from ..rules import LEVELS, Rules
 from ..table import seats_of
 from .cluster import RAY_TIMEOUT, RayConnectionError, ray_init
@@ -63,23 +64,24 @@ CHUNK_SECONDS = 0.25
 
 def _run_fast(rules: Rules, seed: int, first: int, count: int, policies: Sequence[str],
               matches: bool, threads: int, auto_pass: bool, start: Game | None = None,
-              view_seat: int = -1) -> dict[str, np.ndarray]:
+              view_seat: int = -1, random_start: bool = False) -> dict[str, np.ndarray]:
     return dict(_core.run.simulate(rules._core, seed, count, list(policies), matches, first,
-                               threads, auto_pass, start, view_seat))
+                               threads, auto_pass, start, view_seat, random_start))
 
 
 def play_game(seed: int, game: int, policies: Sequence[PolicyLike], *, rules: Rules | None = None,
-              matches: bool = False, auto_pass: bool = False) -> tuple[Game, int, int]:
+              matches: bool = False, auto_pass: bool = False, start: str = "fresh") -> tuple[Game, int, int]:
     """Play game ``game`` of a run from Python, decision by decision (the slow path).
 
     Built-in seats are driven by ``_core.run.PolicyRunner(name, seed, game, seat)`` (the same
     random stream as in C++), callables are called as ``policy(view, seat)``. Stops after
-    the first round, or at the end of the match with ``matches=True``. Returns the game and
+    the first round, or at the end of the match with ``matches=True``; ``start`` as
+    :class:`~daguai.Game`'s (``"random"``: the seeded start state). Returns the game and
     the numbers of plays and passes decided (forced passes applied by ``auto_pass`` are not
     decisions, as in C++).
     """
     rules = check_rules(rules)
-    g = Game(seed, rules, game=game, auto_pass=auto_pass, record=True)
+    g = Game(seed, rules, game=game, auto_pass=auto_pass, record=True, start=start)
     plays, passes = _play(g, seat_policies(policies, g.seats), matches)
     return g, plays, passes
 
@@ -136,7 +138,8 @@ def _view_worlds(start: Game, view_seat: int, seed: int, first: int, count: int)
 
 def _run_slow(rules: Rules, seed: int, first: int, count: int, policies: Sequence[PolicyLike],
               matches: bool, auto_pass: bool, start: Game | None = None,
-              view_seat: int = -1, worlds: Sequence[Game] | None = None) -> dict[str, np.ndarray]:
+              view_seat: int = -1, worlds: Sequence[Game] | None = None,
+              random_start: bool = False) -> dict[str, np.ndarray]:
     # The rows are filled by the engine's column table (cpp/engine/run/columns.cpp), as in C++.
     rows = _core.run._ResultRows(rules._core, count, matches)
     if start is not None and view_seat >= 0 and worlds is None:
@@ -144,7 +147,8 @@ def _run_slow(rules: Rules, seed: int, first: int, count: int, policies: Sequenc
     for j in range(count):
         i = first + j
         if start is None:
-            g = Game(seed, rules, game=i, auto_pass=auto_pass, record=True)  # policies see the history
+            g = Game(seed, rules, game=i, auto_pass=auto_pass, record=True,  # policies see the history
+                     start="random" if random_start else "fresh")
         elif view_seat < 0:
             g = start.clone()
         else:
@@ -157,16 +161,20 @@ def _run_slow(rules: Rules, seed: int, first: int, count: int, policies: Sequenc
 
 def _run_range(rules: Rules, seed: int, first: int, count: int, policies: Sequence[PolicyLike],
                matches: bool, threads: int, auto_pass: bool, start: Game | None = None,
-               view_seat: int = -1, worlds: Sequence[Game] | None = None) -> dict[str, np.ndarray]:
+               view_seat: int = -1, worlds: Sequence[Game] | None = None,
+               random_start: bool = False) -> dict[str, np.ndarray]:
     if all(isinstance(p, str) for p in policies):
         return _run_fast(rules, seed, first, count, policies, matches, threads, auto_pass,  # type: ignore[arg-type]
-                         start, view_seat)
-    return _run_slow(rules, seed, first, count, policies, matches, auto_pass, start, view_seat, worlds)
+                         start, view_seat, random_start)
+    return _run_slow(rules, seed, first, count, policies, matches, auto_pass, start, view_seat, worlds,
+                     random_start)
 
 
 def _ray_task(rules: Rules, seed: int, first: int, count: int, policies: Sequence[PolicyLike],
-              matches: bool, threads: int, auto_pass: bool) -> tuple[str, dict[str, np.ndarray]]:
-    return _core.__version__, _run_range(rules, seed, first, count, policies, matches, threads, auto_pass)
+              matches: bool, threads: int, auto_pass: bool,
+              random_start: bool = False) -> tuple[str, dict[str, np.ndarray]]:
+    return _core.__version__, _run_range(rules, seed, first, count, policies, matches, threads, auto_pass,
+                                         random_start=random_start)
 
 
 # ---------------------------------------------------------------------------------------
@@ -178,7 +186,8 @@ def simulate(n: int = 10_000, policies: Sequence[PolicyLike] = ("heuristic", "ra
              threads: int | None = None, batch: int | None = None, backend: str = "local",
              ray_address: str | None = None, progress: ProgressLike = None,
              auto_pass: bool = False, ray_timeout: float = RAY_TIMEOUT,
-             position: Any = None, worlds: bool = False, model_rules: str = "same") -> SimResult:
+             position: Any = None, worlds: bool = False, model_rules: str = "same",
+             start: str = "fresh") -> SimResult:
     """Play ``n`` rounds (or matches) and return their results as numpy columns.
 
     With ``position`` (a Game, or a position dict / JSON: docs/records.md) every game starts
@@ -227,6 +236,11 @@ def simulate(n: int = 10_000, policies: Sequence[PolicyLike] = ("heuristic", "ra
     model_rules : {"same", "any"}
         ``"same"`` (default) refuses a ``.dgn`` model trained for other rules than ``rules``
         (``ModelError`` naming both); ``"any"`` plays it anyway (docs/learning.md).
+    start : {"fresh", "random"}
+        How seeded games begin, as :class:`~daguai.Game`'s ``start``: ``"fresh"`` (default) a
+        match's first deal (level 2, no tribute); ``"random"`` the start state of ``(seed, i)``
+        (both teams' levels, the previous round's order and its tribute exchange, in 60% of
+        games; docs/learning.md "Start states"). Not with ``position``.
 
     Returns
     -------
@@ -245,8 +259,14 @@ def simulate(n: int = 10_000, policies: Sequence[PolicyLike] = ("heuristic", "ra
     if batch is not None:
         batch = check_int(batch, "batch", 1)
     report = progress_callback(progress, "matches" if matches else "rounds")
+    if not isinstance(start, str) or start not in STARTS:
+        raise ValueError(f"start must be 'fresh' or 'random', got {start!r:.40}")
+    random_start = start == "random"
     origin, view_seat = _start_position(position, worlds)
     if origin is not None:
+        if random_start:
+            raise ValueError("simulate(position=...) begins at the position: start='random' goes "
+                             "with seeded games")
         if backend != "local":
             raise ValueError("simulate(position=...) runs on the local backend")
         rules, auto_pass = origin.rules, origin.auto_pass
@@ -258,10 +278,11 @@ def simulate(n: int = 10_000, policies: Sequence[PolicyLike] = ("heuristic", "ra
         raise ValueError(f"ray_timeout must be a positive number of seconds, got {ray_timeout!r}")
     if backend == "ray":
         ray_init(ray_address, float(ray_timeout))  # before the clock: starting Ray is not simulation time
-    start = time.perf_counter()
+    t0 = time.perf_counter()
     if backend == "ray":
         threads = threads or 1
-        cols = _simulate_ray(rules, seed, n, pols, matches, threads, batch, auto_pass, ray_address, report)
+        cols = _simulate_ray(rules, seed, n, pols, matches, threads, batch, auto_pass, ray_address, report,
+                             random_start)
     else:
         threads = threads or os.cpu_count() or 1
         parts: list[dict[str, np.ndarray]] = []
@@ -278,10 +299,11 @@ def simulate(n: int = 10_000, policies: Sequence[PolicyLike] = ("heuristic", "ra
             drawn = _view_worlds(origin, view_seat, seed, 0, n)
         while first < n or not parts:
             count = min(count, n - first)
-            t0 = time.perf_counter()
+            t1 = time.perf_counter()
             parts.append(_run_range(rules, seed, first, count, pols, matches, threads, auto_pass,
-                                    origin, view_seat, None if drawn is None else drawn[first:first + count]))
-            spent = time.perf_counter() - t0
+                                    origin, view_seat, None if drawn is None else drawn[first:first + count],
+                                    random_start))
+            spent = time.perf_counter() - t1
             first += count
             if report is not None:
                 report(first, n)
@@ -290,10 +312,10 @@ def simulate(n: int = 10_000, policies: Sequence[PolicyLike] = ("heuristic", "ra
                 grow = target / spent if spent > 0 else 2.0
                 count = max(threads, int(count * min(2.0, max(0.25, grow))))
         cols = _concat(parts)
-    elapsed = time.perf_counter() - start
+    elapsed = time.perf_counter() - t0
     return SimResult(cols, seed=seed, rules=rules, policies=tuple(policy_name(p) for p in pols),
                      matches=matches, elapsed=elapsed, threads=threads if fast else 1,
-                     backend=backend, auto_pass=auto_pass)
+                     backend=backend, auto_pass=auto_pass, start=start)
 
 
 def _start_position(position: Any, worlds: Any) -> tuple[Game | None, int]:
@@ -323,7 +345,8 @@ _ray_remote: Any = None
 
 def _simulate_ray(rules: Rules, seed: int, n: int, pols: list[PolicyLike], matches: bool, threads: int,
                   batch: int | None, auto_pass: bool, address: str | None,
-                  report: Callable[[int, int], Any] | None) -> dict[str, np.ndarray]:
+                  report: Callable[[int, int], Any] | None,
+                  random_start: bool = False) -> dict[str, np.ndarray]:
     global _ray_remote
     ray = ray_init(address)
     if _ray_remote is None:
@@ -336,7 +359,7 @@ def _simulate_ray(rules: Rules, seed: int, n: int, pols: list[PolicyLike], match
         batch = max(batch, 1)
     chunks = [(first, min(batch, n - first)) for first in range(0, max(n, 1), batch)]
     task = _ray_remote.options(num_cpus=threads)
-    refs = [task.remote(rules, seed, first, count, pols, matches, threads, auto_pass)
+    refs = [task.remote(rules, seed, first, count, pols, matches, threads, auto_pass, random_start)
             for first, count in chunks]
     if report is not None:
         size = {ref: count for ref, (_, count) in zip(refs, chunks, strict=False)}
