@@ -3,12 +3,14 @@
 Layout (every number little-endian; the engine's reader is ``cpp/engine/learned/network.cpp``)::
 
     char[4]  "DGNN"
-    u32      format (1)
+    u32      format (1, or 2 for a network that also makes the R11 decisions)
     u32      feature version (daguai.learn.LEARN_VERSION)
     u32      state_dim, action_dim
     u32      L, the number of hidden layers (1..8), then u32 width[L]
     float32  margin: the switching rule (the policy deviates from the heuristic's choice
              only for a Q higher by more than this; >= 0)
+    u32      format 2 only: decides, bit 0 set: the network also makes the R11 decisions
+             (tribute, return, offer, take); no other bit
     u32      meta_len, then meta_len bytes of UTF-8 JSON (how the model was made)
     float32  per layer, PyTorch's Linear layout: weight [out][in] row-major, then bias [out];
              layer 0 reads [state features, action features]; the last layer has out = 1
@@ -33,11 +35,14 @@ from . import _core
 from ._core.learned import ModelError
 from .rules import Rules
 
-__all__ = ["FORMAT", "MAX_DGN_BYTES", "Layers", "read_dgn", "write_dgn", "dgn_bytes", "parse_dgn",
+__all__ = ["FORMAT", "FORMAT_R11", "MAX_DGN_BYTES", "decides_r11",
+           "Layers", "read_dgn", "write_dgn", "dgn_bytes", "parse_dgn",
            "check_model_path", "read_model_file", "average_models", "models_digest", "MODEL_RULES",
            "check_model_rules"]
 
 FORMAT = 1
+#: The format of a network that also makes the R11 decisions (its ``decides`` word).
+FORMAT_R11 = 2
 _MAGIC = b"DGNN"
 # the engine's bounds of a file (cpp/engine/learned/format.hpp)
 _MAX_LAYERS, _MAX_WIDTH = _core.learned.MAX_MODEL_LAYERS, _core.learned.MAX_MODEL_WIDTH
@@ -45,27 +50,31 @@ _MAX_META = _core.learned.MAX_MODEL_META
 _IN0 = int(_core.learned.STATE_FEATURES) + int(_core.learned.ACTION_FEATURES)
 
 
-def _file_bytes(widths: Sequence[int], meta_len: int) -> int:
+def _file_bytes(widths: Sequence[int], meta_len: int, fmt: int = FORMAT) -> int:
     """The exact size of a ``.dgn`` file with these hidden widths and metadata length."""
     floats, prev = 0, _IN0
     for out in [*widths, 1]:
         floats += out * prev + out
         prev = out
-    return 4 + 4 * 5 + 4 * len(widths) + 4 + 4 + meta_len + 4 * floats + 8
+    decides = 4 if fmt >= FORMAT_R11 else 0
+    return 4 + 4 * 5 + 4 * len(widths) + 4 + decides + 4 + meta_len + 4 * floats + 8
 
 
 #: No valid ``.dgn`` file is larger (8 layers of 4096 units and 1 MiB of metadata: ~470 MB);
 #: a path to anything larger is refused by its size alone.
-MAX_DGN_BYTES = _file_bytes([_MAX_WIDTH] * _MAX_LAYERS, _MAX_META)
+MAX_DGN_BYTES = _file_bytes([_MAX_WIDTH] * _MAX_LAYERS, _MAX_META, FORMAT_R11)
 #: (weight [out, in], bias [out]) per layer, input layer first, output layer last.
 Layers = list[tuple[np.ndarray, np.ndarray]]
 
 
 def dgn_bytes(layers: Sequence[tuple[np.ndarray, np.ndarray]], meta: dict[str, Any] | None = None,
-              margin: float = 0.0) -> bytes:
-    """The ``.dgn`` bytes of ``layers`` (see the module docstring) with ``meta`` as JSON."""
+              margin: float = 0.0, *, r11: bool = False) -> bytes:
+    """The ``.dgn`` bytes of ``layers`` (see the module docstring) with ``meta`` as JSON;
+    ``r11``: the network also makes the R11 decisions (a format-2 file; else format 1)."""
     if not (isinstance(margin, (int, float)) and np.isfinite(margin) and margin >= 0):
         raise ModelError(f"margin must be a finite number >= 0, got {margin!r}")
+    if not isinstance(r11, bool):
+        raise ModelError(f"r11 must be True or False, got {r11!r:.40}")
     state_dim, action_dim = int(_core.learned.STATE_FEATURES), int(_core.learned.ACTION_FEATURES)
     if len(layers) < 2:
         raise ModelError("a model needs at least one hidden layer and an output layer")
@@ -79,10 +88,12 @@ def dgn_bytes(layers: Sequence[tuple[np.ndarray, np.ndarray]], meta: dict[str, A
                                    f"({out}, {prev}) / ({out},)")
         prev = out
     meta_text = json.dumps(meta or {}, sort_keys=True).encode()
-    head = _MAGIC + struct.pack("<6I", FORMAT, int(_core.learned.LEARN_VERSION), state_dim, action_dim,
-                                len(widths), widths[0])
+    head = _MAGIC + struct.pack("<6I", FORMAT_R11 if r11 else FORMAT, int(_core.learned.LEARN_VERSION),
+                                state_dim, action_dim, len(widths), widths[0])
     head += struct.pack(f"<{len(widths) - 1}I", *widths[1:]) if len(widths) > 1 else b""
     head += struct.pack("<f", float(margin))
+    if r11:
+        head += struct.pack("<I", 1)  # decides: bit 0, the R11 decisions
     head += struct.pack("<I", len(meta_text)) + meta_text
     body = b"".join(np.ascontiguousarray(w, dtype="<f4").tobytes()
                     + np.ascontiguousarray(b, dtype="<f4").tobytes() for w, b in layers)
@@ -91,10 +102,10 @@ def dgn_bytes(layers: Sequence[tuple[np.ndarray, np.ndarray]], meta: dict[str, A
 
 
 def write_dgn(path: str | Path, layers: Sequence[tuple[np.ndarray, np.ndarray]],
-              meta: dict[str, Any] | None = None, margin: float = 0.0) -> Path:
+              meta: dict[str, Any] | None = None, margin: float = 0.0, *, r11: bool = False) -> Path:
     """Write a ``.dgn`` file atomically (a reader never sees half a file); returns its path."""
     path = Path(path)
-    data = dgn_bytes(layers, meta, margin)
+    data = dgn_bytes(layers, meta, margin, r11=r11)
     tmp = path.with_name(path.name + ".tmp")
     try:
         tmp.write_bytes(data)
@@ -120,8 +131,9 @@ def parse_dgn(data: bytes, *, meta: bool = True) -> tuple[Layers, dict[str, Any]
     n_hidden = len(widths)
     off = 4 + 4 * 6 + 4 * (n_hidden - 1)
     (margin,) = struct.unpack_from("<f", data, off)
-    (meta_len,) = struct.unpack_from("<I", data, off + 4)
-    off += 8
+    off += 8 if struct.unpack_from("<I", data, 4)[0] >= FORMAT_R11 else 4  # margin, decides
+    (meta_len,) = struct.unpack_from("<I", data, off)
+    off += 4
     info: dict[str, Any] = {}
     if meta and meta_len:
         from .errors import safe_json_loads
@@ -141,6 +153,12 @@ def parse_dgn(data: bytes, *, meta: bool = True) -> tuple[Layers, dict[str, Any]
         layers.append((w.astype(np.float32), b.astype(np.float32)))
         prev = out
     return layers, info, float(margin)
+
+
+def decides_r11(data: bytes) -> bool:
+    """Whether the ``.dgn`` bytes are of a network that also makes the R11 decisions (tribute,
+    return, offer, take: a format-2 file's ``decides`` bit); ``ModelError`` if not a model."""
+    return bool(_core.learned.Network.from_bytes(bytes(data)).decides_r11)
 
 
 def check_model_path(path: str | os.PathLike[str]) -> tuple[str, os.stat_result]:
@@ -182,21 +200,28 @@ def read_model_file(path: str | os.PathLike[str]) -> bytes:
             head = fh.read(24)  # magic, format, version, state_dim, action_dim, L
             if len(head) < 24 or head[:4] != _MAGIC:
                 raise ModelError(f"model file {name!r}: not a .dgn file (bad magic or too short)")
-            (n_hidden,) = struct.unpack_from("<I", head, 20)
+            fmt, n_hidden = struct.unpack_from("<I", head, 4)[0], struct.unpack_from("<I", head, 20)[0]
+            if fmt not in (FORMAT, FORMAT_R11):
+                raise ModelError(f"model file {name!r}: format {fmt}, this engine reads format "
+                                 f"{FORMAT} to {FORMAT_R11}")
             if not 1 <= n_hidden <= _MAX_LAYERS:
                 raise ModelError(f"model file {name!r}: {n_hidden} hidden layers "
                                        f"(1..{_MAX_LAYERS} allowed)")
-            more = fh.read(4 * n_hidden + 8)  # widths, margin, meta_len
-            if len(more) < 4 * n_hidden + 8:
+            fields = 4 * n_hidden + (12 if fmt >= FORMAT_R11 else 8)  # widths, margin, [decides,] meta_len
+            more = fh.read(fields)
+            if len(more) < fields:
                 raise ModelError(f"model file {name!r}: too short to be a .dgn file")
             widths = struct.unpack_from(f"<{n_hidden}I", more, 0)
-            (meta_len,) = struct.unpack_from("<I", more, 4 * n_hidden + 4)
+            (meta_len,) = struct.unpack_from("<I", more, fields - 4)
+            if fmt == FORMAT_R11 and (decides := struct.unpack_from("<I", more, fields - 8)[0]) & ~1:
+                raise ModelError(f"model file {name!r}: unknown decision bits {decides} (bit 0, the "
+                                 "R11 decisions, is the only one)")
             if any(not 1 <= w <= _MAX_WIDTH for w in widths):
                 raise ModelError(f"model file {name!r}: layer widths {list(widths)} "
                                        f"(1..{_MAX_WIDTH} allowed)")
             if meta_len > _MAX_META:
                 raise ModelError(f"model file {name!r}: metadata longer than 1 MiB")
-            expected = _file_bytes(widths, meta_len)
+            expected = _file_bytes(widths, meta_len, fmt)
             if st.st_size > expected:
                 raise ModelError(f"model file {name!r}: {st.st_size - expected:,} bytes left over "
                                        f"after the {expected:,} its header describes")
@@ -279,9 +304,14 @@ def average_models(paths: Sequence[str | os.PathLike[str]], out: str | os.PathLi
     inputs = []
     meta: dict[str, Any] = {}
     last_margin = 0.0
+    r11: bool | None = None
     for p in paths:  # each file read once: its weights, metadata and rules
         data = read_model_file(p)
         layers, meta, last_margin = parse_dgn(data)
+        if r11 is not None and decides_r11(data) != r11:
+            raise ModelError(f"average_models: {os.fspath(p)!r} {'makes' if not r11 else 'does not make'} "
+                             f"the R11 decisions, the first model {'does' if r11 else 'does not'}")
+        r11 = decides_r11(data)
         if sums and [w.shape for w, _ in layers] != [w.shape for w, _ in sums]:
             raise ModelError(f"average_models: {os.fspath(p)!r} has widths "
                                    f"{[w.shape[0] for w, _ in layers[:-1]]}, the first model "
@@ -304,7 +334,8 @@ def average_models(paths: Sequence[str | os.PathLike[str]], out: str | os.PathLi
     n = float(len(paths))
     mean = [((w / n).astype(np.float32), (b / n).astype(np.float32)) for w, b in sums]
     meta = {**meta, **(extra_meta or {}), "averaged": inputs}
-    return write_dgn(out, mean, meta, margin=last_margin if margin is None else float(margin))
+    return write_dgn(out, mean, meta, margin=last_margin if margin is None else float(margin),
+                     r11=bool(r11))
 
 
 def models_digest(folder: str | os.PathLike[str]) -> str:

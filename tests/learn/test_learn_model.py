@@ -107,7 +107,9 @@ def _rehash(body: bytes) -> bytes:
     (lambda b: b"XXXX" + b[4:], "bad magic"),
     (lambda b: b[:-9] + bytes([b[-9] ^ 1]) + b[-8:], "corrupt"),
     (lambda b: b[:100], "corrupt"),
-    (lambda b: _rehash(b[:4] + struct.pack("<I", 2) + b[8:-8]), "format 2"),
+    (lambda b: _rehash(b[:4] + struct.pack("<I", 3) + b[8:-8]), "format 3, this engine reads format 1 to 2"),
+    # a format-1 file called format 2: the metadata's length is read as its decides word
+    (lambda b: _rehash(b[:4] + struct.pack("<I", 2) + b[8:-8]), "unknown decision bits"),
     (lambda b: _rehash(b[:8] + struct.pack("<I", 99) + b[12:-8]), "feature version 99"),
     (lambda b: _rehash(b[:12] + struct.pack("<I", 5) + b[16:-8]), "input sizes"),
     (lambda b: _rehash(b[:20] + struct.pack("<I", 0) + b[24:-8]), "hidden layers"),

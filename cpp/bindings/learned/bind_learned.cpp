@@ -57,6 +57,9 @@ void bind_network(py::module_& m) {
       .def_property_readonly("widths", &Network::widths, "Hidden layer widths.")
       .def_property_readonly("meta", &Network::meta, "The file's metadata (JSON text).")
       .def_property_readonly("margin", &Network::margin, "The switching margin (learned_pick).")
+      .def_property_readonly("decides_r11", &Network::decides_r11,
+                             "Whether the network also makes the R11 decisions (tribute, "
+                             "return, offer, take; a format-2 file's `decides` bit 0).")
       .def_property_readonly("parameters", &Network::parameters, "Number of weights and biases.")
       .def(
           "evaluate",
@@ -86,7 +89,7 @@ void bind_network(py::module_& m) {
 void bind_learned_play(py::module_& m) {
   m.def(
       "learn_features",
-      [](const GameState& g) {
+      [](const GameState& g, bool r11) {
         const Guard guard(&g);
         if (g.match_over()) throw GameError("the match is over: no decision");
         const PolicyView view(g);
@@ -96,15 +99,16 @@ void bind_learned_play(py::module_& m) {
         std::vector<float> state(kStateFeatures);
         encode_state_features(view.info(), state.data());
         Candidates c;
-        if (g.phase() == Phase::kPlay) learned_candidates(view, h, scratch, &c);
+        if (g.phase() == Phase::kPlay || r11) learned_candidates(view, h, scratch, &c);
         py::list actions;
         for (const Action& a : c.actions) actions.append(a);
         return py::make_tuple(column(state), actions, float_rows(c.features, kActionFeatures),
                               c.heuristic);
       },
-      py::arg("game"),
+      py::arg("game"), py::arg("r11") = false,
       "(state features, candidates, action features, index of the heuristic's candidate) of "
-      "the seat to act; no candidates outside the play phase.");
+      "the seat to act; no candidates outside the play phase, unless `r11` (the R11 "
+      "decisions' candidates, as a network that makes them sees them).");
 
   m.def(
       "candidate_features",

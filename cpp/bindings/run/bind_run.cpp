@@ -22,9 +22,10 @@ void bind_self_play(py::module_& m) {
       "_self_play",
       [](const Rules& rules, std::uint64_t seed, std::uint64_t first_game, std::int64_t n,
          const std::vector<std::string>& policies, const std::vector<bool>& record, double epsilon,
-         double branch, bool random_start, const std::vector<std::string>& continuation) {
-        const SelfPlayConfig cfg = self_play_config(rules, seed, first_game, n, policies, record,
-                                                    epsilon, branch, random_start, continuation);
+         double branch, bool random_start, const std::vector<std::string>& continuation, bool r11) {
+        const SelfPlayConfig cfg =
+            self_play_config(rules, seed, first_game, n, policies, record, epsilon, branch,
+                             random_start, continuation, r11);
         Frames f;
         std::int64_t rounds = 0;
         {
@@ -44,11 +45,12 @@ void bind_self_play(py::module_& m) {
       py::arg("rules"), py::arg("seed"), py::arg("first_game"), py::arg("n"), py::arg("policies"),
       py::arg("record"), py::arg("epsilon"), py::arg("branch") = 1.0,
       py::arg("random_start") = true,
-      py::arg("continuation") = std::vector<std::string>{"heuristic"},
+      py::arg("continuation") = std::vector<std::string>{"heuristic"}, py::arg("r11") = false,
       "Self-play rounds for the trainer: the recorded seats' branch pairs (frames 2i, 2i+1: "
       "state, action, target, score, game, seat) as numpy arrays, and the rounds played. "
       "The branches are played out by each seat's continuation policy, drawn per game from "
-      "`continuation` (policy names or .dgn paths; no searches).");
+      "`continuation` (policy names or .dgn paths; no searches). With `r11`, the recorded seats' "
+      "R11 decisions (tribute, return, offer, take) are recorded too, each one branched.");
 }
 
 }  // namespace

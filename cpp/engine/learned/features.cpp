@@ -5,11 +5,27 @@ namespace daguai {
 
 namespace {
 
+// The seat's hand once `a` is made: less a play's cards, a tribute or a returned card (R11);
+// with the card taken from an offer; unchanged by a pass, an offer (its cards stay until one is
+// taken) and an anti-tribute.
+Cards hand_after(const Action& a, const Cards& hand) {
+  switch (a.type) {
+    case ActionType::kPlay:
+    case ActionType::kTribute:
+    case ActionType::kReturn:
+      return hand - a.play.cards;
+    case ActionType::kTake:
+      return hand + a.play.cards;
+    default:
+      return hand;
+  }
+}
+
 // The action features of `a` for a seat holding `hand` (learned.hpp layout).
 void action_features(const Action& a, const Cards& hand, int level, const Rules& rules,
                      bool heuristic, float* out) {
   encode_candidate(a, level, out);
-  const Cards after = a.type == ActionType::kPlay ? hand - a.play.cards : hand;
+  const Cards after = hand_after(a, hand);
   put_counts(after, out + kActionHandAfter);
   out[kActionHeuristic] = heuristic ? 1.0f : 0.0f;
   out[kActionLeft] = float(after.size()) / float(kHandSize);

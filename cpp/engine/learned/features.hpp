@@ -23,7 +23,8 @@ constexpr int kLearnVersion = 1;
 constexpr int kStateFeatures = kObsSize + 54;
 // ---- action features: float32[kActionFeatures] per candidate ------------------------------
 //   [0, 67)     the candidate features (encode.hpp: counts, kind, key, jokers, pass, size)
-//   [67, 121)   face counts of the hand after the decision
+//   [67, 121)   face counts of the hand after the decision (R11: less the card paid or
+//               returned, with the card taken)
 //   121         1 if it is the heuristic's choice (the same abstract id)
 //   122         cards left after the decision / 27
 //   123         plays in the heuristic's plan (配牌) of the hand after the decision / 10
@@ -38,8 +39,9 @@ constexpr int kActionFeatures = kActionOut + 1;  // 125
 // The features of the seat to act (v must be the seat's view and the seat to act).
 void encode_state_features(const InfoState& v, float* out);
 
-// Play-phase candidates of the seat to act with their action features. `heuristic` is the
-// heuristic's decision; `index` of the candidate with its abstract id (or -1).
+// Candidates of the seat to act (the play phase, and the R11 decisions when the network makes
+// them) with their action features. `heuristic` is the heuristic's decision; `index` of the
+// candidate with its abstract id (or -1).
 struct Candidates {
   std::vector<Action> actions;
   std::vector<float> features;  // actions.size() x kActionFeatures

@@ -52,13 +52,19 @@ std::string DgnReader::bytes(std::size_t n, const char* what) {
   return s;
 }
 
-void read_versions(DgnReader& r, const char* file, std::uint32_t format, std::uint32_t version) {
-  if (const std::uint32_t f = r.u32("format"); f != format)
-    throw ModelError(std::string(file) + ": format " + std::to_string(f) +
-                     ", this engine reads format " + std::to_string(format));
+std::uint32_t read_versions(DgnReader& r, const char* file, std::uint32_t format,
+                            std::uint32_t version, std::uint32_t first_format) {
+  if (first_format == 0) first_format = format;
+  const std::uint32_t f = r.u32("format");
+  if (f < first_format || f > format)
+    throw ModelError(
+        std::string(file) + ": format " + std::to_string(f) + ", this engine reads format " +
+        (first_format == format ? std::to_string(format)
+                                : std::to_string(first_format) + " to " + std::to_string(format)));
   if (const std::uint32_t v = r.u32("feature version"); v != version)
     throw ModelError(std::string(file) + ": made for feature version " + std::to_string(v) +
                      ", this engine computes version " + std::to_string(version));
+  return f;
 }
 
 std::vector<int> read_widths(DgnReader& r, const char* file) {

@@ -1,9 +1,11 @@
 // The .dgn file of a learned player's network: its bytes and how they are read.
 //
 // Network file (.dgn), every number little-endian (docs/learning.md "Weights file"):
-//   char[4] "DGNN"; u32 format = 1; u32 feature_version = kLearnVersion;
+//   char[4] "DGNN"; u32 format = 1 or 2; u32 feature_version = kLearnVersion;
 //   u32 state_dim; u32 action_dim; u32 layers L (hidden, 1..8); u32 width[L];
 //   float32 margin (the switching rule, learned_pick; finite, >= 0);
+//   format 2 only: u32 decides, bit 0 set: the network also makes the R11 decisions (tribute,
+//     return, take, offer, anti-tribute); no other bit (a format-1 file: 0);
 //   u32 meta_len; meta_len bytes of UTF-8 JSON (how the model was made);
 //   float32 arrays in PyTorch's Linear layout (weight [out][in] row-major, then bias [out]):
 //     layer 0: in = state_dim + action_dim (the input is [state features, action features]),
@@ -59,10 +61,11 @@ class DgnReader {
 
 // The fields both network files (.dgn, and value.hpp's .dgv) read in the same way; `file` names
 // the kind in the messages ("model file", "value file").
-//   u32 format and u32 feature version, each the one this engine reads (ModelError "FILE: format
-//   F, this engine reads format W" / "FILE: made for feature version V, this engine computes
-//   version W");
-void read_versions(DgnReader& r, const char* file, std::uint32_t format, std::uint32_t version);
+//   u32 format, one of first_format..format (first_format defaults to format), and u32 feature
+//   version, the one this engine computes (ModelError "FILE: format F, this engine reads format
+//   W" / "FILE: made for feature version V, this engine computes version W"); returns the format;
+std::uint32_t read_versions(DgnReader& r, const char* file, std::uint32_t format,
+                            std::uint32_t version, std::uint32_t first_format = 0);
 //   u32 layers L (1..kMaxModelLayers), then L u32 widths (1..kMaxModelWidth);
 std::vector<int> read_widths(DgnReader& r, const char* file);
 //   u32 meta_len (at most kMaxModelMeta), then meta_len bytes.

@@ -34,8 +34,8 @@ int learned_pick(const float* q, int n, int heuristic, float margin) {
 }
 
 Action learned_action(const PolicyView& view, const Network* net, PolicyScratch& scratch) {
-  if (!net || view.phase() != Phase::kPlay)  // R11 decisions: as the heuristic
-    return heuristic_choice(view, scratch);
+  // R11 decisions: as the heuristic, unless the network was trained for them
+  if (!net || !decides(*net, view.phase())) return heuristic_choice(view, scratch);
   thread_local Decision d;
   prepare_decision(view, net, scratch, &d);
   const int n = d.size();

@@ -13,7 +13,9 @@
 // action of the id; plays that differ only in suits, kickers or which joker share it), so an
 // opening lead of ~500 legal actions has ~60-120 candidates. The learned policy plays the
 // candidate of highest Q (ties: the first in abstract-id order). In the tribute, return and
-// take phases (R11) it plays as the heuristic does (the network is trained on play decisions).
+// take phases (R11: paying, anti-tribute, returning, offering, taking) it plays as the
+// heuristic does, unless the network's file says it was trained on those decisions too
+// (Network::decides_r11; then they are candidates as play decisions are, one per abstract id).
 //
 #pragma once
 
@@ -29,6 +31,11 @@ namespace daguai {
 // switching rule, stored in its file: deviate from the hand-written player only where the
 // network is confident; ties: the first in abstract-id order).
 int learned_pick(const float* q, int n, int heuristic, float margin);
+
+// Whether network `net` makes the decisions of `phase` (play: always; R11: decides_r11).
+inline bool decides(const Network& net, Phase phase) {
+  return phase == Phase::kPlay || (net.decides_r11() && phase != Phase::kMatchOver);
+}
 
 // The decision of the learned policy with network `net` (nullptr: the heuristic's).
 Action learned_action(const PolicyView& view, const Network* net, PolicyScratch& scratch);

@@ -8,13 +8,14 @@ namespace daguai {
 namespace {
 
 constexpr char kMagic[4] = {'D', 'G', 'N', 'N'};
-constexpr std::uint32_t kFormat = 1;
+// Format 2 adds the `decides` word after the margin (format.hpp); format 1 is still read.
+constexpr std::uint32_t kFormat = 2;
 
 // The largest file the format's limits allow fits under read_model_file's bound.
 constexpr std::size_t kMaxFloats =
     std::size_t(kMaxModelWidth) * (kStateFeatures + kActionFeatures + 1) +
     std::size_t(kMaxModelLayers - 1) * kMaxModelWidth * (kMaxModelWidth + 1) + kMaxModelWidth + 1;
-static_assert(4 + 4 * (6 + kMaxModelLayers) + 4 + kMaxModelMeta + 4 * kMaxFloats + 8 <=
+static_assert(4 + 4 * (6 + kMaxModelLayers) + 8 + kMaxModelMeta + 4 * kMaxFloats + 8 <=
               kMaxModelFile);
 
 using detail::axpy;
@@ -32,7 +33,8 @@ Network Network::from_bytes(const std::string& bytes) {
     throw ModelError("model file: corrupt (the hash does not match its contents)");
   DgnReader r(bytes, body);
   r.bytes(4, "magic");
-  read_versions(r, "model file", kFormat, std::uint32_t(kLearnVersion));
+  const std::uint32_t format =
+      read_versions(r, "model file", kFormat, std::uint32_t(kLearnVersion), 1);
   const std::uint32_t sd = r.u32("state_dim"), ad = r.u32("action_dim");
   if (sd != std::uint32_t(kStateFeatures) || ad != std::uint32_t(kActionFeatures))
     throw ModelError("model file: input sizes " + std::to_string(sd) + " + " + std::to_string(ad) +
@@ -44,6 +46,13 @@ Network Network::from_bytes(const std::string& bytes) {
   r.floats(1, &margin, "margin");
   if (margin[0] < 0) throw ModelError("model file: negative margin");
   n.margin_ = margin[0];
+  if (format >= 2) {
+    const std::uint32_t decides = r.u32("decides");
+    if (decides & ~kDecidesR11)
+      throw ModelError("model file: unknown decision bits " + std::to_string(decides) +
+                       " (bit 0, the R11 decisions, is the only one)");
+    n.r11_ = (decides & kDecidesR11) != 0;
+  }
   n.meta_ = read_meta(r, "model file");
   const int in0 = kStateFeatures + kActionFeatures, h0 = n.widths_[0];
   std::vector<float> w, b;

@@ -64,6 +64,9 @@ inline float forward_layers(std::vector<float>& x, std::vector<float>& y, int in
 
 }  // namespace detail
 
+// The `decides` word of a format-2 .dgn file (format.hpp).
+constexpr std::uint32_t kDecidesR11 = 1;
+
 class Network {
  public:
   // Parses a .dgn file's bytes (ModelError naming the first problem).
@@ -75,6 +78,9 @@ class Network {
   const std::vector<int>& widths() const { return widths_; }
   const std::string& meta() const { return meta_; }
   float margin() const { return margin_; }
+  // Whether the network also makes the R11 decisions (tribute, return, take, offer,
+  // anti-tribute; a format-2 file's `decides` bit 0); else the player keeps the heuristic's.
+  bool decides_r11() const { return r11_; }
   std::size_t parameters() const;
 
   // Q of every candidate: state[kStateFeatures], actions[n][kActionFeatures] -> q[n]. The
@@ -88,6 +94,7 @@ class Network {
  private:
   std::vector<int> widths_;
   float margin_ = 0;
+  bool r11_ = false;
   std::string meta_;
   // layer 0 split and transposed (input-major: row i = the weights from input i)
   std::vector<float> w0_state_, w0_action_, b0_;

@@ -43,6 +43,10 @@ std::array<PolicyId, kSeats> draw_continuation(const SelfPlayConfig& cfg, std::u
   return out;
 }
 
+// The R11 decisions draw from streams of their own (exploration: seat + kSeats; play-outs: from
+// b = kR11Branches on), so recording them leaves the play decisions' draws as they were.
+constexpr std::uint64_t kR11Branches = std::uint64_t(1) << 32;
+
 // The play-out streams of the game's b-th branched decision (R16: one per seat).
 std::array<Rng, kSeats> continuation_streams(const SelfPlayConfig& cfg, std::uint64_t game,
                                              std::uint64_t b) {
@@ -85,11 +89,13 @@ void self_play(const SelfPlayConfig& cfg, Frames* out, std::int64_t* rounds) {
                 cfg.random_start ? Start::kRandom : Start::kFresh);
     const int seats = g.table().seats;
     const std::array<PolicyId, kSeats> cont = draw_continuation(cfg, game, seats);
-    std::uint64_t branched = 0;
-    std::array<Rng, kSeats> rngs, explore;
+    std::uint64_t branched = 0, branched_r11 = kR11Branches;
+    std::array<Rng, kSeats> rngs, explore, explore_r11;
     for (int s = 0; s < seats; ++s) {
       rngs[std::size_t(s)] = Rng::stream(cfg.seed, game, Stream::kPolicy, std::uint64_t(s));
       explore[std::size_t(s)] = Rng::stream(cfg.seed, game, Stream::kExplore, std::uint64_t(s));
+      explore_r11[std::size_t(s)] =
+          Rng::stream(cfg.seed, game, Stream::kExplore, std::uint64_t(kSeats + s));
       scratch[std::size_t(s)].forget_plan();
     }
     while (!g.match_over() && g.results().empty()) {
@@ -97,7 +103,8 @@ void self_play(const SelfPlayConfig& cfg, Frames* out, std::int64_t* rounds) {
       const std::size_t s = std::size_t(seat);
       const PolicyId k = cfg.policies[s];
       const std::shared_ptr<const Network> net = model_of(k, g.rules().table);
-      if (!cfg.record[s] || g.phase() != Phase::kPlay) {
+      const bool r11 = g.phase() != Phase::kPlay;
+      if (!cfg.record[s] || (r11 && !cfg.r11)) {
         g.apply_trusted(choose_action(k, g, rngs[s], scratch[s]));  // a policy's choice
         continue;
       }
@@ -111,11 +118,12 @@ void self_play(const SelfPlayConfig& cfg, Frames* out, std::int64_t* rounds) {
         g.apply_trusted(n == 1 ? cands.actions[0] : d.heuristic);  // legal by construction
         continue;
       }
-      int main = net ? learned_pick(q.data(), n, cands.heuristic, net->margin())
+      int main = net && decides(*net, g.phase())
+                     ? learned_pick(q.data(), n, cands.heuristic, net->margin())
                      : std::max(cands.heuristic, 0);
-      Rng& ex = explore[s];
+      Rng& ex = r11 ? explore_r11[s] : explore[s];
       if (cfg.epsilon > 0 && uniform01(ex) < cfg.epsilon) main = int(ex.bounded(std::uint64_t(n)));
-      if (cfg.branch > 0 && uniform01(ex) < cfg.branch) {
+      if (r11 || (cfg.branch > 0 && uniform01(ex) < cfg.branch)) {
         int alt;
         if (net && uniform01(ex) < 0.5) {
           alt = -1;
@@ -125,7 +133,8 @@ void self_play(const SelfPlayConfig& cfg, Frames* out, std::int64_t* rounds) {
           alt = int(ex.bounded(std::uint64_t(n - 1)));
           if (alt >= main) ++alt;
         }
-        const std::array<Rng, kSeats> crn = continuation_streams(cfg, game, branched++);
+        const std::array<Rng, kSeats> crn =
+            continuation_streams(cfg, game, r11 ? branched_r11++ : branched++);
         const auto vm =
             branch_value(g, cands.actions[std::size_t(main)], seat, cont, crn, branch_scratch);
         const auto va =
@@ -144,7 +153,8 @@ void self_play(const SelfPlayConfig& cfg, Frames* out, std::int64_t* rounds) {
 SelfPlayConfig self_play_config(const Rules& rules, std::uint64_t seed, std::uint64_t first_game,
                                 std::int64_t n, const std::vector<std::string>& policies,
                                 const std::vector<bool>& record, double epsilon, double branch,
-                                bool random_start, const std::vector<std::string>& continuation) {
+                                bool random_start, const std::vector<std::string>& continuation,
+                                bool r11) {
   const Table& tb = table_of(rules);
   if (policies.size() != std::size_t(tb.seats) || record.size() != std::size_t(tb.seats))
     throw GameError("_self_play needs one policy and one record flag per seat");
@@ -162,6 +172,7 @@ SelfPlayConfig self_play_config(const Rules& rules, std::uint64_t seed, std::uin
   cfg.epsilon = epsilon;
   cfg.branch = branch;
   cfg.random_start = random_start;
+  cfg.r11 = r11;
   cfg.continuation.clear();
   for (const std::string& name : continuation) cfg.continuation.push_back(parse_policy(name));
   for (int s = 0; s < tb.seats; ++s) {

@@ -25,6 +25,13 @@ namespace daguai {
 //     outcome), frame 2i+1 is (state, alt, its outcome). `alt` is, with probability 1/2 when
 //     the seat plays a network, the network's best other candidate, else a uniformly random
 //     other candidate.
+// With `r11`, the R11 decisions of a recorded seat (tribute, anti-tribute, return, offer, take)
+// are recorded too: their candidates are one per abstract id as in play, `main` is the
+// network's pick when its file says it makes them (Network::decides_r11, else the heuristic's
+// choice), and every one of them with two or more candidates is branched (they are about two
+// a round against hundreds of play decisions). They draw from streams of their own
+// (Rng::stream(seed, game, kExplore, kSeats + seat), and play-outs from b = 2^32 on), so with
+// a network that does not make them the play decisions' frames are those of a run without r11.
 // Each seat's continuation policy is drawn per game from `continuation` (uniformly, from
 // Rng::stream(seed, game, kContinuation, seat); no draw when the pool has one policy, so the
 // default pool {heuristic} gives the frames of a heuristic play-out). The pair's outcome
@@ -50,6 +57,7 @@ struct SelfPlayConfig {
   double epsilon = 0;
   double branch = 1;
   bool random_start = true;
+  bool r11 = false;
   // The continuation pool: models or hand-written policies, not searches (GameError).
   std::vector<PolicyId> continuation{PolicyId::kHeuristic};
 };
@@ -64,7 +72,8 @@ constexpr std::int64_t kMaxSelfPlayGames = std::int64_t(1) << 24;
 SelfPlayConfig self_play_config(const Rules& rules, std::uint64_t seed, std::uint64_t first_game,
                                 std::int64_t n, const std::vector<std::string>& policies,
                                 const std::vector<bool>& record, double epsilon, double branch,
-                                bool random_start, const std::vector<std::string>& continuation);
+                                bool random_start, const std::vector<std::string>& continuation,
+                                bool r11 = false);
 // The rounds played (main lines) are counted in *rounds.
 void self_play(const SelfPlayConfig& cfg, Frames* out, std::int64_t* rounds = nullptr);
 

@@ -74,6 +74,9 @@ def _add_train(p: argparse.ArgumentParser) -> None:
                         "drawn per game and seat: built-in names (not searches) or .dgn models, e.g. "
                         "a frozen earlier generation: --continuation gen1.dgn,heuristic (default "
                         f"{','.join(C.continuation)}; a new run's setting)")
+    p.add_argument("--r11", action="store_true", default=C.r11,
+                   help="the network also makes and learns the R11 decisions (tribute, return, offer, "
+                        "take), each one branched; its models say so (a new run's setting)")
     p.add_argument("--ray", metavar="ADDRESS",
                    help="run the actors on Ray at ADDRESS ('local', 'auto', host:port)")
     p.add_argument("--seed", type=seed_number, default=C.seed, help=f"seed of the run (default {C.seed})")
@@ -175,7 +178,7 @@ def _run_train(args: argparse.Namespace) -> int:
                           margin=TrainConfig.margin if args.margin is None else args.margin,
                           eval_every=args.eval_every, eval_deals=args.eval_deals,
                           threads=args.threads, rules=parse_rules(args.rules),
-                          init=args.init, continuation=args.continuation).check()
+                          init=args.init, continuation=args.continuation, r11=args.r11).check()
         check_continuation(cfg)
         check_run_dir(args.run)
         if args.ray and args.ray != "local":

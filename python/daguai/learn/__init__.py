@@ -73,18 +73,22 @@ __all__ = [
     "write_dgn",
 ]
 
-def learn_features(game: Game | _core.game.GameState) -> tuple[np.ndarray, list[Action], np.ndarray, int]:
+def learn_features(game: Game | _core.game.GameState, *,
+                   r11: bool = False) -> tuple[np.ndarray, list[Action], np.ndarray, int]:
     """The learned player's inputs for the seat to act (docs/learning.md "Features").
 
     Returns ``(state, candidates, actions, heuristic)``: ``float32[STATE_FEATURES]``, the
-    play-phase candidates (one legal action per abstract id; none in other phases), their
+    play-phase candidates (one legal action per abstract id; none in other phases, unless
+    ``r11``: then the R11 decisions' candidates too, as a network that makes them sees them), their
     ``float32[n, ACTION_FEATURES]`` rows, and the index of the heuristic's own action (-1
     when there are no candidates). Raises ``IllegalActionError`` when the match is over and
     ``ValueError`` for anything but a Game.
     """
     if not isinstance(game, (Game, _core.game.GameState)):
         raise ValueError(f"learn_features needs a daguai.Game, got {type(game).__name__}")
-    state, actions, feats, heuristic = _core.learned.learn_features(game)
+    if not isinstance(r11, bool):
+        raise TypeError(f"r11 must be True or False, got {type(r11).__name__}")
+    state, actions, feats, heuristic = _core.learned.learn_features(game, r11)
     return state, list(actions), feats, int(heuristic)
 
 

@@ -43,6 +43,7 @@ class Task:
     branch: float
     rules: Rules
     continuation: tuple[str, ...] = ("heuristic",)  # the play-outs' pool (names, .dgn paths)
+    r11: bool = False  # the R11 decisions are recorded too (each one branched)
 
 
 _cleanup_registered = False
@@ -89,7 +90,7 @@ def run_task(task: Task, weights: bytes | None) -> Frames:
         policies = [path if p == "model" else p for p in policies]
     out: Frames = _core.run._self_play(task.rules._core, task.seed, task.first_game, task.games,
                                    policies, list(task.record), task.epsilon, task.branch,
-                                   continuation=list(task.continuation))
+                                   continuation=list(task.continuation), r11=task.r11)
     return out
 
 

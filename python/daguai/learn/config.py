@@ -76,6 +76,9 @@ class TrainConfig:
     # branch pair's rounds out, one drawn per game and seat; built-in names (not searches) or
     # .dgn paths, e.g. a frozen earlier generation. The files are read when the run starts
     continuation: tuple[str, ...] = ("heuristic",)
+    # the network also makes (and learns) the R11 decisions: tribute, return, offer, take
+    # (docs/learning.md "R11 decisions"); its models are format-2 files that say so
+    r11: bool = False
 
     def check(self) -> TrainConfig:
         ints = {"seed": (0, 2**64 - 1), "actors": (1, MAX_ACTORS), "games_per_task": (1, 1 << 16),
@@ -90,6 +93,8 @@ class TrainConfig:
             v = getattr(self, name)
             if isinstance(v, bool) or not isinstance(v, (int, float)) or not lo <= v <= hi:
                 raise ValueError(f"{name} must be a number in [{lo}, {hi}], got {v!r}")
+        if not isinstance(self.r11, bool):
+            raise ValueError(f"r11 must be True or False, got {self.r11!r:.40}")
         if self.reward not in ("wl", "score"):
             raise ValueError(f"reward must be 'wl' or 'score', got {self.reward!r}")
         if not isinstance(self.init, str) or len(self.init) > 4096 or "\0" in self.init:

@@ -52,13 +52,16 @@ class QNet(nn.Module):
         return [(m.weight.detach().cpu().numpy().astype(np.float32).copy(),
                  m.bias.detach().cpu().numpy().astype(np.float32).copy()) for m in mods]
 
-    def to_dgn(self, meta: dict[str, Any] | None = None, margin: float = 0.0) -> bytes:
-        """The ``.dgn`` bytes of this network with switching ``margin`` (docs/learning.md)."""
-        return dgn_bytes(self.layers(), meta, margin)
+    def to_dgn(self, meta: dict[str, Any] | None = None, margin: float = 0.0, *,
+               r11: bool = False) -> bytes:
+        """The ``.dgn`` bytes of this network with switching ``margin`` (docs/learning.md);
+        ``r11``: it also makes the R11 decisions."""
+        return dgn_bytes(self.layers(), meta, margin, r11=r11)
 
-    def save_dgn(self, path: str | Path, meta: dict[str, Any] | None = None, margin: float = 0.0) -> Path:
+    def save_dgn(self, path: str | Path, meta: dict[str, Any] | None = None, margin: float = 0.0, *,
+                 r11: bool = False) -> Path:
         """Write this network as a ``.dgn`` file (atomically)."""
-        return write_dgn(path, self.layers(), meta, margin)
+        return write_dgn(path, self.layers(), meta, margin, r11=r11)
 
     @classmethod
     def from_dgn(cls, data: bytes | str | Path) -> QNet:

@@ -92,12 +92,12 @@ def export(run: str | Path, path: str | Path, command: str | None = None,
             "config": config_json(cfg), "rules": cfg.rules.to_dict(), "evals": ckpt["evals"][-3:]}
     margin = cfg.margin if margin is None else margin
     if not chosen:
-        return net.save_dgn(path, meta, margin)
+        return net.save_dgn(path, meta, margin, r11=cfg.r11)
     from ..dgn import average_models
 
     with tempfile.TemporaryDirectory(dir=path.parent, prefix=".export-") as tmp:
         models = [p for _, p in chosen]
-        final = net.save_dgn(Path(tmp) / f"final-step{ckpt['step']}.dgn", meta, margin)
+        final = net.save_dgn(Path(tmp) / f"final-step{ckpt['step']}.dgn", meta, margin, r11=cfg.r11)
         if chosen[-1][0] != ckpt["step"]:
             models.append(final)
         return average_models(models, path, margin, meta_from=final,

@@ -95,7 +95,7 @@ def _task(cfg: TrainConfig, step: int, j: int, warm: bool) -> Task:
             policies = tuple("model" if s % 2 == team else "heuristic" for s in range(seats))
             record = tuple(s % 2 == team for s in range(seats))
     return Task(step, j, cfg.seed, first, cfg.games_per_task, policies, record, cfg.epsilon,
-                cfg.branch, cfg.rules, cfg.continuation)
+                cfg.branch, cfg.rules, cfg.continuation, cfg.r11)
 
 
 def _learn(net: QNet, opt: torch.optim.Optimizer, frames: list[dict[str, np.ndarray]],
@@ -273,7 +273,7 @@ def _state(cfg: TrainConfig, ckpt: dict[str, Any] | None, path: Path) -> _RunSta
                 raise ValueError(f"init model {cfg.init!r} has widths {tuple(net.widths)}, the run "
                                  f"{tuple(cfg.widths)}")
         opt = torch.optim.Adam(net.parameters(), lr=cfg.lr)
-        return _RunState(net, opt, prev=net.to_dgn(margin=cfg.margin))
+        return _RunState(net, opt, prev=net.to_dgn(margin=cfg.margin, r11=cfg.r11))
     net = QNet(cfg.widths)
     opt = torch.optim.Adam(net.parameters(), lr=cfg.lr)
     with _checkpoint_part(path):
@@ -331,7 +331,7 @@ def _evaluate_now(s: _RunState, cfg: TrainConfig, out: Path, writer: Any, wall: 
     """Evaluate the network against the heuristic; log it to TensorBoard and evals.jsonl; keep
     the evaluated model as the step's snapshot (the last ``keep`` of them)."""
     path = s.net.save_dgn(out / "eval.dgn", {"step": s.step, "frames": s.frames,
-                                             "rules": cfg.rules.to_dict()}, cfg.margin)
+                                             "rules": cfg.rules.to_dict()}, cfg.margin, r11=cfg.r11)
     keep_snapshot(out, path, s.step, keep)
     ev = _evaluate(path, cfg)
     ev.update(step=s.step, frames=s.frames, wall=wall)
@@ -387,7 +387,7 @@ def train(out: str | Path, config: TrainConfig | None = None, *, minutes: float 
     backend: Any = RayActors(ray) if ray else LocalActors(cfg.actors)
     display = _Display(progress, out)
     issue = _Issuer(cfg, backend)
-    cur = s.net.to_dgn(margin=cfg.margin)
+    cur = s.net.to_dgn(margin=cfg.margin, r11=cfg.r11)
     issue(s.step, s.prev, s.frames_issue[0])
     issue(s.step + 1, cur, s.frames_issue[1])
     start = last_ckpt = time.monotonic()
@@ -403,7 +403,7 @@ def train(out: str | Path, config: TrainConfig | None = None, *, minutes: float 
             call_frames += n
             s.rounds += sum(int(f["rounds"]) for f in data)
             s.step += 1
-            s.prev, cur = cur, s.net.to_dgn(margin=cfg.margin)
+            s.prev, cur = cur, s.net.to_dgn(margin=cfg.margin, r11=cfg.r11)
             # pending: step (issued with prev's predecessor); issue step + 1 with the new weights
             s.frames_issue = (s.frames_issue[1], s.frames)
             issue(s.step + 1, cur, s.frames)
@@ -433,6 +433,6 @@ def train(out: str | Path, config: TrainConfig | None = None, *, minutes: float 
     meta = {"commands": s.commands, "seed": cfg.seed, "step": s.step,
             "frames": s.frames, "rounds": s.rounds, "wall_seconds": round(s.wall + wall_call, 1),
             "widths": list(cfg.widths), "config": config_json(cfg), "rules": cfg.rules.to_dict()}
-    s.net.save_dgn(out / "latest.dgn", meta, cfg.margin)
+    s.net.save_dgn(out / "latest.dgn", meta, cfg.margin, r11=cfg.r11)
     return TrainSummary(out, s.step, s.frames, s.rounds, wall_call, s.wall + wall_call,
                         call_frames / max(1e-9, wall_call), list(s.evals))
