@@ -31,7 +31,7 @@ from ray_helpers import free_port, loopback_head, ray_cli
 ROOT = Path(__file__).resolve().parents[2]
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 PKG_PARENT = os.path.dirname(os.path.dirname(os.path.abspath(daguai.__file__)))
-OPTION = re.compile(r"(?<![\w-])(--[a-z][a-z-]*)")  # a long option named in a command line
+OPTION = re.compile(r"(?<![\w-])(--[a-z][a-z0-9-]*)")  # a long option named in a command line
 MARK = re.compile(r"<!--\s*docs-test:\s*(\S+)\s*(.*?)\s*-->")
 BIG_INT = re.compile(r"(?<![\w.:=/-])(\d{1,3}(?:_\d{3})+|\d{4,})(?![\w.])")
 

@@ -34,6 +34,10 @@ from daguai.rules import Rules  # noqa: E402
 from pickle_helpers import Planted  # noqa: E402
 
 TEACHER1 = Path(__file__).resolve().parents[2] / "training" / "teacher1"
+# the network teacher1's expert searched over (generation 4, format 1: it played R11 as the
+# heuristic); the shipped model has changed since, so the replays name it
+GEN4 = Path(__file__).resolve().parents[2] / "training" / "gen5b" / "gen4.dgn"
+GEN4_EXPERT = f"expert@{GEN4}"
 ACTION_FEATURES = int(_core.learned.ACTION_FEATURES)
 
 
@@ -116,13 +120,14 @@ def test_old_distil_shards_stay_readable(tmp_path):
 
 def test_label_sidecars_hold_the_play_time_features_of_the_labelled_positions(tmp_path):
     shard = TEACHER1 / "shard-00000.npz"
-    assert label_cands(TEACHER1, tmp_path, shards=[0]) == 1
-    assert label_cands(TEACHER1, tmp_path, shards=[0]) == 0  # present: kept
+    assert label_cands(TEACHER1, tmp_path, shards=[0], teacher=GEN4_EXPERT) == 1
+    assert label_cands(TEACHER1, tmp_path, shards=[0], teacher=GEN4_EXPERT) == 0  # present: kept
     cand = load_label_cands([shard], tmp_path)
     a = load_shard(shard)
     off = cand_offsets(a["legal"])
     assert off[-1] == len(cand)
-    cfg = LabelConfig(games=100000, seed=40001, shard_games=20)  # training/teacher1's settings
+    cfg = LabelConfig(games=100000, seed=40001, shard_games=20,  # training/teacher1's settings
+                      teacher=GEN4_EXPERT)
     i = 0  # round 0 walked here: the labelled moves, the teacher elsewhere
     sel = np.flatnonzero(a["game"] == i)
     plies = a["ply"][sel].tolist()
@@ -130,7 +135,8 @@ def test_label_sidecars_hold_the_play_time_features_of_the_labelled_positions(tm
     ply = 0
     for j, p in zip(sel.tolist(), plies, strict=True):
         while ply < p:
-            state.apply(_core.catalog._traced_decision(state, "expert", cfg.seed, decision_stream(i, ply))[0])
+            stream = decision_stream(i, ply)
+            state.apply(_core.catalog._traced_decision(state, GEN4_EXPERT, cfg.seed, stream)[0])
             ply += 1
         st, legal, c = _play_time_features(state)
         assert np.array_equal(legal, a["legal"][j]) and np.array_equal(st, a["state"][j].astype(np.float16))
@@ -245,7 +251,7 @@ def test_the_student_learns_and_a_resumed_run_is_the_uninterrupted_one(tmp_path)
 
 def test_labels_of_the_committed_folder_load_with_their_sidecars(tmp_path):
     files = [TEACHER1 / "shard-00000.npz", TEACHER1 / "shard-00001.npz"]
-    label_cands(TEACHER1, tmp_path, shards=[0, 1])
+    label_cands(TEACHER1, tmp_path, shards=[0, 1], teacher=GEN4_EXPERT)
     labels = load_labels(files)
     cand = load_label_cands(files, tmp_path)
     assert len(cand) == int(labels.arrays["legal"].sum())

@@ -27,8 +27,8 @@ SHIPPED = Path(daguai.__file__).parent / "models" / "learned.dgn"
 def _with_meta(meta: bytes) -> bytes:
     """The shipped model's bytes with its metadata replaced by ``meta`` (hash recomputed)."""
     data = SHIPPED.read_bytes()
-    n_hidden = struct.unpack_from("<I", data, 20)[0]
-    off = 24 + 4 * n_hidden + 4
+    fmt, n_hidden = struct.unpack_from("<I", data, 4)[0], struct.unpack_from("<I", data, 20)[0]
+    off = 24 + 4 * n_hidden + (8 if fmt >= 2 else 4)  # the margin, and format 2's decides word
     (old,) = struct.unpack_from("<I", data, off)
     body = data[:off] + struct.pack("<I", len(meta)) + meta + data[off + 4 + old:-8]
     return body + struct.pack("<Q", _core.learned._dgn_hash(body))

@@ -65,11 +65,14 @@ def cand_file(shard: str | os.PathLike[str], out: str | os.PathLike[str] | None 
     return Path(out or p.parent) / p.name.replace("shard-", _kind(kind)[0])
 
 
-def _config(folder: Path) -> LabelConfig:
+def _config(folder: Path, teacher: str | None = None) -> LabelConfig:
+    """The folder's settings; ``teacher``, when given, replaces its teacher for the replay."""
     doc = json.loads((folder / MANIFEST).read_text())
     cfg = LabelConfig.from_json(doc["config"], str(folder / MANIFEST))
     if cfg.others or cfg.seats:
         raise LabelError(f"{str(folder)!r}: replay needs every seat labelled by the teacher")
+    if teacher is not None:
+        cfg = LabelConfig.from_json({**cfg.to_json(), "teacher": teacher}, str(folder / MANIFEST))
     return cfg
 
 
@@ -105,12 +108,17 @@ def replay_round(cfg: LabelConfig, i: int, rows: dict[str, np.ndarray],
 
 
 def label_cands(folder: str | os.PathLike[str], out: str | os.PathLike[str] | None = None,
-                shards: Sequence[int] | None = None, log: Any = None, kind: str = "student") -> int:
+                shards: Sequence[int] | None = None, log: Any = None, kind: str = "student",
+                teacher: str | None = None) -> int:
     """Make the missing sidecars (of ``kind``) of the label shards of ``folder`` (all, or
-    ``shards``) in ``out`` (default: beside them); returns the number made."""
+    ``shards``) in ``out`` (default: beside them); returns the number made. The replay plays the
+    unlabelled decisions as the folder's teacher; ``teacher`` names it when the policy of that
+    name has changed since (a search over the network the labels were made with, e.g.
+    ``expert@training/gen5b/gen4.dgn`` for ``training/teacher1``: the shipped model now also
+    makes the R11 decisions, which the replay meets before play)."""
     folder = Path(folder)
     features = _kind(kind)[1]
-    cfg = _config(folder)
+    cfg = _config(folder, teacher)
     files = sorted(folder.glob("shard-*.npz"))
     if shards is not None:
         files = [f for f in files if int(f.stem.split("-")[1]) in set(shards)]
@@ -161,13 +169,16 @@ def add_cands_command(sub: Any, help: str) -> Any:  # noqa: A002 - argparse's na
     c.add_argument("labels")
     c.add_argument("--out", help="folder of the sidecars (default: beside the shards)")
     c.add_argument("--label-shards", type=int, help="only the first N shards")
+    c.add_argument("--teacher", default=None, metavar="POLICY",
+                   help="the policy that made the labels, when its name now plays otherwise "
+                        "(e.g. expert@training/gen5b/gen4.dgn for training/teacher1)")
     return c
 
 
 def run_cands_command(args: Any, kind: str) -> int:
     """Run a parsed ``cands`` subcommand: make the missing sidecars of ``kind``."""
     shards = None if args.label_shards is None else range(args.label_shards)
-    print(f"{label_cands(args.labels, args.out, shards, log=print, kind=kind)} made")
+    print(f"{label_cands(args.labels, args.out, shards, log=print, kind=kind, teacher=args.teacher)} made")
     return 0
 
 
