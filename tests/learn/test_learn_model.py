@@ -294,7 +294,8 @@ def test_a_rewritten_model_file_is_read_again(tmp_path):
 
 def test_the_shipped_model_is_a_builtin_policy():
     """python/daguai/models/learned.dgn ships in the package and is the policy 'learned'
-    (docs/learning.md "Generation 4"): it loads, says how it was made, and plays."""
+    (docs/learning.md "R11 decisions by the network": generation 5): it loads, says how it was
+    made, and plays."""
     import json
     from pathlib import Path
 
@@ -302,14 +303,14 @@ def test_the_shipped_model_is_a_builtin_policy():
     path = Path(daguai.__file__).parent / "models" / "learned.dgn"
     net = Network.from_file(str(path))
     meta = json.loads(net.meta)
-    assert net.widths == [256, 128] and net.margin == pytest.approx(0.01)
-    # generation 4 (docs/learning.md "Generation 4"): the mean of four snapshots of the run
-    # training/gen4c, seed 41, warm-started from generation 3, its play-outs by generation 3
-    assert meta["seed"] == 41 and meta["frames"] > 10**7 and len(meta["commands"]) == 1
-    assert meta["config"]["init"] == "training/gen4c/gen3.dgn"
-    steps = (1200, 1600, 2000, 2118)
-    assert [a["file"] for a in meta["averaged"]] == [f"step{s}.dgn" for s in steps]
-    assert meta["averaged_by"].startswith("python training/average.py training/gen4c/gen4.dgn")
+    assert net.widths == [256, 128] and net.margin == pytest.approx(0.01) and net.decides_r11
+    # generation 5: the mean of three snapshots of the run training/r11a and its final weights,
+    # seed 53, warm-started from generation 4, its play-outs by generation 4, the R11 decisions too
+    assert meta["seed"] == 53 and meta["frames"] > 10**7 and len(meta["commands"]) == 1
+    assert meta["config"]["init"] == "training/r11a/gen4.dgn" and meta["config"]["r11"] is True
+    steps = ("step800", "step1200", "step1600", "final-step1710")
+    assert [a["file"] for a in meta["averaged"]] == [f"{s}.dgn" for s in steps]
+    assert meta["average_from"] == 800
     assert path.stat().st_size < 5 * 2**20
     r = daguai.evaluate("learned", "heuristic", 20, seed=5)
     assert r.wins + r.draws + r.losses == 40

@@ -123,7 +123,8 @@ def _small(tmp_path):
 
 def test_a_fine_tune_learns_resumes_and_writes_a_model_the_engine_plays(tmp_path):
     data = _small(tmp_path)
-    cfg = QFitConfig(epochs=2, batch=64, eval_every=1000, lr=3e-4, seed=5)
+    # the labels' incumbent is generation 4's choice: start from that network
+    cfg = QFitConfig(epochs=2, batch=64, eval_every=1000, lr=3e-4, seed=5, model=str(GEN4))
     doc = fit_qnet(data, tmp_path / "a", cfg, meta={"command": "test"})
     curve = doc["curve"]
     assert curve[0]["step"] == 0 and curve[0]["val_incumbent_top1"] > 0.99  # the start is the model
