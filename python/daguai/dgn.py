@@ -50,14 +50,25 @@ _MAX_META = _core.learned.MAX_MODEL_META
 _IN0 = int(_core.learned.STATE_FEATURES) + int(_core.learned.ACTION_FEATURES)
 
 
+def _decides_bytes(fmt: int) -> int:
+    """The size of the ``decides`` word after the margin: 4 in format 2, none in format 1."""
+    return 4 if fmt >= FORMAT_R11 else 0
+
+
+def _decides_word(data: bytes, n_hidden: int) -> int:
+    """The ``decides`` word of a valid file's bytes (0 in format 1)."""
+    if struct.unpack_from("<I", data, 4)[0] < FORMAT_R11:
+        return 0
+    return int(struct.unpack_from("<I", data, 4 + 4 * 6 + 4 * (n_hidden - 1) + 4)[0])
+
+
 def _file_bytes(widths: Sequence[int], meta_len: int, fmt: int = FORMAT) -> int:
     """The exact size of a ``.dgn`` file with these hidden widths and metadata length."""
     floats, prev = 0, _IN0
     for out in [*widths, 1]:
         floats += out * prev + out
         prev = out
-    decides = 4 if fmt >= FORMAT_R11 else 0
-    return 4 + 4 * 5 + 4 * len(widths) + 4 + decides + 4 + meta_len + 4 * floats + 8
+    return 4 + 4 * 5 + 4 * len(widths) + 4 + _decides_bytes(fmt) + 4 + meta_len + 4 * floats + 8
 
 
 #: No valid ``.dgn`` file is larger (8 layers of 4096 units and 1 MiB of metadata: ~470 MB);
@@ -131,7 +142,7 @@ def parse_dgn(data: bytes, *, meta: bool = True) -> tuple[Layers, dict[str, Any]
     n_hidden = len(widths)
     off = 4 + 4 * 6 + 4 * (n_hidden - 1)
     (margin,) = struct.unpack_from("<f", data, off)
-    off += 8 if struct.unpack_from("<I", data, 4)[0] >= FORMAT_R11 else 4  # margin, decides
+    off += 4 + _decides_bytes(struct.unpack_from("<I", data, 4)[0])  # the margin, [decides]
     (meta_len,) = struct.unpack_from("<I", data, off)
     off += 4
     info: dict[str, Any] = {}
@@ -207,7 +218,7 @@ def read_model_file(path: str | os.PathLike[str]) -> bytes:
             if not 1 <= n_hidden <= _MAX_LAYERS:
                 raise ModelError(f"model file {name!r}: {n_hidden} hidden layers "
                                        f"(1..{_MAX_LAYERS} allowed)")
-            fields = 4 * n_hidden + (12 if fmt >= FORMAT_R11 else 8)  # widths, margin, [decides,] meta_len
+            fields = 4 * n_hidden + 8 + _decides_bytes(fmt)  # widths, margin, [decides,] meta_len
             more = fh.read(fields)
             if len(more) < fields:
                 raise ModelError(f"model file {name!r}: too short to be a .dgn file")
@@ -305,13 +316,14 @@ def average_models(paths: Sequence[str | os.PathLike[str]], out: str | os.PathLi
     meta: dict[str, Any] = {}
     last_margin = 0.0
     r11: bool | None = None
-    for p in paths:  # each file read once: its weights, metadata and rules
+    for p in paths:  # each file read and parsed once: its weights, metadata and rules
         data = read_model_file(p)
         layers, meta, last_margin = parse_dgn(data)
-        if r11 is not None and decides_r11(data) != r11:
+        this = bool(_decides_word(data, len(layers) - 1) & 1)  # parse_dgn checked the file
+        if r11 is not None and this != r11:
             raise ModelError(f"average_models: {os.fspath(p)!r} {'makes' if not r11 else 'does not make'} "
                              f"the R11 decisions, the first model {'does' if r11 else 'does not'}")
-        r11 = decides_r11(data)
+        r11 = this
         if sums and [w.shape for w, _ in layers] != [w.shape for w, _ in sums]:
             raise ModelError(f"average_models: {os.fspath(p)!r} has widths "
                                    f"{[w.shape[0] for w, _ in layers[:-1]]}, the first model "
