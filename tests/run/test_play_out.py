@@ -25,7 +25,7 @@ def test_registry_entries_carry_kind_and_budget():
     assert search == {"pimc": 256, "pimc24": 24, "pimc48": 48, "pimc192": 192, "expert": 256,
                       "pimc24_inf": 24, "pimc24_inf_learned": 24, "expert416": 416, "expert_net8": 256}
     for name in ("random", "greedy", "heuristic", "heuristic_exact"):
-        assert entries[name] == {"name": name, "kind": "rule", "rollouts": None}
+        assert entries[name] == {"name": name, "kind": "rule", "rollouts": None, "model": None}
     assert {e["kind"] for e in entries.values()} <= {"rule", "search", "model"}
 
 

@@ -28,7 +28,8 @@ def test_expert416_is_the_expert_with_416_rollouts():
     # 416 rollouts instead of 256; each arm's value in a world both races play is the same (R17:
     # a (candidate, world) value depends only on the view, the seed, the candidate and the world)
     entries = {e["name"]: e for e in _core.catalog.policy_entries()}
-    assert entries["expert416"] == {"name": "expert416", "kind": "search", "rollouts": 416}
+    assert entries["expert416"] == {"name": "expert416", "kind": "search", "rollouts": 416,
+                                    "model": "learned"}
     g, searched = daguai.Game(5), 0
     while searched < 3:
         if g.phase == "play" and len(g.legal_actions()) > 2:
@@ -152,7 +153,8 @@ def test_expert_net8_rollouts_begin_with_eight_network_decisions(seed):
     from daguai._core.core import Hand
 
     entries = {e["name"]: e for e in _core.catalog.policy_entries()}
-    assert entries["expert_net8"] == {"name": "expert_net8", "kind": "search", "rollouts": 256}
+    assert entries["expert_net8"] == {"name": "expert_net8", "kind": "search", "rollouts": 256,
+                                      "model": "learned"}
     g, checked = daguai.Game(seed), 0
     while checked < 2:
         if g.phase == "play" and len(g.legal_actions()) > 2:

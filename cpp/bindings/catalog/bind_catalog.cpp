@@ -33,6 +33,11 @@ void bind_catalog(py::module_& core) {
           d["kind"] = policy_kind_name(e.kind);
           d["rollouts"] =
               e.kind == PolicyKind::kSearch ? py::object(py::int_(e.budget.rollouts)) : py::none();
+          // the model it reads: its incumbent's, or the one its inference reads
+          const char* model = e.incumbent_model                           ? e.incumbent_model
+                              : e.budget.inference == Inference::kLearned ? kBuiltinModel
+                                                                          : nullptr;
+          d["model"] = model ? py::object(py::str(model)) : py::none();
           l.append(d);
         }
         if (has_builtin_model()) {
@@ -40,12 +45,14 @@ void bind_catalog(py::module_& core) {
           d["name"] = kBuiltinModel;
           d["kind"] = policy_kind_name(PolicyKind::kModel);
           d["rollouts"] = py::none();
+          d["model"] = kBuiltinModel;
           l.append(d);
         }
         return l;
       },
       "policy_names() with what each is (cpp/engine/catalog/catalog.hpp PolicyEntry): kind 'rule', "
-      "'search' (with its budget in rollouts per decision) or 'model'.");
+      "'search' (with its budget in rollouts per decision) or 'model', and the model it reads "
+      "('learned': the shipped network of the game's table; None: none).");
 
   m.def(
       "policy_id", [](py::handle name) { return int(parse_policy(to_text(name, "policy"))); },

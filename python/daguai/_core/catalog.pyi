@@ -15,6 +15,7 @@ class _PolicyEntry(TypedDict):
     name: str
     kind: str  # "rule", "search" or "model"
     rollouts: int | None
+    model: str | None  # the model it reads ("learned": the table's shipped one), or None
 def policy_entries() -> list[_PolicyEntry]: ...
 def _search(game: _GameLike, rollouts: int, ms: float, threads: int, rollout: str, seed: int,
             max_candidates: int = ..., incumbent: int = ...,

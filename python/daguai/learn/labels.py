@@ -25,7 +25,6 @@ from __future__ import annotations
 import io
 import json
 import os
-import subprocess
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
@@ -37,6 +36,7 @@ import numpy as np
 from .. import _core
 from ..game import Game
 from ..rules import Rules
+from .provenance import code_commit, network_change, network_digests
 from .shards import (
     _ARM,
     _DTYPES,
@@ -118,6 +118,14 @@ class LabelConfig:
 
     def shards(self) -> int:
         return -(-self.games // self.shard_games)
+
+    def roles(self) -> dict[str, str]:
+        return {"teacher": self.teacher, **({"others": self.others} if self.others else {})}
+
+    def networks(self) -> dict[str, str | None]:
+        """The SHA-256 of the network file each role's policy reads (None: none), recorded with
+        every shard, so that a folder never mixes two networks under one name."""
+        return network_digests(self.roles(), self.table)
 
     def to_json(self) -> dict[str, Any]:
         d = asdict(self)
@@ -245,7 +253,7 @@ def label_shard(cfg: LabelConfig, k: int) -> tuple[dict[str, Any], bytes]:
     return ({"shard": k, "file": shard_path(".", k).name, "games": [games[0], games[-1] + 1],
              "labels": len(records), "decisions": int(sum(decisions)),
              "wall_s": round(time.perf_counter() - wall, 3), "cpu_s": round(time.process_time() - cpu, 3),
-             "bytes": len(data)}, data)
+             "bytes": len(data), "networks": cfg.networks()}, data)
 
 
 def _write_shard(folder: str | os.PathLike[str], k: int, data: bytes) -> Path:
@@ -265,20 +273,6 @@ def make_shard(cfg: LabelConfig, k: int, folder: str | os.PathLike[str]) -> dict
     entry, data = label_shard(cfg, k)
     _write_shard(folder, k, data)
     return entry
-
-
-def _commit() -> str:
-    here = Path(__file__).resolve().parent
-    try:
-        out = subprocess.run(["git", "rev-parse", "HEAD"], cwd=here, capture_output=True, text=True,
-                             timeout=10, check=False)
-        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=here,
-                               capture_output=True, text=True, timeout=10, check=False)
-    except (OSError, subprocess.SubprocessError):
-        return "unknown"
-    if out.returncode != 0:
-        return "unknown"
-    return out.stdout.strip() + ("-dirty" if dirty.stdout.strip() else "")
 
 
 def _read_manifest(folder: Path) -> dict[str, Any] | None:
@@ -349,7 +343,10 @@ def label(folder: str | os.PathLike[str], cfg: LabelConfig, *, workers: int = 1,
     elif LabelConfig.from_json(doc["config"], str(folder / MANIFEST)) != cfg:
         raise LabelError(f"{str(folder / MANIFEST)!r} was made with other settings: "
                          f"{doc['config']} (asked: {cfg.to_json()})")
-    commit = _commit()
+    networks = cfg.networks()
+    for k, entry in sorted(doc["shards"].items(), key=lambda kv: int(kv[0])):
+        _same_networks(folder, f"shard {k}", entry, networks, cfg)
+    commit = code_commit()
     if commit not in doc["commits"]:
         doc["commits"].append(commit)
     # the shards present on disk (a shard written before the manifest was too) are checked and kept
@@ -389,6 +386,7 @@ def label(folder: str | os.PathLike[str], cfg: LabelConfig, *, workers: int = 1,
     made_by = f"ray {ray}" if ray is not None else "this process" if workers <= 1 else "local processes"
 
     def keep(entry: dict[str, Any], data: bytes) -> None:
+        _same_networks(folder, f"shard {entry['shard']} (made by {made_by})", entry, networks, cfg)
         _write_shard(folder, entry["shard"], data)
         done({**entry, "made_by": made_by})
 
@@ -414,6 +412,17 @@ def label(folder: str | os.PathLike[str], cfg: LabelConfig, *, workers: int = 1,
     _summarize(doc)
     _write_manifest(folder, doc)
     return doc
+
+
+def _same_networks(folder: Path, what: str, entry: dict[str, Any], networks: dict[str, str | None],
+                   cfg: LabelConfig) -> None:
+    """LabelError unless ``entry`` was labelled over ``networks`` (a shard made before the
+    networks were recorded is taken as it is)."""
+    change = network_change(entry["networks"], networks, cfg.roles()) if "networks" in entry else None
+    if change:
+        raise LabelError(f"{str(folder / MANIFEST)!r}: {what} was labelled with other networks: "
+                         f"{change}; label into a new folder, or name the network by its file "
+                         f"(--teacher expert@FILE) in one")
 
 
 def _summarize(doc: dict[str, Any]) -> None:
