@@ -1,6 +1,6 @@
 """The one progress display of every long-running call (``simulate``, ``evaluate``,
 ``analyze``, the command line): a ``rich`` bar on stderr whose times are measured from the
-run itself (docs/simulation.md "Progress").
+run itself (docs/simulation.md "simulate").
 
 A long-running function takes ``progress=None | True | callable``; it turns that into a
 reporter with :func:`progress_callback` and calls ``report(done, total)`` as work finishes.

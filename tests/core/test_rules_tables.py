@@ -336,7 +336,7 @@ def test_r7_play_level_mismatch():
 
 
 # ---------------------------------------------------------------------------
-# Kind names (docs/rules.md "Kind values")
+# Kind names (docs/rules.md "R5 Plays")
 # ---------------------------------------------------------------------------
 
 def test_r5_kind_enum_names_and_values():

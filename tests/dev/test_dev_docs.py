@@ -1,6 +1,6 @@
 """Docs match behaviour: every ```python and ```bash block of README.md and docs/*.md runs.
 
-Rules (docs/development.md "Docs are tested"):
+Rules (docs/development.md "Tests"):
 
 - python blocks of one page run in order in one namespace (a later block may use an
   earlier block's names), in a temporary folder; bash blocks run with ``bash -e`` there, the

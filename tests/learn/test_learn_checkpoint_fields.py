@@ -1,4 +1,4 @@
-"""A run's ``checkpoint.pt`` from someone else (docs/learning.md "Checkpoints"): only a regular
+"""A run's ``checkpoint.pt`` from someone else (docs/learning.md "Training: `daguai train`"): only a regular
 file of bounded size is opened (a FIFO used to hang ``daguai train RUN --export``, a symlink to
 ``/dev/zero`` was read), every field is checked at load with one error naming it (``evals``
 without ``mean`` was a KeyError after training, ``step`` -5 a pybind11 dump), and a file that is

@@ -1,6 +1,6 @@
 """The value network of the search's worlds (docs/learning.md "A value for the search's worlds";
 ``cpp/engine/learned/value.hpp``, ``python/daguai/learn/values.py``) and the search that cuts
-its rollouts with it (docs/search.md "expert_value").
+its rollouts with it (docs/search.md "`expert`: the search over the learned network's choice").
 
 References: the world features against the observation encoder and face counts of each hand
 read in Python; the engine's pass against a numpy pass of the same weights; the positions

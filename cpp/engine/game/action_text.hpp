@@ -1,5 +1,5 @@
-// The text of decisions (docs/protocol.md "action text"): the one parser of action text and
-// of cards given for the current decision, and its inverse, the text of an action. Every
+// The text of decisions (docs/protocol.md "Actions as text and JSON"): the one parser of action
+// text and of cards given for the current decision, and its inverse, the text of an action. Every
 // path that turns text into an Action uses it: Python's Game.step / GameState.apply (str),
 // daguai.protocol.parse_action (the server, JSON games, records) and any C++ frontend;
 // parse_action(g, action_text(a)) == a for every legal action a of g.

@@ -1,5 +1,5 @@
 """The ``daguai`` command: ``simulate``, ``evaluate``, ``bench``, ``serve``, ``train``,
-``gate``, ``analyze``, ``ladder`` and ``rules`` (docs/simulation.md "Command line";
+``gate``, ``analyze``, ``ladder`` and ``rules`` (docs/simulation.md "The `daguai` command";
 ``daguai COMMAND --help``).
 
 Every subcommand is one :class:`Command` (a function adding its arguments and a function

@@ -77,7 +77,7 @@ class TrainConfig:
     # .dgn paths, e.g. a frozen earlier generation. The files are read when the run starts
     continuation: tuple[str, ...] = ("heuristic",)
     # the network also makes (and learns) the R11 decisions: tribute, return, offer, take
-    # (docs/learning.md "R11 decisions"); its models are format-2 files that say so
+    # (docs/learning.md "R11 decisions by the network"); its models are format-2 files that say so
     r11: bool = False
 
     def check(self) -> TrainConfig:
