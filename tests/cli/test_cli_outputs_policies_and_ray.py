@@ -392,8 +392,12 @@ def test_ray_token_authentication_without_a_token_is_one_line(tmp_path):
         srv.bind(("127.0.0.1", 0))
         srv.listen(64)
         port = srv.getsockname()[1]
-        p = run("simulate", "--rounds", "10", "--ray", f"127.0.0.1:{port}", "--ray-timeout", "20",
-                timeout=120, HOME=str(tmp_path), RAY_AUTH_MODE="token")
+        env = _env(HOME=str(tmp_path), RAY_AUTH_MODE="token")
+        env.pop("RAY_AUTH_TOKEN_PATH", None)  # the suite's own token (tests/conftest.py): none here
+        env.pop("RAY_AUTH_TOKEN", None)
+        p = subprocess.run([sys.executable, "-m", "daguai", "simulate", "--rounds", "10", "--ray",
+                            f"127.0.0.1:{port}", "--ray-timeout", "20"], capture_output=True, text=True,
+                           env=env, timeout=120, stdin=subprocess.DEVNULL)
     one_error_line(p, "token authentication is on and no token was found")
     assert not (tmp_path / ".ray").exists()
 

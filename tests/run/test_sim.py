@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import random
 import warnings
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -413,6 +414,9 @@ def test_plot(base, tmp_path):
 @pytest.mark.ray
 def test_ray_equals_local(base):
     ray = pytest.importorskip("ray")
+    # the session's token (tests/conftest.py): Ray writes none into the home of whoever runs this
+    home_token = Path.home() / ".ray" / "auth_token"
+    had_token = home_token.exists()
     started = not ray.is_initialized()
     if started:
         with warnings.catch_warnings():
@@ -443,6 +447,7 @@ def test_ray_equals_local(base):
     finally:
         if started:
             ray.shutdown()
+    assert home_token.exists() == had_token
 
 
 def test_missing_optional_packages(base, tmp_path, monkeypatch):
