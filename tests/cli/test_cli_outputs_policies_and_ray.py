@@ -192,7 +192,7 @@ def test_chunked_local_runs(monkeypatch):
     base = simulate(300, seed=4, threads=2)
     calls = []
     real = sim._run_range
-    monkeypatch.setattr(sim, "_run_range", lambda *a: calls.append(a[3]) or real(*a))
+    monkeypatch.setattr(sim, "_run_range", lambda *a: calls.append(a[2]) or real(*a))
     monkeypatch.setattr(sim, "CHUNK_SECONDS", 1e-6)
     assert simulate(300, seed=4, threads=2) == base
     assert len(calls) > 3 and sum(calls) == 300

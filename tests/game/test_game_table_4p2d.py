@@ -565,8 +565,9 @@ def test_r18_simulate_columns_and_paths_agree():
     assert set(res["n_tributers"].tolist()) <= {0, 1, 2}
     from daguai.run import simulation as sim
     pols = ["heuristic", "random", "heuristic", "random"]
-    fast = sim._run_fast(R4, 9, 0, 6, pols, False, 1, False)
-    slow = sim._run_slow(R4, 9, 0, 6, pols, False, False)
+    run = sim._Run(R4, 9, tuple(pols))
+    fast = sim._run_fast(run, 0, 6)
+    slow = sim._run_slow(run, 0, 6)
     for name in fast:
         assert (np.asarray(fast[name]) == np.asarray(slow[name])).all(), name
     with pytest.raises(ValueError, match="or 4"):

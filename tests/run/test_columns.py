@@ -17,7 +17,7 @@ import pytest
 from daguai import Game, Rules, _core
 from daguai.rules import LEVELS
 from daguai.run import results
-from daguai.run.simulation import _run_slow, play_game
+from daguai.run.simulation import _Run, _run_slow, play_game
 
 DOCS = pathlib.Path(__file__).resolve().parents[2] / "docs" / "simulation.md"
 
@@ -156,7 +156,7 @@ def test_fill_row_equals_the_reference(rules, matches):
 
 def test_slow_path_fills_through_the_table():
     rules = Rules(table="4p2d")
-    slow = _run_slow(rules, 3, 5, 4, ["greedy", "random", "heuristic", "random"], True, False)
+    slow = _run_slow(_Run(rules, 3, ("greedy", "random", "heuristic", "random"), matches=True), 5, 4)
     fast = daguai.simulate(9, ["greedy", "random", "heuristic", "random"], seed=3, rules=rules,
                            matches=True)
     assert list(slow) == list(fast)

@@ -20,7 +20,7 @@ import numpy as np
 import pytest
 from daguai import EvalResult, Game, Rules, SimResult, _core, evaluate, simulate
 from daguai.bots import policy_names
-from daguai.run.simulation import _run_slow, play_game
+from daguai.run.simulation import _Run, _run_slow, play_game
 
 SEED = 20260
 N = 150
@@ -194,7 +194,7 @@ def test_stepped_game_matches(base):
 
 
 def test_slow_path_equals_fast(base):
-    slow = _run_slow(Rules(), SEED, 0, 60, list(A_VS_B) * 3, False, False)
+    slow = _run_slow(_Run(Rules(), SEED, tuple(A_VS_B) * 3), 0, 60)
     for k, a in slow.items():
         assert a.dtype == base[k].dtype and np.array_equal(a, base[k][:60]), k
 
@@ -205,7 +205,7 @@ def test_slow_path_equals_fast(base):
 def test_slow_path_equals_fast_variants(rules):
     pols = ["greedy", "random", "heuristic", "greedy", "random", "heuristic"]
     fast = simulate(4, pols, seed=5, rules=rules, matches=True, auto_pass=True)
-    slow = _run_slow(rules, 5, 0, 4, pols, True, True)
+    slow = _run_slow(_Run(rules, 5, tuple(pols), matches=True, auto_pass=True), 0, 4)
     for k, a in slow.items():
         assert np.array_equal(a, fast[k]), k
 
@@ -248,7 +248,8 @@ def test_slow_path_draws_each_world_once(monkeypatch):
     halves = simulate(6, pols, seed=11, position=g.position(), worlds=True, batch=1)
     assert drawn == [6]  # one draw for the run, not one per call (1 + 2 + ... + 6 before)
     assert np.array_equal(halves["order"], fast["order"])
-    part = _run_slow(g.rules, 11, 3, 3, pols, False, g.auto_pass, g, g.current_player)  # worlds 3..5
+    run = _Run(g.rules, 11, tuple(pols), auto_pass=g.auto_pass, origin=g, view_seat=g.current_player)
+    part = _run_slow(run, 3, 3)  # worlds 3..5
     assert np.array_equal(part["order"], fast["order"][3:])
     assert simulate(0, pols, seed=11, position=g.position(), worlds=True).n == 0
 

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 from daguai import Rules, evaluate, simulate
 from daguai.rules import LEVELS
-from daguai.run.simulation import _ray_task, play_game
+from daguai.run.simulation import _ray_task, _Run, play_game
 
 
 def _heuristic(view, seat):
@@ -52,7 +52,7 @@ def test_random_starts_differ_from_fresh_ones():
 
 def test_ray_task_passes_the_start():
     local = simulate(8, ("heuristic", "random"), seed=23, start="random", threads=1)
-    _, cols = _ray_task(Rules(), 23, 0, 8, ["heuristic", "random"] * 3, False, 1, False, True)
+    _, cols = _ray_task(_Run(Rules(), 23, ("heuristic", "random") * 3, random_start=True), 0, 8)
     for k in local:
         assert np.array_equal(local[k], cols[k]), k
 

@@ -22,6 +22,7 @@ import math
 import os
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -62,11 +63,33 @@ CHUNK_SECONDS = 0.25
 # the two engines: C++ (all built-in) and Python (any callable)
 
 
-def _run_fast(rules: Rules, seed: int, first: int, count: int, policies: Sequence[str],
-              matches: bool, threads: int, auto_pass: bool, start: Game | None = None,
-              view_seat: int = -1, random_start: bool = False) -> dict[str, np.ndarray]:
-    return dict(_core.run.simulate(rules._core, seed, count, list(policies), matches, first,
-                               threads, auto_pass, start, view_seat, random_start))
+@dataclass(frozen=True)
+class _Run:
+    """What every chunk of one run shares: the games ``first .. first + count - 1`` of a chunk
+    depend only on these and the game index (R17). ``origin``: the position every game starts
+    from (``simulate(position=...)``), its view's seat ``view_seat`` when each game plays a world
+    sampled from that view (-1: the position itself); ``random_start``: seeded games begin at a
+    random start state (docs/game.md "Start states"). Picklable: a Ray task gets one."""
+
+    rules: Rules
+    seed: int
+    policies: tuple[PolicyLike, ...]
+    matches: bool = False
+    threads: int = 1
+    auto_pass: bool = False
+    random_start: bool = False
+    origin: Game | None = None
+    view_seat: int = -1
+
+    @property
+    def fast(self) -> bool:
+        """Every seat a built-in policy: the whole run in C++."""
+        return all(isinstance(p, str) for p in self.policies)
+
+
+def _run_fast(run: _Run, first: int, count: int) -> dict[str, np.ndarray]:
+    return dict(_core.run.simulate(run.rules._core, run.seed, count, list(run.policies), run.matches, first,
+                                   run.threads, run.auto_pass, run.origin, run.view_seat, run.random_start))
 
 
 def play_game(seed: int, game: int, policies: Sequence[PolicyLike], *, rules: Rules | None = None,
@@ -136,45 +159,37 @@ def _view_worlds(start: Game, view_seat: int, seed: int, first: int, count: int)
     return sample_worlds(start.view(view_seat), first + count, seed)[first:] if count > 0 else []
 
 
-def _run_slow(rules: Rules, seed: int, first: int, count: int, policies: Sequence[PolicyLike],
-              matches: bool, auto_pass: bool, start: Game | None = None,
-              view_seat: int = -1, worlds: Sequence[Game] | None = None,
-              random_start: bool = False) -> dict[str, np.ndarray]:
+def _run_slow(run: _Run, first: int, count: int,
+              worlds: Sequence[Game] | None = None) -> dict[str, np.ndarray]:
     # The rows are filled by the engine's column table (cpp/engine/run/columns.cpp), as in C++.
-    rows = _core.run._ResultRows(rules._core, count, matches)
-    if start is not None and view_seat >= 0 and worlds is None:
-        worlds = _view_worlds(start, view_seat, seed, first, count)
+    rows = _core.run._ResultRows(run.rules._core, count, run.matches)
+    if run.origin is not None and run.view_seat >= 0 and worlds is None:
+        worlds = _view_worlds(run.origin, run.view_seat, run.seed, first, count)
     for j in range(count):
         i = first + j
-        if start is None:
-            g = Game(seed, rules, game=i, auto_pass=auto_pass, record=True,  # policies see the history
-                     start="random" if random_start else "fresh")
-        elif view_seat < 0:
-            g = start.clone()
+        if run.origin is None:
+            g = Game(run.seed, run.rules, game=i, auto_pass=run.auto_pass,
+                     record=True,  # policies see the history
+                     start="random" if run.random_start else "fresh")
+        elif run.view_seat < 0:
+            g = run.origin.clone()
         else:
             g = worlds[j]  # type: ignore[index]
         dealer, level = g.dealer, LEVELS.index(g.level)
-        plays, passes = _play(g, policies, matches)
-        rows.fill(j, g.state, seed, i, dealer, level, plays, passes)
+        plays, passes = _play(g, run.policies, run.matches)
+        rows.fill(j, g.state, run.seed, i, dealer, level, plays, passes)
     return dict(rows.columns)
 
 
-def _run_range(rules: Rules, seed: int, first: int, count: int, policies: Sequence[PolicyLike],
-               matches: bool, threads: int, auto_pass: bool, start: Game | None = None,
-               view_seat: int = -1, worlds: Sequence[Game] | None = None,
-               random_start: bool = False) -> dict[str, np.ndarray]:
-    if all(isinstance(p, str) for p in policies):
-        return _run_fast(rules, seed, first, count, policies, matches, threads, auto_pass,  # type: ignore[arg-type]
-                         start, view_seat, random_start)
-    return _run_slow(rules, seed, first, count, policies, matches, auto_pass, start, view_seat, worlds,
-                     random_start)
+def _run_range(run: _Run, first: int, count: int,
+               worlds: Sequence[Game] | None = None) -> dict[str, np.ndarray]:
+    """Games ``first .. first + count - 1`` of ``run``: in C++ when every seat is built in,
+    else through Python (``worlds``: the slow path's worlds of those games, drawn by the caller)."""
+    return _run_fast(run, first, count) if run.fast else _run_slow(run, first, count, worlds)
 
 
-def _ray_task(rules: Rules, seed: int, first: int, count: int, policies: Sequence[PolicyLike],
-              matches: bool, threads: int, auto_pass: bool,
-              random_start: bool = False) -> tuple[str, dict[str, np.ndarray]]:
-    return _core.__version__, _run_range(rules, seed, first, count, policies, matches, threads, auto_pass,
-                                         random_start=random_start)
+def _ray_task(run: _Run, first: int, count: int) -> tuple[str, dict[str, np.ndarray]]:
+    return _core.__version__, _run_range(run, first, count)
 
 
 # ---------------------------------------------------------------------------------------
@@ -272,19 +287,18 @@ def simulate(n: int = 10_000, policies: Sequence[PolicyLike] = ("heuristic", "ra
         rules, auto_pass = origin.rules, origin.auto_pass
     pols = seat_policies(policies, seats_of(rules))
     check_model_rules(pols, rules, model_rules)
-    fast = all(isinstance(p, str) for p in pols)
 
     if isinstance(ray_timeout, bool) or not isinstance(ray_timeout, (int, float)) or not ray_timeout > 0:
         raise ValueError(f"ray_timeout must be a positive number of seconds, got {ray_timeout!r}")
     if backend == "ray":
         ray_init(ray_address, float(ray_timeout))  # before the clock: starting Ray is not simulation time
+    threads = threads or (1 if backend == "ray" else os.cpu_count() or 1)
+    run = _Run(rules, seed, tuple(pols), matches, threads, auto_pass, random_start, origin, view_seat)
+    fast = run.fast
     t0 = time.perf_counter()
     if backend == "ray":
-        threads = threads or 1
-        cols = _simulate_ray(rules, seed, n, pols, matches, threads, batch, auto_pass, ray_address, report,
-                             random_start)
+        cols = _simulate_ray(run, n, batch, ray_address, report)
     else:
-        threads = threads or os.cpu_count() or 1
         parts: list[dict[str, np.ndarray]] = []
         first = 0
         # Without a given batch, the C++ calls are sized to last about CHUNK_SECONDS, so
@@ -300,9 +314,7 @@ def simulate(n: int = 10_000, policies: Sequence[PolicyLike] = ("heuristic", "ra
         while first < n or not parts:
             count = min(count, n - first)
             t1 = time.perf_counter()
-            parts.append(_run_range(rules, seed, first, count, pols, matches, threads, auto_pass,
-                                    origin, view_seat, None if drawn is None else drawn[first:first + count],
-                                    random_start))
+            parts.append(_run_range(run, first, count, None if drawn is None else drawn[first:first + count]))
             spent = time.perf_counter() - t1
             first += count
             if report is not None:
@@ -343,24 +355,21 @@ def _concat(parts: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
 _ray_remote: Any = None
 
 
-def _simulate_ray(rules: Rules, seed: int, n: int, pols: list[PolicyLike], matches: bool, threads: int,
-                  batch: int | None, auto_pass: bool, address: str | None,
-                  report: Callable[[int, int], Any] | None,
-                  random_start: bool = False) -> dict[str, np.ndarray]:
+def _simulate_ray(run: _Run, n: int, batch: int | None, address: str | None,
+                  report: Callable[[int, int], Any] | None) -> dict[str, np.ndarray]:
     global _ray_remote
     ray = ray_init(address)
     if _ray_remote is None:
         _ray_remote = ray.remote(_ray_task)
     if batch is None:
         cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
-        batch = math.ceil(n / (4 * max(1, cpus // threads)))
-        if all(isinstance(p, str) for p in pols):
+        batch = math.ceil(n / (4 * max(1, cpus // run.threads)))
+        if run.fast:
             batch = max(batch, 256)
         batch = max(batch, 1)
     chunks = [(first, min(batch, n - first)) for first in range(0, max(n, 1), batch)]
-    task = _ray_remote.options(num_cpus=threads)
-    refs = [task.remote(rules, seed, first, count, pols, matches, threads, auto_pass, random_start)
-            for first, count in chunks]
+    task = _ray_remote.options(num_cpus=run.threads)
+    refs = [task.remote(run, first, count) for first, count in chunks]
     if report is not None:
         size = {ref: count for ref, (_, count) in zip(refs, chunks, strict=False)}
         pending, done = list(refs), 0
