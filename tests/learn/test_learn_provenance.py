@@ -96,6 +96,18 @@ def test_a_label_folder_records_its_networks_and_refuses_another(tmp_path):
     assert doc["shards"]["1"]["networks"] == {"teacher": _sha(MODELS / "learned.dgn")}
 
 
+@pytest.mark.parametrize("record", ["abc", ["x"], {"teacher": 3}])
+def test_a_bad_networks_record_is_a_label_error(tmp_path, record):
+    folder = tmp_path / "labels"
+    cfg = LabelConfig(games=1, seed=12, teacher="pimc24", shard_games=1)
+    label(folder, cfg)
+    doc = _manifest(folder)
+    doc["shards"]["0"]["networks"] = record
+    (folder / "manifest.json").write_text(json.dumps(doc))
+    with pytest.raises(LabelError, match="shard 0 has a bad networks record"):
+        label(folder, cfg)
+
+
 def test_a_shard_made_before_networks_were_recorded_is_kept(tmp_path):
     folder = tmp_path / "labels"
     cfg = LabelConfig(games=2, seed=12, teacher="pimc24", shard_games=1)

@@ -418,7 +418,12 @@ def _same_networks(folder: Path, what: str, entry: dict[str, Any], networks: dic
                    cfg: LabelConfig) -> None:
     """LabelError unless ``entry`` was labelled over ``networks`` (a shard made before the
     networks were recorded is taken as it is)."""
-    change = network_change(entry["networks"], networks, cfg.roles()) if "networks" in entry else None
+    if "networks" not in entry:
+        return
+    recorded = entry["networks"]
+    if not isinstance(recorded, dict) or not all(v is None or isinstance(v, str) for v in recorded.values()):
+        raise LabelError(f"{str(folder / MANIFEST)!r}: {what} has a bad networks record: {recorded!r:.80}")
+    change = network_change(recorded, networks, cfg.roles())
     if change:
         raise LabelError(f"{str(folder / MANIFEST)!r}: {what} was labelled with other networks: "
                          f"{change}; label into a new folder, or name the network by its file "
