@@ -31,6 +31,23 @@ def test_a_model_against_itself_is_not_promoted():
     assert "not promoted" in r.line()
 
 
+def test_a_tolerance_promotes_a_candidate_shown_no_worse():
+    # the same model: every deal a tie, the interval about +-0.07 at 50 deals; non-inferiority
+    # within 0.1 is shown, within 0.05 not yet (more deals would narrow it)
+    r = gate(MODEL, MODEL, deals=50, seed=5, threads=1, tolerance=0.1)
+    assert r.promoted and r.tolerance == 0.1 and "tolerance 0.1): promoted" in r.line()
+    assert r.figures()["tolerance"] == 0.1
+    assert not gate(MODEL, MODEL, deals=50, seed=5, threads=1, tolerance=0.05).promoted
+    # a clearly worse candidate stays out whatever the tolerance
+    assert not gate("random", MODEL, deals=50, seed=5, threads=1, tolerance=0.5).promoted
+
+
+@pytest.mark.parametrize("tolerance", [-0.01, 1, 1.5, float("nan"), float("inf"), True, "0.1", None])
+def test_a_bad_tolerance_is_a_value_error(tolerance):
+    with pytest.raises(ValueError, match="tolerance must be a number in"):
+        gate(MODEL, "random", deals=10, tolerance=tolerance)
+
+
 def test_the_weak_side_is_not_promoted():
     assert not gate("random", MODEL, deals=50, seed=5, threads=1).promoted
 
@@ -57,3 +74,9 @@ def test_cli_exit_status():
     assert p.returncode == 1 and "not promoted" in p.stdout
     p = _gate(MODEL, "nope")
     assert p.returncode == 2 and len(p.stderr.strip().splitlines()) == 1
+    p = _gate(MODEL, MODEL, "--deals", "30", "--threads", "1", "--tolerance", "0.2", "--json")
+    assert p.returncode == 0 and json.loads(p.stdout)["tolerance"] == 0.2, p.stderr
+    for bad in ("-0.1", "1", "x", "nan"):
+        p = _gate(MODEL, "random", "--tolerance", bad)
+        assert p.returncode == 2 and "--tolerance" in p.stderr, p.stderr
+        assert len(p.stderr.strip().splitlines()) == 1
