@@ -12,6 +12,7 @@ from pathlib import Path
 import daguai
 import pytest
 from daguai import _core
+from daguai.dgn import ModelError
 from daguai.learn.labels import LabelConfig, LabelError, label
 from daguai.learn.provenance import model_file, network_change, network_digests
 
@@ -54,8 +55,29 @@ def test_the_file_a_policy_reads_at_each_table(policy, table, file):
 def test_a_bad_table_or_an_unreadable_file_is_a_value_error(tmp_path):
     with pytest.raises(ValueError, match="table must be one of"):
         model_file("expert", "8p")
-    with pytest.raises(ValueError, match=r"the teacher 'expert@.*missing\.dgn', which cannot be read"):
+    with pytest.raises(ValueError, match=r"the teacher 'expert@.*missing\.dgn' reads a network that "
+                                         r"cannot be read: .*missing\.dgn"):
         network_digests({"teacher": f"expert@{tmp_path / 'missing.dgn'}"}, "6p3d")
+
+
+@pytest.mark.parametrize("kind", ["folder", "fifo", "dev_zero", "not_a_model"])
+def test_a_hostile_network_path_is_refused_before_it_is_read(tmp_path, kind):
+    import os
+
+    path = tmp_path / "m.dgn"
+    if kind == "folder":
+        path.mkdir()
+    elif kind == "fifo":
+        os.mkfifo(path)  # a read would block for ever
+    elif kind == "dev_zero":
+        path.symlink_to("/dev/zero")  # a read would never end
+    else:
+        path.write_bytes(b"x" * 4096)
+    with pytest.raises(ModelError, match="the teacher 'expert@.*m.dgn' reads a network that cannot"):
+        network_digests({"teacher": f"expert@{path}"}, "6p3d")
+    with pytest.raises(ModelError, match="reads a network that cannot"):
+        label(tmp_path / "labels", LabelConfig(games=1, teacher=f"expert@{path}"))
+    assert not (tmp_path / "labels").exists()  # refused before the folder was made
 
 
 def test_digests_are_the_files_sha256():

@@ -334,6 +334,7 @@ def label(folder: str | os.PathLike[str], cfg: LabelConfig, *, workers: int = 1,
     a damaged shard."""
     if ray is not None and workers != 1:
         raise ValueError("label: workers are local processes; with ray the cluster's CPUs decide")
+    networks = cfg.networks()  # a bad network file is refused before the folder is touched
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     doc = _read_manifest(folder)
@@ -343,7 +344,6 @@ def label(folder: str | os.PathLike[str], cfg: LabelConfig, *, workers: int = 1,
     elif LabelConfig.from_json(doc["config"], str(folder / MANIFEST)) != cfg:
         raise LabelError(f"{str(folder / MANIFEST)!r} was made with other settings: "
                          f"{doc['config']} (asked: {cfg.to_json()})")
-    networks = cfg.networks()
     for k, entry in sorted(doc["shards"].items(), key=lambda kv: int(kv[0])):
         _same_networks(folder, f"shard {k}", entry, networks, cfg)
     commit = code_commit()

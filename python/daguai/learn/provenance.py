@@ -15,6 +15,7 @@ import subprocess
 from pathlib import Path
 
 from .. import _core
+from ..dgn import ModelError, read_model_file
 
 __all__ = ["code_commit", "model_file", "network_change", "network_digests"]
 
@@ -57,8 +58,10 @@ def model_file(policy: str, table: str) -> Path | None:
 
 def network_digests(policies: dict[str, str], table: str) -> dict[str, str | None]:
     """For each role's policy name (``{"teacher": "expert", ...}``), the SHA-256 of the network
-    file it reads at ``table`` (None: it reads none). A missing or unreadable file raises
-    ``ValueError`` naming it."""
+    file it reads at ``table`` (None: it reads none). The file is read as the engine would read
+    it (:func:`daguai.dgn.read_model_file`: a regular file of a model's size, checked before it
+    is read), so a missing file, a folder, a FIFO or ``/dev/zero`` raises ``ModelError`` (a
+    ``ValueError``) naming the role and the path, before any unbounded read."""
     out: dict[str, str | None] = {}
     for role, policy in policies.items():
         path = model_file(policy, table)
@@ -66,10 +69,10 @@ def network_digests(policies: dict[str, str], table: str) -> dict[str, str | Non
             out[role] = None
             continue
         try:
-            out[role] = hashlib.sha256(path.read_bytes()).hexdigest()
-        except OSError as exc:
-            raise ValueError(f"the {role} {policy!r} reads the network {str(path)!r}, which cannot "
-                             f"be read: {exc.strerror or exc}") from None
+            data = read_model_file(path)
+        except ModelError as exc:
+            raise ModelError(f"the {role} {policy!r} reads a network that cannot be read: {exc}") from None
+        out[role] = hashlib.sha256(data).hexdigest()
     return out
 
 
