@@ -50,6 +50,12 @@ _MAX_META = _core.learned.MAX_MODEL_META
 _IN0 = int(_core.learned.STATE_FEATURES) + int(_core.learned.ACTION_FEATURES)
 
 
+def _margin_offset(n_hidden: int) -> int:
+    """Where the margin is: after the magic, format, feature version, state and action sizes,
+    the layer count and the ``n_hidden`` widths."""
+    return 4 + 4 * 5 + 4 * n_hidden
+
+
 def _decides_bytes(fmt: int) -> int:
     """The size of the ``decides`` word after the margin: 4 in format 2, none in format 1."""
     return 4 if fmt >= FORMAT_R11 else 0
@@ -59,7 +65,7 @@ def _decides_word(data: bytes, n_hidden: int) -> int:
     """The ``decides`` word of a valid file's bytes (0 in format 1)."""
     if struct.unpack_from("<I", data, 4)[0] < FORMAT_R11:
         return 0
-    return int(struct.unpack_from("<I", data, 4 + 4 * 6 + 4 * (n_hidden - 1) + 4)[0])
+    return int(struct.unpack_from("<I", data, _margin_offset(n_hidden) + 4)[0])
 
 
 def _file_bytes(widths: Sequence[int], meta_len: int, fmt: int = FORMAT) -> int:
@@ -68,7 +74,7 @@ def _file_bytes(widths: Sequence[int], meta_len: int, fmt: int = FORMAT) -> int:
     for out in [*widths, 1]:
         floats += out * prev + out
         prev = out
-    return 4 + 4 * 5 + 4 * len(widths) + 4 + _decides_bytes(fmt) + 4 + meta_len + 4 * floats + 8
+    return _margin_offset(len(widths)) + 4 + _decides_bytes(fmt) + 4 + meta_len + 4 * floats + 8
 
 
 #: No valid ``.dgn`` file is larger (8 layers of 4096 units and 1 MiB of metadata: ~470 MB);
@@ -140,7 +146,7 @@ def parse_dgn(data: bytes, *, meta: bool = True) -> tuple[Layers, dict[str, Any]
     net = _core.learned.Network.from_bytes(data)  # ModelError names the first problem
     widths = list(net.widths)
     n_hidden = len(widths)
-    off = 4 + 4 * 6 + 4 * (n_hidden - 1)
+    off = _margin_offset(n_hidden)
     (margin,) = struct.unpack_from("<f", data, off)
     off += 4 + _decides_bytes(struct.unpack_from("<I", data, 4)[0])  # the margin, [decides]
     (meta_len,) = struct.unpack_from("<I", data, off)
