@@ -19,15 +19,15 @@ except ImportError as exc:  # pragma: no cover - only without a built extension
         "Install with `pip install .` from the source tree."
     ) from exc
 
-from pathlib import Path as _Path  # noqa: E402
+from .dgn import SHIPPED_MODELS as _SHIPPED_MODELS  # noqa: E402
 
 # the shipped models behind the policy name "learned", one per table (R18): the name plays the
 # model of the game's table (cpp/engine/learned/models.hpp; each read on first use); the policy
 # names are read from the engine when asked (bots.policy_names), so no import order matters
-if (_Path(__file__).parent / "models" / "learned.dgn").is_file():
-    _core.learned._set_builtin_model(str(_Path(__file__).parent / "models" / "learned.dgn"), "6p3d")
-if (_Path(__file__).parent / "models" / "learned_4p2d.dgn").is_file():
-    _core.learned._set_builtin_model(str(_Path(__file__).parent / "models" / "learned_4p2d.dgn"), "4p2d")
+for _table, _path in _SHIPPED_MODELS.items():
+    if _path.is_file():
+        _core.learned._set_builtin_model(str(_path), _table)
+del _table, _path
 
 from . import bots  # noqa: E402
 from ._core.core import CardError, Hand, IllegalActionError  # noqa: E402

@@ -35,7 +35,7 @@ from . import _core
 from ._core.learned import ModelError
 from .rules import Rules
 
-__all__ = ["FORMAT", "FORMAT_R11", "MAX_DGN_BYTES", "decides_r11",
+__all__ = ["FORMAT", "FORMAT_R11", "MAX_DGN_BYTES", "SHIPPED_MODELS", "decides_r11",
            "Layers", "read_dgn", "write_dgn", "dgn_bytes", "parse_dgn",
            "check_model_path", "read_model_file", "average_models", "models_digest", "MODEL_RULES",
            "check_model_rules"]
@@ -48,6 +48,12 @@ _MAGIC = b"DGNN"
 _MAX_LAYERS, _MAX_WIDTH = _core.learned.MAX_MODEL_LAYERS, _core.learned.MAX_MODEL_WIDTH
 _MAX_META = _core.learned.MAX_MODEL_META
 _IN0 = int(_core.learned.STATE_FEATURES) + int(_core.learned.ACTION_FEATURES)
+
+#: The shipped models behind the policy name "learned", one file per table (R18), in the
+#: package's models/ folder: the package registers those present at import, and a table without
+#: its own plays the 6p3d one (cpp/engine/learned/models.hpp).
+SHIPPED_MODELS: dict[str, Path] = {"6p3d": Path(__file__).resolve().parent / "models" / "learned.dgn",
+                                   "4p2d": Path(__file__).resolve().parent / "models" / "learned_4p2d.dgn"}
 
 
 def _margin_offset(n_hidden: int) -> int:

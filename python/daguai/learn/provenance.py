@@ -15,12 +15,9 @@ import subprocess
 from pathlib import Path
 
 from .. import _core
-from ..dgn import ModelError, read_model_file
+from ..dgn import SHIPPED_MODELS, ModelError, read_model_file
 
 __all__ = ["code_commit", "model_file", "network_change", "network_digests"]
-
-_MODELS = Path(__file__).resolve().parent.parent / "models"
-_SHIPPED = {"6p3d": "learned.dgn", "4p2d": "learned_4p2d.dgn"}
 
 
 def code_commit() -> str:
@@ -43,8 +40,8 @@ def model_file(policy: str, table: str) -> Path | None:
     """The file of the network ``policy`` reads at ``table`` (``"6p3d"`` or ``"4p2d"``), or None
     for a policy that reads none. The shipped network of a table without its own is the 6p3d
     one, as the engine plays it (cpp/engine/learned/models.hpp)."""
-    if table not in _SHIPPED:
-        raise ValueError(f"table must be one of {', '.join(_SHIPPED)}, got {table!r}")
+    if table not in SHIPPED_MODELS:
+        raise ValueError(f"table must be one of {', '.join(SHIPPED_MODELS)}, got {table!r}")
     if "@" in policy:
         return Path(policy.split("@", 1)[1])
     if policy.endswith(".dgn"):
@@ -52,8 +49,8 @@ def model_file(policy: str, table: str) -> Path | None:
     model = {e["name"]: e["model"] for e in _core.catalog.policy_entries()}.get(policy)
     if model is None:
         return None
-    own = _MODELS / _SHIPPED[table]
-    return own if own.is_file() else _MODELS / _SHIPPED["6p3d"]
+    own = SHIPPED_MODELS[table]
+    return own if own.is_file() else SHIPPED_MODELS["6p3d"]
 
 
 def network_digests(policies: dict[str, str], table: str) -> dict[str, str | None]:
