@@ -80,8 +80,10 @@ def network_change(recorded: dict[str, str | None], now: dict[str, str | None],
     for role in sorted(set(recorded) | set(now)):
         old, new = recorded.get(role), now.get(role)
         if old != new:
-            def name(d: str | None) -> str:
-                return "no network" if d is None else f"the network of SHA-256 {d[:16]}"
-            return (f"the {role} {policies.get(role, '?')!r} read {name(old)}, and now reads "
-                    f"{name(new)}")
+            return (f"the {role} {policies.get(role, '?')!r} read {_network_words(old)}, and now "
+                    f"reads {_network_words(new)}")
     return None
+
+
+def _network_words(digest: str | None) -> str:
+    return "no network" if digest is None else f"the network of SHA-256 {digest[:16]}"
