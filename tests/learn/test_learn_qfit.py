@@ -15,6 +15,7 @@ torch = pytest.importorskip("torch")
 
 import daguai  # noqa: E402
 from daguai import _core  # noqa: E402
+from daguai.dgn import decides_r11  # noqa: E402
 from daguai.game import Game  # noqa: E402
 from daguai.learn.distil import cand_offsets, qnet_rows  # noqa: E402
 from daguai.learn.label_cands import cand_file, label_cands, load_label_cands  # noqa: E402
@@ -140,6 +141,7 @@ def test_a_fine_tune_learns_resumes_and_writes_a_model_the_engine_plays(tmp_path
     assert meta["command"] == "test" and meta["best"] == doc["best"] and meta["rules"]["table"] == "6p3d"
     r = daguai.simulate(2, policies=[str(tmp_path / "a" / "qfit.dgn")] * 6, seed=1, threads=1)
     assert len(r["winner"]) == 2
+    assert not decides_r11(one)  # generation 4 plays R11 as the heuristic: so does its fine-tune
 
 
 def test_the_play_evaluation_chooses_the_best(tmp_path):
@@ -150,6 +152,8 @@ def test_the_play_evaluation_chooses_the_best(tmp_path):
     assert all("play_vs_start" in r and len(r["play_ci"]) == 2 for r in rows)
     assert rows[0]["play_vs_start"] == 0.0  # the start against itself: every deal is even
     assert doc["best"]["play_vs_start"] == max(r["play_vs_start"] for r in rows)
+    # the start (the shipped model) makes the R11 decisions (format 2): the result keeps that
+    assert all(decides_r11((tmp_path / f).read_bytes()) for f in ("qfit.dgn", "eval.dgn"))
 
 
 def test_a_crafted_last_pt_runs_no_code(tmp_path):

@@ -225,12 +225,12 @@ def _agreement(net: QNet, data: QRows, idx: np.ndarray, margin: float, chunk: in
             "val_incumbent_top1": round(float(np.mean(pick[raced] == data.incumbent[idx][raced])), 4)}
 
 
-def _play(net: QNet, start: Path, folder: Path, margin: float, cfg: QFitConfig) -> dict[str, Any]:
-    """Duplicate evaluation of ``net`` (as its .dgn) against the start model: wins - losses per
-    round and its 95% interval."""
+def _play(net: QNet, start: Path, folder: Path, margin: float, r11: bool, cfg: QFitConfig) -> dict[str, Any]:
+    """Duplicate evaluation of ``net`` (as its .dgn, making the R11 decisions if ``r11``) against
+    the start model: wins - losses per round and its 95% interval."""
     from ..run.evaluation import evaluate
 
-    path = net.save_dgn(folder / "eval.dgn", {}, margin)
+    path = net.save_dgn(folder / "eval.dgn", {}, margin, r11=r11)
     r = evaluate(str(path), str(start), cfg.play_deals, seed=cfg.play_seed, threads=1)
     lo, hi = r.net_win_ci
     return {"play_vs_start": round(float(r.net_win_rate), 4),
@@ -245,7 +245,7 @@ def fit_qnet(data: QRows, run: str | Path, cfg: QFitConfig = QFitConfig(), resum
     model; ``last.pt``; ``curve.json``). ``resume``: go on from
     ``run/last.pt`` (the same batches: the uninterrupted run's result). ``stop_steps``: stop at the
     first evaluation after that many steps (``last.pt`` written, ``qfit.dgn`` not)."""
-    from ..dgn import parse_dgn, read_model_file
+    from ..dgn import decides_r11, parse_dgn, read_model_file
 
     run = Path(run)
     run.mkdir(parents=True, exist_ok=True)
@@ -253,6 +253,7 @@ def fit_qnet(data: QRows, run: str | Path, cfg: QFitConfig = QFitConfig(), resum
     torch.set_num_threads(1)
     raw = read_model_file(model_path(cfg.model))
     _, start_meta, margin = parse_dgn(raw)
+    r11 = decides_r11(raw)  # a start that makes the R11 decisions gives a result that does too
     net = QNet.from_dgn(raw)
     held = data.game % cfg.holdout_every == 0
     tr, va = np.flatnonzero(~held), np.flatnonzero(held)
@@ -279,7 +280,7 @@ def fit_qnet(data: QRows, run: str | Path, cfg: QFitConfig = QFitConfig(), resum
                "train_anchor": None if loss is None else round(float(loss[1]), 6),
                **_agreement(net, data, va, margin)}
         if cfg.play_deals:
-            row.update(_play(net, model_path(cfg.model), run, margin, cfg))
+            row.update(_play(net, model_path(cfg.model), run, margin, r11, cfg))
         curve.append(row)
         score = row["play_vs_start"] if cfg.play_deals else row["val_expert_top1"]
         if score > best["score"]:
@@ -319,7 +320,7 @@ def fit_qnet(data: QRows, run: str | Path, cfg: QFitConfig = QFitConfig(), resum
     for key in ("rules", "widths"):
         if key in start_meta:
             info[key] = start_meta[key]
-    net.save_dgn(run / "qfit.dgn", info, margin)
+    net.save_dgn(run / "qfit.dgn", info, margin, r11=r11)
     (run / "curve.json").write_text(json.dumps(doc, indent=1) + "\n")
     return doc
 
