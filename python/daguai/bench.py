@@ -28,13 +28,13 @@ import random
 import statistics
 import time
 from collections.abc import Callable, Sequence
-from pathlib import Path
 
 import numpy as np
 
 from . import _core
 from ._core import _testing
 from ._core.core import Hand
+from .dgn import SHIPPED_MODELS
 from .plays import beats_many, classify_many, legal_plays, legal_plays_array, play_counts, plays_from_array
 from .rules import Rules
 
@@ -207,7 +207,7 @@ def measure_learning(steps: int = 200) -> list[Row]:
                      "µs", 1000.0))
         rows.append(("learned policy, CPU per decision, p90 (1 thread)",
                      float(np.quantile(ns, 0.9)) / 1e3, "µs", NAN))
-        net = _core.learned.Network.from_file(str(Path(__file__).parent / "models" / "learned.dgn"))
+        net = _core.learned.Network.from_file(str(SHIPPED_MODELS["6p3d"]))
         t = _testing.time_network(net, Rules()._core, 2026, max(4, steps // 20), 3)
         rows.append(("learned network, float / integer pass time on the same decisions",
                      t["float_ns"] / t["quantized_ns"], "x", 5.0))

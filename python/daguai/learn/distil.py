@@ -43,6 +43,7 @@ from typing import Any
 import numpy as np
 
 from .. import _core
+from ..dgn import SHIPPED_MODELS
 from ..game import Game
 from ..rules import Rules
 from .shards import NUM_ABSTRACT, STATE_FEATURES
@@ -96,7 +97,7 @@ def cand_offsets(legal: np.ndarray) -> np.ndarray:
 def model_path(model: str) -> Path:
     """The file of a model name: ``learned`` is the shipped 6p3d model, anything else a path."""
     if model == "learned":
-        return Path(__file__).resolve().parent.parent / "models" / "learned.dgn"
+        return SHIPPED_MODELS["6p3d"]
     return Path(model)
 
 
