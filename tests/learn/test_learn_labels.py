@@ -139,6 +139,40 @@ def test_a_killed_run_resumes_without_duplicates(tmp_path):
     assert {f.name: f.stat().st_mtime_ns for f in folder.glob("shard-*.npz")} == before
 
 
+@pytest.mark.parametrize(("workers", "sig", "group"), [(1, signal.SIGTERM, False), (2, signal.SIGTERM, False),
+                                                   (2, signal.SIGINT, True)])
+def test_a_stop_signal_ends_the_command_after_a_shard_and_it_resumes(tmp_path, workers, sig, group):
+    """SIGTERM to the command (kill), or SIGINT to its whole process group (Ctrl-C): no new
+    shard, the ones made are kept and in the manifest, one line says so, no worker's traceback;
+    the same command then makes the rest."""
+    folder = tmp_path / "run"
+    env = {**os.environ, "PYTHONPATH": str(DAGUAI_HOME)}
+    cmd = [sys.executable, "-m", "daguai", "label", str(folder), "--games", "12", "--seed", "7",
+           "--teacher", "pimc24", "--shard-games", "1", "--workers", str(workers)]
+    p = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         start_new_session=True)
+    try:
+        deadline = time.time() + 60
+        while not shard_path(folder, 0).exists() and time.time() < deadline and p.poll() is None:
+            time.sleep(0.02)
+        os.killpg(p.pid, sig) if group else p.send_signal(sig)
+        out, err = p.communicate(timeout=60)
+    finally:
+        if p.poll() is None:
+            os.killpg(p.pid, signal.SIGKILL)
+            p.wait()
+    assert p.returncode == 0, err
+    assert f"stopped by {signal.Signals(sig).name}" in err and "Traceback" not in err
+    made = sorted(int(f.name[6:11]) for f in folder.glob("shard-*.npz"))
+    doc = json.loads((folder / "manifest.json").read_text())
+    assert 1 <= len(made) < 12 and sorted(int(k) for k in doc["shards"]) == made
+    assert f"{len(made)} of 12 shards" in out
+    assert not list(folder.glob("*.tmp*"))  # no half-written file
+    doc = label(folder, LabelConfig(games=12, seed=7, teacher="pimc24", shard_games=1))
+    assert doc["summary"]["shards"] == 12
+    assert sorted(load_labels([folder]).arrays["games"].tolist()) == list(range(12))
+
+
 def test_other_settings_are_refused(tmp_path):
     label(tmp_path, LabelConfig(games=1, seed=1, teacher="pimc24"))
     with pytest.raises(LabelError, match="other settings"):

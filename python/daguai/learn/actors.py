@@ -24,6 +24,7 @@ import numpy as np
 
 from .. import _core
 from ..rules import Rules
+from .stopping import ignore_interrupt
 
 __all__ = ["Task", "run_task", "LocalActors", "RayActors", "ray_connect"]
 
@@ -95,11 +96,9 @@ def run_task(task: Task, weights: bytes | None) -> Frames:
 
 
 def _actor_main(tasks: Any, results: Any) -> None:
-    import signal
-
     # Ctrl-C reaches the whole process group: the learner ends the call after its step and
     # closes the actors, so an actor must not die first with its task half done
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    ignore_interrupt()
     try:
         while True:
             item = tasks.get()

@@ -50,6 +50,7 @@ from .shards import (
     load_shard,
     shard_path,
 )
+from .stopping import StopRequest, ignore_interrupt
 
 MANIFEST = "manifest.json"
 _TABLES = ("6p3d", "4p2d")
@@ -330,8 +331,8 @@ def label(folder: str | os.PathLike[str], cfg: LabelConfig, *, workers: int = 1,
     host:port, "local") as Ray tasks of one CPU each, as many at a time as the cluster has
     CPUs. Each shard is made by one worker and written here by this process; the shards do not
     depend on where they were made. ``stop_after``: seconds, after which no new shard is
-    begun (the run is resumable). Raises :class:`LabelError` for a folder of other settings or
-    a damaged shard."""
+    begun (the run is resumable); SIGTERM or SIGINT stops it the same way. Raises
+    :class:`LabelError` for a folder of other settings or a damaged shard."""
     if ray is not None and workers != 1:
         raise ValueError("label: workers are local processes; with ray the cluster's CPUs decide")
     networks = cfg.networks()  # a bad network file is refused before the folder is touched
@@ -380,8 +381,10 @@ def label(folder: str | os.PathLike[str], cfg: LabelConfig, *, workers: int = 1,
             log(f"shard {entry['shard']}: {entry['labels']} labels, {entry['decisions']} decisions, "
                 f"{entry['cpu_s']} CPU s")
 
+    stop = StopRequest()  # SIGTERM or Ctrl-C: no new shard, the ones made are kept
+
     def late() -> bool:
-        return stop_after is not None and time.perf_counter() - start > stop_after
+        return bool(stop.requested) or (stop_after is not None and time.perf_counter() - start > stop_after)
 
     made_by = f"ray {ray}" if ray is not None else "this process" if workers <= 1 else "local processes"
 
@@ -391,24 +394,26 @@ def label(folder: str | os.PathLike[str], cfg: LabelConfig, *, workers: int = 1,
         done({**entry, "made_by": made_by})
 
     jobs = [(cfg.to_json(), k) for k in todo]
-    if ray is not None:
-        for entry, data in _on_ray(ray, jobs, late, ray_timeout):
-            keep(entry, data)
-    elif workers <= 1:
-        for k in todo:
-            if late():
-                break
-            keep(*label_shard(cfg, k))
-    else:
-        import multiprocessing as mp
-
-        ctx = mp.get_context("spawn")
-        with ctx.Pool(workers) as pool:
-            for entry, data in pool.imap_unordered(_shard_job, jobs):
+    with stop:
+        if ray is not None:
+            for entry, data in _on_ray(ray, jobs, late, ray_timeout):
                 keep(entry, data)
+        elif workers <= 1:
+            for k in todo:
                 if late():
-                    pool.terminate()
                     break
+                keep(*label_shard(cfg, k))
+        else:
+            import multiprocessing as mp
+
+            with mp.get_context("spawn").Pool(workers, initializer=ignore_interrupt) as pool:
+                for entry, data in pool.imap_unordered(_shard_job, jobs):
+                    keep(entry, data)
+                    if late():
+                        pool.terminate()
+                        break
+    if stop.requested and log:
+        log(f"stopped by {stop.requested}: the shards made are kept; the same command resumes")
     _summarize(doc)
     _write_manifest(folder, doc)
     return doc

@@ -49,6 +49,7 @@ from .config import (
 )
 from .model import QNet
 from .runfiles import export, keep_snapshot, snapshots_to_keep
+from .stopping import StopRequest
 
 # TrainConfig: from .config; export: from .runfiles (the run's files beside the loop)
 __all__ = ["TrainConfig", "TrainSummary", "train", "export"]
@@ -285,34 +286,6 @@ def _state(cfg: TrainConfig, ckpt: dict[str, Any] | None, path: Path) -> _RunSta
                      ckpt.get("commands", []))
 
 
-class _StopRequest:
-    """SIGTERM (and SIGINT) end a training call after its current step, with the checkpoint
-    and ``latest.dgn`` written as at the end of ``minutes``: a run stopped by ``kill`` loses
-    nothing and resumes exactly (the handlers are installed from the main thread only, and the
-    previous ones restored when the call ends)."""
-
-    def __init__(self) -> None:
-        import signal
-        import threading
-
-        self.requested = ""
-        self._old: dict[int, Any] = {}
-        if threading.current_thread() is threading.main_thread():
-            for sig in (signal.SIGTERM, signal.SIGINT):
-                self._old[sig] = signal.signal(sig, self._handle)
-
-    def _handle(self, signum: int, frame: Any) -> None:
-        import signal
-
-        self.requested = signal.Signals(signum).name
-
-    def restore(self) -> None:
-        import signal
-
-        for sig, old in self._old.items():
-            signal.signal(sig, old)
-
-
 class _Issuer:
     """Issues a step's tasks to the actors; whether a step is in the warm start is decided by
     the frames seen when its tasks were issued (so it is deterministic)."""
@@ -393,7 +366,7 @@ def train(out: str | Path, config: TrainConfig | None = None, *, minutes: float 
     start = last_ckpt = time.monotonic()
     call_frames = 0
     loss = float("nan")
-    stop = _StopRequest()
+    stop = StopRequest()
     try:
         while (time.monotonic() - start < minutes * 60 and (max_frames is None or s.frames < max_frames)
                and not stop.requested):
