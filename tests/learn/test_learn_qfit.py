@@ -212,8 +212,39 @@ def test_each_loss_against_a_plain_reading(tmp_path, loss):
     assert float(anchor) == pytest.approx(float(np.mean(q ** 2)), rel=1e-4)
 
 
+def test_departures_are_kept_by_their_race_gap_against_a_plain_reading(tmp_path):
+    data = _small(tmp_path)
+    gaps = data.departure_gaps()
+    for j in range(len(data.target)):  # the raced groups' mean score changes, read one by one
+        arms = range(int(data.arm_start[j]), int(data.arm_start[j + 1]))
+        mean = {int(data.arm_col[a]): float(data.arm_mean[a]) for a in arms}
+        t, i = int(data.target[j]), int(data.incumbent[j])
+        if t == i or i < 0 or t not in mean or i not in mean:
+            assert np.isnan(gaps[j])
+        else:
+            assert gaps[j] == pytest.approx(mean[t] - mean[i])
+    departed = ~np.isnan(gaps)
+    assert departed.sum() > 20 and (gaps[departed] > 0).all()  # the race departs only for better
+    assert data.with_min_gap(0.0) is data
+    mid = float(np.median(gaps[departed]))
+    some = data.with_min_gap(mid)
+    kept, dropped = departed & (gaps >= mid), departed & (gaps < mid)
+    np.testing.assert_array_equal(some.target[kept], data.target[kept])
+    np.testing.assert_array_equal(some.target[dropped], data.incumbent[dropped])
+    np.testing.assert_array_equal(some.target[~departed], data.target[~departed])
+    none = data.with_min_gap(1e9)  # the control: every label is the network's own choice
+    np.testing.assert_array_equal(none.target, data.incumbent)
+    # a fine-tune on the control's labels: its curve still reads the expert's choices
+    doc = fit_qnet(data, tmp_path / "run", QFitConfig(epochs=1, batch=64, eval_every=10_000, min_gap=1e9,
+                                                      model=str(GEN4)))
+    start = doc["curve"][0]
+    assert start["val_incumbent_top1"] > 0.99 and start["val_expert_top1"] < 0.97
+    assert doc["config"]["min_gap"] == 1e9
+
+
 @pytest.mark.parametrize("bad", [dict(loss="mse"), dict(temperature=0.0), dict(lr=float("nan")),
-                                 dict(anchor=-1.0), dict(epochs=0), dict(batch=True), dict(play_deals=-1)])
+                                 dict(anchor=-1.0), dict(epochs=0), dict(batch=True), dict(play_deals=-1),
+                                 dict(min_gap=-0.5), dict(min_gap=float("inf"))])
 def test_bad_settings_are_refused_by_name(bad):
     with pytest.raises(ValueError, match=next(iter(bad))):
         QFitConfig(**bad)

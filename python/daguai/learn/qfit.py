@@ -18,7 +18,13 @@ and one of three losses (``loss``):
 - ``arms``: the cross-entropy, over the groups the expert raced, of the softmax of their ``z / T``
   to the softmax of their mean score changes in the race divided by ``arm_temperature``;
 
-plus ``anchor * mean((Q - Q0)^2)`` over the same rows, ``Q0`` the starting network's values, so
+``min_gap`` keeps a departure (the expert's choice where it left the network's) as its label only
+where the race's mean score change of the choice beats the network's choice's by at least that
+much; elsewhere the label is the network's own choice. 0 keeps every departure (the race departs
+only for a better mean); a value above every gap (1e9) labels every position with the network's
+own choice: the control that tells what the search adds from what the fine-tuning does alone.
+
+Each loss is plus ``anchor * mean((Q - Q0)^2)`` over the same rows, ``Q0`` the starting network's values, so
 that Q keeps its scale (the switching margin, the inference's model of play and the search's
 ranking read it) where the labels say nothing. What they gave: training/qfit1/README.md. The
 result is a ``.dgn`` of the same shape and margin, played by the engine as any model
@@ -41,7 +47,7 @@ import hashlib
 import json
 import sys
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -74,6 +80,7 @@ class QFitConfig:
     loss: str = "ce"  # "ce", "hinge" or "arms" (module docstring)
     hinge: float = 0.005  # "hinge": every other candidate's value must trail the target's by this much
     arm_temperature: float = 0.5  # "arms": the target is a softmax of the raced groups' mean scores / this
+    min_gap: float = 0.0  # a departure is the label only where its race's gap is at least this (docstring)
 
     def __post_init__(self) -> None:
         if self.loss not in ("ce", "hinge", "arms"):
@@ -82,7 +89,7 @@ class QFitConfig:
             v = getattr(self, name)
             if not (isinstance(v, (int, float)) and 0 < v < float("inf")):
                 raise ValueError(f"{name} must be a positive number, got {v!r}")
-        for name in ("anchor", "hinge"):
+        for name in ("anchor", "hinge", "min_gap"):
             v = getattr(self, name)
             if not (isinstance(v, (int, float)) and 0 <= v < float("inf")):
                 raise ValueError(f"{name} must be a number >= 0, got {v!r}")
@@ -126,6 +133,30 @@ class QRows:
         arm_col = rank[arm_pos, arrays["arm_id"].astype(np.int64)].astype(np.int64)
         return cls(arrays["state"], act, off, target, incumbent, arrays["game"].astype(np.int64), arm_start,
                    arm_col, arrays["arm_mean"].astype(np.float32))
+
+    def departure_gaps(self) -> np.ndarray:
+        """float64 [n]: where the expert left the network's choice, its choice's mean score change
+        in the race minus the network's choice's; NaN elsewhere (or where either was not raced)."""
+        n = len(self.target)
+        pos = np.repeat(np.arange(n), np.diff(self.arm_start))
+        mean = {}
+        for name, col in (("choice", self.target), ("incumbent", self.incumbent)):
+            m = np.full(n, np.nan)
+            hit = self.arm_col == col[pos]
+            m[pos[hit]] = self.arm_mean[hit]
+            mean[name] = m
+        gap = mean["choice"] - mean["incumbent"]
+        gap[(self.target == self.incumbent) | (self.incumbent < 0)] = np.nan
+        return gap
+
+    def with_min_gap(self, min_gap: float) -> QRows:
+        """These rows with a departure whose gap is below ``min_gap`` labelled with the network's
+        own choice instead (a departure whose gap is unknown is kept)."""
+        if min_gap <= 0:
+            return self
+        gap = self.departure_gaps()
+        target = np.where(gap < min_gap, self.incumbent, self.target)  # NaN < x is False: kept
+        return replace(self, target=target)
 
     def batch(self, idx: np.ndarray) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor,
                                              np.ndarray]:
@@ -255,6 +286,7 @@ def fit_qnet(data: QRows, run: str | Path, cfg: QFitConfig = QFitConfig(), resum
     _, start_meta, margin = parse_dgn(raw)
     r11 = decides_r11(raw)  # a start that makes the R11 decisions gives a result that does too
     net = QNet.from_dgn(raw)
+    taught = data.with_min_gap(cfg.min_gap)  # the labels taught; the curve reads the expert's own
     held = data.game % cfg.holdout_every == 0
     tr, va = np.flatnonzero(~held), np.flatnonzero(held)
     q0 = _q_all(net, data)
@@ -300,7 +332,7 @@ def fit_qnet(data: QRows, run: str | Path, cfg: QFitConfig = QFitConfig(), resum
         epoch, k = divmod(s, per_epoch)
         order = np.random.default_rng([cfg.seed, epoch]).permutation(tr)
         idx = order[k * cfg.batch:(k + 1) * cfg.batch]
-        ce, anchor = _loss(net, data, idx, q0, cfg, margin)
+        ce, anchor = _loss(net, taught, idx, q0, cfg, margin)
         opt.zero_grad()
         (ce + cfg.anchor * anchor).backward()
         opt.step()
