@@ -294,8 +294,9 @@ def test_a_rewritten_model_file_is_read_again(tmp_path):
 
 def test_the_shipped_model_is_a_builtin_policy():
     """python/daguai/models/learned.dgn ships in the package and is the policy 'learned'
-    (docs/learning.md "R11 decisions by the network": generation 5): it loads, says how it was
+    (docs/learning.md "Generation 6: the search teaches the network"): it loads, says how it was
     made, and plays."""
+    import hashlib
     import json
     from pathlib import Path
 
@@ -304,13 +305,14 @@ def test_the_shipped_model_is_a_builtin_policy():
     net = Network.from_file(str(path))
     meta = json.loads(net.meta)
     assert net.widths == [256, 128] and net.margin == pytest.approx(0.01) and net.decides_r11
-    # generation 5: the mean of three snapshots of the run training/r11a and its final weights,
-    # seed 53, warm-started from generation 4, its play-outs by generation 4, the R11 decisions too
-    assert meta["seed"] == 53 and meta["frames"] > 10**7 and len(meta["commands"]) == 1
-    assert meta["config"]["init"] == "training/r11a/gen4.dgn" and meta["config"]["r11"] is True
-    steps = ("step800", "step1200", "step1600", "final-step1710")
-    assert [a["file"] for a in meta["averaged"]] == [f"{s}.dgn" for s in steps]
-    assert meta["average_from"] == 800
+    # generation 6: generation 5 (training/gen6/gen5.dgn, by its digest) fine-tuned by qfit on
+    # training/teacher2's labels, the search's departures taught where the race's gap >= 0.75
+    assert meta["trained_by"] == "daguai.learn.qfit" and meta["config"]["min_gap"] == 0.75
+    assert meta["labels"] == {"folder": "training/teacher2", "shards": 447, "labels": 820669}
+    gen5 = Path(__file__).resolve().parents[2] / "training" / "gen6" / "gen5.dgn"
+    assert meta["references"]["model_sha256"] == hashlib.sha256(gen5.read_bytes()).hexdigest()
+    assert "--min-gap 0.75" in meta["command"] and meta["rules"]["table"] == "6p3d"
+    assert path.read_bytes() == (gen5.parent.parent / "qfit2" / "gen6.dgn").read_bytes()
     assert path.stat().st_size < 5 * 2**20
     r = daguai.evaluate("learned", "heuristic", 20, seed=5)
     assert r.wins + r.draws + r.losses == 40
