@@ -136,15 +136,16 @@ class QRows:
 
     def departure_gaps(self) -> np.ndarray:
         """float64 [n]: where the expert left the network's choice, its choice's mean score change
-        in the race minus the network's choice's; NaN elsewhere (or where either was not raced)."""
+        in the race minus the network's choice's (a candidate raced twice: its best arm, as
+        ``LabelSet.scores`` reads them); NaN elsewhere (or where either was not raced)."""
         n = len(self.target)
         pos = np.repeat(np.arange(n), np.diff(self.arm_start))
         mean = {}
         for name, col in (("choice", self.target), ("incumbent", self.incumbent)):
-            m = np.full(n, np.nan)
+            m = np.full(n, -np.inf)
             hit = self.arm_col == col[pos]
-            m[pos[hit]] = self.arm_mean[hit]
-            mean[name] = m
+            np.maximum.at(m, pos[hit], self.arm_mean[hit].astype(np.float64))
+            mean[name] = np.where(np.isfinite(m), m, np.nan)
         gap = mean["choice"] - mean["incumbent"]
         gap[(self.target == self.incumbent) | (self.incumbent < 0)] = np.nan
         return gap
