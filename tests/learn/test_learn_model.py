@@ -309,10 +309,11 @@ def test_the_shipped_model_is_a_builtin_policy():
     # training/teacher2's labels, the search's departures taught where the race's gap >= 0.75
     assert meta["trained_by"] == "daguai.learn.qfit" and meta["config"]["min_gap"] == 0.75
     assert meta["labels"] == {"folder": "training/teacher2", "shards": 447, "labels": 820669}
-    gen5 = Path(__file__).resolve().parents[2] / "training" / "gen6" / "gen5.dgn"
-    assert meta["references"]["model_sha256"] == hashlib.sha256(gen5.read_bytes()).hexdigest()
+    training = Path(__file__).resolve().parents[2] / "training"
+    gen5 = (training / "gen6" / "gen5.dgn").read_bytes()
+    assert meta["references"]["model_sha256"] == hashlib.sha256(gen5).hexdigest()
     assert "--min-gap 0.75" in meta["command"] and meta["rules"]["table"] == "6p3d"
-    assert path.read_bytes() == (gen5.parent.parent / "qfit2" / "gen6.dgn").read_bytes()
+    assert path.read_bytes() == (training / "qfit2" / "gen6.dgn").read_bytes()
     assert path.stat().st_size < 5 * 2**20
     r = daguai.evaluate("learned", "heuristic", 20, seed=5)
     assert r.wins + r.draws + r.losses == 40
