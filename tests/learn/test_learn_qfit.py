@@ -144,6 +144,25 @@ def test_a_fine_tune_learns_resumes_and_writes_a_model_the_engine_plays(tmp_path
     assert not decides_r11(one)  # generation 4 plays R11 as the heuristic: so does its fine-tune
 
 
+@pytest.mark.parametrize("change", ["lr", "min_gap", "model", "labels"])
+def test_a_resume_with_other_settings_or_labels_is_refused_by_name(tmp_path, change):
+    data = _small(tmp_path)
+    cfg = QFitConfig(epochs=2, batch=64, eval_every=1000, lr=3e-4, seed=5, model=str(GEN4))
+    fit_qnet(data, tmp_path / "run", cfg, stop_steps=20)
+    last = (tmp_path / "run" / "last.pt").read_bytes()
+    other, what = {
+        "lr": ((QFitConfig(**{**cfg.__dict__, "lr": 1e-4}), data), "lr"),
+        "min_gap": ((QFitConfig(**{**cfg.__dict__, "min_gap": 1e9}), data), "min_gap"),
+        "model": ((QFitConfig(**{**cfg.__dict__, "model": "learned"}), data), "model_sha256"),
+        "labels": ((cfg, QRows(**{**data.__dict__, "target": data.incumbent.copy()})), "targets_sha256"),
+    }[change]
+    with pytest.raises(ValueError, match=f"made with {what} = "):
+        fit_qnet(other[1], tmp_path / "run", other[0], resume=True)
+    assert (tmp_path / "run" / "last.pt").read_bytes() == last  # nothing written
+    # the same settings go on (the test above checks that result against an uninterrupted run)
+    fit_qnet(data, tmp_path / "run", cfg, resume=True, stop_steps=40)
+
+
 def test_the_play_evaluation_chooses_the_best(tmp_path):
     data = _small(tmp_path)
     cfg = QFitConfig(epochs=1, batch=64, eval_every=2000, seed=5, play_deals=3, play_seed=11)

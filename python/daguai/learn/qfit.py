@@ -35,7 +35,7 @@ the held-out share of labels where the player's rule (argmax of Q, kept to the h
 choice unless beaten by more than the margin: ``distil.distil_round``'s rule) picks the expert's
 choice, and where it picks the starting network's (the search's incumbent). The batches are fixed
 by the seed; ``last.pt`` (written at each evaluation, read weights-only) resumes a killed run where
-it stopped (``--resume``).
+it stopped (``--resume``), with the same settings and labels only (another is refused by name).
 
 ``python -m daguai.learn.qfit {cands,fit} --help``.
 """
@@ -269,6 +269,19 @@ def _play(net: QNet, start: Path, folder: Path, margin: float, r11: bool, cfg: Q
             "play_ci": [round(float(lo), 4), round(float(hi), 4)]}
 
 
+def _same_settings(last: Path, recorded: Any, settings: dict[str, Any]) -> None:
+    """ValueError naming the first setting (or the data) in which a resume differs from the run of
+    ``last`` (a checkpoint written before settings were recorded is taken as it is)."""
+    if recorded is None:
+        return
+    if not isinstance(recorded, dict):
+        raise ValueError(f"{str(last)!r}: a bad settings record: {recorded!r:.80}")
+    for key, value in settings.items():
+        if recorded.get(key) != value:
+            raise ValueError(f"{str(last)!r} was made with {key} = {recorded.get(key)!r:.80}, this run has "
+                             f"{value!r:.80}: resume with the same settings and labels, or in a new folder")
+
+
 def fit_qnet(data: QRows, run: str | Path, cfg: QFitConfig = QFitConfig(), resume: bool = False,
              log: Any = None, stop_steps: int | None = None,
              meta: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -297,14 +310,19 @@ def fit_qnet(data: QRows, run: str | Path, cfg: QFitConfig = QFitConfig(), resum
     best: dict[str, Any] = {"score": -2.0, "row": None, "state": None}
     step, spent = 0, 0.0
     last = run / "last.pt"
+    refs = {"label_train": int(len(tr)), "label_held_out": int(len(va)), "candidate_rows": int(len(data.act)),
+            "margin": margin, "model_sha256": hashlib.sha256(raw).hexdigest()}
+    # what a resume must share with the run it goes on from: every setting and the data taught
+    # (the start by its digest, not its path)
+    settings = {**{k: v for k, v in asdict(cfg).items() if k != "model"}, **refs,
+                "targets_sha256": hashlib.sha256(taught.target.tobytes()).hexdigest()}
     if resume and last.exists():
         ck = torch.load(last, weights_only=True)
+        _same_settings(last, ck.get("settings"), settings)
         net.load_state_dict(ck["state_dict"])
         opt.load_state_dict(ck["opt"])
         step, spent, curve, best = ck["step"], ck["seconds"], ck["curve"], ck["best"]
     started = time.perf_counter() - spent
-    refs = {"label_train": int(len(tr)), "label_held_out": int(len(va)), "candidate_rows": int(len(data.act)),
-            "margin": margin, "model_sha256": hashlib.sha256(raw).hexdigest()}
 
     def evaluate(loss: tuple[float, float] | None, next_step: int) -> None:
         row = {"step": next_step, "epoch": round(next_step / per_epoch, 3), "labels": next_step * cfg.batch,
@@ -322,7 +340,7 @@ def fit_qnet(data: QRows, run: str | Path, cfg: QFitConfig = QFitConfig(), resum
         if log:
             log(row)
         torch.save({"state_dict": net.state_dict(), "opt": opt.state_dict(), "step": next_step,
-                    "seconds": row["seconds"], "curve": curve, "best": best}, last)
+                    "seconds": row["seconds"], "curve": curve, "best": best, "settings": settings}, last)
 
     if not curve:
         evaluate(None, 0)
