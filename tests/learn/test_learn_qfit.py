@@ -283,7 +283,24 @@ def test_the_command_line_makes_the_sidecars_and_a_model(tmp_path, capsys):
     assert main(args) == 0
     meta = daguai.learn.read_dgn(tmp_path / "run" / "qfit.dgn")[1]
     assert meta["command"] == "python -m daguai.learn.qfit " + " ".join(args)
-    assert meta["labels"] == {"folder": str(TEACHER1), "shards": 1, "labels": len(load_shard(
-        TEACHER1 / "shard-00000.npz")["choice"])}
+    n = len(load_shard(TEACHER1 / "shard-00000.npz")["choice"])
+    assert meta["labels"] == {"folders": [{"folder": str(TEACHER1), "shards": 1}], "shards": 1, "labels": n}
+    # two label folders (each with its sidecars' folder): their shards in that order
+    (tmp_path / "t2").mkdir()
+    (tmp_path / "t2" / "shard-00000.npz").write_bytes((TEACHER1 / "shard-00000.npz").read_bytes())
+    two = ["fit", str(tmp_path / "run2"), "--labels", str(TEACHER1), str(tmp_path / "t2"),
+           "--label-shards", "1", "--cands", str(tmp_path / "c"), str(tmp_path / "c"),
+           "--batch", "64", "--eval-every", "1000"]
+    assert main(two) == 0
+    meta = daguai.learn.read_dgn(tmp_path / "run2" / "qfit.dgn")[1]
+    assert meta["labels"]["labels"] == 2 * n and [f["folder"] for f in meta["labels"]["folders"]] == [
+        str(TEACHER1), str(tmp_path / "t2")]
+    with pytest.raises(SystemExit) as e:  # one sidecar folder for two label folders
+        main([*two[:-4], "--cands", str(tmp_path / "c"), "--batch", "64"])
+    assert e.value.code == 2 and "one each" in capsys.readouterr().err
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(SystemExit) as e:
+        main(["fit", str(tmp_path / "run3"), "--labels", str(tmp_path / "empty")])
+    assert e.value.code == 2 and "no label shards in" in capsys.readouterr().err
     with pytest.raises(ValueError, match="loss"):
         main([*args, "--loss", "mse"])

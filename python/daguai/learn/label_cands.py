@@ -184,7 +184,33 @@ def run_cands_command(args: Any, kind: str) -> int:
 
 def add_label_arguments(fit: Any) -> None:
     """The label arguments of a training module's ``fit`` subcommand (student2, qfit)."""
-    fit.add_argument("--labels", required=True, help="a label folder (the expert's)")
-    fit.add_argument("--label-shards", type=int, help="use only the first N label shards")
-    fit.add_argument("--cands", help="the sidecars' folder (default: the label folder)")
+    fit.add_argument("--labels", required=True, nargs="+", metavar="FOLDER",
+                     help="label folders (the expert's), their shards taken in this order")
+    fit.add_argument("--label-shards", type=int, help="use only the first N label shards of each folder")
+    fit.add_argument("--cands", nargs="+", metavar="FOLDER",
+                     help="the sidecars' folders, one per label folder (default: the label folders)")
     fit.add_argument("--resume", action="store_true", help="go on from RUN/last.pt")
+
+
+def fit_label_inputs(args: Any, kind: str) -> tuple[list[Path], np.ndarray, list[dict[str, Any]]]:
+    """The shard files of a parsed ``fit`` subcommand's label folders (the first
+    ``--label-shards`` of each), their candidate rows of ``kind`` in the same order, and per folder
+    its name and shards used; ``LabelError`` for a folder without shards, ``ValueError`` when the
+    sidecar folders are not one per label folder."""
+    folders = [Path(f) for f in args.labels]
+    cands = args.cands or [None] * len(folders)
+    if len(cands) != len(folders):
+        raise ValueError(f"--cands names {len(cands)} folders for {len(folders)} label folders: one each")
+    if args.label_shards is not None and args.label_shards < 1:
+        raise ValueError(f"--label-shards must be at least 1, got {args.label_shards}")
+    files: list[Path] = []
+    rows = []
+    used = []
+    for folder, cand_dir in zip(folders, cands, strict=True):
+        fs = sorted(folder.glob("shard-*.npz"))[:args.label_shards]
+        if not fs:
+            raise LabelError(f"no label shards in {str(folder)!r}")
+        files += fs
+        rows.append(load_label_cands(fs, cand_dir, kind))
+        used.append({"folder": str(folder), "shards": len(fs)})
+    return files, np.concatenate(rows), used

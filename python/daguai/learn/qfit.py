@@ -56,7 +56,7 @@ import torch
 
 from .. import _core
 from .distil import cand_offsets, model_path
-from .label_cands import add_cands_command, add_label_arguments, load_label_cands, run_cands_command
+from .label_cands import add_cands_command, add_label_arguments, fit_label_inputs, run_cands_command
 from .model import QNet
 
 __all__ = ["QFitConfig", "QRows", "fit_qnet", "player_picks", "q_of_rows"]
@@ -390,12 +390,15 @@ def main(argv: list[str] | None = None) -> int:
         return run_cands_command(a, "qnet")
     from .shards import load_labels
 
-    files = sorted(Path(a.labels).glob("shard-*.npz"))[:a.label_shards]
+    try:
+        files, cand_rows, used = fit_label_inputs(a, "qnet")
+    except ValueError as e:
+        p.error(str(e))
     labels = load_labels(files)
-    data = QRows.of_labels(labels.arrays, load_label_cands(files, a.cands, kind="qnet"))
+    data = QRows.of_labels(labels.arrays, cand_rows)
     cfg = QFitConfig(**{k: getattr(a, k) for k in asdict(QFitConfig())})
     meta = {"command": "python -m daguai.learn.qfit " + " ".join(argv if argv is not None else sys.argv[1:]),
-            "labels": {"folder": str(a.labels), "shards": len(files), "labels": len(labels)}}
+            "labels": {"folders": used, "shards": len(files), "labels": len(labels)}}
     doc = fit_qnet(data, a.run, cfg, resume=a.resume, meta=meta,
                    log=lambda r: print(json.dumps(r), flush=True))
     print(json.dumps(doc.get("best")))

@@ -38,7 +38,7 @@ from torch import nn
 from .. import _core
 from .distil import ACTION_FEATURES, cand_offsets, candidate_rows
 from .heads import Heads, fallback_act
-from .label_cands import add_cands_command, add_label_arguments, load_label_cands, run_cands_command
+from .label_cands import add_cands_command, add_label_arguments, fit_label_inputs, run_cands_command
 from .student import evaluate_heads, soft_targets
 
 __all__ = ["CandHeads", "CandHeadsPolicy", "Student2Config", "batch_inputs", "load_cand_heads",
@@ -342,12 +342,15 @@ def main(argv: list[str] | None = None) -> int:
     from .distil import load_distil
     from .shards import load_labels
 
-    files = sorted(Path(a.labels).glob("shard-*.npz"))[:a.label_shards]
+    try:
+        files, cand_rows, _ = fit_label_inputs(a, "student")
+    except ValueError as e:
+        p.error(str(e))
     labels = load_labels(files)
     cfg = Student2Config(**{k: (tuple(getattr(a, k)) if k in ("widths", "cand_widths", "drop_columns")
                                 else getattr(a, k))
                             for k in asdict(Student2Config())})
-    doc = train_student2(load_distil(a.distil, a.distil_shards), labels, load_label_cands(files, a.cands),
+    doc = train_student2(load_distil(a.distil, a.distil_shards), labels, cand_rows,
                          a.run, cfg, resume=a.resume, log=lambda r: print(json.dumps(r), flush=True))
     print(json.dumps(doc["best"]))
     return 0
