@@ -187,31 +187,35 @@ def test_a_crafted_last_pt_runs_no_code(tmp_path):
 
 def _plain_losses(data: QRows, idx: np.ndarray, q: np.ndarray, cfg: QFitConfig, margin: float) -> float:
     """The three losses read position by position (the module's definitions, plainly)."""
-    total = 0.0
+    total = weights = 0.0
     r = 0
     for j in idx.tolist():
+        departs = data.target[j] != data.incumbent[j] and data.incumbent[j] >= 0
+        w = cfg.departure_weight if departs else 1.0
+        weights += w
         k = int(data.off[j + 1] - data.off[j])
         z = q[r:r + k] + margin * data.act[data.off[j]:data.off[j + 1], HEURISTIC_COLUMN].astype(np.float64)
         r += k
         t = int(data.target[j])
         if cfg.loss == "ce":
             zz = z / cfg.temperature
-            total += -(zz[t] - np.log(np.sum(np.exp(zz - zz.max()))) - zz.max())
+            total += -w * (zz[t] - np.log(np.sum(np.exp(zz - zz.max()))) - zz.max())
         elif cfg.loss == "hinge":
             others = np.delete(z, t)
-            total += max(0.0, (others.max() if len(others) else -np.inf) - z[t] + cfg.hinge)
+            total += w * max(0.0, (others.max() if len(others) else -np.inf) - z[t] + cfg.hinge)
         else:
             arms = range(int(data.arm_start[j]), int(data.arm_start[j + 1]))
             za = np.array([z[data.arm_col[a]] for a in arms]) / cfg.temperature
             m = np.array([data.arm_mean[a] for a in arms], np.float64) / cfg.arm_temperature
             want = np.exp(m - m.max()) / np.exp(m - m.max()).sum()
             logp = za - za.max() - np.log(np.exp(za - za.max()).sum())
-            total += -float(np.sum(want * logp))
-    return total / len(idx)
+            total += -w * float(np.sum(want * logp))
+    return total / weights
 
 
 @pytest.mark.parametrize("loss", ["ce", "hinge", "arms"])
-def test_each_loss_against_a_plain_reading(tmp_path, loss):
+@pytest.mark.parametrize("departure_weight", [1.0, 5.0])
+def test_each_loss_against_a_plain_reading(tmp_path, loss, departure_weight):
     from daguai.learn.qfit import _loss
 
     data = _small(tmp_path)
@@ -222,7 +226,10 @@ def test_each_loss_against_a_plain_reading(tmp_path, loss):
     net = QNet.from_dgn(GEN4)
     idx = np.arange(3, len(data.target), 37)
     q0 = np.zeros(len(data.act), np.float32)
-    cfg = QFitConfig(loss=loss, temperature=0.07, hinge=0.02, arm_temperature=0.3)
+    cfg = QFitConfig(loss=loss, temperature=0.07, hinge=0.02, arm_temperature=0.3,
+                     departure_weight=departure_weight)
+    departs = (data.target[idx] != data.incumbent[idx]) & (data.incumbent[idx] >= 0)
+    assert 0 < departs.sum() < len(idx)  # both kinds of label are weighed
     with torch.no_grad():
         got, anchor = _loss(net, data, idx, q0, cfg, 0.01)
         state, act, seg, _, rows = data.batch(idx)
@@ -266,7 +273,8 @@ def test_departures_are_kept_by_their_race_gap_against_a_plain_reading(tmp_path)
 
 @pytest.mark.parametrize("bad", [dict(loss="mse"), dict(temperature=0.0), dict(lr=float("nan")),
                                  dict(anchor=-1.0), dict(epochs=0), dict(batch=True), dict(play_deals=-1),
-                                 dict(min_gap=-0.5), dict(min_gap=float("inf"))])
+                                 dict(min_gap=-0.5), dict(min_gap=float("inf")),
+                                 dict(departure_weight=0.0), dict(departure_weight="2")])
 def test_bad_settings_are_refused_by_name(bad):
     with pytest.raises(ValueError, match=next(iter(bad))):
         QFitConfig(**bad)

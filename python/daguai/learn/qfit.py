@@ -23,6 +23,8 @@ where the race's mean score change of the choice beats the network's choice's by
 much; elsewhere the label is the network's own choice. 0 keeps every departure (the race departs
 only for a better mean); a value above every gap (1e9) labels every position with the network's
 own choice: the control that tells what the search adds from what the fine-tuning does alone.
+``departure_weight`` weighs the departures kept (their label is not the network's choice) that
+much more than the other labels in the loss's mean.
 
 Each loss is plus ``anchor * mean((Q - Q0)^2)`` over the same rows, ``Q0`` the starting network's values, so
 that Q keeps its scale (the switching margin, the inference's model of play and the search's
@@ -81,11 +83,12 @@ class QFitConfig:
     hinge: float = 0.005  # "hinge": every other candidate's value must trail the target's by this much
     arm_temperature: float = 0.5  # "arms": the target is a softmax of the raced groups' mean scores / this
     min_gap: float = 0.0  # a departure is the label only where its race's gap is at least this (docstring)
+    departure_weight: float = 1.0  # a taught departure's weight in the loss (every other label: 1)
 
     def __post_init__(self) -> None:
         if self.loss not in ("ce", "hinge", "arms"):
             raise ValueError(f"loss must be ce, hinge or arms, got {self.loss!r}")
-        for name in ("temperature", "arm_temperature", "lr"):
+        for name in ("temperature", "arm_temperature", "lr", "departure_weight"):
             v = getattr(self, name)
             if not (isinstance(v, (int, float)) and 0 < v < float("inf")):
                 raise ValueError(f"{name} must be a positive number, got {v!r}")
@@ -220,15 +223,21 @@ def _loss(net: QNet, data: QRows, idx: np.ndarray, q0: np.ndarray, cfg: QFitConf
         logp = torch.log_softmax(_dense(za / cfg.temperature, aseg, acol, len(idx), -np.inf), dim=1)
         means = torch.from_numpy(data.arm_mean[arms]) / cfg.arm_temperature
         want = torch.softmax(_dense(means, aseg, acol, len(idx), -np.inf), dim=1)
-        ce = -(want * torch.where(want > 0, logp, torch.zeros_like(logp))).sum(dim=1).mean()
+        per = -(want * torch.where(want > 0, logp, torch.zeros_like(logp))).sum(dim=1)
     elif cfg.loss == "hinge":
         dense = _dense(z, seg, col, len(idx), -np.inf)
         zt = dense[rows_b, target]
         others = dense.index_put((rows_b, target), torch.tensor(-np.inf))
-        ce = torch.relu(others.max(dim=1).values - zt + cfg.hinge).mean()
+        per = torch.relu(others.max(dim=1).values - zt + cfg.hinge)
     else:
         logp = torch.log_softmax(_dense(z / cfg.temperature, seg, col, len(idx), -np.inf), dim=1)
-        ce = -logp[rows_b, target].mean()
+        per = -logp[rows_b, target]
+    if cfg.departure_weight == 1:
+        ce = per.mean()
+    else:  # a weighted mean: the taught departures (the label is not the network's choice) weigh more
+        departs = (data.target[idx] != data.incumbent[idx]) & (data.incumbent[idx] >= 0)
+        w = torch.from_numpy(np.where(departs, cfg.departure_weight, 1.0).astype(np.float32))
+        ce = (w * per).sum() / w.sum()
     anchor = ((q - torch.from_numpy(q0[rows])) ** 2).mean()
     return ce, anchor
 
