@@ -79,8 +79,8 @@ void encode_candidate(const Action& a, int level, float* out);
 // the fewest BJs, then the first in the legal-action order.
 constexpr int kNumAbstract = 444;
 int abstract_id(const Action& a, int level);
-// The mask of available abstract ids and, for each, the index of its canonical action in
-// `actions` (-1 if unavailable).
+// The mask of available abstract ids (each byte 0 or 1) and, for each, the index of its canonical
+// action in `actions` (-1 if unavailable).
 void abstract_mask(const std::vector<Action>& actions, int level, std::uint8_t* mask,
                    std::int32_t* index);
 

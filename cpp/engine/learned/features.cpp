@@ -1,3 +1,6 @@
+#include <cstdint>
+#include <cstring>
+
 #include <daguai/learned/features.hpp>
 #include <daguai/players/planner.hpp>
 
@@ -50,21 +53,29 @@ void candidates_of(const PolicyView& view, const Action* heuristic, PolicyScratc
   const int level = view.level_rank(), seat = view.current_player();
   scratch.actions.clear();
   view.legal_actions(&scratch.actions);
-  std::uint8_t mask[kNumAbstract];
+  // the mask padded to whole words of 8 ids (the padding stays 0), read a word at a time: a
+  // decision has a few legal ids of the 444
+  constexpr int kWords = (kNumAbstract + 7) / 8;
+  std::uint8_t mask[8 * kWords];
+  std::memset(mask + kNumAbstract, 0, 8 * kWords - kNumAbstract);
   std::int32_t index[kNumAbstract];
   abstract_mask(scratch.actions, level, mask, index);
   const int hid = heuristic ? abstract_id(*heuristic, level) : -1;
   out->actions.clear();
   out->heuristic = -1;
   if (ids) ids->clear();
-  for (int id = 0; id < kNumAbstract; ++id) {
-    if (!mask[id]) continue;
-    if (ids) ids->push_back(id);
-    if (id == hid) {  // the heuristic's own action stands for its id (its suits, its kickers)
-      out->heuristic = int(out->actions.size());
-      out->actions.push_back(*heuristic);
-    } else {
-      out->actions.push_back(scratch.actions[std::size_t(index[id])]);
+  for (int w = 0; w < kWords; ++w) {
+    std::uint64_t bits;  // byte i is 1 where id 8w + i is legal (abstract_mask's 0 or 1)
+    std::memcpy(&bits, mask + 8 * w, sizeof bits);
+    for (; bits != 0; bits &= bits - 1) {  // ascending ids
+      const int id = 8 * w + (__builtin_ctzll(bits) >> 3);
+      if (ids) ids->push_back(id);
+      if (id == hid) {  // the heuristic's own action stands for its id (its suits, its kickers)
+        out->heuristic = int(out->actions.size());
+        out->actions.push_back(*heuristic);
+      } else {
+        out->actions.push_back(scratch.actions[std::size_t(index[id])]);
+      }
     }
   }
   out->features.resize(out->actions.size() * std::size_t(kActionFeatures));
