@@ -10,7 +10,7 @@ See docs/search.md.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -279,7 +279,7 @@ def check_inference(inference: Any) -> str:
 def analyze(source: Any, *, upto: int | None = None, rollouts: int | None = None,
             time: float | None = None, policy: str = "heuristic", seed: int = 0, threads: int = 1,
             progress: Any = None, inference: str = ANALYZE_INFERENCE,
-            model_rules: str = "same") -> Analysis:
+            model_rules: str = "same", plays: Sequence[Any] | None = None) -> Analysis:
     """Which play wins: the groups of equivalent actions of the seat to act, raced over
     sampled worlds and ranked by the seat's mean score change in the round (:data:`MEASURE`).
 
@@ -314,6 +314,14 @@ def analyze(source: Any, *, upto: int | None = None, rollouts: int | None = None
 
     ``model_rules``: a ``.dgn`` rollout ``policy`` trained for other rules than the game's is
     refused (``ModelError`` naming both) unless ``"any"``, as everywhere a model plays.
+
+    ``plays``: race only the groups of these actions of the seat to act (each as
+    :meth:`daguai.Game.step` reads it: an Action, action text, cards), every one of them, over
+    the same worlds: which of these is better. A world gives a group the same value as in a
+    race of all the groups with the same seed. A single group is not raced (no rollouts, as a
+    forced move). An action that is not legal raises the error
+    :meth:`daguai.Game.step` would raise (a ``ValueError``); more actions than the legal ones,
+    or none, raise ``ValueError``.
     """
     if time is not None:
         if isinstance(time, bool) or not isinstance(time, (int, float)) or not 0 < time <= MAX_SECONDS:
@@ -340,7 +348,8 @@ def analyze(source: Any, *, upto: int | None = None, rollouts: int | None = None
     ms = 1000.0 * time if time is not None else 0.0
 
     def search(report: Any) -> Any:
-        return _core.catalog._search(g, budget, ms, threads, policy, seed, 0, -1, report, inference)
+        return _core.catalog._search(g, budget, ms, threads, policy, seed, 0, -1, report, inference,
+                                     plays=plays)
 
     if progress is True:  # the one progress display (daguai.progress), on stderr
         bar = ProgressBar("ms" if ms else "rollouts", label="analyzing")

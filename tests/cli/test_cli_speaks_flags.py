@@ -52,6 +52,19 @@ def test_analyze_names_the_flags_not_the_keywords(capsys, files):
                                                                   "--threads", "300")
     assert "--rollouts must be an integer" in error_of(capsys, "analyze", "pos.json", "--rollouts",
                                                        "99999999")
+    many = ["pass"] * 200  # more than the legal actions: refused before any is read
+    assert "--plays must name 1 to" in error_of(capsys, "analyze", "pos.json", "--plays", *many)
+    assert "bad card '9z'" in error_of(capsys, "analyze", "pos.json", "--plays", "9z")
+
+
+def test_analyze_races_the_plays_asked_for(capsys, files):
+    g = daguai.Game(seed=3)
+    g.step(g.legal_actions()[0])
+    a, b = (str(x) for x in g.legal_actions()[:2])
+    assert main(["analyze", "pos.json", "--plays", a, b, "--rollouts", "200", "--json", "-q"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    plays = [p for gr in doc["groups"] for p in gr["plays"]]
+    assert a in plays and b in plays and 1 <= len(doc["groups"]) <= 2 and doc["rollouts"] <= 200
 
 
 def test_a_model_for_other_rules_names_the_flag(capsys, files):

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 import random
+import re
 
 import pytest
 from daguai import Game, _core
@@ -138,3 +139,54 @@ def test_the_race_at_every_table_and_wild_rule(rules):
     assert sum(len(r[0]) for r in one[0]) == len(g.legal_actions())
     r = daguai.simulate(2, ("pimc24", "heuristic"), seed=2, rules=Rules(**rules), threads=1)
     assert r.n == 2
+
+
+def test_a_race_of_chosen_plays_races_their_groups_over_the_same_worlds():
+    """``plays``: only the groups holding the actions asked for race, all of them, as the
+    reference race of that many candidates; a group's value in world k is its value in the
+    race of every group (the worlds and rollout streams depend on (seed, k) only)."""
+    g = mid_game()
+    legal = g.legal_actions()
+    full_rows = _core.catalog._search(g, 2000, 0.0, 1, "heuristic", 3, 0, -1)[0]
+    full = {tuple(str(a) for a in r[0]): r[7] for r in full_rows}
+    for asked in ([legal[0], legal[3]], [str(legal[5]), legal[0], str(legal[-1])], [legal[2]] * 2):
+        rows, best, worlds, rounds, used, budget, n_groups = _core.catalog._search(
+            g, 300, 0.0, 1, "heuristic", 3, 0, -1, plays=asked)
+        want = {str(a) for a in asked}
+        assert n_groups == len(full_rows)  # the groups of every legal action, as before
+        assert len(rows) == len({tuple(str(a) for a in r[0]) for r in rows})
+        # each raced group holds an asked action, and each asked action is in a raced group
+        assert all(want & {str(a) for a in r[0]} for r in rows)
+        assert want <= {str(a) for r in rows for a in r[0]}
+        if len(rows) == 1:  # one group: nothing to race, as a forced move (no rollouts)
+            assert rows[0][1] == 0 and used == 0
+            continue
+        values = [r[7] for r in rows]
+        ref_worlds, _, _, ref_used = reference_race(lambda i, k, v=values: v[i][k], len(rows), 300, -1)
+        assert [r[1] for r in rows] == ref_worlds and used == ref_used == budget == 300
+        for r in rows:
+            same = full[tuple(str(a) for a in r[0])]
+            m = min(len(same), len(r[7]))
+            assert m >= 1 and r[7][:m] == same[:m]
+
+
+@pytest.mark.parametrize("plays,error,words", [
+    ([], "IllegalActionError", "1 to"),
+    ("pass", "TypeError", "sequence of actions"),
+    (5, "TypeError", "sequence of actions"),
+    (["9z"], "CardError", "bad card '9z'"),
+    (["pass"], "IllegalActionError", "cannot pass (R8)"),
+    (["BJ BJ BJ BJ"], "CardError", "too many copies of BJ"),
+])
+def test_a_race_of_chosen_plays_refuses_what_is_not_a_legal_action(plays, error, words):
+    from daguai.search import analyze
+
+    g = mid_game()
+    assert g.top is None  # a lead: the seat cannot pass
+    before = g.clone()
+    with pytest.raises((ValueError, TypeError), match=re.escape(words)) as e:
+        analyze(g, rollouts=10, plays=plays)
+    assert type(e.value).__name__ == error
+    assert g == before  # the game is unchanged
+    with pytest.raises(ValueError, match="1 to"):  # more actions than the legal ones
+        analyze(g, rollouts=10, plays=[g.legal_actions()[0]] * (len(g.legal_actions()) + 1))

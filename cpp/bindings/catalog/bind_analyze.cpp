@@ -4,6 +4,8 @@
 // the race it ran (search.hpp SearchTrace), for the search's labels (daguai.learn.labels).
 #include <pybind11/stl.h>
 
+#include <vector>
+
 #include "convert.hpp"
 #include "game/game_args.hpp"
 #include "guard.hpp"
@@ -19,7 +21,7 @@ void bind_analyze(py::module_& m) {
       [](const GameState& g, int rollouts, double ms, int threads, const std::string& rollout,
          std::uint64_t seed, int max_candidates, int incumbent, const py::object& progress,
          const std::string& inference, int inference_worlds, double inference_noise,
-         double inference_temperature, int value_plies) {
+         double inference_temperature, int value_plies, const py::object& plays) {
         SearchConfig cfg = search_config();
         cfg.inference = parse_inference(inference);
         cfg.inference_worlds = inference_worlds;
@@ -40,6 +42,18 @@ void bind_analyze(py::module_& m) {
             return r.is_none() || r.cast<bool>();
           };
         const Guard guard(&g);
+        // the plays asked for: their number checked before any is read, then each converted
+        // and checked by the engine (search.hpp play_indices)
+        std::vector<int> only;
+        if (!plays.is_none()) {
+          if (!py::isinstance<py::sequence>(plays) || py::isinstance<py::str>(plays))
+            throw py::type_error("plays must be a sequence of actions");
+          const py::sequence seq = plays.cast<py::sequence>();
+          check_play_count(g, seq.size());
+          std::vector<Action> acts;
+          for (const py::handle h : seq) acts.push_back(to_action(g, h));
+          only = play_indices(g, acts);
+        }
         Analysis a;
         {
           // cfg is a C++ value and g is locked (guard.hpp); report takes the GIL back to call
@@ -48,7 +62,7 @@ void bind_analyze(py::module_& m) {
           check_learned_inference(cfg.inference, g.rules().table);
           if (value_plies > 0) cfg.value = value_function(g.rules().table);
           check_search_config(cfg);
-          a = analyze_decision(g, cfg, seed, incumbent, report);
+          a = analyze_decision(g, cfg, seed, incumbent, report, only);
         }
         py::list out;
         for (std::size_t k = 0; k < a.members.size(); ++k) {
@@ -64,10 +78,12 @@ void bind_analyze(py::module_& m) {
       py::arg("progress") = py::none(), py::arg("inference") = "none",
       py::arg("inference_worlds") = kInferenceWorlds, py::arg("inference_noise") = kHeuristicNoise,
       py::arg("inference_temperature") = kLearnedTemperature, py::arg("value_plies") = 0,
+      py::arg("plays") = py::none(),
       "Race the groups of equivalent actions of the seat to act (search.hpp analyze_decision): "
       "([(members, n, wins, draws, losses, score, round, values)], best, worlds, rounds, "
       "rollouts, budget, groups). value_plies > 0: rollouts cut after that many decisions and "
-      "scored by the table's value network (SearchConfig::value; values in thousandths).");
+      "scored by the table's value network (SearchConfig::value; values in thousandths). plays: "
+      "a sequence of actions of the seat to act: only their groups race (all of them).");
 
   m.def(
       "_traced_decision",

@@ -23,9 +23,9 @@ struct ActionList {
 
 py::object play_or_none(const Play& p, bool present) { return present ? py::cast(p) : py::none(); }
 
-// A Python action for the current decision: an Action as it is, a Play, action text
-// (parse_action, the one parser: game/action_text.hpp) or cards (a Hand, a list of card
-// strings) read for the phase (card_action).
+}  // namespace
+
+// game_args.hpp
 Action to_action(const GameState& g, py::handle obj) {
   if (py::isinstance<Action>(obj)) return obj.cast<Action>();
   if (py::isinstance<py::str>(obj)) return parse_action(g, to_text(obj, "action"));
@@ -39,8 +39,6 @@ Action to_action(const GameState& g, py::handle obj) {
   }
   return card_action(g, to_cards(obj, "action"));
 }
-
-}  // namespace
 
 py::dict result_dict(const RoundResult& r, int seats) {
   py::dict d;

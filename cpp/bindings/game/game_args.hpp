@@ -44,4 +44,9 @@ namespace daguai::bind {
 // A round's result as the dict of GameState.result / InfoState.last_result (docs/game.md).
 py::dict result_dict(const RoundResult& r, int seats);
 
+// A Python action for the current decision of `g`: an Action as it is, a Play, action text
+// (parse_action, the one parser: game/action_text.hpp) or cards (a Hand, a list of card
+// strings) read for the phase (card_action). Not checked for legality (GameState::check).
+Action to_action(const GameState& g, py::handle obj);
+
 }  // namespace daguai::bind

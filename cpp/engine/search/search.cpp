@@ -5,6 +5,7 @@
 
 #include <daguai/beliefs/sampler.hpp>
 #include <daguai/core/workers.hpp>
+#include <daguai/game/action_text.hpp>
 #include <daguai/search/candidates.hpp>
 #include <daguai/search/search.hpp>
 
@@ -446,8 +447,32 @@ Action pimc_action(const PolicyView& view, Rng& rng, PolicyScratch& s, const Sea
   return arms[std::size_t(r.best)];
 }
 
+void check_play_count(const GameState& g, std::size_t count) {
+  if (g.match_over()) throw GameError("the match is over: nothing to analyze");
+  std::vector<Action> legal;
+  g.legal_actions(&legal);
+  if (count < 1 || count > legal.size())
+    throw GameError("plays must name 1 to " + std::to_string(legal.size()) +
+                    " actions (the legal ones), got " + std::to_string(count));
+}
+
+std::vector<int> play_indices(const GameState& g, const std::vector<Action>& plays) {
+  check_play_count(g, plays.size());
+  std::vector<Action> legal;
+  g.legal_actions(&legal);
+  std::vector<int> out;
+  for (const Action& a : plays) {
+    g.check(a);
+    const auto at = std::find(legal.begin(), legal.end(), a);
+    if (at == legal.end()) throw GameError("plays: " + action_text(a) + " is not a legal action");
+    out.push_back(int(at - legal.begin()));
+  }
+  return out;
+}
+
 Analysis analyze_decision(const GameState& g, const SearchConfig& cfg, std::uint64_t seed,
-                          int incumbent, const SearchProgress& progress) {
+                          int incumbent, const SearchProgress& progress,
+                          const std::vector<int>& only) {
   if (g.match_over()) throw GameError("the match is over: nothing to analyze");
   const int seat = g.current_player();
   const InfoState v = information_state(g, seat, cfg.inference != Inference::kNone);
@@ -455,13 +480,29 @@ Analysis analyze_decision(const GameState& g, const SearchConfig& cfg, std::uint
   g.legal_actions(&legal);
   if (incumbent < -1 || incumbent >= int(legal.size()))
     throw GameError("search: incumbent must be -1 or a legal action index");
-  const std::vector<ActionGroup> groups = group_actions(g.hand(seat), legal);
+  std::vector<ActionGroup> groups = group_actions(g.hand(seat), legal);
+  const int all_groups = int(groups.size());
+  int keep = cfg.max_candidates;
+  if (!only.empty()) {  // the groups of the actions asked for, in their order; all of them race
+    std::vector<char> asked(legal.size(), 0);
+    for (int i : only) {
+      if (i < 0 || i >= int(legal.size()))
+        throw GameError("search: a play to analyze must be a legal action index");
+      asked[std::size_t(i)] = 1;
+    }
+    if (incumbent >= 0) asked[std::size_t(incumbent)] = 1;
+    std::erase_if(groups, [&](const ActionGroup& gr) {
+      return std::none_of(gr.members.begin(), gr.members.end(),
+                          [&](int i) { return asked[std::size_t(i)] != 0; });
+    });
+    keep = 0;
+  }
   std::vector<int> chosen;
   const std::vector<Action> arms =
-      candidate_arms(PolicyView(g), legal, groups, incumbent, cfg.max_candidates, &chosen);
+      candidate_arms(PolicyView(g), legal, groups, incumbent, keep, &chosen);
   Analysis out;
   out.result = search(v, arms, cfg, seed, incumbent >= 0 ? 0 : -1, progress);
-  out.groups = int(groups.size());
+  out.groups = all_groups;
   for (std::size_t a = 0; a < chosen.size(); ++a) {
     std::vector<Action>& members = out.members.emplace_back();
     const bool first = incumbent >= 0 && a == 0;

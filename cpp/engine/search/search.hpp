@@ -139,16 +139,27 @@ SearchResult search(const InfoState& v, const std::vector<Action>& actions, cons
 
 // An analysis (daguai.analyze): the race of the groups of equivalent legal actions of the
 // seat to act of `g`, at most cfg.max_candidates of them chosen as pimc chooses
-// (candidate_arms), with `incumbent` (an index into g's legal actions, or -1) first.
+// (candidate_arms), with `incumbent` (an index into g's legal actions, or -1) first. With
+// `only` (indices into g's legal actions), only the groups holding one of them (and the
+// incumbent's) race, every one of them (cfg.max_candidates is not read).
 struct Analysis {
   SearchResult result;                       // one CandidateStats per arm, in the arms' order
   std::vector<std::vector<Action>> members;  // per arm, the actions of its group (the
                                              // incumbent first in its own)
   int groups = 0;                            // groups of the legal actions
 };
-// GameError when the match is over or `incumbent` is not -1 or a legal action's index.
+// GameError when the match is over, `incumbent` is not -1 or a legal action's index, or an
+// index of `only` is not a legal action's (play_indices gives them for actions).
 Analysis analyze_decision(const GameState& g, const SearchConfig& cfg, std::uint64_t seed,
-                          int incumbent, const SearchProgress& progress = SearchProgress());
+                          int incumbent, const SearchProgress& progress = SearchProgress(),
+                          const std::vector<int>& only = {});
+
+// The plays of an analysis restricted to some actions (analyze_decision's `only`):
+// check_play_count refuses a count outside 1 .. the legal actions of `g` (GameError; called
+// before the plays are read), play_indices checks each action as GameState::check does (its
+// error names what is wrong) and gives its index among g's legal actions.
+void check_play_count(const GameState& g, std::size_t count);
+std::vector<int> play_indices(const GameState& g, const std::vector<Action>& plays);
 
 // One rollout from `g` to the end of its round (or the match): every seat plays `policy`
 // through `decide` with the streams of (seed, game) (play_out.hpp; `seats` is the caller's

@@ -5,7 +5,7 @@ Hand-written; tests/dev/test_dev_stubs.py compares them with the bindings."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, TypedDict
 
 from daguai._core.game import Action, _GameLike
@@ -22,6 +22,7 @@ def _search(game: _GameLike, rollouts: int, ms: float, threads: int, rollout: st
             progress: Callable[[float, float], Any] | None = ..., inference: str = ...,
             inference_worlds: int = ..., inference_noise: float = ...,
             inference_temperature: float = ..., value_plies: int = ...,
+            plays: Sequence[Any] | None = ...,
             ) -> tuple[list[tuple[list[Action], int, int, int, int, float, int, list[int]]],
                        int, int, int, int, int, int]: ...
 # (action, searched, race seed, [(arm, n, wins, draws, losses, score, round, values)], best,

@@ -38,6 +38,8 @@ def _add_analyze(an: argparse.ArgumentParser) -> None:
     an.add_argument("--seed", type=seed_number, default=0, help="seed of the worlds and rollouts (default 0)")
     an.add_argument("--threads", type=positive, default=1, metavar="N",
                     help=f"threads, at most {MAX_THREADS} (default 1; results do not depend on it)")
+    an.add_argument("--plays", nargs="+", default=None, metavar="ACTION",
+                    help="race only the groups of these actions (action text, e.g. \"8h 8c\" pass)")
     an.add_argument("--all", action="store_true", help="show every group (default: the best 15)")
     an.add_argument("--json", action="store_true", help="print JSON instead of a table")
     an.add_argument("--quiet", "-q", action="store_true", help="no progress bar (it draws on stderr)")
@@ -94,6 +96,7 @@ def _cmd_analyze(args: argparse.Namespace) -> int:
             inference=args.inference,
             model_rules=args.model_rules,
             progress=not args.quiet and sys.stderr.isatty(),
+            plays=args.plays,
         )
     except OSError as exc:  # bad input: one line, status 2
         print(f"daguai: error: {os_error_text(exc)}", file=sys.stderr)

@@ -19,7 +19,8 @@ _FLAGS: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p), r) for p
     (r"\bupto=(\d+|N)", r"--line \1"),
     (r"\bupto\b", "--line"),
     (r"\bn_deals\b", "--deals"),
-    (r"^(rollouts|threads|time|seed|inference|policy) must\b", r"--\1 must"),
+    (r"^(rollouts|threads|time|seed|inference|policy|plays) must\b", r"--\1 must"),
+    (r"^plays: ", "--plays: "),
 ))
 
 
