@@ -84,6 +84,7 @@ class QFitConfig:
     arm_temperature: float = 0.5  # "arms": the target is a softmax of the raced groups' mean scores / this
     min_gap: float = 0.0  # a departure is the label only where its race's gap is at least this (docstring)
     departure_weight: float = 1.0  # a taught departure's weight in the loss (every other label: 1)
+    verify_z: float = 0.0  # > 0: a departure is taught only where its second look is above z s.e.
 
     def __post_init__(self) -> None:
         if self.loss not in ("ce", "hinge", "arms"):
@@ -92,7 +93,7 @@ class QFitConfig:
             v = getattr(self, name)
             if not (isinstance(v, (int, float)) and 0 < v < float("inf")):
                 raise ValueError(f"{name} must be a positive number, got {v!r}")
-        for name in ("anchor", "hinge", "min_gap"):
+        for name in ("anchor", "hinge", "min_gap", "verify_z"):
             v = getattr(self, name)
             if not (isinstance(v, (int, float)) and 0 <= v < float("inf")):
                 raise ValueError(f"{name} must be a number >= 0, got {v!r}")
@@ -119,6 +120,9 @@ class QRows:
     arm_start: np.ndarray  # int64 [n + 1]: position j's raced groups are arm_*[arm_start[j]:arm_start[j+1]]
     arm_col: np.ndarray  # int64 [r]: a raced group's index among its position's candidates
     arm_mean: np.ndarray  # float32 [r]: its mean score change for the seat over the race's worlds
+    # the second look at the departures (daguai.learn.verify): float64 [n] each, NaN elsewhere
+    vgap: np.ndarray | None = None
+    vse: np.ndarray | None = None
 
     @classmethod
     def of_labels(cls, arrays: dict[str, np.ndarray], act: np.ndarray) -> QRows:
@@ -161,6 +165,17 @@ class QRows:
         gap = self.departure_gaps()
         target = np.where(gap < min_gap, self.incumbent, self.target)  # NaN < x is False: kept
         return replace(self, target=target)
+
+    def with_verified(self, z: float) -> QRows:
+        """These rows with a departure whose second look (``vgap``, ``vse``) is not above ``z``
+        standard errors labelled with the network's own choice instead (a departure without one,
+        NaN: the two actions in one group, is kept); ``z`` 0: unchanged."""
+        if z <= 0:
+            return self
+        if self.vgap is None or self.vse is None or len(self.vgap) != len(self.target):
+            raise ValueError("verify_z needs the second look's sidecars of every label (--verified)")
+        weak = ~(self.vgap > z * self.vse) & np.isfinite(self.vgap)
+        return replace(self, target=np.where(weak, self.incumbent, self.target))
 
     def batch(self, idx: np.ndarray) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor,
                                              np.ndarray]:
@@ -309,7 +324,8 @@ def fit_qnet(data: QRows, run: str | Path, cfg: QFitConfig = QFitConfig(), resum
     _, start_meta, margin = parse_dgn(raw)
     r11 = decides_r11(raw)  # a start that makes the R11 decisions gives a result that does too
     net = QNet.from_dgn(raw)
-    taught = data.with_min_gap(cfg.min_gap)  # the labels taught; the curve reads the expert's own
+    # the labels taught; the curve reads the expert's own
+    taught = data.with_min_gap(cfg.min_gap).with_verified(cfg.verify_z)
     held = data.game % cfg.holdout_every == 0
     tr, va = np.flatnonzero(~held), np.flatnonzero(held)
     q0 = _q_all(net, data)
@@ -392,20 +408,27 @@ def main(argv: list[str] | None = None) -> int:
     f = sub.add_parser("fit", help="fine-tune the Q-network on the labels")
     f.add_argument("run")
     add_label_arguments(f)
+    f.add_argument("--verified", nargs="+", metavar="FOLDER",
+                   help="the second look's sidecars (python -m daguai.learn.verify), one per label folder")
     for k, v in asdict(QFitConfig()).items():
         f.add_argument("--" + k.replace("_", "-"), type=type(v), default=v)
     a = p.parse_args(argv)
     if a.cmd == "cands":
         return run_cands_command(a, "qnet")
     from .shards import load_labels
+    from .verify import verified_rows
 
     try:
         files, cand_rows, used = fit_label_inputs(a, "qnet")
+        labels = load_labels(files)
+        data = QRows.of_labels(labels.arrays, cand_rows)
+        if a.verified:
+            data = replace(data, **verified_rows(a.verified, files, used, len(labels)))
+        cfg = QFitConfig(**{k: getattr(a, k) for k in asdict(QFitConfig())})
+        if cfg.verify_z > 0 and not a.verified:
+            raise ValueError("--verify-z needs --verified (the second look's sidecars)")
     except ValueError as e:
         p.error(str(e))
-    labels = load_labels(files)
-    data = QRows.of_labels(labels.arrays, cand_rows)
-    cfg = QFitConfig(**{k: getattr(a, k) for k in asdict(QFitConfig())})
     meta = {"command": "python -m daguai.learn.qfit " + " ".join(argv if argv is not None else sys.argv[1:]),
             "labels": {"folders": used, "shards": len(files), "labels": len(labels)}}
     doc = fit_qnet(data, a.run, cfg, resume=a.resume, meta=meta,
