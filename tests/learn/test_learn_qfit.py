@@ -310,5 +310,6 @@ def test_the_command_line_makes_the_sidecars_and_a_model(tmp_path, capsys):
     with pytest.raises(SystemExit) as e:
         main(["fit", str(tmp_path / "run3"), "--labels", str(tmp_path / "empty")])
     assert e.value.code == 2 and "no label shards in" in capsys.readouterr().err
-    with pytest.raises(ValueError, match="loss"):
+    with pytest.raises(SystemExit) as e:  # a bad setting: one line, status 2
         main([*args, "--loss", "mse"])
+    assert e.value.code == 2 and "loss must be ce, hinge or arms" in capsys.readouterr().err

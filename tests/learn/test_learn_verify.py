@@ -89,14 +89,16 @@ def _rows(target, incumbent, vgap, vse):
                  np.zeros(0, np.float32), np.array(vgap, np.float64), np.array(vse, np.float64))
 
 
-@pytest.mark.parametrize("z,want", [(0.0, [2, 1, 3, 1, 4]), (1.0, [2, 1, 3, 0, 4]), (2.0, [2, 1, 3, 0, 4]),
-                                    (5.0, [0, 1, 0, 0, 4])])
-def test_a_departure_is_taught_where_its_second_look_clears_z_standard_errors(z, want):
+@pytest.mark.parametrize("z,least,want", [(0.0, 0.0, [2, 1, 3, 1, 4]), (1.0, 0.0, [2, 1, 3, 0, 4]),
+                                          (2.0, 0.0, [2, 1, 3, 0, 4]), (5.0, 0.0, [0, 1, 0, 0, 4]),
+                                          (0.0, 0.3, [2, 1, 3, 0, 4]), (2.0, 0.5, [2, 1, 0, 0, 4]),
+                                          (0.0, 1.5, [0, 1, 0, 0, 4])])
+def test_a_departure_is_taught_where_its_second_look_clears_z_standard_errors(z, least, want):
     # departures: 0 (gap 1.0, se 0.2: 5 s.e.), 2 (0.3, 0.1: 3 s.e.), 3 (-0.1: not better),
-    # 4 (NaN: one group, kept); 1 is not a departure; z 0 changes nothing
+    # 4 (NaN: one group, kept); 1 is not a departure; z and least 0 change nothing
     rows = _rows([2, 1, 3, 1, 4], [0, 1, 0, 0, 2], [1.0, np.nan, 0.3, -0.1, np.nan],
                  [0.2, np.nan, 0.1, 0.05, np.nan])
-    assert list(rows.with_verified(z).target) == want
+    assert list(rows.with_verified(z, least).target) == want
 
 
 def test_bad_sidecars_and_settings_are_refused_by_name(shard0, tmp_path, capsys):
@@ -112,10 +114,13 @@ def test_bad_sidecars_and_settings_are_refused_by_name(shard0, tmp_path, capsys)
         verify_labels(TEACHER1, tmp_path, part=(2, 2))
     with pytest.raises(ValueError, match="verify_z must be a number"):
         daguai.learn.qfit.QFitConfig(verify_z=-1.0)
-    with pytest.raises(ValueError, match="needs the second look"):
+    with pytest.raises(ValueError, match="need the second look"):
         QRows(**{**_rows([1], [0], [0.0], [0.0]).__dict__, "vgap": None}).with_verified(2.0)
     label_cands(TEACHER1, tmp_path / "c", shards=[0], kind="qnet", teacher=GEN4_EXPERT)
-    for args, words in ((["--verify-z", "2"], "--verify-z needs --verified"),
+    with pytest.raises(ValueError, match="verify_min must be a number"):
+        daguai.learn.qfit.QFitConfig(verify_min=float("nan"))
+    for args, words in ((["--verify-z", "2"], "--verify-z and --verify-min need --verified"),
+                        (["--verify-min", "0.5"], "--verify-z and --verify-min need --verified"),
                         (["--verified", str(shard0), str(shard0)], "one each"),
                         (["--verified", str(tmp_path)], "not a second look's sidecar")):
         with pytest.raises(SystemExit) as e:

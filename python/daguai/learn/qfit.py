@@ -85,6 +85,7 @@ class QFitConfig:
     min_gap: float = 0.0  # a departure is the label only where its race's gap is at least this (docstring)
     departure_weight: float = 1.0  # a taught departure's weight in the loss (every other label: 1)
     verify_z: float = 0.0  # > 0: a departure is taught only where its second look is above z s.e.
+    verify_min: float = 0.0  # > 0: ... and its second look's gap is at least this (points)
 
     def __post_init__(self) -> None:
         if self.loss not in ("ce", "hinge", "arms"):
@@ -93,7 +94,7 @@ class QFitConfig:
             v = getattr(self, name)
             if not (isinstance(v, (int, float)) and 0 < v < float("inf")):
                 raise ValueError(f"{name} must be a positive number, got {v!r}")
-        for name in ("anchor", "hinge", "min_gap", "verify_z"):
+        for name in ("anchor", "hinge", "min_gap", "verify_z", "verify_min"):
             v = getattr(self, name)
             if not (isinstance(v, (int, float)) and 0 <= v < float("inf")):
                 raise ValueError(f"{name} must be a number >= 0, got {v!r}")
@@ -166,15 +167,17 @@ class QRows:
         target = np.where(gap < min_gap, self.incumbent, self.target)  # NaN < x is False: kept
         return replace(self, target=target)
 
-    def with_verified(self, z: float) -> QRows:
+    def with_verified(self, z: float, least: float = 0.0) -> QRows:
         """These rows with a departure whose second look (``vgap``, ``vse``) is not above ``z``
-        standard errors labelled with the network's own choice instead (a departure without one,
-        NaN: the two actions in one group, is kept); ``z`` 0: unchanged."""
-        if z <= 0:
+        standard errors, or below ``least`` points, labelled with the network's own choice
+        instead (a departure without one, NaN: the two actions in one group, is kept); ``z`` and
+        ``least`` 0: unchanged."""
+        if z <= 0 and least <= 0:
             return self
         if self.vgap is None or self.vse is None or len(self.vgap) != len(self.target):
-            raise ValueError("verify_z needs the second look's sidecars of every label (--verified)")
-        weak = ~(self.vgap > z * self.vse) & np.isfinite(self.vgap)
+            raise ValueError("verify_z and verify_min need the second look's sidecars of every label "
+                             "(--verified)")
+        weak = ~((self.vgap > z * self.vse) & (self.vgap >= least)) & np.isfinite(self.vgap)
         return replace(self, target=np.where(weak, self.incumbent, self.target))
 
     def batch(self, idx: np.ndarray) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor,
@@ -325,7 +328,7 @@ def fit_qnet(data: QRows, run: str | Path, cfg: QFitConfig = QFitConfig(), resum
     r11 = decides_r11(raw)  # a start that makes the R11 decisions gives a result that does too
     net = QNet.from_dgn(raw)
     # the labels taught; the curve reads the expert's own
-    taught = data.with_min_gap(cfg.min_gap).with_verified(cfg.verify_z)
+    taught = data.with_min_gap(cfg.min_gap).with_verified(cfg.verify_z, cfg.verify_min)
     held = data.game % cfg.holdout_every == 0
     tr, va = np.flatnonzero(~held), np.flatnonzero(held)
     q0 = _q_all(net, data)
@@ -425,8 +428,8 @@ def main(argv: list[str] | None = None) -> int:
         if a.verified:
             data = replace(data, **verified_rows(a.verified, files, used, len(labels)))
         cfg = QFitConfig(**{k: getattr(a, k) for k in asdict(QFitConfig())})
-        if cfg.verify_z > 0 and not a.verified:
-            raise ValueError("--verify-z needs --verified (the second look's sidecars)")
+        if (cfg.verify_z > 0 or cfg.verify_min > 0) and not a.verified:
+            raise ValueError("--verify-z and --verify-min need --verified (the second look's sidecars)")
     except ValueError as e:
         p.error(str(e))
     meta = {"command": "python -m daguai.learn.qfit " + " ".join(argv if argv is not None else sys.argv[1:]),
