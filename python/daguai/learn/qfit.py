@@ -24,7 +24,9 @@ much; elsewhere the label is the network's own choice. 0 keeps every departure (
 only for a better mean); a value above every gap (1e9) labels every position with the network's
 own choice: the control that tells what the search adds from what the fine-tuning does alone.
 ``departure_weight`` weighs the departures kept (their label is not the network's choice) that
-much more than the other labels in the loss's mean.
+much more than the other labels in the loss's mean. ``verify_z`` and ``verify_min`` keep a
+departure only where its second look (:mod:`daguai.learn.verify`, ``--verified``) is above that
+many standard errors and at least that many points. What they gave: training/qfit3/README.md.
 
 Each loss is plus ``anchor * mean((Q - Q0)^2)`` over the same rows, ``Q0`` the starting network's values, so
 that Q keeps its scale (the switching margin, the inference's model of play and the search's
