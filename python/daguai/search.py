@@ -321,7 +321,7 @@ def analyze(source: Any, *, upto: int | None = None, rollouts: int | None = None
     race of all the groups with the same seed. A single group is not raced (no rollouts, as a
     forced move). An action that is not legal raises the error
     :meth:`daguai.Game.step` would raise (a ``ValueError``); more actions than the legal ones,
-    or none, raise ``ValueError``.
+    or none, raise ``ValueError``; a string or anything but a sequence, ``TypeError``.
     """
     if time is not None:
         if isinstance(time, bool) or not isinstance(time, (int, float)) or not 0 < time <= MAX_SECONDS:
