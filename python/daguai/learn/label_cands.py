@@ -43,7 +43,8 @@ from .labels import MANIFEST, LabelConfig, decision_stream
 from .shards import LabelError, load_shard
 
 __all__ = ["CAND_KINDS", "CAND_VERSION", "add_cands_command", "add_label_arguments", "cand_file",
-           "label_cands", "load_label_cands", "replay_round", "run_cands_command"]
+           "fit_label_inputs", "label_cands", "load_label_cands", "replay_round", "run_cands_command",
+           "shard_files", "sidecar_file", "write_sidecar"]
 
 CAND_VERSION = 1
 #: kind -> (the sidecar's file prefix, the rows of a position, the command that makes them)
@@ -58,11 +59,36 @@ def _kind(kind: str) -> tuple[str, Callable[[Any, np.ndarray], np.ndarray], str]
     return CAND_KINDS[kind]
 
 
+def sidecar_file(shard: str | os.PathLike[str], out: str | os.PathLike[str] | None, prefix: str) -> Path:
+    """The sidecar of a label shard named with ``prefix`` for ``shard-`` (in ``out``, or beside
+    the shard): the candidates' (:func:`cand_file`), the second look's (``verify.verify_file``)."""
+    p = Path(shard)
+    return Path(out or p.parent) / p.name.replace("shard-", prefix)
+
+
 def cand_file(shard: str | os.PathLike[str], out: str | os.PathLike[str] | None = None,
               kind: str = "student") -> Path:
     """The sidecar of a label shard (in ``out``, or beside the shard)."""
-    p = Path(shard)
-    return Path(out or p.parent) / p.name.replace("shard-", _kind(kind)[0])
+    return sidecar_file(shard, out, _kind(kind)[0])
+
+
+def shard_files(folder: Path, shards: Sequence[int] | None = None,
+                part: tuple[int, int] = (0, 1)) -> list[Path]:
+    """The label shards of ``folder`` in order: all, or those numbered in ``shards``; of those,
+    the ones numbered ``part[0]`` mod ``part[1]``."""
+    wanted = None if shards is None else set(shards)
+    k, n = part
+    numbered = [(int(f.stem.split("-")[1]), f) for f in sorted(folder.glob("shard-*.npz"))]
+    return [f for i, f in numbered if (wanted is None or i in wanted) and i % n == k]
+
+
+def write_sidecar(dest: Path, **arrays: np.ndarray) -> None:
+    """``arrays`` as the .npz ``dest``, whole or not at all (a temporary file, then renamed)."""
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    tmp = dest.with_name(dest.name + f".tmp{os.getpid()}")
+    with open(tmp, "wb") as fh:
+        np.savez(fh, **arrays)
+    os.replace(tmp, dest)
 
 
 def _config(folder: Path, teacher: str | None = None) -> LabelConfig:
@@ -119,11 +145,8 @@ def label_cands(folder: str | os.PathLike[str], out: str | os.PathLike[str] | No
     folder = Path(folder)
     features = _kind(kind)[1]
     cfg = _config(folder, teacher)
-    files = sorted(folder.glob("shard-*.npz"))
-    if shards is not None:
-        files = [f for f in files if int(f.stem.split("-")[1]) in set(shards)]
     made = 0
-    for f in files:
+    for f in shard_files(folder, shards):
         dest = cand_file(f, out, kind)
         if dest.exists():
             continue
@@ -134,11 +157,7 @@ def label_cands(folder: str | os.PathLike[str], out: str | os.PathLike[str] | No
             rows = {k: a[k][sel] for k in ("ply", "legal", "state", "action")}
             parts += replay_round(cfg, i, rows, features)
         cand = np.concatenate(parts) if parts else np.zeros((0, ACTION_FEATURES), np.float16)
-        dest.parent.mkdir(parents=True, exist_ok=True)
-        tmp = dest.with_name(dest.name + f".tmp{os.getpid()}")
-        with open(tmp, "wb") as fh:
-            np.savez(fh, cand=cand, games=a["games"], version=np.array(CAND_VERSION, np.int32))
-        os.replace(tmp, dest)
+        write_sidecar(dest, cand=cand, games=a["games"], version=np.array(CAND_VERSION, np.int32))
         made += 1
         if log:
             log(f"{dest.name}: {len(a['game'])} labels, {len(cand)} candidates")

@@ -32,7 +32,7 @@ import numpy as np
 
 from .. import _core
 from .distil import ACTION_FEATURES
-from .label_cands import _config, replay_round
+from .label_cands import _config, replay_round, shard_files, sidecar_file, write_sidecar
 from .labels import decision_stream
 from .shards import LabelError, load_shard
 
@@ -44,8 +44,7 @@ MAX_ROLLOUTS = 1 << 16
 
 def verify_file(shard: str | os.PathLike[str], out: str | os.PathLike[str] | None = None) -> Path:
     """The sidecar of a label shard (in ``out``, or beside the shard)."""
-    p = Path(shard)
-    return Path(out or p.parent) / p.name.replace("shard-", "vcheck-")
+    return sidecar_file(shard, out, "vcheck-")
 
 
 def paired_gap(rows: Sequence[Any], expert: str, network: str) -> tuple[float, float, int]:
@@ -107,23 +106,15 @@ def verify_labels(folder: str | os.PathLike[str], out: str | os.PathLike[str] | 
         raise ValueError(f"part must be K/N with 0 <= K < N, got {k}/{n}")
     folder = Path(folder)
     cfg = _config(folder, teacher)
-    files = sorted(folder.glob("shard-*.npz"))
-    if shards is not None:
-        files = [f for f in files if int(f.stem.split("-")[1]) in set(shards)]
-    files = [f for f in files if int(f.stem.split("-")[1]) % n == k]
     made = 0
-    for f in files:
+    for f in shard_files(folder, shards, part):
         dest = verify_file(f, out)
         if dest.exists():
             continue
         a = load_shard(f)
         arrays = _verify_shard(cfg, a, rollouts, seed)
-        dest.parent.mkdir(parents=True, exist_ok=True)
-        tmp = dest.with_name(dest.name + f".tmp{os.getpid()}")
-        with open(tmp, "wb") as fh:
-            np.savez(fh, **arrays, games=a["games"], version=np.array(VCHECK_VERSION, np.int32),
-                     rollouts=np.array(rollouts, np.int64), seed=np.array(seed, np.int64))
-        os.replace(tmp, dest)
+        write_sidecar(dest, **arrays, games=a["games"], version=np.array(VCHECK_VERSION, np.int32),
+                      rollouts=np.array(rollouts, np.int64), seed=np.array(seed, np.int64))
         made += 1
         if log:
             d = np.isfinite(arrays["gap"])
