@@ -145,6 +145,16 @@ def test_results_do_not_depend_on_threads_or_batches():
                                           batch=batch)) == base
 
 
+@pytest.mark.parametrize(("n", "threads", "chunk", "spread"),
+                         [(2, 2, 16, 2), (16, 2, 16, 2), (5, 3, 16, 3), (1000, 2, 16, 2), (1, 2, 16, 1),
+                          (3, 3, 1, 3)])
+def test_few_slow_indices_still_use_every_thread(n, threads, chunk, spread):
+    """A call of a few slow games (a search policy's; simulate sizes its calls to CHUNK_SECONDS)
+    runs on every thread: the chunk shrinks to about n / (4 threads), at least 1. With the
+    chunk of 16 alone, two games went to one thread and the other stayed idle."""
+    assert _core._testing.parallel_spread(n, threads, chunk, wait_seconds=5.0) == spread
+
+
 def test_rollout_settings_are_checked_by_the_engine():
     with pytest.raises(ValueError, match=r"simulate needs 6 policies \(one per seat\), got 5"):
         _core.run.simulate(Rules()._core, 0, 1, ["random"] * 5)

@@ -20,7 +20,7 @@ import numpy as np
 import pytest
 from daguai import EvalResult, Game, Rules, SimResult, _core, evaluate, simulate
 from daguai.bots import policy_names
-from daguai.run.simulation import _Run, _run_slow, play_game
+from daguai.run.simulation import _next_count, _Run, _run_slow, play_game
 
 SEED = 20260
 N = 150
@@ -133,6 +133,21 @@ def test_progress_batches(base):
     r = simulate(N, A_VS_B, seed=SEED, threads=2, batch=40, progress=lambda d, t: calls.append((d, t)))
     assert calls == [(40, N), (80, N), (120, N), (150, N)]
     assert_same(base, r)
+
+
+@pytest.mark.parametrize(("count", "spent", "threads", "matches", "expected"), [
+    (2, 0.001, 2, False, 8),        # fast games: at least 4 per thread, then grown
+    (10_000, 0.125, 2, False, 20_000),  # at most twice the last call
+    (40_000, 1.0, 2, False, 10_000),    # a quarter when a call took 4x the target
+    (2, 0.7, 2, False, 8),          # a search policy's rounds (0.7 s each): 4 per thread
+    (8, 6.0, 2, False, 4),          # 1.5 s a round: 2 per thread fit 3 s
+    (2, 10.0, 2, True, 2),          # whole matches by a search policy: one per thread
+    (1, 5.0, 1, False, 1),
+])
+def test_next_call_keeps_every_thread_busy(count, spent, threads, matches, expected):
+    """A local run's calls last about CHUNK_SECONDS, and hold 1 to 4 games per thread, as
+    many as fit SLOW_CALL_SECONDS, so the threads wait little for a call's slowest game."""
+    assert _next_count(count, spent, threads, matches) == expected
 
 
 def test_game_index_only(base):

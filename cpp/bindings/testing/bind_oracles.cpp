@@ -14,6 +14,7 @@
 #include <daguai/search/candidates.hpp>
 #include <daguai/testing/reference_classifier.hpp>
 #include <daguai/testing/reference_planner.hpp>
+#include <daguai/testing/spread.hpp>
 
 namespace daguai::bind {
 
@@ -96,6 +97,15 @@ void bind_testing_oracles(py::module_& t) {
       },
       py::arg("hand"), py::arg("level"), py::arg("rules"),
       "Test hook: the plan of the reference planner (heuristic_plan must equal it).");
+  t.def(
+      "parallel_spread",
+      [](std::int64_t n, int threads, std::int64_t chunk, double wait_seconds) {
+        py::gil_scoped_release nogil;  // reads nothing of Python's
+        return testing::parallel_spread(n, threads, chunk, wait_seconds);
+      },
+      py::arg("n"), py::arg("threads"), py::arg("chunk"), py::arg("wait_seconds") = 5.0,
+      "Test hook: how many threads parallel_for(n, threads, chunk) ran an index on, each index "
+      "waiting (at most wait_seconds) until min(threads, n) threads have run one.");
   t.def(
       "play_groups",
       [](py::handle hand, py::handle level, py::handle top, const Rules& rules) {

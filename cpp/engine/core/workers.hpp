@@ -100,16 +100,24 @@ void run_workers(int threads, Work&& work, Stop&& stop) {
   if (!failure.empty()) throw GameError(failure);
 }
 
+// The indices handed out at a time: at most `chunk`, and small enough that each of `threads`
+// threads gets about 4 hand-outs of n (at least 1 index each). A chunk of 16 over 16 slow
+// games (a search policy's) would otherwise give them all to the first thread.
+inline std::int64_t chunk_for(std::int64_t n, int threads, std::int64_t chunk) {
+  return std::max<std::int64_t>(1, std::min<std::int64_t>(chunk, n / (4 * std::int64_t(threads))));
+}
+
 // Runs body(state, i) for i in [0, n) on min(threads, n) threads (run_workers), each thread
 // with its own default-constructed State (scratch reused across its indices). Indices are
-// handed out in increasing order, `chunk` at a time, from one shared counter; a result must
-// therefore depend only on i, never on the thread that ran it. body returns false to stop
-// handing out indices (every thread stops after its current one: a deadline). The first
-// exception stops the others and is rethrown once every thread has joined.
+// handed out in increasing order, chunk_for(n, threads, chunk) at a time, from one shared
+// counter; a result must therefore depend only on i, never on the thread that ran it. body
+// returns false to stop handing out indices (every thread stops after its current one: a
+// deadline). The first exception stops the others and is rethrown once every thread has joined.
 template <class State, class Body>
 void parallel_for(std::int64_t n, int threads, std::int64_t chunk, Body&& body) {
   if (n <= 0) return;
   threads = int(std::max<std::int64_t>(1, std::min<std::int64_t>(threads, n)));
+  chunk = chunk_for(n, threads, chunk);
   std::atomic<std::int64_t> next{0};
   std::exception_ptr error;
   std::mutex error_mutex;

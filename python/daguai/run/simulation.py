@@ -58,6 +58,11 @@ MAX_ROUNDS_PER_MATCH: int = _core.run.MAX_ROUNDS_PER_MATCH
 #: the run is interruptible (Ctrl-C) between calls.
 CHUNK_SECONDS = 0.25
 
+#: With games slower than that (a search policy's), a call still holds up to 4 games per
+#: thread while it lasts at most about this long, so that no thread waits long for the slowest
+#: game of a call (with one game per thread, two threads did about 1.3 threads' work).
+SLOW_CALL_SECONDS = 3.0
+
 
 # ---------------------------------------------------------------------------------------
 # the two engines: C++ (all built-in) and Python (any callable)
@@ -320,14 +325,23 @@ def simulate(n: int = 10_000, policies: Sequence[PolicyLike] = ("heuristic", "ra
             if report is not None:
                 report(first, n)
             if batch is None and fast:
-                target = CHUNK_SECONDS * (2 if matches else 1)
-                grow = target / spent if spent > 0 else 2.0
-                count = max(threads, int(count * min(2.0, max(0.25, grow))))
+                count = _next_count(count, spent, threads, matches)
         cols = _concat(parts)
     elapsed = time.perf_counter() - t0
     return SimResult(cols, seed=seed, rules=rules, policies=tuple(policy_name(p) for p in pols),
                      matches=matches, elapsed=elapsed, threads=threads if fast else 1,
                      backend=backend, auto_pass=auto_pass, start=start)
+
+
+def _next_count(count: int, spent: float, threads: int, matches: bool) -> int:
+    """The games of a local run's next C++ call: sized to last about CHUNK_SECONDS (matches:
+    twice), at most twice or a quarter of this call's, and never fewer than 1 to 4 per thread,
+    as many as fit SLOW_CALL_SECONDS at this call's time per game."""
+    target = CHUNK_SECONDS * (2 if matches else 1)
+    grow = target / spent if spent > 0 else 2.0
+    per_game = spent * threads / count if count > 0 else 0.0  # one thread's time for a game
+    fit = int(SLOW_CALL_SECONDS / per_game) if per_game > 0 else 4
+    return max(threads * max(1, min(4, fit)), int(count * min(2.0, max(0.25, grow))))
 
 
 def _start_position(position: Any, worlds: Any) -> tuple[Game | None, int]:
