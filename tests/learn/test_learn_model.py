@@ -294,8 +294,8 @@ def test_a_rewritten_model_file_is_read_again(tmp_path):
 
 def test_the_shipped_model_is_a_builtin_policy():
     """python/daguai/models/learned.dgn ships in the package and is the policy 'learned'
-    (docs/learning.md "Generation 6: the search teaches the network"): it loads, says how it was
-    made, and plays."""
+    (docs/learning.md "Generation 6 at margin 0"): it loads, says how it was made, and plays.
+    It is generation 6 (training/qfit2/gen6.dgn) with the switching margin 0: the same weights."""
     import hashlib
     import json
     from pathlib import Path
@@ -304,7 +304,7 @@ def test_the_shipped_model_is_a_builtin_policy():
     path = Path(daguai.__file__).parent / "models" / "learned.dgn"
     net = Network.from_file(str(path))
     meta = json.loads(net.meta)
-    assert net.widths == [256, 128] and net.margin == pytest.approx(0.01) and net.decides_r11
+    assert net.widths == [256, 128] and net.margin == 0.0 and net.decides_r11
     # generation 6: generation 5 (training/gen6/gen5.dgn, by its digest) fine-tuned by qfit on
     # training/teacher2's labels, the search's departures taught where the race's gap >= 0.75
     assert meta["trained_by"] == "daguai.learn.qfit" and meta["config"]["min_gap"] == 0.75
@@ -313,7 +313,15 @@ def test_the_shipped_model_is_a_builtin_policy():
     gen5 = (training / "gen6" / "gen5.dgn").read_bytes()
     assert meta["references"]["model_sha256"] == hashlib.sha256(gen5).hexdigest()
     assert "--min-gap 0.75" in meta["command"] and meta["rules"]["table"] == "6p3d"
-    assert path.read_bytes() == (training / "qfit2" / "gen6.dgn").read_bytes()
+    assert path.read_bytes() == (training / "margin6" / "gen6m0.dgn").read_bytes()
+    gen6 = training / "qfit2" / "gen6.dgn"
+    assert meta["averaged"] == [{"file": "gen6.dgn", "sha256": hashlib.sha256(gen6.read_bytes()).hexdigest()}]
+    assert meta["averaged_by"].endswith("--margin 0 training/qfit2/gen6.dgn")
+    same = Network.from_file(str(gen6))
+    rng = np.random.default_rng(0)
+    state = rng.integers(0, 3, _core.learned.STATE_FEATURES).astype(np.float32)
+    acts = rng.integers(0, 3, (7, _core.learned.ACTION_FEATURES)).astype(np.float32)
+    assert np.array_equal(net.evaluate(state, acts), same.evaluate(state, acts))  # the same weights
     assert path.stat().st_size < 5 * 2**20
     r = daguai.evaluate("learned", "heuristic", 20, seed=5)
     assert r.wins + r.draws + r.losses == 40

@@ -30,6 +30,7 @@ TEACHER1 = Path(__file__).resolve().parents[2] / "training" / "teacher1"
 # heuristic); the shipped model has changed since, so the replays name it
 GEN4 = Path(__file__).resolve().parents[2] / "training" / "gen5b" / "gen4.dgn"
 GEN4_EXPERT = f"expert@{GEN4}"
+GEN6 = GEN4.parents[1] / "qfit2" / "gen6.dgn"
 
 
 def _rule(q: np.ndarray, h: int, margin: float) -> int:
@@ -153,7 +154,8 @@ def test_a_resume_with_other_settings_or_labels_is_refused_by_name(tmp_path, cha
     other, what = {
         "lr": ((QFitConfig(**{**cfg.__dict__, "lr": 1e-4}), data), "lr"),
         "min_gap": ((QFitConfig(**{**cfg.__dict__, "min_gap": 1e9}), data), "min_gap"),
-        "model": ((QFitConfig(**{**cfg.__dict__, "model": "learned"}), data), "model_sha256"),
+        # another start of the same margin (generation 6 at 0.01): named by its digest
+        "model": ((QFitConfig(**{**cfg.__dict__, "model": str(GEN6)}), data), "model_sha256"),
         "labels": ((cfg, QRows(**{**data.__dict__, "target": data.incumbent.copy()})), "targets_sha256"),
     }[change]
     with pytest.raises(ValueError, match=f"made with {what} = "):
