@@ -1,7 +1,5 @@
 #include "bench.hpp"
 
-#include <time.h>
-
 #include <algorithm>
 #include <array>
 #include <chrono>
@@ -11,6 +9,8 @@
 #include <daguai/beliefs/sampler.hpp>
 #include <daguai/catalog/catalog.hpp>
 #include <daguai/learned/learned.hpp>
+#include <daguai/learned/models.hpp>
+#include <daguai/players/heuristic.hpp>
 #include <daguai/search/search.hpp>
 
 namespace daguai::testing {
@@ -163,10 +163,14 @@ std::vector<double> time_decisions(const Rules& rules, PolicyId policy, PolicyId
   std::vector<double> ns;
   std::array<PolicyScratch, kSeats> scratch;
   std::vector<Action> legal;
+  // The steady clock, read in user space (about 20 ns here), not the thread's CPU clock: each
+  // read of that is a system call (about 370 ns on the development machine, 2026-12-07), which
+  // counted inside every interval and a learned decision is a few microseconds. On a quiet
+  // machine the two agree but for that cost; a preempted decision shows as an outlier.
   const auto cpu_ns = [] {
-    timespec t;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-    return double(t.tv_sec) * 1e9 + double(t.tv_nsec);
+    return std::chrono::duration<double, std::nano>(
+               std::chrono::steady_clock::now().time_since_epoch())
+        .count();
   };
   for (int i = 0; i < rounds; ++i) {
     GameState g(rules, seed, std::uint64_t(i), false, false, Start::kRandom);
@@ -196,6 +200,60 @@ double time_rollouts(const GameState& g, int n, PolicyId policy) {
   }
   return std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - t0).count() /
          n;
+}
+
+DecisionParts time_decision_parts(const Rules& rules, std::uint64_t seed, int rounds) {
+  if (rounds < 1 || rounds > 100000) throw GameError("time_decision_parts: rounds in [1, 100000]");
+  const PolicyId learned = parse_policy(kBuiltinModel);
+  const std::shared_ptr<const Network> net = model_of(learned, table_of(rules).kind);
+  if (!net) throw GameError("time_decision_parts: no shipped model");
+  DecisionParts out;
+  std::array<PolicyScratch, kSeats> scratch;
+  std::vector<Action> legal;
+  Decision d;
+  const auto now = [] { return std::chrono::steady_clock::now(); };
+  const auto ns = [](auto a, auto b) {
+    return std::chrono::duration<double, std::nano>(b - a).count();
+  };
+  for (int i = 0; i < rounds; ++i) {
+    GameState g(rules, seed, std::uint64_t(i), false, false, Start::kRandom);
+    std::array<Rng, kSeats> rngs;
+    for (int s = 0; s < kSeats; ++s)
+      rngs[std::size_t(s)] = Rng::stream(seed, std::uint64_t(i), Stream::kPolicy, std::uint64_t(s));
+    while (!g.match_over() && g.results().empty()) {
+      const int s = g.current_player();
+      PolicyScratch& sc = scratch[std::size_t(s)];
+      legal.clear();
+      g.legal_actions(&legal);
+      if (s % 2 != 0 || g.phase() != Phase::kPlay || legal.size() < 2) {
+        g.apply(choose_action(s % 2 ? PolicyId::kHeuristic : learned, g, rngs[std::size_t(s)], sc));
+        continue;
+      }
+      // learned.cpp prepare_decision and learned_action, step by step
+      const PolicyView view(g);
+      Rng unused(0);
+      const auto t0 = now();
+      d.heuristic = heuristic_action(view, unused, sc);
+      const auto t1 = now();
+      learned_candidates(view, d.heuristic, sc, &d.cands);
+      const auto t2 = now();
+      d.state.resize(kStateFeatures);
+      encode_state_features(view.info(), d.state.data());
+      const auto t3 = now();
+      const int n = d.size();
+      d.q.resize(std::size_t(n));
+      net->evaluate(d.state.data(), d.cands.features.data(), n, d.q.data());
+      const auto t4 = now();
+      out.candidates.push_back(n);
+      out.heuristic_ns.push_back(ns(t0, t1));
+      out.candidates_ns.push_back(ns(t1, t2));
+      out.state_ns.push_back(ns(t2, t3));
+      out.network_ns.push_back(ns(t3, t4));
+      const int k = n == 1 ? 0 : learned_pick(d.q.data(), n, d.cands.heuristic, net->margin());
+      g.apply(d.cands.actions[std::size_t(k)]);
+    }
+  }
+  return out;
 }
 
 void network_decisions(const Rules& rules, std::uint64_t seed, int rounds,

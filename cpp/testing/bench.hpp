@@ -55,9 +55,25 @@ double time_rollouts(const GameState& g, int n, PolicyId policy);
 
 // CPU time of every decision of `policy` (seats 0, 2, 4; `opponent` on 1, 3, 5) over `rounds`
 // rounds from random start states of (seed, game 0..rounds-1), in ns, decisions with a
-// single legal action excluded (they cost no policy work). Timed with the thread's CPU clock.
+// single legal action excluded (they cost no policy work). Timed with the steady clock (a
+// read costs ~20 ns; the thread's CPU clock is a system call of ~370 ns), so take it on a
+// quiet machine.
 std::vector<double> time_decisions(const Rules& rules, PolicyId policy, PolicyId opponent,
                                    std::uint64_t seed, int rounds);
+
+// The learned player's decisions (time_decisions' rounds: `learned` on seats 0, 2, 4 against
+// `heuristic`) in their parts, for each play-phase decision with two or more legal actions:
+// its candidates (one per legal abstract id), then ns spent in the heuristic's choice, in
+// listing the candidates with their features (the legal actions, abstract_mask, each
+// candidate's encoding and plan size), in the state's features and in the network's pass: the
+// steps of learned.cpp prepare_decision, timed one by one with the steady clock, and the
+// decision they make is the one applied (the player's). GameError for rounds out of
+// [1, 100000], or without the shipped 6p3d model.
+struct DecisionParts {
+  std::vector<int> candidates;
+  std::vector<double> heuristic_ns, candidates_ns, state_ns, network_ns;
+};
+DecisionParts time_decision_parts(const Rules& rules, std::uint64_t seed, int rounds);
 
 // The features of every play decision with two or more candidates of `rounds` heuristic
 // rounds from random start states of (seed, game 0..rounds-1), in game order, and the index

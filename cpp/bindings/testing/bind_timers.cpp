@@ -91,6 +91,31 @@ void bind_network_timers(py::module_& t) {
   t.def(
       "set_quantized_cache", [](bool allowed) { set_quantized_cache(allowed); }, py::arg("allowed"),
       "Test hook: allow (True) or forbid the integer pass's per-thread state cache.");
+  t.def(
+      "time_decision_parts",
+      [](const Rules& rules, std::uint64_t seed, int rounds) {
+        DecisionParts parts;
+        {
+          py::gil_scoped_release nogil;  // C++ values only
+          parts = time_decision_parts(rules, seed, rounds);
+        }
+        const auto column = [](const auto& v) {
+          using T = typename std::decay_t<decltype(v)>::value_type;
+          py::array_t<T> a(py::ssize_t(v.size()));
+          std::copy(v.begin(), v.end(), a.mutable_data());
+          return a;
+        };
+        py::dict out;
+        out["candidates"] = column(parts.candidates);
+        out["heuristic_ns"] = column(parts.heuristic_ns);
+        out["candidates_ns"] = column(parts.candidates_ns);
+        out["state_ns"] = column(parts.state_ns);
+        out["network_ns"] = column(parts.network_ns);
+        return out;
+      },
+      py::arg("rules"), py::arg("seed"), py::arg("rounds"),
+      "Benchmark hook: the learned player's play decisions (time_decisions' rounds) in parts: "
+      "candidates, and ns of the heuristic's choice, the candidates, the state, the network.");
 }
 
 // The work loops of benchmarks/instructions.py (cpp/testing/work_loops.hpp).
@@ -223,7 +248,7 @@ void bind_testing_timers(py::module_& t) {
         return out;
       },
       py::arg("rules"), py::arg("policy"), py::arg("opponent"), py::arg("seed"), py::arg("rounds"),
-      "Benchmark hook: CPU ns of each non-forced decision of `policy` (seats 0 2 4).");
+      "Benchmark hook: ns (steady clock) of each non-forced decision of `policy` (seats 0 2 4).");
   t.def(
       "time_rollouts",
       [](const GameState& g, int n, const std::string& policy) {
