@@ -163,11 +163,12 @@ std::vector<double> time_decisions(const Rules& rules, PolicyId policy, PolicyId
   std::vector<double> ns;
   std::array<PolicyScratch, kSeats> scratch;
   std::vector<Action> legal;
-  // The steady clock, read in user space (about 20 ns here), not the thread's CPU clock: each
-  // read of that is a system call (about 370 ns on the development machine, 2026-12-07), which
-  // counted inside every interval and a learned decision is a few microseconds. On a quiet
-  // machine the two agree but for that cost; a preempted decision shows as an outlier.
-  const auto cpu_ns = [] {
+  // The steady clock, read in user space (about 20 ns here), not the thread's CPU clock: a
+  // read of that is a system call (about 370 ns on the development machine, 2026-12-07), and
+  // one read's cost fell inside every interval, where a learned decision takes a few
+  // microseconds. On a quiet machine the two clocks agree but for that cost; a preempted
+  // decision shows as an outlier.
+  const auto now_ns = [] {
     return std::chrono::duration<double, std::nano>(
                std::chrono::steady_clock::now().time_since_epoch())
         .count();
@@ -182,9 +183,9 @@ std::vector<double> time_decisions(const Rules& rules, PolicyId policy, PolicyId
       const PolicyId k = s % 2 == 0 ? policy : opponent;
       legal.clear();
       g.legal_actions(&legal);
-      const double t0 = cpu_ns();
+      const double t0 = now_ns();
       const Action a = choose_action(k, g, rngs[std::size_t(s)], scratch[std::size_t(s)]);
-      const double t1 = cpu_ns();
+      const double t1 = now_ns();
       if (s % 2 == 0 && legal.size() > 1) ns.push_back(t1 - t0);
       g.apply(a);
     }
@@ -237,12 +238,16 @@ DecisionParts time_decision_parts(const Rules& rules, std::uint64_t seed, int ro
       const auto t1 = now();
       learned_candidates(view, d.heuristic, sc, &d.cands);
       const auto t2 = now();
-      d.state.resize(kStateFeatures);
-      encode_state_features(view.info(), d.state.data());
-      const auto t3 = now();
       const int n = d.size();
-      d.q.resize(std::size_t(n));
-      net->evaluate(d.state.data(), d.cands.features.data(), n, d.q.data());
+      if (n > 1) {  // one candidate: no state, no pass (prepare_decision)
+        d.state.resize(kStateFeatures);
+        encode_state_features(view.info(), d.state.data());
+      }
+      const auto t3 = now();
+      if (n > 1) {
+        d.q.resize(std::size_t(n));
+        net->evaluate(d.state.data(), d.cands.features.data(), n, d.q.data());
+      }
       const auto t4 = now();
       out.candidates.push_back(n);
       out.heuristic_ns.push_back(ns(t0, t1));
