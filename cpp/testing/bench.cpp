@@ -15,6 +15,13 @@
 
 namespace daguai::testing {
 
+std::array<Rng, kSeats> policy_streams(std::uint64_t seed, std::uint64_t game) {
+  std::array<Rng, kSeats> rngs;
+  for (int s = 0; s < kSeats; ++s)
+    rngs[std::size_t(s)] = Rng::stream(seed, game, Stream::kPolicy, std::uint64_t(s));
+  return rngs;
+}
+
 void time_legal_plays(const Cards* hands, const Play* tops, const std::uint8_t* tops_set,
                       std::size_t n, int level, const Rules& rules, int reps, double* ns_per_call,
                       std::int64_t* counts) {
@@ -175,9 +182,7 @@ std::vector<double> time_decisions(const Rules& rules, PolicyId policy, PolicyId
   };
   for (int i = 0; i < rounds; ++i) {
     GameState g(rules, seed, std::uint64_t(i), false, false, Start::kRandom);
-    std::array<Rng, kSeats> rngs;
-    for (int s = 0; s < 6; ++s)
-      rngs[std::size_t(s)] = Rng::stream(seed, std::uint64_t(i), Stream::kPolicy, std::uint64_t(s));
+    std::array<Rng, kSeats> rngs = policy_streams(seed, std::uint64_t(i));
     while (!g.match_over() && g.results().empty()) {
       const int s = g.current_player();
       const PolicyId k = s % 2 == 0 ? policy : opponent;
@@ -218,9 +223,7 @@ DecisionParts time_decision_parts(const Rules& rules, std::uint64_t seed, int ro
   };
   for (int i = 0; i < rounds; ++i) {
     GameState g(rules, seed, std::uint64_t(i), false, false, Start::kRandom);
-    std::array<Rng, kSeats> rngs;
-    for (int s = 0; s < kSeats; ++s)
-      rngs[std::size_t(s)] = Rng::stream(seed, std::uint64_t(i), Stream::kPolicy, std::uint64_t(s));
+    std::array<Rng, kSeats> rngs = policy_streams(seed, std::uint64_t(i));
     while (!g.match_over() && g.results().empty()) {
       const int s = g.current_player();
       PolicyScratch& sc = scratch[std::size_t(s)];

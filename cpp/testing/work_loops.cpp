@@ -100,9 +100,7 @@ WorkResult repeat_decide(const Rules& rules, std::uint64_t seed, int items, int 
   Rng unused(0);  // the heuristic draws nothing
   for (int i = 0; i < items; ++i) {
     GameState g(rules, seed, std::uint64_t(i), false, false, Start::kRandom);
-    std::array<Rng, kSeats> rngs;
-    for (int s = 0; s < kSeats; ++s)
-      rngs[std::size_t(s)] = Rng::stream(seed, std::uint64_t(i), Stream::kPolicy, std::uint64_t(s));
+    std::array<Rng, kSeats> rngs = policy_streams(seed, std::uint64_t(i));
     while (!g.match_over() && g.results().empty()) {
       const std::size_t s = std::size_t(g.current_player());
       legal.clear();
