@@ -24,7 +24,7 @@ import numpy as np
 
 from .. import _core
 from ..rules import Rules
-from .stopping import ignore_interrupt
+from .stopping import ignore_interrupt, interrupt_held
 
 __all__ = ["Task", "run_task", "LocalActors", "RayActors", "ray_connect"]
 
@@ -122,8 +122,9 @@ class LocalActors:
         self._results: Any = ctx.Queue()
         self._procs = [ctx.Process(target=_actor_main, args=(self._tasks, self._results), daemon=True)
                        for _ in range(n)]
-        for p in self._procs:
-            p.start()
+        with interrupt_held():  # each actor starts with Ctrl-C held until it ignores it
+            for p in self._procs:
+                p.start()
         self._done: dict[tuple[int, int], Frames] = {}
 
     def submit(self, task: Task, weights: bytes | None) -> None:

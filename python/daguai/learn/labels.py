@@ -50,7 +50,7 @@ from .shards import (
     load_shard,
     shard_path,
 )
-from .stopping import StopRequest, ignore_interrupt
+from .stopping import StopRequest, ignore_interrupt, interrupt_held
 
 MANIFEST = "manifest.json"
 _TABLES = ("6p3d", "4p2d")
@@ -406,7 +406,9 @@ def label(folder: str | os.PathLike[str], cfg: LabelConfig, *, workers: int = 1,
         else:
             import multiprocessing as mp
 
-            with mp.get_context("spawn").Pool(workers, initializer=ignore_interrupt) as pool:
+            with interrupt_held():  # the workers start with Ctrl-C held until they ignore it
+                pool = mp.get_context("spawn").Pool(workers, initializer=ignore_interrupt)
+            with pool:
                 for entry, data in pool.imap_unordered(_shard_job, jobs):
                     keep(entry, data)
                     if late():

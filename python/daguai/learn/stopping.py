@@ -4,11 +4,13 @@ kept, so that the same command resumes the run."""
 
 from __future__ import annotations
 
+import contextlib
 import signal
 import threading
+from collections.abc import Iterator
 from typing import Any
 
-__all__ = ["StopRequest", "ignore_interrupt"]
+__all__ = ["StopRequest", "ignore_interrupt", "interrupt_held"]
 
 
 class StopRequest:
@@ -42,3 +44,20 @@ def ignore_interrupt() -> None:
     """A worker process's start: Ctrl-C reaches the whole process group, and the caller ends
     the call in order, so a worker must not die first with its work half done."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+@contextlib.contextmanager
+def interrupt_held() -> Iterator[None]:
+    """Around starting worker processes: SIGINT is ignored, and a process started meanwhile
+    begins with it ignored (an ignored signal stays ignored across exec, and Python keeps it so),
+    so a Ctrl-C during a worker's imports, before it can call :func:`ignore_interrupt`, does not
+    end it with a traceback. A Ctrl-C in those few milliseconds does not reach the caller either
+    (press it again). From the main thread only (elsewhere it does nothing)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    old = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, old)
