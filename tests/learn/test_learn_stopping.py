@@ -20,11 +20,18 @@ def _start_and_interrupt(held: bool) -> int | None:
     """A spawned worker whose whole work is ignore_interrupt, sent SIGINT right after its start
     (it is still importing daguai then); its exit code."""
     p = mp.get_context("spawn").Process(target=ignore_interrupt)
-    if held:
-        with interrupt_held():
+    # Python's own Ctrl-C handler here, whatever this process inherited (a shell's background
+    # job starts with SIGINT ignored, and a worker would inherit that): a worker started from
+    # here then gets the default disposition, unless held
+    old = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        if held:
+            with interrupt_held():
+                p.start()
+        else:
             p.start()
-    else:
-        p.start()
+    finally:
+        signal.signal(signal.SIGINT, old)
     os.kill(p.pid, signal.SIGINT)
     p.join(60)
     return p.exitcode
