@@ -57,7 +57,7 @@ WorldTiming time_worlds(const GameState& g, int n, std::uint64_t seed);
 // Mean ns per rollout (search/search.hpp rollout_round) to the end of the round from a copy of g.
 double time_rollouts(const GameState& g, int n, PolicyId policy);
 
-// CPU time of every decision of `policy` (seats 0, 2, 4; `opponent` on 1, 3, 5) over `rounds`
+// The time of every decision of `policy` (seats 0, 2, 4; `opponent` on 1, 3, 5) over `rounds`
 // rounds from random start states of (seed, game 0..rounds-1), in ns, decisions with a
 // single legal action excluded (they cost no policy work). Timed with the steady clock (a
 // read costs ~20 ns; the thread's CPU clock is a system call of ~370 ns), so take it on a
@@ -72,7 +72,7 @@ std::vector<double> time_decisions(const Rules& rules, PolicyId policy, PolicyId
 // candidate's encoding and plan size), in the state's features and in the network's pass: the
 // steps of learned.cpp prepare_decision, timed one by one with the steady clock, and the
 // decision they make is the one applied (the player's). GameError for rounds out of
-// [1, 100000], or without the shipped 6p3d model.
+// [1, 100000], or without a shipped model for the rules' table.
 struct DecisionParts {
   std::vector<int> candidates;
   std::vector<double> heuristic_ns, candidates_ns, state_ns, network_ns;

@@ -1,7 +1,7 @@
 """Worker processes and Ctrl-C (python/daguai/learn/stopping.py): Ctrl-C reaches the whole
 process group, so a worker of ``daguai label`` or ``daguai train`` that is still importing when it
 comes would die with a KeyboardInterrupt traceback before it could ignore the signal (seen once in
-tests/learn/test_learn_labels.py's SIGINT case). Started under ``interrupt_held``, a worker begins
+tests/learn/test_learn_labels.py's SIGINT case). Started under ``interrupts_ignored``, a worker begins
 with SIGINT ignored."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import os
 import signal
 
 import pytest
-from daguai.learn.stopping import ignore_interrupt, interrupt_held
+from daguai.learn.stopping import ignore_interrupt, interrupts_ignored
 
 pytestmark = pytest.mark.skipif(os.name != "posix", reason="POSIX signals")
 
@@ -26,7 +26,7 @@ def _start_and_interrupt(held: bool) -> int | None:
     old = signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
         if held:
-            with interrupt_held():
+            with interrupts_ignored():
                 p.start()
         else:
             p.start()
@@ -37,7 +37,7 @@ def _start_and_interrupt(held: bool) -> int | None:
     return p.exitcode
 
 
-def test_a_worker_started_with_interrupt_held_outlives_a_ctrl_c_during_its_imports():
+def test_a_worker_started_with_interrupts_ignored_outlives_a_ctrl_c_during_its_imports():
     assert _start_and_interrupt(held=True) == 0
     assert _start_and_interrupt(held=False) != 0  # the case it guards: killed while importing
 
@@ -46,7 +46,7 @@ def test_the_handler_is_put_back_after_the_start():
     seen = []
     old = signal.signal(signal.SIGINT, lambda *_: seen.append("SIGINT"))
     try:
-        with interrupt_held():
+        with interrupts_ignored():
             os.kill(os.getpid(), signal.SIGINT)  # while the workers start: ignored
         assert seen == []
         os.kill(os.getpid(), signal.SIGINT)

@@ -24,7 +24,7 @@ import numpy as np
 
 from .. import _core
 from ..rules import Rules
-from .stopping import ignore_interrupt, interrupt_held
+from .stopping import ignore_interrupt, interrupts_ignored
 
 __all__ = ["Task", "run_task", "LocalActors", "RayActors", "ray_connect"]
 
@@ -122,7 +122,7 @@ class LocalActors:
         self._results: Any = ctx.Queue()
         self._procs = [ctx.Process(target=_actor_main, args=(self._tasks, self._results), daemon=True)
                        for _ in range(n)]
-        with interrupt_held():  # each actor starts with Ctrl-C held until it ignores it
+        with interrupts_ignored():  # each actor starts with Ctrl-C ignored
             for p in self._procs:
                 p.start()
         self._done: dict[tuple[int, int], Frames] = {}

@@ -50,7 +50,7 @@ from .shards import (
     load_shard,
     shard_path,
 )
-from .stopping import StopRequest, ignore_interrupt, interrupt_held
+from .stopping import StopRequest, ignore_interrupt, interrupts_ignored
 
 MANIFEST = "manifest.json"
 _TABLES = ("6p3d", "4p2d")
@@ -406,7 +406,7 @@ def label(folder: str | os.PathLike[str], cfg: LabelConfig, *, workers: int = 1,
         else:
             import multiprocessing as mp
 
-            with interrupt_held():  # the workers start with Ctrl-C held until they ignore it
+            with interrupts_ignored():  # the workers start with Ctrl-C ignored
                 pool = mp.get_context("spawn").Pool(workers, initializer=ignore_interrupt)
             with pool:
                 for entry, data in pool.imap_unordered(_shard_job, jobs):

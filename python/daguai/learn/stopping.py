@@ -10,7 +10,7 @@ import threading
 from collections.abc import Iterator
 from typing import Any
 
-__all__ = ["StopRequest", "ignore_interrupt", "interrupt_held"]
+__all__ = ["StopRequest", "ignore_interrupt", "interrupts_ignored"]
 
 
 class StopRequest:
@@ -47,7 +47,7 @@ def ignore_interrupt() -> None:
 
 
 @contextlib.contextmanager
-def interrupt_held() -> Iterator[None]:
+def interrupts_ignored() -> Iterator[None]:
     """Around starting worker processes: SIGINT is ignored, and a process started meanwhile
     begins with it ignored (an ignored signal stays ignored across exec, and Python keeps it so),
     so a Ctrl-C during a worker's imports, before it can call :func:`ignore_interrupt`, does not
