@@ -294,34 +294,44 @@ def test_a_rewritten_model_file_is_read_again(tmp_path):
 
 def test_the_shipped_model_is_a_builtin_policy():
     """python/daguai/models/learned.dgn ships in the package and is the policy 'learned'
-    (docs/learning.md "Generation 6 at margin 0"): it loads, says how it was made, and plays.
-    It is generation 6 (training/qfit2/gen6.dgn) with the switching margin 0: the same weights."""
+    (docs/learning.md "Generation 7: two fine-tunes of generation 5, averaged"): it loads, says
+    how it was made, and plays. It is the weight mean of generation 6 (training/qfit2/gen6.dgn)
+    and the DMC run from generation 5 (training/soup7/gen6_dmc.dgn), at switching margin 0."""
     import hashlib
     import json
     from pathlib import Path
+
+    from daguai.dgn import read_dgn
 
     assert "learned" in _core.catalog.policy_names() and "learned" in daguai.bots.policy_names()
     path = Path(daguai.__file__).parent / "models" / "learned.dgn"
     net = Network.from_file(str(path))
     meta = json.loads(net.meta)
     assert net.widths == [256, 128] and net.margin == 0.0 and net.decides_r11
-    # generation 6: generation 5 (training/gen6/gen5.dgn, by its digest) fine-tuned by qfit on
-    # training/teacher2's labels, the search's departures taught where the race's gap >= 0.75
+    training = Path(__file__).resolve().parents[2] / "training"
+    assert path.read_bytes() == (training / "soup7" / "gen7.dgn").read_bytes()
+    # the metadata is generation 6's (qfit on training/teacher2's labels from generation 5,
+    # by its digest), with the two averaged files and the command
     assert meta["trained_by"] == "daguai.learn.qfit" and meta["config"]["min_gap"] == 0.75
     assert meta["labels"] == {"folder": "training/teacher2", "shards": 447, "labels": 820669}
-    training = Path(__file__).resolve().parents[2] / "training"
     gen5 = (training / "gen6" / "gen5.dgn").read_bytes()
     assert meta["references"]["model_sha256"] == hashlib.sha256(gen5).hexdigest()
-    assert "--min-gap 0.75" in meta["command"] and meta["rules"]["table"] == "6p3d"
-    assert path.read_bytes() == (training / "margin6" / "gen6m0.dgn").read_bytes()
-    gen6 = training / "qfit2" / "gen6.dgn"
-    assert meta["averaged"] == [{"file": "gen6.dgn", "sha256": hashlib.sha256(gen6.read_bytes()).hexdigest()}]
-    assert meta["averaged_by"].endswith("--margin 0 training/qfit2/gen6.dgn")
-    same = Network.from_file(str(gen6))
-    rng = np.random.default_rng(0)
-    state = rng.integers(0, 3, _core.learned.STATE_FEATURES).astype(np.float32)
-    acts = rng.integers(0, 3, (7, _core.learned.ACTION_FEATURES)).astype(np.float32)
-    assert np.array_equal(net.evaluate(state, acts), same.evaluate(state, acts))  # the same weights
+    assert meta["rules"]["table"] == "6p3d"
+    parts = [training / "qfit2" / "gen6.dgn", training / "soup7" / "gen6_dmc.dgn"]
+    assert meta["averaged"] == [
+        {"file": p.name, "sha256": hashlib.sha256(p.read_bytes()).hexdigest()} for p in parts]
+    assert meta["averaged_by"].endswith(
+        "--margin 0 --meta training/qfit2/gen6.dgn training/qfit2/gen6.dgn training/soup7/gen6_dmc.dgn")
+    # both parts start from generation 5: the DMC run's configuration names it
+    dmc_meta = json.loads(Network.from_file(str(parts[1])).meta)
+    assert "training/gen6/gen5.dgn" in json.dumps(dmc_meta["config"])
+    # every weight is the mean of the two, in float64, rounded once to float32
+    shipped, _, _ = read_dgn(path)
+    a, _, _ = read_dgn(parts[0])
+    b, _, _ = read_dgn(parts[1])
+    for (w, bias), (wa, ba), (wb, bb) in zip(shipped, a, b, strict=True):
+        assert np.array_equal(w, ((wa.astype(np.float64) + wb) / 2).astype(np.float32))
+        assert np.array_equal(bias, ((ba.astype(np.float64) + bb) / 2).astype(np.float32))
     assert path.stat().st_size < 5 * 2**20
     r = daguai.evaluate("learned", "heuristic", 20, seed=5)
     assert r.wins + r.draws + r.losses == 40
