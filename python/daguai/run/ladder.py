@@ -181,7 +181,8 @@ class LadderResult:
         ax.set_yticks(range(len(names)), names)
         ax.axvline(0.0, color="grey", lw=0.8)
         ax.set_xlabel(f"Elo (Bradley-Terry, {self.anchor} = 0, 95% interval)")
-        ax.set_title(f"daguai ladder: {self.n_deals:,} deals per pair, seed {self.seed}")
+        # over the figure, not the axes: long player names push the axes right of centre
+        fig.suptitle(f"daguai ladder: {self.n_deals:,} deals per pair, seed {self.seed}")
         fig.tight_layout()
         fig.savefig(path)
         plt.close(fig)
