@@ -203,3 +203,36 @@ def test_the_command_line_refuses_in_one_line_and_plays_with_any_model_rules(tmp
     assert p.returncode == 2 and p.stderr.count("\n") == 1 and "--any-model-rules" in p.stderr, p.stderr
     p = subprocess.run(base + ["--any-model-rules"], capture_output=True, text=True, timeout=300)
     assert p.returncode == 0, p.stderr
+
+
+def test_the_shipped_4p2d_model_is_generation_5_with_its_r11_decisions_R18_R11():
+    """models/learned_4p2d.dgn (docs/learning.md "4p2d generation 5"): the weights and margin of
+    training/4p2d_gen5/gen5.dgn, the trainer's export of that run's snapshots from step 2,800 and
+    its final weights, written by training/r11a/ship_r11.py so the network also makes the R11
+    decisions."""
+    import hashlib
+
+    root = Path(__file__).resolve().parents[2] / "training" / "4p2d_gen5"
+    gen5 = root / "gen5.dgn"
+    shipped, meta, margin = read_dgn(SHIPPED4)
+    weights, meta5, margin5 = read_dgn(gen5)
+    assert margin == margin5 == np.float32(0.02)
+    for (w, b), (w5, b5) in zip(shipped, weights, strict=True):
+        assert np.array_equal(w, w5) and np.array_equal(b, b5)
+    assert meta["r11"]["weights_of"] == {"file": "gen5.dgn",
+                                         "sha256": hashlib.sha256(gen5.read_bytes()).hexdigest()}
+    net = _core.learned.Network.from_file(str(SHIPPED4))
+    assert net.decides_r11 and json.loads(net.meta)["rules"]["table"] == "4p2d"
+    # the export: the mean of the snapshots of steps 2,800 to 4,000 and the final weights (4,002)
+    assert meta5["export"] == (
+        "daguai train training/4p2d_gen5 --export training/4p2d_gen5/gen5.dgn --average-from 2800")
+    assert [a["file"] for a in meta5["averaged"]] == [
+        "step2800.dgn", "step3200.dgn", "step3600.dgn", "step4000.dgn", "final-step4002.dgn"]
+    for a in meta5["averaged"][:-1]:
+        snap = root / "snapshots" / a["file"]
+        assert hashlib.sha256(snap.read_bytes()).hexdigest() == a["sha256"]
+    parts = [read_dgn(root / "snapshots" / a["file"])[0] for a in meta5["averaged"][:-1]]
+    parts.append(read_dgn(root / "latest.dgn")[0])  # the final weights
+    for k, (w, b) in enumerate(weights):
+        assert np.array_equal(w, (sum(p[k][0].astype(np.float64) for p in parts) / 5).astype(np.float32))
+        assert np.array_equal(b, (sum(p[k][1].astype(np.float64) for p in parts) / 5).astype(np.float32))
