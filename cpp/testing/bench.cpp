@@ -11,16 +11,10 @@
 #include <daguai/learned/learned.hpp>
 #include <daguai/learned/models.hpp>
 #include <daguai/players/heuristic.hpp>
+#include <daguai/players/play_out.hpp>
 #include <daguai/search/search.hpp>
 
 namespace daguai::testing {
-
-std::array<Rng, kSeats> policy_streams(std::uint64_t seed, std::uint64_t game) {
-  std::array<Rng, kSeats> rngs;
-  for (int s = 0; s < kSeats; ++s)
-    rngs[std::size_t(s)] = Rng::stream(seed, game, Stream::kPolicy, std::uint64_t(s));
-  return rngs;
-}
 
 void time_legal_plays(const Cards* hands, const Play* tops, const std::uint8_t* tops_set,
                       std::size_t n, int level, const Rules& rules, int reps, double* ns_per_call,

@@ -2,7 +2,6 @@
 // is counted), bound as daguai._core._testing.
 #pragma once
 
-#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -12,9 +11,6 @@
 #include <daguai/plays/moves.hpp>
 
 namespace daguai::testing {
-
-// The policies' streams of game `game` of `seed`, one per seat (R17: as simulate draws them).
-std::array<Rng, kSeats> policy_streams(std::uint64_t seed, std::uint64_t game);
 
 // For each hand i: generate its legal plays (leading, or following tops[i] when tops is
 // non-null and tops_set[i]) `reps` times; ns_per_call[i] = the fastest repetition in

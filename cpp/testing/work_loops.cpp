@@ -5,6 +5,7 @@
 #include <vector>
 
 #include <daguai/catalog/catalog.hpp>
+#include <daguai/players/play_out.hpp>
 #include <daguai/testing/bench.hpp>
 
 namespace daguai::testing {

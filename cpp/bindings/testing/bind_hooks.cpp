@@ -14,6 +14,7 @@
 #include <daguai/game/position.hpp>
 #include <daguai/players/heuristic.hpp>
 #include <daguai/players/planner.hpp>
+#include <daguai/players/play_out.hpp>
 #include <daguai/players/rule_helpers.hpp>
 #include <daguai/search/inference.hpp>
 
@@ -204,10 +205,7 @@ void bind_testing_hooks(py::module_& t) {
         std::vector<Play> fresh;
         for (int game = 0; game < games; ++game) {
           GameState g(rules, seed, std::uint64_t(game), true, false);
-          std::array<Rng, kSeats> rng;
-          for (int s = 0; s < kSeats; ++s)
-            rng[std::size_t(s)] =
-                Rng::stream(seed, std::uint64_t(game), Stream::kPolicy, std::uint64_t(s));
+          std::array<Rng, kSeats> rng = policy_streams(seed, std::uint64_t(game));
           while (!g.match_over() && g.results().size() < rounds) {
             const int seat = g.current_player();
             PolicyScratch& s = scratch[std::size_t(seat)];

@@ -2,11 +2,16 @@
 
 namespace daguai {
 
+std::array<Rng, kSeats> policy_streams(std::uint64_t seed, std::uint64_t game) {
+  std::array<Rng, kSeats> rngs;
+  for (int s = 0; s < kSeats; ++s)
+    rngs[std::size_t(s)] = Rng::stream(seed, game, Stream::kPolicy, std::uint64_t(s));
+  return rngs;
+}
+
 void Seats::start(std::uint64_t seed, std::uint64_t game) {
-  for (int s = 0; s < kSeats; ++s) {
-    rng[std::size_t(s)] = Rng::stream(seed, game, Stream::kPolicy, std::uint64_t(s));
-    scratch[std::size_t(s)].forget_plan();
-  }
+  rng = policy_streams(seed, game);
+  for (PolicyScratch& s : scratch) s.forget_plan();
 }
 
 int play_out(GameState& g, Seats& seats, std::size_t round_limit, DecisionCounts* counts) {

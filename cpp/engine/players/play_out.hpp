@@ -21,6 +21,10 @@ namespace daguai {
 
 constexpr int kCallerSeat = -1;
 
+// The built-in policies' streams of game (seed, game), one per seat (R17: Stream::kPolicy,
+// index = seat), as every loop of a game draws them.
+std::array<Rng, kSeats> policy_streams(std::uint64_t seed, std::uint64_t game);
+
 // The seats of one game: each seat's policy, random stream and scratch (reused from game to
 // game: start() resets what a game must not inherit).
 struct Seats {
