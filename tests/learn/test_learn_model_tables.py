@@ -18,6 +18,7 @@ import numpy as np
 import pytest
 from daguai import _core
 from daguai.dgn import read_dgn, write_dgn
+from weight_means import assert_weight_mean
 
 IN = _core.learned.STATE_FEATURES + _core.learned.ACTION_FEATURES
 SHIPPED = Path(daguai.__file__).parent / "models" / "learned.dgn"
@@ -233,6 +234,5 @@ def test_the_shipped_4p2d_model_is_generation_5_with_its_r11_decisions_R18_R11()
         assert hashlib.sha256(snap.read_bytes()).hexdigest() == a["sha256"]
     parts = [read_dgn(root / "snapshots" / a["file"])[0] for a in meta5["averaged"][:-1]]
     parts.append(read_dgn(root / "latest.dgn")[0])  # the final weights
-    for k, (w, b) in enumerate(weights):
-        assert np.array_equal(w, (sum(p[k][0].astype(np.float64) for p in parts) / 5).astype(np.float32))
-        assert np.array_equal(b, (sum(p[k][1].astype(np.float64) for p in parts) / 5).astype(np.float32))
+    assert len(parts) == 5
+    assert_weight_mean(weights, parts)
