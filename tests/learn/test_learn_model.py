@@ -13,6 +13,7 @@ import pytest
 from daguai import _core
 from daguai.dgn import dgn_bytes, read_dgn, write_dgn
 from daguai.learn import ACTION_FEATURES, STATE_FEATURES, ModelError, Network, learn_features
+from weight_means import assert_weight_mean
 
 torch = pytest.importorskip("torch")
 from daguai.learn.model import QNet  # noqa: E402
@@ -294,14 +295,13 @@ def test_a_rewritten_model_file_is_read_again(tmp_path):
 
 def test_the_shipped_model_is_a_builtin_policy():
     """python/daguai/models/learned.dgn ships in the package and is the policy 'learned'
-    (docs/learning.md "Generation 7: two fine-tunes of generation 5, averaged"): it loads, says
-    how it was made, and plays. It is the weight mean of generation 6 (training/qfit2/gen6.dgn)
-    and the DMC run from generation 5 (training/soup7/gen6_dmc.dgn), at switching margin 0."""
+    (docs/learning.md "Generation 8: generation 7's road again"): it loads, says how it was made,
+    and plays. It is the weight mean of three fine-tunes of generation 7 on the expert's labels
+    (training/qfit5/s0.dgn, s1.dgn, s2.dgn) and the DMC run from generation 7 (training/soup8/gen7_dmc.dgn),
+    at switching margin 0."""
     import hashlib
     import json
     from pathlib import Path
-
-    from daguai.dgn import read_dgn
 
     assert "learned" in _core.catalog.policy_names() and "learned" in daguai.bots.policy_names()
     path = Path(daguai.__file__).parent / "models" / "learned.dgn"
@@ -309,29 +309,30 @@ def test_the_shipped_model_is_a_builtin_policy():
     meta = json.loads(net.meta)
     assert net.widths == [256, 128] and net.margin == 0.0 and net.decides_r11
     training = Path(__file__).resolve().parents[2] / "training"
-    assert path.read_bytes() == (training / "soup7" / "gen7.dgn").read_bytes()
-    # the metadata is generation 6's (qfit on training/teacher2's labels from generation 5,
-    # by its digest), with the two averaged files and the command
+    assert path.read_bytes() == (training / "soup8" / "gen8.dgn").read_bytes()
+    # the metadata is the first fine-tune's (qfit on training/teacher5's labels from generation
+    # 7, by its digest), with the four averaged files and the command
     assert meta["trained_by"] == "daguai.learn.qfit" and meta["config"]["min_gap"] == 0.75
-    assert meta["labels"] == {"folder": "training/teacher2", "shards": 447, "labels": 820669}
-    gen5 = (training / "gen6" / "gen5.dgn").read_bytes()
-    assert meta["references"]["model_sha256"] == hashlib.sha256(gen5).hexdigest()
+    assert meta["labels"] == {"folders": [{"folder": "training/teacher5", "shards": 1009}],
+                              "labels": 1839869, "shards": 1009}
+    gen7 = (training / "soup7" / "gen7.dgn").read_bytes()
+    assert meta["references"]["model_sha256"] == hashlib.sha256(gen7).hexdigest()
     assert meta["rules"]["table"] == "6p3d"
-    parts = [training / "qfit2" / "gen6.dgn", training / "soup7" / "gen6_dmc.dgn"]
+    parts = [training / "qfit5" / f"s{k}.dgn" for k in range(3)] + [training / "soup8" / "gen7_dmc.dgn"]
     assert meta["averaged"] == [
         {"file": p.name, "sha256": hashlib.sha256(p.read_bytes()).hexdigest()} for p in parts]
     assert meta["averaged_by"].endswith(
-        "--margin 0 --meta training/qfit2/gen6.dgn training/qfit2/gen6.dgn training/soup7/gen6_dmc.dgn")
-    # both parts start from generation 5: the DMC run's configuration names it
-    dmc_meta = json.loads(Network.from_file(str(parts[1])).meta)
-    assert "training/gen6/gen5.dgn" in json.dumps(dmc_meta["config"])
-    # every weight is the mean of the two, in float64, rounded once to float32
-    shipped, _, _ = read_dgn(path)
-    a, _, _ = read_dgn(parts[0])
-    b, _, _ = read_dgn(parts[1])
-    for (w, bias), (wa, ba), (wb, bb) in zip(shipped, a, b, strict=True):
-        assert np.array_equal(w, ((wa.astype(np.float64) + wb) / 2).astype(np.float32))
-        assert np.array_equal(bias, ((ba.astype(np.float64) + bb) / 2).astype(np.float32))
+        "--margin 0 --meta training/qfit5/s0.dgn " + " ".join(p.relative_to(training.parent).as_posix()
+                                                               for p in parts))
+    # every part starts from generation 7: the fits' references and the DMC run's configuration
+    for p in parts[:3]:
+        fit = json.loads(Network.from_file(str(p)).meta)
+        assert fit["references"]["model_sha256"] == hashlib.sha256(gen7).hexdigest()
+        assert fit["config"]["seed"] == int(p.stem[1:])
+    dmc_meta = json.loads(Network.from_file(str(parts[3])).meta)
+    assert "training/soup7/gen7.dgn" in json.dumps(dmc_meta["config"])
+    # every weight is the mean of the four, in float64, rounded once to float32
+    assert_weight_mean(read_dgn(path)[0], [read_dgn(p)[0] for p in parts])
     assert path.stat().st_size < 5 * 2**20
     r = daguai.evaluate("learned", "heuristic", 20, seed=5)
     assert r.wins + r.draws + r.losses == 40
