@@ -349,3 +349,20 @@ def test_a_traced_decision_is_refused_when_the_match_is_over():
         g.step(g.legal_actions()[0])
     with pytest.raises(ValueError, match="match is over"):
         _core.catalog._traced_decision(g.state, "pimc", 7, 0)
+
+
+def test_shards_are_joined_as_numpy_joins_them_each_part_dropped_once_copied():
+    """load_labels joins the shards' arrays key by key into one buffer, dropping each shard's array
+    once copied (a fit's states are gigabytes): the same arrays, dtypes and shapes as
+    np.concatenate, texts of several widths included."""
+    from daguai.learn.shards import _concatenate_popped
+
+    parts = [{"t": np.array(["x", "yyyy"]), "s": np.arange(6, dtype=np.float32).reshape(2, 3)},
+             {"t": np.array(["zz"]), "s": np.full((1, 3), 7, np.float32)},
+             {"t": np.array([], dtype="<U1"), "s": np.zeros((0, 3), np.float32)}]
+    expected = {k: np.concatenate([p[k] for p in parts]) for k in ("t", "s")}
+    for k in ("t", "s"):
+        got = _concatenate_popped(parts, k)
+        assert got.dtype == expected[k].dtype and got.shape == expected[k].shape
+        assert np.array_equal(got, expected[k])
+    assert all(not p for p in parts)

@@ -133,7 +133,9 @@ class QRows:
         off = cand_offsets(legal)
         if len(act) != off[-1]:
             raise ValueError(f"{len(act)} candidate rows for {off[-1]} legal ids")
-        rank = np.cumsum(legal, axis=1, dtype=np.int16) - 1  # an id's index among the legal ids
+        rank = legal.astype(np.int16)  # then an id's index among the legal ids, in place (n x 444)
+        np.cumsum(rank, axis=1, out=rank)
+        rank -= 1
         rows = np.arange(len(legal))
         target = rank[rows, arrays["choice"].astype(np.int64)].astype(np.int64)
         inc = arrays["incumbent"].astype(np.int64)
