@@ -1,4 +1,4 @@
-"""The check that a shipped model's weights are the mean of its parts (training/average.py,
+"""The check that a model's weights are the mean of its parts (training/average.py,
 daguai.dgn.average_models): each weight the float64 mean of the parts' weights, rounded once to
 float32, exactly."""
 
