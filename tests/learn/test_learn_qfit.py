@@ -17,6 +17,7 @@ import daguai  # noqa: E402
 from daguai import _core  # noqa: E402
 from daguai.dgn import decides_r11  # noqa: E402
 from daguai.game import Game  # noqa: E402
+from daguai.learn.coded import RowCoder  # noqa: E402
 from daguai.learn.distil import cand_offsets, qnet_rows  # noqa: E402
 from daguai.learn.label_cands import cand_file, label_cands, load_label_cands  # noqa: E402
 from daguai.learn.labels import LabelConfig, decision_stream  # noqa: E402
@@ -143,6 +144,42 @@ def test_a_fine_tune_learns_resumes_and_writes_a_model_the_engine_plays(tmp_path
     r = daguai.simulate(2, policies=[str(tmp_path / "a" / "qfit.dgn")] * 6, seed=1, threads=1)
     assert len(r["winner"]) == 2
     assert not decides_r11(one)  # generation 4 plays R11 as the heuristic: so does its fine-tune
+
+
+def _ranks_at_once(arrays: dict, act: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """QRows.of_labels's indices among the legal ids, the whole n x 444 at once (as it was)."""
+    rank = np.cumsum(arrays["legal"].astype(np.int64), axis=1) - 1
+    rows = np.arange(len(rank))
+    inc = arrays["incumbent"].astype(np.int64)
+    arm_pos = np.repeat(rows, np.diff(arrays["arm_start"]))
+    return (rank[rows, arrays["choice"].astype(np.int64)],
+            np.where(inc >= 0, rank[rows, np.maximum(inc, 0)], -1),
+            rank[arm_pos, arrays["arm_id"].astype(np.int64)])
+
+
+def test_coded_labels_and_candidates_fit_the_same_model_bit_for_bit(tmp_path):
+    files = [TEACHER1 / "shard-00000.npz", TEACHER1 / "shard-00001.npz"]
+    label_cands(TEACHER1, tmp_path / "c", shards=[0, 1], kind="qnet", teacher=GEN4_EXPERT)
+    dense = load_labels(files)
+    coded = load_labels(files, coded=("state",), texts=False)
+    assert "action" not in coded.arrays and "arm_action" not in coded.arrays
+    assert coded.arrays["state"].codes.dtype == np.uint8
+    assert np.array_equal(coded.arrays["state"][:], dense.arrays["state"])
+    for k in dense.arrays.keys() - {"state", "action", "arm_action"}:
+        assert np.array_equal(coded.arrays[k], dense.arrays[k]), k
+    coder = RowCoder(np.float16)
+    act = load_label_cands(files, tmp_path / "c", kind="qnet")
+    act_coded = coder.rows(load_label_cands(files, tmp_path / "c", kind="qnet", coder=coder))
+    assert np.array_equal(act_coded[:], act)
+    a, b = QRows.of_labels(dense.arrays, act), QRows.of_labels(coded.arrays, act_coded)
+    for name, want in zip(("target", "incumbent", "arm_col"), _ranks_at_once(dense.arrays, act), strict=True):
+        assert np.array_equal(getattr(a, name), want) and np.array_equal(getattr(b, name), want), name
+    cfg = QFitConfig(epochs=1, batch=64, eval_every=1000, lr=3e-4, seed=5, model=str(GEN4))
+    one, two = fit_qnet(a, tmp_path / "a", cfg), fit_qnet(b, tmp_path / "b", cfg)
+    assert one["curve"] == two["curve"]
+    assert (tmp_path / "a" / "qfit.dgn").read_bytes() == (tmp_path / "b" / "qfit.dgn").read_bytes()
+    with pytest.raises(ValueError, match="only the float arrays of a shard can be coded, not 'legal'"):
+        load_labels(files, coded=("legal",))
 
 
 @pytest.mark.parametrize("change", ["lr", "min_gap", "model", "labels"])

@@ -49,7 +49,7 @@ from ..rules import Rules
 from .shards import NUM_ABSTRACT, STATE_FEATURES
 
 __all__ = ["DISTIL_VERSION", "cand_offsets", "candidate_ids", "candidate_rows", "distil", "distil_round",
-           "load_distil", "model_path", "qnet_rows", "shard_file"]
+           "legal_index", "load_distil", "model_path", "qnet_rows", "shard_file"]
 
 #: The shard format written now (1: without ``cand``).
 DISTIL_VERSION = 2
@@ -92,6 +92,20 @@ def qnet_rows(state: Any, legal: np.ndarray) -> np.ndarray:
 def cand_offsets(legal: np.ndarray) -> np.ndarray:
     """int64 [n + 1]: position j's ``cand`` rows are ``cand[off[j]:off[j + 1]]``."""
     return np.concatenate([[0], np.cumsum(legal.sum(axis=1, dtype=np.int64))])
+
+
+def legal_index(legal: np.ndarray, row: np.ndarray, ids: np.ndarray, block: int = 1 << 16) -> np.ndarray:
+    """int64 [k]: the index of abstract id ``ids[i]`` among row ``row[i]``'s legal ids (ascending;
+    ``row`` ascending), the rows' running counts made a ``block`` of rows at a time (all n x 444
+    at once is gigabytes for a generation's labels)."""
+    out = np.empty(len(row), np.int64)
+    row, ids = np.asarray(row, np.int64), np.asarray(ids, np.int64)
+    for a in range(0, len(legal), block):
+        lo, hi = np.searchsorted(row, [a, a + block])
+        if hi > lo:
+            rank = np.cumsum(legal[a:a + block], axis=1, dtype=np.int16)
+            out[lo:hi] = rank[row[lo:hi] - a, ids[lo:hi]] - 1
+    return out
 
 
 def model_path(model: str) -> Path:

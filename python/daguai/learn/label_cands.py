@@ -38,6 +38,7 @@ import numpy as np
 
 from .. import _core
 from ..game import Game
+from .coded import CodedRows, RowCoder
 from .distil import ACTION_FEATURES, candidate_rows, qnet_rows
 from .labels import MANIFEST, LabelConfig, decision_stream
 from .shards import LabelError, load_shard
@@ -165,10 +166,12 @@ def label_cands(folder: str | os.PathLike[str], out: str | os.PathLike[str] | No
 
 
 def load_label_cands(shard_files: Sequence[str | os.PathLike[str]],
-                     cand_dir: str | os.PathLike[str] | None = None, kind: str = "student") -> np.ndarray:
+                     cand_dir: str | os.PathLike[str] | None = None, kind: str = "student",
+                     coder: RowCoder | None = None) -> np.ndarray:
     """The concatenated ``cand`` rows of the sidecars (of ``kind``) of ``shard_files`` (in that
     order, the order :func:`daguai.learn.shards.load_labels` concatenates them); ``LabelError`` if
-    one is missing or of another version."""
+    one is missing or of another version. With a ``coder`` (float16), their codes instead, each
+    sidecar coded as it is read (``coder.rows`` of the result gives the rows)."""
     parts = []
     maker = _kind(kind)[2]
     for f in shard_files:
@@ -178,8 +181,26 @@ def load_label_cands(shard_files: Sequence[str | os.PathLike[str]],
         with np.load(p) as z:
             if int(z["version"]) != CAND_VERSION:
                 raise LabelError(f"{str(p)!r} has version {int(z['version'])}, not {CAND_VERSION}")
-            parts.append(z["cand"])
-    return np.concatenate(parts) if parts else np.zeros((0, ACTION_FEATURES), np.float16)
+            cand = z["cand"]
+            parts.append(cand if coder is None else coder.encode(cand))
+    if not parts:
+        empty = np.zeros((0, ACTION_FEATURES), np.float16)
+        return empty if coder is None else coder.encode(empty)
+    return concatenate_popped(parts)
+
+
+def concatenate_popped(parts: list[np.ndarray]) -> np.ndarray:
+    """``np.concatenate(parts)``, emptying ``parts`` as each is copied, so that the result and the
+    parts together need little more than the result's size (the pages of ``np.empty`` are taken
+    as they are written)."""
+    out = np.empty((sum(len(a) for a in parts), *parts[0].shape[1:]), np.result_type(*parts))
+    i = 0
+    parts.reverse()
+    while parts:
+        x = parts.pop()
+        out[i:i + len(x)] = x
+        i += len(x)
+    return out
 
 
 def add_cands_command(sub: Any, help: str) -> Any:  # noqa: A002 - argparse's name
@@ -211,11 +232,14 @@ def add_label_arguments(fit: Any) -> None:
     fit.add_argument("--resume", action="store_true", help="go on from RUN/last.pt")
 
 
-def fit_label_inputs(args: Any, kind: str) -> tuple[list[Path], np.ndarray, list[dict[str, Any]]]:
+def fit_label_inputs(args: Any, kind: str,
+                     coded: bool = False) -> tuple[list[Path], np.ndarray | CodedRows, list[dict[str, Any]]]:
     """The shard files of a parsed ``fit`` subcommand's label folders (the first
-    ``--label-shards`` of each), their candidate rows of ``kind`` in the same order, and per folder
+    ``--label-shards`` of each), their candidate rows of ``kind`` in the same order (``coded``:
+    as :class:`~daguai.learn.coded.CodedRows`, the same values in half the memory), and per folder
     its name and shards used; ``LabelError`` for a folder without shards, ``ValueError`` when the
     sidecar folders are not one per label folder."""
+    coder = RowCoder(np.float16) if coded else None
     folders = [Path(f) for f in args.labels]
     cands = args.cands or [None] * len(folders)
     if len(cands) != len(folders):
@@ -230,6 +254,7 @@ def fit_label_inputs(args: Any, kind: str) -> tuple[list[Path], np.ndarray, list
         if not fs:
             raise LabelError(f"no label shards in {str(folder)!r}")
         files += fs
-        rows.append(load_label_cands(fs, cand_dir, kind))
+        rows.append(load_label_cands(fs, cand_dir, kind, coder))
         used.append({"folder": str(folder), "shards": len(fs)})
-    return files, np.concatenate(rows), used
+    out = concatenate_popped(rows)
+    return files, (out if coder is None else coder.rows(out)), used

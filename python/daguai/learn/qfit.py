@@ -59,7 +59,8 @@ import numpy as np
 import torch
 
 from .. import _core
-from .distil import cand_offsets, model_path
+from .coded import CodedRows
+from .distil import cand_offsets, legal_index, model_path
 from .label_cands import add_cands_command, add_label_arguments, fit_label_inputs, run_cands_command
 from .model import QNet
 
@@ -114,8 +115,9 @@ class QRows:
     ``off[j]:off[j + 1]`` of ``act`` (ascending abstract ids); ``target[j]`` is the expert's
     choice's index among them, ``incumbent[j]`` the searched-over network's (-1: none)."""
 
-    state: np.ndarray  # float32 [n, S]
-    act: np.ndarray  # float16 [m, A]
+    # float32 [n, S] and float16 [m, A]: arrays, or CodedRows (the command line's, the same values)
+    state: np.ndarray | CodedRows
+    act: np.ndarray | CodedRows
     off: np.ndarray  # int64 [n + 1]
     target: np.ndarray  # int64 [n]
     incumbent: np.ndarray  # int64 [n]
@@ -128,21 +130,17 @@ class QRows:
     vse: np.ndarray | None = None
 
     @classmethod
-    def of_labels(cls, arrays: dict[str, np.ndarray], act: np.ndarray) -> QRows:
+    def of_labels(cls, arrays: dict[str, Any], act: np.ndarray | CodedRows) -> QRows:
         legal = arrays["legal"]
         off = cand_offsets(legal)
         if len(act) != off[-1]:
             raise ValueError(f"{len(act)} candidate rows for {off[-1]} legal ids")
-        rank = legal.astype(np.int16)  # then an id's index among the legal ids, in place (n x 444)
-        np.cumsum(rank, axis=1, out=rank)
-        rank -= 1
         rows = np.arange(len(legal))
-        target = rank[rows, arrays["choice"].astype(np.int64)].astype(np.int64)
         inc = arrays["incumbent"].astype(np.int64)
-        incumbent = np.where(inc >= 0, rank[rows, np.maximum(inc, 0)], -1).astype(np.int64)
         arm_start = arrays["arm_start"].astype(np.int64)
-        arm_pos = np.repeat(rows, np.diff(arm_start))
-        arm_col = rank[arm_pos, arrays["arm_id"].astype(np.int64)].astype(np.int64)
+        target = legal_index(legal, rows, arrays["choice"])
+        incumbent = np.where(inc >= 0, legal_index(legal, rows, np.maximum(inc, 0)), -1)
+        arm_col = legal_index(legal, np.repeat(rows, np.diff(arm_start)), arrays["arm_id"])
         return cls(arrays["state"], act, off, target, incumbent, arrays["game"].astype(np.int64), arm_start,
                    arm_col, arrays["arm_mean"].astype(np.float32))
 
@@ -426,8 +424,8 @@ def main(argv: list[str] | None = None) -> int:
     from .verify import verified_rows
 
     try:
-        files, cand_rows, used = fit_label_inputs(a, "qnet")
-        labels = load_labels(files)
+        files, cand_rows, used = fit_label_inputs(a, "qnet", coded=True)
+        labels = load_labels(files, coded=("state",), texts=False)
         data = QRows.of_labels(labels.arrays, cand_rows)
         if a.verified:
             data = replace(data, **verified_rows(a.verified, files, used, len(labels)))
