@@ -295,10 +295,11 @@ def test_a_rewritten_model_file_is_read_again(tmp_path):
 
 def test_the_shipped_model_is_a_builtin_policy():
     """python/daguai/models/learned.dgn ships in the package and is the policy 'learned'
-    (docs/learning.md "Generation 9: the same road from generation 8"): it loads, says how it was
-    made, and plays. It is the weight mean of three fine-tunes of generation 8 on the expert's labels
-    (training/qfit6/s0.dgn, s1.dgn, s2.dgn) and the DMC run from generation 8 (training/soup9/gen8_dmc.dgn),
-    at switching margin 0."""
+    (docs/learning.md "Generation 10: generation 9's road, two fits that kept their start"): it
+    loads, says how it was made, and plays. It is the weight mean of three fine-tunes of
+    generation 9 on the expert's labels (training/qfit7/s0.dgn, s1.dgn, s2.dgn: each its best
+    evaluation, which for s0 and s2 was the start) and the DMC run from generation 9
+    (training/soup10/gen9_dmc.dgn), at switching margin 0."""
     import hashlib
     import json
     from pathlib import Path
@@ -309,28 +310,33 @@ def test_the_shipped_model_is_a_builtin_policy():
     meta = json.loads(net.meta)
     assert net.widths == [256, 128] and net.margin == 0.0 and net.decides_r11
     training = Path(__file__).resolve().parents[2] / "training"
-    assert path.read_bytes() == (training / "soup9" / "gen9.dgn").read_bytes()
-    # the metadata is the first fine-tune's (qfit on training/teacher6's labels from generation
-    # 8, by its digest), with the four averaged files and the command
+    assert path.read_bytes() == (training / "soup10" / "gen10.dgn").read_bytes()
+    # the metadata is the first fine-tune's (qfit on training/teacher7's labels from generation
+    # 9, by its digest), with the four averaged files and the command
     assert meta["trained_by"] == "daguai.learn.qfit" and meta["config"]["min_gap"] == 0.75
-    assert meta["labels"] == {"folders": [{"folder": "training/teacher6", "shards": 972}],
-                              "labels": 1728517, "shards": 972}
-    gen8 = (training / "soup8" / "gen8.dgn").read_bytes()
-    assert meta["references"]["model_sha256"] == hashlib.sha256(gen8).hexdigest()
+    assert meta["labels"] == {"folders": [{"folder": "training/teacher7", "shards": 880}],
+                              "labels": 1535712, "shards": 880}
+    gen9 = (training / "soup9" / "gen9.dgn").read_bytes()
+    assert meta["references"]["model_sha256"] == hashlib.sha256(gen9).hexdigest()
     assert meta["rules"]["table"] == "6p3d"
-    parts = [training / "qfit6" / f"s{k}.dgn" for k in range(3)] + [training / "soup9" / "gen8_dmc.dgn"]
+    parts = [training / "qfit7" / f"s{k}.dgn" for k in range(3)] + [training / "soup10" / "gen9_dmc.dgn"]
     assert meta["averaged"] == [
         {"file": p.name, "sha256": hashlib.sha256(p.read_bytes()).hexdigest()} for p in parts]
     assert meta["averaged_by"].endswith(
-        "--margin 0 --meta training/qfit6/s0.dgn " + " ".join(p.relative_to(training.parent).as_posix()
+        "--margin 0 --meta training/qfit7/s0.dgn " + " ".join(p.relative_to(training.parent).as_posix()
                                                                for p in parts))
-    # every part starts from generation 8: the fits' references and the DMC run's configuration
+    # every part starts from generation 9: the fits' references and the DMC run's configuration;
+    # s0's and s2's best evaluations were their start, so their weights are generation 9's
     for p in parts[:3]:
         fit = json.loads(Network.from_file(str(p)).meta)
-        assert fit["references"]["model_sha256"] == hashlib.sha256(gen8).hexdigest()
+        assert fit["references"]["model_sha256"] == hashlib.sha256(gen9).hexdigest()
         assert fit["config"]["seed"] == int(p.stem[1:])
+        start = read_dgn(training / "soup9" / "gen9.dgn")[0]
+        same = all(np.array_equal(w, w9) and np.array_equal(b, b9)
+                   for (w, b), (w9, b9) in zip(read_dgn(p)[0], start, strict=True))
+        assert same == (p.stem != "s1")
     dmc_meta = json.loads(Network.from_file(str(parts[3])).meta)
-    assert "training/soup8/gen8.dgn" in json.dumps(dmc_meta["config"])
+    assert "training/soup9/gen9.dgn" in json.dumps(dmc_meta["config"])
     # every weight is the mean of the four, in float64, rounded once to float32
     assert_weight_mean(read_dgn(path)[0], [read_dgn(p)[0] for p in parts])
     assert path.stat().st_size < 5 * 2**20
