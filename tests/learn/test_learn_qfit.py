@@ -176,8 +176,14 @@ def test_coded_labels_and_candidates_fit_the_same_model_bit_for_bit(tmp_path):
         assert np.array_equal(getattr(a, name), want) and np.array_equal(getattr(b, name), want), name
     cfg = QFitConfig(epochs=1, batch=64, eval_every=1000, lr=3e-4, seed=5, model=str(GEN4))
     one, two = fit_qnet(a, tmp_path / "a", cfg), fit_qnet(b, tmp_path / "b", cfg)
-    assert one["curve"] == two["curve"]
-    assert (tmp_path / "a" / "qfit.dgn").read_bytes() == (tmp_path / "b" / "qfit.dgn").read_bytes()
+
+    def timeless(rows: list[dict]) -> list[dict]:  # a row's "seconds" is the wall clock's
+        return [{k: v for k, v in r.items() if k != "seconds"} for r in rows]
+
+    assert timeless(one["curve"]) == timeless(two["curve"]) and len(one["curve"]) > 2
+    for (w1, b1), (w2, b2) in zip(daguai.learn.read_dgn(tmp_path / "a" / "qfit.dgn")[0],
+                                  daguai.learn.read_dgn(tmp_path / "b" / "qfit.dgn")[0], strict=True):
+        assert np.array_equal(w1, w2) and np.array_equal(b1, b2)
     with pytest.raises(ValueError, match="only the float arrays of a shard can be coded, not 'legal'"):
         load_labels(files, coded=("legal",))
 
