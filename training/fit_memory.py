@@ -2,7 +2,7 @@
 
     python training/fit_memory.py --labels FOLDER [...] --cands CANDS [...] [--dense]
 
-Reads the label folders and their ``qnet`` sidecars, makes the fit's rows (``QRows.of_labels``),
+Reads the label folders and their ``qnet`` sidecars into the fit's rows (``load_fit_rows``),
 and prints the labels, the candidate rows, the seconds it took and the process's maximum resident
 size; ``--dense`` keeps them as arrays, as fits did before coded rows (docs/learning.md "Labels
 held coded").
@@ -15,9 +15,7 @@ import resource
 import sys
 import time
 
-from daguai.learn.label_cands import fit_label_inputs
-from daguai.learn.qfit import QRows
-from daguai.learn.shards import load_labels
+from daguai.learn.qfit import load_fit_rows
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -29,9 +27,7 @@ def main(argv: list[str] | None = None) -> int:
     a.label_shards = None
     start = time.monotonic()
     try:
-        files, cands, _ = fit_label_inputs(a, "qnet", coded=not a.dense)
-        labels = load_labels(files, coded=() if a.dense else ("state",), texts=a.dense)
-        data = QRows.of_labels(labels.arrays, cands)
+        data = load_fit_rows(a, coded=not a.dense)[0]
     except ValueError as e:
         p.error(str(e))
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20  # KiB on Linux

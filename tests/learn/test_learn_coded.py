@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from daguai.learn.coded import CodedRows, RowCoder
-from daguai.learn.label_cands import concatenate_popped
+from daguai.learn.shards import concatenate_popped
 from hypothesis import given, settings
 from hypothesis import strategies as st
 

@@ -327,11 +327,11 @@ def test_the_shipped_model_is_a_builtin_policy():
                                                                for p in parts))
     # every part starts from generation 9: the fits' references and the DMC run's configuration;
     # s0's and s2's best evaluations were their start, so their weights are generation 9's
+    start = read_dgn(training / "soup9" / "gen9.dgn")[0]
     for p in parts[:3]:
         fit = json.loads(Network.from_file(str(p)).meta)
         assert fit["references"]["model_sha256"] == hashlib.sha256(gen9).hexdigest()
         assert fit["config"]["seed"] == int(p.stem[1:])
-        start = read_dgn(training / "soup9" / "gen9.dgn")[0]
         same = all(np.array_equal(w, w9) and np.array_equal(b, b9)
                    for (w, b), (w9, b9) in zip(read_dgn(p)[0], start, strict=True))
         assert same == (p.stem != "s1")

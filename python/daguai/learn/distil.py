@@ -94,18 +94,22 @@ def cand_offsets(legal: np.ndarray) -> np.ndarray:
     return np.concatenate([[0], np.cumsum(legal.sum(axis=1, dtype=np.int64))])
 
 
-def legal_index(legal: np.ndarray, row: np.ndarray, ids: np.ndarray, block: int = 1 << 16) -> np.ndarray:
-    """int64 [k]: the index of abstract id ``ids[i]`` among row ``row[i]``'s legal ids (ascending;
-    ``row`` ascending), the rows' running counts made a ``block`` of rows at a time (all n x 444
-    at once is gigabytes for a generation's labels)."""
-    out = np.empty(len(row), np.int64)
-    row, ids = np.asarray(row, np.int64), np.asarray(ids, np.int64)
+def legal_index(legal: np.ndarray, *queries: tuple[np.ndarray, np.ndarray],
+                block: int = 1 << 16) -> list[np.ndarray]:
+    """For each query ``(row, ids)`` (``row`` ascending), int64 [k]: the index of abstract id
+    ``ids[i]`` among row ``row[i]``'s legal ids (ascending). The rows' running counts are made a
+    ``block`` of rows at a time (all n x 444 at once is gigabytes for a generation's labels), once
+    for all the queries."""
+    queries = tuple((np.asarray(row, np.int64), np.asarray(ids, np.int64)) for row, ids in queries)
+    outs = [np.empty(len(row), np.int64) for row, _ in queries]
     for a in range(0, len(legal), block):
-        lo, hi = np.searchsorted(row, [a, a + block])
-        if hi > lo:
-            rank = np.cumsum(legal[a:a + block], axis=1, dtype=np.int16)
+        spans = [np.searchsorted(row, [a, a + block]) for row, _ in queries]
+        if all(hi == lo for lo, hi in spans):
+            continue
+        rank = np.cumsum(legal[a:a + block], axis=1, dtype=np.int16)
+        for (row, ids), out, (lo, hi) in zip(queries, outs, spans, strict=True):
             out[lo:hi] = rank[row[lo:hi] - a, ids[lo:hi]] - 1
-    return out
+    return outs
 
 
 def model_path(model: str) -> Path:

@@ -41,7 +41,7 @@ from ..game import Game
 from .coded import CodedRows, RowCoder
 from .distil import ACTION_FEATURES, candidate_rows, qnet_rows
 from .labels import MANIFEST, LabelConfig, decision_stream
-from .shards import LabelError, load_shard
+from .shards import LabelError, concatenate_popped, load_shard
 
 __all__ = ["CAND_KINDS", "CAND_VERSION", "add_cands_command", "add_label_arguments", "cand_file",
            "fit_label_inputs", "label_cands", "load_label_cands", "replay_round", "run_cands_command",
@@ -187,20 +187,6 @@ def load_label_cands(shard_files: Sequence[str | os.PathLike[str]],
         empty = np.zeros((0, ACTION_FEATURES), np.float16)
         return empty if coder is None else coder.encode(empty)
     return concatenate_popped(parts)
-
-
-def concatenate_popped(parts: list[np.ndarray]) -> np.ndarray:
-    """``np.concatenate(parts)``, emptying ``parts`` as each is copied, so that the result and the
-    parts together need little more than the result's size (the pages of ``np.empty`` are taken
-    as they are written)."""
-    out = np.empty((sum(len(a) for a in parts), *parts[0].shape[1:]), np.result_type(*parts))
-    i = 0
-    parts.reverse()
-    while parts:
-        x = parts.pop()
-        out[i:i + len(x)] = x
-        i += len(x)
-    return out
 
 
 def add_cands_command(sub: Any, help: str) -> Any:  # noqa: A002 - argparse's name

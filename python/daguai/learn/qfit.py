@@ -63,6 +63,7 @@ from .coded import CodedRows
 from .distil import cand_offsets, legal_index, model_path
 from .label_cands import add_cands_command, add_label_arguments, fit_label_inputs, run_cands_command
 from .model import QNet
+from .shards import load_labels
 
 __all__ = ["QFitConfig", "QRows", "fit_qnet", "player_picks", "q_of_rows"]
 
@@ -115,9 +116,8 @@ class QRows:
     ``off[j]:off[j + 1]`` of ``act`` (ascending abstract ids); ``target[j]`` is the expert's
     choice's index among them, ``incumbent[j]`` the searched-over network's (-1: none)."""
 
-    # float32 [n, S] and float16 [m, A]: arrays, or CodedRows (the command line's, the same values)
-    state: np.ndarray | CodedRows
-    act: np.ndarray | CodedRows
+    state: np.ndarray | CodedRows  # float32 [n, S]: an array, or coded (the command line's; the same values)
+    act: np.ndarray | CodedRows  # float16 [m, A]: likewise
     off: np.ndarray  # int64 [n + 1]
     target: np.ndarray  # int64 [n]
     incumbent: np.ndarray  # int64 [n]
@@ -138,9 +138,9 @@ class QRows:
         rows = np.arange(len(legal))
         inc = arrays["incumbent"].astype(np.int64)
         arm_start = arrays["arm_start"].astype(np.int64)
-        target = legal_index(legal, rows, arrays["choice"])
-        incumbent = np.where(inc >= 0, legal_index(legal, rows, np.maximum(inc, 0)), -1)
-        arm_col = legal_index(legal, np.repeat(rows, np.diff(arm_start)), arrays["arm_id"])
+        target, inc_col, arm_col = legal_index(legal, (rows, arrays["choice"]), (rows, np.maximum(inc, 0)),
+                                               (np.repeat(rows, np.diff(arm_start)), arrays["arm_id"]))
+        incumbent = np.where(inc >= 0, inc_col, -1)
         return cls(arrays["state"], act, off, target, incumbent, arrays["game"].astype(np.int64), arm_start,
                    arm_col, arrays["arm_mean"].astype(np.float32))
 
@@ -406,6 +406,13 @@ def fit_qnet(data: QRows, run: str | Path, cfg: QFitConfig = QFitConfig(), resum
     return doc
 
 
+def load_fit_rows(args: Any, coded: bool = True) -> tuple[QRows, list[Path], list[dict[str, Any]]]:
+    """A parsed ``fit`` command's rows (coded unless ``coded`` is false), shard files and folders."""
+    files, cand_rows, used = fit_label_inputs(args, "qnet", coded=coded)
+    labels = load_labels(files, coded=("state",) if coded else (), texts=not coded)
+    return QRows.of_labels(labels.arrays, cand_rows), files, used
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m daguai.learn.qfit", description=__doc__.split("\n\n")[0])
     sub = p.add_subparsers(dest="cmd", required=True)
@@ -420,22 +427,19 @@ def main(argv: list[str] | None = None) -> int:
     a = p.parse_args(argv)
     if a.cmd == "cands":
         return run_cands_command(a, "qnet")
-    from .shards import load_labels
     from .verify import verified_rows
 
     try:
-        files, cand_rows, used = fit_label_inputs(a, "qnet", coded=True)
-        labels = load_labels(files, coded=("state",), texts=False)
-        data = QRows.of_labels(labels.arrays, cand_rows)
+        data, files, used = load_fit_rows(a)
         if a.verified:
-            data = replace(data, **verified_rows(a.verified, files, used, len(labels)))
+            data = replace(data, **verified_rows(a.verified, files, used, len(data.target)))
         cfg = QFitConfig(**{k: getattr(a, k) for k in asdict(QFitConfig())})
         if (cfg.verify_z > 0 or cfg.verify_min > 0) and not a.verified:
             raise ValueError("--verify-z and --verify-min need --verified (the second look's sidecars)")
     except ValueError as e:
         p.error(str(e))
     meta = {"command": "python -m daguai.learn.qfit " + " ".join(argv if argv is not None else sys.argv[1:]),
-            "labels": {"folders": used, "shards": len(files), "labels": len(labels)}}
+            "labels": {"folders": used, "shards": len(files), "labels": len(data.target)}}
     doc = fit_qnet(data, a.run, cfg, resume=a.resume, meta=meta,
                    log=lambda r: print(json.dumps(r), flush=True))
     print(json.dumps(doc.get("best")))

@@ -45,7 +45,8 @@ import numpy as np
 from .. import _core
 from .coded import RowCoder
 
-__all__ = ["LABEL_VERSION", "LabelError", "LabelSet", "load_labels", "load_shard", "shard_path"]
+__all__ = ["LABEL_VERSION", "LabelError", "LabelSet", "concatenate_popped", "load_labels", "load_shard",
+           "shard_path"]
 
 #: The shard format's version (the manifest's and each shard's ``version``).
 LABEL_VERSION = 1
@@ -158,9 +159,11 @@ def load_labels(paths: Iterable[str | os.PathLike[str]], coded: Iterable[str] = 
     ``action`` and ``arm_action`` (the texts a fit does not read)."""
     coders = {}
     for k in coded:
-        if k not in _DTYPES or np.dtype(_DTYPES[k]).kind != "f" or k not in (*_ROW, *_ARM):
+        if k not in _DTYPES or np.dtype(_DTYPES[k]).kind != "f":
             raise ValueError(f"only the float arrays of a shard can be coded, not {k!r}")
         coders[k] = RowCoder(_DTYPES[k])
+    keys = [k for k in (*_ROW, *_ARM, "games", "game_decisions")
+            if texts or k not in ("action", "arm_action")]
     files: list[Path] = []
     for p in paths:
         p = Path(p)
@@ -170,9 +173,7 @@ def load_labels(paths: Iterable[str | os.PathLike[str]], coded: Iterable[str] = 
         a = load_shard(f)
         for k, coder in coders.items():
             a[k] = coder.encode(a[k])
-        if not texts:
-            del a["action"], a["arm_action"]
-        parts.append(a)
+        parts.append({k: a[k] for k in (*keys, "arm_start")})
     if not parts:
         raise LabelError("no label shards given")
     out: dict[str, Any] = {}
@@ -181,9 +182,8 @@ def load_labels(paths: Iterable[str | os.PathLike[str]], coded: Iterable[str] = 
     for a in parts:
         starts.append(a["arm_start"][:-1] + offset)
         offset += len(a["arm_id"])
-    for k in (*_ROW, *_ARM, "games", "game_decisions"):
-        if texts or k not in ("action", "arm_action"):
-            out[k] = _concatenate_popped(parts, k)
+    for k in keys:
+        out[k] = _concatenate_popped(parts, k)
     for k, coder in coders.items():
         out[k] = coder.rows(out[k])
     out["arm_start"] = np.concatenate([*starts, [offset]]).astype(np.int32)
@@ -191,14 +191,20 @@ def load_labels(paths: Iterable[str | os.PathLike[str]], coded: Iterable[str] = 
 
 
 def _concatenate_popped(parts: list[dict[str, np.ndarray]], key: str) -> np.ndarray:
-    """``np.concatenate`` of every part's ``key``, each part's array dropped once copied, so a
-    large label set needs its own size once, not twice (a fit's states are gigabytes)."""
-    dtype = np.result_type(*(a[key].dtype for a in parts))  # texts: the longest
-    first = parts[0][key]
-    out = np.empty((sum(len(a[key]) for a in parts), *first.shape[1:]), dtype)
+    """:func:`concatenate_popped` of every part's ``key``, popped from the part."""
+    return concatenate_popped([a.pop(key) for a in parts])
+
+
+def concatenate_popped(arrays: list[np.ndarray]) -> np.ndarray:
+    """``np.concatenate(arrays)``, emptying ``arrays`` as each is copied, so that the result and the
+    parts together need little more than the result's size, not twice it (a fit's states are
+    gigabytes; the pages of ``np.empty`` are taken as they are written)."""
+    dtype = np.result_type(*(a.dtype for a in arrays))  # texts: the longest
+    out = np.empty((sum(len(a) for a in arrays), *arrays[0].shape[1:]), dtype)
     i = 0
-    for a in parts:
-        x = a.pop(key)
+    arrays.reverse()
+    while arrays:
+        x = arrays.pop()
         out[i:i + len(x)] = x
         i += len(x)
     return out
