@@ -5,6 +5,7 @@
 #include <vector>
 
 #include <daguai/catalog/catalog.hpp>
+#include <daguai/players/planner.hpp>
 #include <daguai/players/play_out.hpp>
 #include <daguai/testing/bench.hpp>
 
@@ -108,6 +109,7 @@ WorkResult repeat_decide(const Rules& rules, std::uint64_t seed, int items, int 
       g.legal_actions(&legal);
       if (g.phase() == Phase::kPlay && legal.size() > 1)
         for (int k = 0; k < reps; ++k) {
+          forget_plan_sizes();  // each repetition as the first: none of its counts remembered
           const Action a = choose_action(policy, g, rngs[s], measured[s]);
           r.checksum = mix(r.checksum, a.play.cards.lo ^ a.play.cards.hi);
           ++r.ops;

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections import Counter
 
 import daguai
+import numpy as np
 import pytest
 from daguai import Hand, Rules
 from daguai._core import _testing
@@ -161,3 +162,27 @@ def test_whole_rank_removals_keep_the_plan_made_from_scratch(hand, gone):
     for level in LEVELS:
         steps = _testing.plan_updates([old, left], [level, level], rules._core, False)
         assert all(u == s for u, s in steps), (hand, gone, level)
+
+
+def test_the_remembered_plan_size_is_the_plan_s_length_whatever_came_before():
+    """The count the learned player's features read (heuristic_plan_size) remembers the natural
+    part of each hand per thread, by its natural non-level cards and the rule fields a plan
+    depends on: asked in any order, over hands that share a natural part but differ in level
+    cards and jokers, at other levels, under other rules (R5, R6, R18: wild, wrap, tables) and
+    after more hands than its table holds, it is the length of the plan made from scratch."""
+    rng = np.random.default_rng(20261207)
+    variants = {3: [Rules(), Rules(wrap_straights=True), Rules(wild="declare")], 2: [Rules(table="4p2d")]}
+    cases = []
+    for _ in range(40):
+        copies = int(rng.choice([2, 3]))
+        pool = [f for f in range(54) for _ in range(copies)]
+        faces = sorted(rng.choice(pool, size=int(rng.integers(1, 28)), replace=False).tolist())
+        bare = [f for f in faces if f < 52] or faces  # the same natural part, other controls
+        # the same cards at every level and under other rules: other keys, never a hit
+        cases += [(h, level, rules) for h in (faces, bare) for level in LEVELS for rules in variants[copies]]
+    expected = [len(_testing.heuristic_plan(Hand.from_faces(f), lv, r._core)[0]) for f, lv, r in cases]
+    for order in (range(len(cases)), reversed(range(len(cases))), rng.permutation(len(cases))):
+        for i in order:
+            faces, level, rules = cases[i]
+            got = _testing.heuristic_plan_size(Hand.from_faces(faces), level, rules._core)
+            assert got == expected[i], (faces, level, rules)

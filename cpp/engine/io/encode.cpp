@@ -154,23 +154,8 @@ inline std::uint64_t canonical_score(const Play& p, const PowerWeights& w, int l
          (std::uint64_t(p.cards.bj()) << 28);
 }
 
-// abstract_id's body, inlined into abstract_mask's loop (the id does not depend on the level).
-inline int abstract_id_of(const Action& a) {
-  switch (a.type) {
-    case ActionType::kPass:
-      return 0;
-    case ActionType::kTribute:
-    case ActionType::kReturn:
-    case ActionType::kTake:
-      return 388 + single_face_of(a.play.cards);
-    case ActionType::kAntiTribute:
-      return 442;
-    case ActionType::kOffer:
-      return 443;
-    case ActionType::kPlay:
-      break;
-  }
-  const Play& p = a.play;
+// The abstract id of a play of the play phase (the id does not depend on the level).
+inline int play_abstract_id(const Play& p) {
   const int j = p.jokers();
   const bool joker_only = j == p.size();
   switch (p.kind()) {
@@ -205,6 +190,54 @@ inline int abstract_id_of(const Action& a) {
   return 0;
 }
 
+// abstract_id's body, inlined into abstract_mask's loop.
+inline int abstract_id_of(const Action& a) {
+  switch (a.type) {
+    case ActionType::kPass:
+      return 0;
+    case ActionType::kTribute:
+    case ActionType::kReturn:
+    case ActionType::kTake:
+      return 388 + single_face_of(a.play.cards);
+    case ActionType::kAntiTribute:
+      return 442;
+    case ActionType::kOffer:
+      return 443;
+    case ActionType::kPlay:
+      break;
+  }
+  return play_abstract_id(a.play);
+}
+
+// abstract_mask's loop over n decisions: id_at(k) is decision k's abstract id, play_at(k) its
+// play (read only for ids that more than one decision shares).
+template <class IdAt, class PlayAt>
+void mask_decisions(std::size_t n, IdAt&& id_at, PlayAt&& play_at, int level, std::uint8_t* mask,
+                    std::int32_t* index) {
+  std::memset(mask, 0, kNumAbstract);  // 0: unseen, 1: one action seen, 2: best[id] is scored
+  std::memset(index, 0xFF, sizeof(std::int32_t) * kNumAbstract);  // -1
+  std::uint64_t best[kNumAbstract];
+  const PowerWeights power(level);
+  for (std::size_t k = 0; k < n; ++k) {
+    const int id = id_at(k);
+    if (!mask[id]) {  // the first of an id: scored only if another action shares the id
+      mask[id] = 1;
+      index[id] = std::int32_t(k);
+      continue;
+    }
+    if (mask[id] == 1) {
+      best[id] = canonical_score(play_at(std::size_t(index[id])), power, level);
+      mask[id] = 2;
+    }
+    const std::uint64_t score = canonical_score(play_at(k), power, level);
+    if (score < best[id]) {  // the first in the documented order wins ties
+      best[id] = score;
+      index[id] = std::int32_t(k);
+    }
+  }
+  for (int i = 0; i < kNumAbstract; ++i) mask[i] = mask[i] != 0;
+}
+
 }  // namespace
 
 int abstract_id(const Action& a, int level) {
@@ -214,29 +247,20 @@ int abstract_id(const Action& a, int level) {
 
 void abstract_mask(const std::vector<Action>& actions, int level, std::uint8_t* mask,
                    std::int32_t* index) {
-  std::memset(mask, 0, kNumAbstract);  // 0: unseen, 1: one action seen, 2: best[id] is scored
-  std::memset(index, 0xFF, sizeof(std::int32_t) * kNumAbstract);  // -1
-  std::uint64_t best[kNumAbstract];
-  const PowerWeights power(level);
-  for (std::size_t k = 0; k < actions.size(); ++k) {
-    const Action& a = actions[k];
-    const int id = abstract_id_of(a);
-    if (!mask[id]) {  // the first of an id: scored only if another action shares the id
-      mask[id] = 1;
-      index[id] = std::int32_t(k);
-      continue;
-    }
-    if (mask[id] == 1) {
-      best[id] = canonical_score(actions[std::size_t(index[id])].play, power, level);
-      mask[id] = 2;
-    }
-    const std::uint64_t score = canonical_score(a.play, power, level);
-    if (score < best[id]) {  // the first in the documented order wins ties
-      best[id] = score;
-      index[id] = std::int32_t(k);
-    }
-  }
-  for (int i = 0; i < kNumAbstract; ++i) mask[i] = mask[i] != 0;
+  mask_decisions(
+      actions.size(), [&](std::size_t k) { return abstract_id_of(actions[k]); },
+      [&](std::size_t k) -> const Play& { return actions[k].play; }, level, mask, index);
+}
+
+void abstract_mask(const PlayList& plays, bool pass, int level, std::uint8_t* mask,
+                   std::int32_t* index) {
+  // the legal actions of the play phase are the plays in this order, then the pass
+  // (GameState::legal_actions): the pass is decision plays.size(), of id 0, which no play has
+  static const Play kNoPlay{};
+  const std::size_t n = plays.size();
+  mask_decisions(
+      n + (pass ? 1 : 0), [&](std::size_t k) { return k < n ? play_abstract_id(plays[k]) : 0; },
+      [&](std::size_t k) -> const Play& { return k < n ? plays[k] : kNoPlay; }, level, mask, index);
 }
 
 Action action_from_abstract(const std::vector<Action>& legal, int level, int id) {

@@ -83,6 +83,11 @@ int abstract_id(const Action& a, int level);
 // action in `actions` (-1 if unavailable).
 void abstract_mask(const std::vector<Action>& actions, int level, std::uint8_t* mask,
                    std::int32_t* index);
+// The same over the play phase's legal actions given as their plays (GameState::legal_plays)
+// and whether the seat may pass (the pass is then the last action, at index plays.size()):
+// the same mask and indices as over legal_actions, with no Action made for each play.
+void abstract_mask(const PlayList& plays, bool pass, int level, std::uint8_t* mask,
+                   std::int32_t* index);
 
 // The canonical legal action of abstract action `id` among `legal` at `level`;
 // GameError when the id is masked out (not legal now).

@@ -51,15 +51,29 @@ namespace {
 void candidates_of(const PolicyView& view, const Action* heuristic, PolicyScratch& scratch,
                    Candidates* out, std::vector<int>* ids) {
   const int level = view.level_rank(), seat = view.current_player();
-  scratch.actions.clear();
-  view.legal_actions(&scratch.actions);
   // the mask padded to whole words of 8 ids (the padding stays 0), read a word at a time: a
   // decision has a few legal ids of the 444
   constexpr int kWords = (kNumAbstract + 7) / 8;
   std::uint8_t mask[8 * kWords];
   std::memset(mask + kNumAbstract, 0, 8 * kWords - kNumAbstract);
   std::int32_t index[kNumAbstract];
-  abstract_mask(scratch.actions, level, mask, index);
+  // In the play phase the legal actions are read as their plays (a lead has about a thousand;
+  // an Action is made for the candidates alone): the same ids and canonical actions.
+  const bool play = view.phase() == Phase::kPlay;
+  if (play) {
+    scratch.plays.clear();
+    view.legal_plays(&scratch.plays);
+    abstract_mask(scratch.plays, view.can_pass(), level, mask, index);
+  } else {
+    scratch.actions.clear();
+    view.legal_actions(&scratch.actions);
+    abstract_mask(scratch.actions, level, mask, index);
+  }
+  auto canonical = [&](int id) {
+    const std::size_t k = std::size_t(index[id]);
+    if (!play) return scratch.actions[k];
+    return k < scratch.plays.size() ? play_action(seat, scratch.plays[k]) : pass_action(seat);
+  };
   const int hid = heuristic ? abstract_id(*heuristic, level) : -1;
   out->actions.clear();
   out->heuristic = -1;
@@ -74,7 +88,7 @@ void candidates_of(const PolicyView& view, const Action* heuristic, PolicyScratc
         out->heuristic = int(out->actions.size());
         out->actions.push_back(*heuristic);
       } else {
-        out->actions.push_back(scratch.actions[std::size_t(index[id])]);
+        out->actions.push_back(canonical(id));
       }
     }
   }

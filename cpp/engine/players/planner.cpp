@@ -280,18 +280,53 @@ HeuristicPlan heuristic_plan(const Cards& hand, int level, const Rules& rules) {
   return plan;
 }
 
-int heuristic_plan_size(const Cards& hand, int level, const Rules& rules) {
-  // build()'s steps, counted: the combinations the planner takes, then the units of up to three
-  // of each rank left (push_rank_units), then the control units (add_control_units)
-  Planner planner(hand, level, rules);
+namespace {
+
+// The natural part of heuristic_plan_size: build()'s steps, counted (the combinations the
+// planner takes, then the units of up to three of each rank left, push_rank_units).
+int natural_plan_size(const Cards& work, int level, const Rules& rules) {
+  Planner planner(work, level, rules);
   int n = 0;
   for (Play combo; planner.best_combo(&combo) > 0; ++n) {
     planner.work -= combo.cards;
     planner.recount();
   }
   for (unsigned x = planner.held; x; x &= x - 1) n += (planner.cnt.count(__builtin_ctz(x)) + 2) / 3;
-  return n + (hand.rank_count(level) + 2) / 3 + hand.sj() + hand.bj();
+  return n;
 }
+
+// heuristic_plan_size's memo of the natural part, per thread (below): an entry is used while
+// its epoch is the thread's, and forget_plan_sizes moves the thread to a new epoch (an entry of
+// an old epoch would still be right: the count is a function of the entry's key).
+struct PlanSizeEntry {
+  Cards work;
+  std::uint32_t key = 0;
+  std::uint32_t epoch = 0;
+  int size = 0;
+};
+thread_local PlanSizeEntry plan_sizes[1024];
+thread_local std::uint32_t plan_size_epoch = 1;
+
+}  // namespace
+
+int heuristic_plan_size(const Cards& hand, int level, const Rules& rules) {
+  // The natural part depends on the natural non-level cards and the rules key alone, and the
+  // learned player asks it for every candidate's hand after: the candidates of one decision
+  // share it whenever they differ only in controls, and a seat's next decisions repeat many of
+  // them. A per-thread table of 1,024 entries remembers it (a pure function: the table changes
+  // only the speed; tests/players/test_plan_updates.py checks it against the plans).
+  const Cards work = natural_work(hand, level);
+  const std::uint32_t key = plan_rules_key(level, rules);
+  const std::uint64_t h =
+      (work.lo ^ (work.hi + key) * 0x9E3779B97F4A7C15ull) * 0xFF51AFD7ED558CCDull;
+  PlanSizeEntry& e = plan_sizes[h >> 54];
+  if (e.epoch != plan_size_epoch || e.key != key || e.work != work)
+    e = PlanSizeEntry{work, key, plan_size_epoch, natural_plan_size(work, level, rules)};
+  // the control units (add_control_units): level cards in threes, each joker alone
+  return e.size + (hand.rank_count(level) + 2) / 3 + hand.sj() + hand.bj();
+}
+
+void forget_plan_sizes() { ++plan_size_epoch; }
 
 void plan_hand(const Cards& hand, int level, const Rules& rules, std::vector<Play>* plan) {
   Planner(hand, level, rules).build(hand, plan);

@@ -24,6 +24,10 @@ HeuristicPlan heuristic_plan(const Cards& hand, int level, const Rules& rules);
 // The number of plays of heuristic_plan(hand, level, rules), without writing them (the learned
 // player's features read only the count, for every candidate of a decision).
 int heuristic_plan_size(const Cards& hand, int level, const Rules& rules);
+// heuristic_plan_size remembers the counts it made on this thread (the candidates of a decision,
+// and a seat's next decisions, share most of them); this forgets them, so that a measurement
+// repeating one decision counts it as if first seen (testing/work_loops.cpp).
+void forget_plan_sizes();
 // The same plays into *plan (reused storage: the heuristic replans at most decisions).
 void plan_hand(const Cards& hand, int level, const Rules& rules, std::vector<Play>* plan);
 // What a plan was made from, so that the next plan of the same seat can reuse it (the
