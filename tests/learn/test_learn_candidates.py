@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from daguai import Game, Rules, _core
+from daguai import Game, Kind, Rules, _core
 
 
 def reference_id(a) -> int:
@@ -23,23 +23,21 @@ def reference_id(a) -> int:
     if a.type in ("anti_tribute", "offer"):
         return {"anti_tribute": 442, "offer": 443}[a.type]
     p = a.play
-    j, key = p.jokers, p.key
-    kind = ("single", "pair", "triple", "straight", "flush", "full_house", "four_plus_one",
-            "straight_flush", "five_of_a_kind")[int(p.kind)]
+    j, key, kind = p.jokers, p.key, p.kind
     alone = j == len(p)
     sj = p.cards.faces().count(52)
     sub = key & 0xFFFFF
-    if kind == "single":
+    if kind == Kind.SINGLE:
         return 1 + (key >> 1)
-    if kind == "pair":
+    if kind == Kind.PAIR:
         return 42 + (2 - sj) if alone else 16 + (key >> 1) * 2 + min(j, 1)
-    if kind == "triple":
+    if kind == Kind.TRIPLE:
         return 84 + (3 - sj) if alone else 45 + (key >> 1) * 3 + min(j, 2)
-    if kind == "five_of_a_kind":
+    if kind == Kind.FIVE_OF_A_KIND:
         return 387 if alone else 322 + sub * 5 + min(j, 4)
     base, mul, cap, v = {
-        "straight": (88, 3, 2, sub), "flush": (127, 3, 2, sub >> 16), "full_house": (166, 4, 3, sub),
-        "four_plus_one": (218, 4, 3, sub), "straight_flush": (270, 4, 3, sub),
+        Kind.STRAIGHT: (88, 3, 2, sub), Kind.FLUSH: (127, 3, 2, sub >> 16), Kind.FULL_HOUSE: (166, 4, 3, sub),
+        Kind.FOUR_PLUS_ONE: (218, 4, 3, sub), Kind.STRAIGHT_FLUSH: (270, 4, 3, sub),
     }[kind]
     return base + v * mul + min(j, cap)
 
@@ -56,7 +54,7 @@ def test_the_candidates_are_the_canonical_actions_of_the_legal_ids(rules):
         while not g.match_over and checked < 400 * (seed + 1):
             legal = g.legal_actions()
             if g.phase == "play" and len(legal) > 1:
-                state, cands, feats, heuristic = _core.learned.learn_features(g)
+                _, cands, feats, heuristic = _core.learned.learn_features(g)
                 mask, index = _core.io.abstract_mask(g)
                 level = g.level
                 assert [_core.io.abstract_id(a, level) for a in legal] == [reference_id(a) for a in legal]
