@@ -293,13 +293,39 @@ def test_a_rewritten_model_file_is_read_again(tmp_path):
     assert not (np.array_equal(a["plays"], b["plays"]) and np.array_equal(a["order"], b["order"]))
 
 
+def test_a_model_file_is_played_as_its_latest_bytes(tmp_path):
+    """The registry keeps the bytes each name's network was read from: a file read again with
+    the same bytes plays the same, new bytes replace the network, a file that no longer loads
+    raises and leaves the name's network as it was, and bytes seen before under another name
+    share that name's network and play as it does."""
+    path, copy = tmp_path / "m.dgn", tmp_path / "copy.dgn"
+    never, always = _random_net(2, (8,)), _random_net(9, (8,))
+    never.save_dgn(path, margin=10.0)
+    first = path.read_bytes()
+    copy.write_bytes(first)
+
+    def game(p):
+        r = daguai.simulate(20, [str(p), "heuristic"], seed=3)
+        return r["plays"].tobytes() + r["order"].tobytes()
+
+    a = game(path)
+    assert game(path) == a and game(copy) == a
+    always.save_dgn(path, margin=0.0)
+    b = game(path)
+    assert b != a
+    path.write_bytes(first[:-1] + bytes([first[-1] ^ 1]))  # its digest no longer matches
+    with pytest.raises(ModelError):
+        daguai.simulate(1, [str(path), "heuristic"], seed=3)
+    path.write_bytes(first)
+    assert game(path) == a and game(copy) == a
+
+
 def test_the_shipped_model_is_a_builtin_policy():
     """python/daguai/models/learned.dgn ships in the package and is the policy 'learned'
-    (docs/learning.md "Generation 10: generation 9's road, two fits that kept their start"): it
-    loads, says how it was made, and plays. It is the weight mean of three fine-tunes of
-    generation 9 on the expert's labels (training/qfit7/s0.dgn, s1.dgn, s2.dgn: each its best
-    evaluation, which for s0 and s2 was the start) and the DMC run from generation 9
-    (training/soup10/gen9_dmc.dgn), at switching margin 0."""
+    (docs/learning.md "Generation 11: the fits' end weights"): it loads, says how it was made,
+    and plays. It is the weight mean of three fine-tunes of generation 10 on the expert's labels,
+    each at the end of its epoch (training/qfit8/s0_end.dgn, s1_end.dgn, s2_end.dgn), and the DMC
+    run from generation 10 (training/soup11/gen10_dmc.dgn), at switching margin 0."""
     import hashlib
     import json
     from pathlib import Path
@@ -310,33 +336,39 @@ def test_the_shipped_model_is_a_builtin_policy():
     meta = json.loads(net.meta)
     assert net.widths == [256, 128] and net.margin == 0.0 and net.decides_r11
     training = Path(__file__).resolve().parents[2] / "training"
-    assert path.read_bytes() == (training / "soup10" / "gen10.dgn").read_bytes()
-    # the metadata is the first fine-tune's (qfit on training/teacher7's labels from generation
-    # 9, by its digest), with the four averaged files and the command
+    assert path.read_bytes() == (training / "soup11" / "gen11b.dgn").read_bytes()
+    # the metadata is the first fine-tune's (qfit on training/teacher8's labels from generation
+    # 10, by its digest), with the four averaged files and the command
     assert meta["trained_by"] == "daguai.learn.qfit" and meta["config"]["min_gap"] == 0.75
-    assert meta["labels"] == {"folders": [{"folder": "training/teacher7", "shards": 880}],
-                              "labels": 1535712, "shards": 880}
-    gen9 = (training / "soup9" / "gen9.dgn").read_bytes()
-    assert meta["references"]["model_sha256"] == hashlib.sha256(gen9).hexdigest()
+    assert meta["labels"] == {"folders": [{"folder": "training/teacher8", "shards": 755}],
+                              "labels": 1324342, "shards": 755}
+    gen10 = (training / "soup10" / "gen10.dgn").read_bytes()
+    assert meta["references"]["model_sha256"] == hashlib.sha256(gen10).hexdigest()
     assert meta["rules"]["table"] == "6p3d"
-    parts = [training / "qfit7" / f"s{k}.dgn" for k in range(3)] + [training / "soup10" / "gen9_dmc.dgn"]
+    parts = [training / "qfit8" / f"s{k}_end.dgn" for k in range(3)] + [training / "soup11" / "gen10_dmc.dgn"]
     assert meta["averaged"] == [
         {"file": p.name, "sha256": hashlib.sha256(p.read_bytes()).hexdigest()} for p in parts]
     assert meta["averaged_by"].endswith(
-        "--margin 0 --meta training/qfit7/s0.dgn " + " ".join(p.relative_to(training.parent).as_posix()
-                                                               for p in parts))
-    # every part starts from generation 9: the fits' references and the DMC run's configuration;
-    # s0's and s2's best evaluations were their start, so their weights are generation 9's
-    start = read_dgn(training / "soup9" / "gen9.dgn")[0]
-    for p in parts[:3]:
-        fit = json.loads(Network.from_file(str(p)).meta)
-        assert fit["references"]["model_sha256"] == hashlib.sha256(gen9).hexdigest()
-        assert fit["config"]["seed"] == int(p.stem[1:])
-        same = all(np.array_equal(w, w9) and np.array_equal(b, b9)
-                   for (w, b), (w9, b9) in zip(read_dgn(p)[0], start, strict=True))
-        assert same == (p.stem != "s1")
+        "--margin 0 --meta training/qfit8/s0.dgn " + " ".join(p.relative_to(training.parent).as_posix()
+                                                              for p in parts))
+    # every fit starts from generation 10 (its best file's references); s1's and s2's best
+    # evaluations were their start, so those files are generation 10's weights, while every
+    # end-of-epoch file moved away from it
+    start = read_dgn(training / "soup10" / "gen10.dgn")[0]
+
+    def is_start(p):
+        return all(np.array_equal(w, w10) and np.array_equal(b, b10)
+                   for (w, b), (w10, b10) in zip(read_dgn(p)[0], start, strict=True))
+
+    for k in range(3):
+        best = training / "qfit8" / f"s{k}.dgn"
+        fit = json.loads(Network.from_file(str(best)).meta)
+        assert fit["references"]["model_sha256"] == hashlib.sha256(gen10).hexdigest()
+        assert fit["config"]["seed"] == k
+        assert is_start(best) == (k != 0)
+        assert not is_start(parts[k])
     dmc_meta = json.loads(Network.from_file(str(parts[3])).meta)
-    assert "training/soup9/gen9.dgn" in json.dumps(dmc_meta["config"])
+    assert "training/soup10/gen10.dgn" in json.dumps(dmc_meta["config"])
     # every weight is the mean of the four, in float64, rounded once to float32
     assert_weight_mean(read_dgn(path)[0], [read_dgn(p)[0] for p in parts])
     assert path.stat().st_size < 5 * 2**20
