@@ -294,10 +294,10 @@ def test_a_rewritten_model_file_is_read_again(tmp_path):
 
 
 def test_a_model_file_is_played_as_its_latest_bytes(tmp_path):
-    """The registry keeps the bytes each name's network was read from: a file read again with
-    the same bytes plays the same, new bytes replace the network, a file that no longer loads
-    raises and leaves the name's network as it was, and bytes seen before under another name
-    share that name's network and play as it does."""
+    """A model named by its file plays the file's bytes of the moment
+    (cpp/engine/learned/models.cpp): read again with the same bytes it plays the same, new
+    bytes replace its network, a file that no longer loads raises ModelError, and the first
+    bytes written back play as they did, under its name and under a copy's."""
     path, copy = tmp_path / "m.dgn", tmp_path / "copy.dgn"
     never, always = _random_net(2, (8,)), _random_net(9, (8,))
     never.save_dgn(path, margin=10.0)
