@@ -311,10 +311,10 @@ def test_a_rewritten_model_file_is_read_again(tmp_path):
 
 def test_the_shipped_model_is_a_builtin_policy():
     """python/daguai/models/learned.dgn ships in the package and is the policy 'learned'
-    (docs/learning.md "Generation 11: the fits' end weights"): it loads, says how it was made,
-    and plays. It is the weight mean of three fine-tunes of generation 10 on the expert's labels,
-    each at the end of its epoch (training/qfit8/s0_end.dgn, s1_end.dgn, s2_end.dgn), and the DMC
-    run from generation 10 (training/soup11/gen10_dmc.dgn), at switching margin 0."""
+    (docs/learning.md "Generation 12: generation 11's road"): it loads, says how it was made,
+    and plays. It is the weight mean of three fine-tunes of generation 11 on the expert's labels,
+    each at the end of its epoch (training/qfit9/s0_end.dgn, s1_end.dgn, s2_end.dgn), and the DMC
+    run from generation 11 (training/soup12/gen11_dmc.dgn), at switching margin 0."""
     import hashlib
     import json
     from pathlib import Path
@@ -325,39 +325,38 @@ def test_the_shipped_model_is_a_builtin_policy():
     meta = json.loads(net.meta)
     assert net.widths == [256, 128] and net.margin == 0.0 and net.decides_r11
     training = Path(__file__).resolve().parents[2] / "training"
-    assert path.read_bytes() == (training / "soup11" / "gen11b.dgn").read_bytes()
-    # the metadata is the first fine-tune's (qfit on training/teacher8's labels from generation
-    # 10, by its digest), with the four averaged files and the command
+    assert path.read_bytes() == (training / "soup12" / "gen12b.dgn").read_bytes()
+    # the metadata is the first fine-tune's (qfit on training/teacher9's labels from generation
+    # 11, by its digest), with the four averaged files and the command
     assert meta["trained_by"] == "daguai.learn.qfit" and meta["config"]["min_gap"] == 0.75
-    assert meta["labels"] == {"folders": [{"folder": "training/teacher8", "shards": 755}],
-                              "labels": 1324342, "shards": 755}
-    gen10 = (training / "soup10" / "gen10.dgn").read_bytes()
-    assert meta["references"]["model_sha256"] == hashlib.sha256(gen10).hexdigest()
+    assert meta["labels"] == {"folders": [{"folder": "training/teacher9", "shards": 830}],
+                              "labels": 1445872, "shards": 830}
+    gen11 = (training / "soup11" / "gen11b.dgn").read_bytes()
+    assert meta["references"]["model_sha256"] == hashlib.sha256(gen11).hexdigest()
     assert meta["rules"]["table"] == "6p3d"
-    parts = [training / "qfit8" / f"s{k}_end.dgn" for k in range(3)] + [training / "soup11" / "gen10_dmc.dgn"]
+    parts = [training / "qfit9" / f"s{k}_end.dgn" for k in range(3)] + [training / "soup12" / "gen11_dmc.dgn"]
     assert meta["averaged"] == [
         {"file": p.name, "sha256": hashlib.sha256(p.read_bytes()).hexdigest()} for p in parts]
     assert meta["averaged_by"].endswith(
-        "--margin 0 --meta training/qfit8/s0.dgn " + " ".join(p.relative_to(training.parent).as_posix()
+        "--margin 0 --meta training/qfit9/s0.dgn " + " ".join(p.relative_to(training.parent).as_posix()
                                                               for p in parts))
-    # every fit starts from generation 10 (its best file's references); s1's and s2's best
-    # evaluations were their start, so those files are generation 10's weights, while every
-    # end-of-epoch file moved away from it
-    start = read_dgn(training / "soup10" / "gen10.dgn")[0]
+    # every fit starts from generation 11 (its best file's references); none kept its start
+    # this time, and every end-of-epoch file moved away from it too
+    start = read_dgn(training / "soup11" / "gen11b.dgn")[0]
 
     def is_start(p):
-        return all(np.array_equal(w, w10) and np.array_equal(b, b10)
-                   for (w, b), (w10, b10) in zip(read_dgn(p)[0], start, strict=True))
+        return all(np.array_equal(w, w11) and np.array_equal(b, b11)
+                   for (w, b), (w11, b11) in zip(read_dgn(p)[0], start, strict=True))
 
     for k in range(3):
-        best = training / "qfit8" / f"s{k}.dgn"
+        best = training / "qfit9" / f"s{k}.dgn"
         fit = json.loads(Network.from_file(str(best)).meta)
-        assert fit["references"]["model_sha256"] == hashlib.sha256(gen10).hexdigest()
+        assert fit["references"]["model_sha256"] == hashlib.sha256(gen11).hexdigest()
         assert fit["config"]["seed"] == k
-        assert is_start(best) == (k != 0)
+        assert not is_start(best)
         assert not is_start(parts[k])
     dmc_meta = json.loads(Network.from_file(str(parts[3])).meta)
-    assert "training/soup10/gen10.dgn" in json.dumps(dmc_meta["config"])
+    assert "training/soup11/gen11b.dgn" in json.dumps(dmc_meta["config"])
     # every weight is the mean of the four, in float64, rounded once to float32
     assert_weight_mean(read_dgn(path)[0], [read_dgn(p)[0] for p in parts])
     assert path.stat().st_size < 5 * 2**20
